@@ -1,0 +1,46 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { auditEntries, catalogs } from "../schema";
+
+/** A transaction handle or the database itself: queries run the same on both. */
+export type Tx = Pick<Db, "select" | "insert" | "update" | "delete">;
+
+export interface ChangeEntry {
+  subjectKind: "catalog" | "tool" | "model-rule" | "provider" | "agent" | "override" | "setting";
+  subject: string;
+  action: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/**
+ * Bumps the catalog's revision once and writes an audit entry per change, inside the
+ * caller's transaction, so a change and its record land together or not at all.
+ */
+export function recordChanges(tx: Tx, catalogId: string, actor: string, entries: ChangeEntry[]): number {
+  const [{ revision }] = tx
+    .update(catalogs)
+    .set({ revision: sql`${catalogs.revision} + 1`, updatedAt: new Date() })
+    .where(eq(catalogs.id, catalogId))
+    .returning({ revision: catalogs.revision })
+    .all();
+  if (entries.length > 0) {
+    tx.insert(auditEntries)
+      .values(entries.map((entry) => ({ ...entry, before: entry.before ?? null, after: entry.after ?? null, catalogId, revision, actor })))
+      .run();
+  }
+  return revision;
+}
+
+export function listAudit(db: Db, catalogId: string, filter: { subjectKind?: string; subject?: string; limit?: number } = {}) {
+  const conditions = [eq(auditEntries.catalogId, catalogId)];
+  if (filter.subjectKind) conditions.push(eq(auditEntries.subjectKind, filter.subjectKind));
+  if (filter.subject) conditions.push(eq(auditEntries.subject, filter.subject));
+  return db
+    .select()
+    .from(auditEntries)
+    .where(and(...conditions))
+    .orderBy(desc(auditEntries.id))
+    .limit(filter.limit ?? 200)
+    .all();
+}

@@ -1,0 +1,115 @@
+import { asc, eq } from "drizzle-orm";
+import { ToolshedError, notFound } from "@/lib/errors";
+import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
+import { CATALOG_ID_PATTERN, slugify } from "@/lib/catalogs/slug";
+import type { Db } from "../client";
+import { catalogs, tools, type CatalogRow } from "../schema";
+import { recordChanges } from "./audit";
+
+export interface Catalog {
+  id: string;
+  name: string;
+  description: string;
+  revision: number;
+}
+
+export const CATALOG_NAME_MAX = 80;
+export const CATALOG_DESCRIPTION_MAX = 2_000;
+
+function toCatalog(row: CatalogRow): Catalog {
+  return { id: row.id, name: row.name, description: row.description, revision: row.revision };
+}
+
+export function listCatalogs(db: Db): Catalog[] {
+  return db.select().from(catalogs).orderBy(asc(catalogs.name)).all().map(toCatalog);
+}
+
+export function findCatalog(db: Db, id: string): Catalog | undefined {
+  const row = db.select().from(catalogs).where(eq(catalogs.id, id)).get();
+  return row && toCatalog(row);
+}
+
+export function getCatalog(db: Db, id: string): Catalog {
+  const catalog = findCatalog(db, id);
+  if (!catalog) throw notFound(`Catalog "${id}"`, "catalog");
+  return catalog;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw new ToolshedError("bad_request", "Catalog name is required.", "name");
+  if (trimmed.length > CATALOG_NAME_MAX) {
+    throw new ToolshedError("bad_request", `Catalog name is longer than ${CATALOG_NAME_MAX} characters.`, "name");
+  }
+  return trimmed;
+}
+
+function checkDescription(description: string): string {
+  if (description.length > CATALOG_DESCRIPTION_MAX) {
+    throw new ToolshedError("too_large", `Catalog description is longer than ${CATALOG_DESCRIPTION_MAX} characters.`, "description");
+  }
+  return description.trim();
+}
+
+/** Creates a catalog with every built-in tool in it. The id is the slug of the name unless given. */
+export function createCatalog(db: Db, input: { name: string; description?: string; id?: string }, actor: string): Catalog {
+  const name = checkName(input.name);
+  const description = checkDescription(input.description ?? "");
+  const id = input.id ?? slugify(name);
+  if (!CATALOG_ID_PATTERN.test(id)) {
+    throw new ToolshedError(
+      "bad_request",
+      input.id ? "Catalog id must be lowercase letters, digits and '-', at most 48 characters." : "Catalog name needs at least one letter or digit.",
+      input.id ? "id" : "name",
+    );
+  }
+  return db.transaction((tx) => {
+    if (tx.select({ id: catalogs.id }).from(catalogs).where(eq(catalogs.id, id)).get()) {
+      throw new ToolshedError("conflict", `A catalog with id "${id}" already exists.`, input.id ? "id" : "name");
+    }
+    tx.insert(catalogs).values({ id, name, description }).run();
+    tx.insert(tools)
+      .values(BUILTIN_TOOLS.map((tool) => ({ ...tool, catalogId: id, source: "builtin" as const })))
+      .run();
+    const revision = recordChanges(tx, id, actor, [{ subjectKind: "catalog", subject: id, action: "create", after: { name, description } }]);
+    return { id, name, description, revision };
+  });
+}
+
+export function updateCatalog(db: Db, id: string, input: { name?: string; description?: string }, actor: string): Catalog {
+  return db.transaction((tx) => {
+    const before = tx.select().from(catalogs).where(eq(catalogs.id, id)).get();
+    if (!before) throw notFound(`Catalog "${id}"`, "catalog");
+    const next = {
+      name: input.name === undefined ? before.name : checkName(input.name),
+      description: input.description === undefined ? before.description : checkDescription(input.description),
+    };
+    tx.update(catalogs).set(next).where(eq(catalogs.id, id)).run();
+    const revision = recordChanges(tx, id, actor, [
+      { subjectKind: "catalog", subject: id, action: "update", before: { name: before.name, description: before.description }, after: next },
+    ]);
+    return { id, ...next, revision };
+  });
+}
+
+export function deleteCatalog(db: Db, id: string): void {
+  const result = db.delete(catalogs).where(eq(catalogs.id, id)).run();
+  if (result.changes === 0) throw notFound(`Catalog "${id}"`, "catalog");
+}
+
+/** Adds built-ins that a catalog lacks (e.g. after an upgrade ships a new one); returns how many. */
+export function addMissingBuiltins(db: Db, catalogId: string, actor: string): number {
+  return db.transaction((tx) => {
+    const present = new Set(tx.select({ name: tools.name }).from(tools).where(eq(tools.catalogId, catalogId)).all().map((t) => t.name));
+    const missing = BUILTIN_TOOLS.filter((tool) => !present.has(tool.name));
+    if (missing.length === 0) return 0;
+    tx.insert(tools).values(missing.map((tool) => ({ ...tool, catalogId, source: "builtin" as const }))).run();
+    recordChanges(
+      tx,
+      catalogId,
+      actor,
+      missing.map((tool) => ({ subjectKind: "tool" as const, subject: tool.name, action: "create", after: tool })),
+    );
+    return missing.length;
+  });
+}

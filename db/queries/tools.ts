@@ -1,0 +1,213 @@
+import { and, asc, eq } from "drizzle-orm";
+import { ToolshedError, notFound } from "@/lib/errors";
+import type { Tool } from "@/lib/tools/types";
+import { validateToolDraft, type FieldError, type ToolDraft } from "@/lib/tools/validate";
+import type { Db } from "../client";
+import { catalogs, tools, type ToolRow } from "../schema";
+import { recordChanges, type Tx } from "./audit";
+
+export interface ToolRecord extends Tool {
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The fields a person may change on a tool that its source manages (built-in, MCP, …). */
+const SOURCE_MANAGED_EDITABLE = new Set(["enabled", "tags"]);
+
+export function toToolRecord(row: ToolRow): ToolRecord {
+  return {
+    name: row.name,
+    source: row.source,
+    summary: row.summary,
+    description: row.description,
+    inputSchema: row.inputSchema,
+    enabled: row.enabled,
+    tags: row.tags,
+    registered: row.registered,
+    requires: row.requires,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The audit snapshot of a tool: its definition and state, without timestamps. */
+function snapshot(row: ToolRow) {
+  const { createdAt: _created, updatedAt: _updated, ...tool } = toToolRecord(row);
+  return tool;
+}
+
+function requireCatalog(tx: Tx, catalogId: string): void {
+  if (!tx.select({ id: catalogs.id }).from(catalogs).where(eq(catalogs.id, catalogId)).get()) {
+    throw notFound(`Catalog "${catalogId}"`, "catalog");
+  }
+}
+
+function findRow(tx: Tx, catalogId: string, name: string): ToolRow | undefined {
+  return tx.select().from(tools).where(and(eq(tools.catalogId, catalogId), eq(tools.name, name))).get();
+}
+
+export function listTools(db: Db, catalogId: string): ToolRecord[] {
+  requireCatalog(db, catalogId);
+  return db.select().from(tools).where(eq(tools.catalogId, catalogId)).orderBy(asc(tools.id)).all().map(toToolRecord);
+}
+
+export function getTool(db: Db, catalogId: string, name: string): ToolRecord {
+  requireCatalog(db, catalogId);
+  const row = findRow(db, catalogId, name);
+  if (!row) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
+  return toToolRecord(row);
+}
+
+export interface CustomToolInput {
+  name: string;
+  summary: string;
+  description: string;
+  inputSchema: Tool["inputSchema"];
+  tags?: string[];
+  enabled?: boolean;
+}
+
+function validated(draft: ToolDraft): CustomToolInput {
+  const errors = validateToolDraft(draft);
+  if (errors.length > 0) throw ToolshedError.fromFieldErrors(errors, "Invalid tool");
+  return draft as CustomToolInput;
+}
+
+export function createCustomTool(db: Db, catalogId: string, draft: ToolDraft, actor: string): ToolRecord {
+  const input = validated(draft);
+  return db.transaction((tx) => {
+    requireCatalog(tx, catalogId);
+    if (findRow(tx, catalogId, input.name)) {
+      throw new ToolshedError("conflict", `A tool named "${input.name}" already exists in this catalog.`, "name");
+    }
+    const row = tx
+      .insert(tools)
+      .values({ ...input, tags: input.tags ?? [], enabled: input.enabled ?? true, catalogId, source: "custom" })
+      .returning()
+      .get();
+    recordChanges(tx, catalogId, actor, [{ subjectKind: "tool", subject: row.name, action: "create", after: snapshot(row) }]);
+    return toToolRecord(row);
+  });
+}
+
+export type ToolPatch = Partial<Record<keyof CustomToolInput, unknown>>;
+
+function describeAction(before: ToolRow, patch: ToolPatch): string {
+  const keys = Object.keys(patch);
+  if (keys.length === 1 && keys[0] === "enabled") return patch.enabled ? "enable" : "disable";
+  if (patch.name !== undefined && patch.name !== before.name) return "rename";
+  return "update";
+}
+
+export function updateTool(db: Db, catalogId: string, name: string, patch: ToolPatch, actor: string): ToolRecord {
+  return db.transaction((tx) => {
+    requireCatalog(tx, catalogId);
+    const before = findRow(tx, catalogId, name);
+    if (!before) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
+    const fields = Object.keys(patch).filter((key) => patch[key as keyof ToolPatch] !== undefined);
+    if (fields.length === 0) throw new ToolshedError("bad_request", "Nothing to change: the request names no field.");
+    if (before.source !== "custom") {
+      const locked = fields.find((field) => !SOURCE_MANAGED_EDITABLE.has(field));
+      if (locked) {
+        throw new ToolshedError(
+          "bad_request",
+          `"${name}" is a ${before.source} tool: only enabled and tags can change here${before.source === "builtin" ? " (use a definition override to change its text)" : ""}.`,
+          locked,
+        );
+      }
+    }
+    const merged = { ...snapshot(before), ...Object.fromEntries(fields.map((field) => [field, patch[field as keyof ToolPatch]])) };
+    const errors = validateToolDraft(merged);
+    if (errors.length > 0) throw ToolshedError.fromFieldErrors(errors, "Invalid tool");
+    if (merged.name !== name && findRow(tx, catalogId, merged.name as string)) {
+      throw new ToolshedError("conflict", `A tool named "${merged.name}" already exists in this catalog.`, "name");
+    }
+    const changes = Object.fromEntries(fields.map((field) => [field, merged[field as keyof typeof merged]]));
+    const after = tx
+      .update(tools)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(tools.id, before.id))
+      .returning()
+      .get();
+    recordChanges(tx, catalogId, actor, [
+      { subjectKind: "tool", subject: after.name, action: describeAction(before, patch), before: snapshot(before), after: snapshot(after) },
+    ]);
+    return toToolRecord(after);
+  });
+}
+
+export function deleteTool(db: Db, catalogId: string, name: string, actor: string): void {
+  db.transaction((tx) => {
+    requireCatalog(tx, catalogId);
+    const row = findRow(tx, catalogId, name);
+    if (!row) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
+    if (row.source !== "custom") {
+      throw new ToolshedError(
+        "bad_request",
+        `"${name}" is a ${row.source} tool and cannot be deleted here: disable it instead.`,
+        "name",
+      );
+    }
+    tx.delete(tools).where(eq(tools.id, row.id)).run();
+    recordChanges(tx, catalogId, actor, [{ subjectKind: "tool", subject: name, action: "delete", before: snapshot(row) }]);
+  });
+}
+
+export interface ImportResult {
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+  revision: number;
+}
+
+/**
+ * Writes already-validated imported tools in one transaction: new names become custom tools,
+ * existing custom tools are replaced, built-ins only take their enabled state. Anything else
+ * (a clash with a tool another source manages) is a problem and nothing is written.
+ */
+export function importTools(db: Db, catalogId: string, drafts: CustomToolInput[], actor: string): ImportResult {
+  return db.transaction((tx) => {
+    requireCatalog(tx, catalogId);
+    const existing = new Map(
+      tx.select().from(tools).where(eq(tools.catalogId, catalogId)).all().map((row) => [row.name, row]),
+    );
+    const problems: FieldError[] = [];
+    drafts.forEach((draft, index) => {
+      const row = existing.get(draft.name);
+      if (row && row.source !== "custom" && row.source !== "builtin") {
+        problems.push({ field: `tools.${index}.name`, message: `"${draft.name}" is managed by its ${row.source} source and cannot be imported over.` });
+      }
+    });
+    if (problems.length > 0) throw ToolshedError.fromFieldErrors(problems, "Import rejected");
+
+    const result: ImportResult = { created: [], updated: [], unchanged: [], revision: 0 };
+    const entries = [];
+    for (const draft of drafts) {
+      const row = existing.get(draft.name);
+      if (!row) {
+        const created = tx
+          .insert(tools)
+          .values({ ...draft, tags: draft.tags ?? [], enabled: draft.enabled ?? true, catalogId, source: "custom" })
+          .returning()
+          .get();
+        result.created.push(draft.name);
+        entries.push({ subjectKind: "tool" as const, subject: draft.name, action: "import", after: snapshot(created) });
+        continue;
+      }
+      const changes =
+        row.source === "builtin"
+          ? { enabled: draft.enabled ?? row.enabled }
+          : { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags: draft.tags ?? [], enabled: draft.enabled ?? row.enabled };
+      const before = snapshot(row);
+      if (JSON.stringify({ ...before, ...changes }) === JSON.stringify(before)) {
+        result.unchanged.push(draft.name);
+        continue;
+      }
+      const after = tx.update(tools).set({ ...changes, updatedAt: new Date() }).where(eq(tools.id, row.id)).returning().get();
+      result.updated.push(draft.name);
+      entries.push({ subjectKind: "tool" as const, subject: draft.name, action: "import", before, after: snapshot(after) });
+    }
+    result.revision = entries.length > 0 ? recordChanges(tx, catalogId, actor, entries) : tx.select({ r: catalogs.revision }).from(catalogs).where(eq(catalogs.id, catalogId)).get()!.r;
+    return result;
+  });
+}

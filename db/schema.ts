@@ -1,0 +1,72 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { InputSchema, ToolRequirements, ToolSource } from "../lib/tools/types";
+
+const timestamps = {
+  createdAt: integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`),
+};
+
+export const catalogs = sqliteTable("catalogs", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  /** Bumped by every change to the catalog or anything in it; decisions record it. */
+  revision: integer("revision").notNull().default(0),
+  ...timestamps,
+});
+
+export const tools = sqliteTable(
+  "tools",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    source: text("source").$type<ToolSource>().notNull(),
+    summary: text("summary").notNull(),
+    description: text("description").notNull(),
+    inputSchema: text("input_schema", { mode: "json" }).$type<InputSchema>().notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    registered: integer("registered", { mode: "boolean" }).notNull().default(true),
+    requires: text("requires", { mode: "json" }).$type<ToolRequirements>().notNull().default(sql`'{}'`),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("tools_catalog_name").on(table.catalogId, table.name)],
+);
+
+export const auditEntries = sqliteTable(
+  "audit_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    /** The catalog revision this change produced. */
+    revision: integer("revision").notNull(),
+    subjectKind: text("subject_kind").notNull(),
+    subject: text("subject").notNull(),
+    action: text("action").notNull(),
+    actor: text("actor").notNull(),
+    before: text("before", { mode: "json" }).$type<unknown>(),
+    after: text("after", { mode: "json" }).$type<unknown>(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("audit_catalog_subject").on(table.catalogId, table.subjectKind, table.subject)],
+);
+
+export type CatalogRow = typeof catalogs.$inferSelect;
+export type ToolRow = typeof tools.$inferSelect;
+export type AuditRow = typeof auditEntries.$inferSelect;
+
+/** Facts about this installation, such as whether the demo catalog was ever created. */
+export const appSettings = sqliteTable("app_settings", {
+  key: text("key").primaryKey(),
+  value: text("value", { mode: "json" }).$type<unknown>().notNull(),
+});

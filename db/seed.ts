@@ -1,0 +1,26 @@
+import { DEMO_CATALOG, DEMO_TOOLS } from "@/lib/demo";
+import type { Db } from "./client";
+import { addMissingBuiltins, createCatalog, listCatalogs } from "./queries/catalogs";
+import { readSetting, writeSetting } from "./queries/settings";
+import { importTools } from "./queries/tools";
+
+const SEED_ACTOR = "seed";
+const DEMO_SEEDED = "demo_seeded_at";
+
+/**
+ * Start-up data: the demo catalog, once in the life of a database (deleting it is respected), and
+ * any built-in that a newer release ships added to every catalog. Safe to run at every start.
+ */
+export function seed(db: Db, { demo }: { demo: boolean }): void {
+  const catalogs = listCatalogs(db);
+  for (const catalog of catalogs) addMissingBuiltins(db, catalog.id, SEED_ACTOR);
+  if (!demo || readSetting(db, DEMO_SEEDED) !== undefined) return;
+  db.transaction((tx) => {
+    const txDb = tx as unknown as Db;
+    if (!catalogs.some((catalog) => catalog.id === DEMO_CATALOG.id)) {
+      createCatalog(txDb, DEMO_CATALOG, SEED_ACTOR);
+      importTools(txDb, DEMO_CATALOG.id, DEMO_TOOLS.map((tool) => ({ ...tool, tags: [...tool.tags] })), SEED_ACTOR);
+    }
+    writeSetting(txDb, DEMO_SEEDED, new Date().toISOString());
+  });
+}

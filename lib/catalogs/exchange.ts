@@ -1,0 +1,97 @@
+import { ToolshedError } from "../errors";
+import type { Tool } from "../tools/types";
+import { EMPTY_INPUT_SCHEMA, summarize, validateToolDraft, type FieldError } from "../tools/validate";
+
+export const EXPORT_FORMAT = "toolshed.catalog";
+export const EXPORT_VERSION = 1;
+/** More tools than any real catalog holds, few enough that one import stays a single quick transaction. */
+export const IMPORT_MAX_TOOLS = 20_000;
+
+export interface CatalogExport {
+  format: typeof EXPORT_FORMAT;
+  version: typeof EXPORT_VERSION;
+  exportedAt: string;
+  catalog: { id: string; name: string; description: string; revision: number };
+  tools: Pick<Tool, "name" | "source" | "summary" | "description" | "inputSchema" | "enabled" | "tags">[];
+}
+
+export interface ImportedTool {
+  name: string;
+  summary: string;
+  description: string;
+  inputSchema: Tool["inputSchema"];
+  tags: string[];
+  enabled?: boolean;
+}
+
+export function buildExport(catalog: CatalogExport["catalog"], tools: Tool[], now = new Date()): CatalogExport {
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: now.toISOString(),
+    catalog,
+    tools: tools.map(({ name, source, summary, description, inputSchema, enabled, tags }) => ({
+      name, source, summary, description, inputSchema, enabled, tags,
+    })),
+  };
+}
+
+type Entry = Record<string, unknown>;
+
+/** A tool of a labelled selection set ({name, description, parameters}) as a custom tool. */
+function fromLabelledSet(entry: Entry): Entry {
+  const description = entry.description;
+  return {
+    name: entry.name,
+    summary: typeof description === "string" ? summarize(description) : description,
+    description,
+    inputSchema: entry.parameters ?? EMPTY_INPUT_SCHEMA,
+    tags: [],
+  };
+}
+
+/** Tool entries of a Toolshed export keep their fields; a missing summary is cut from the description. */
+function fromExport(entry: Entry): Entry {
+  return {
+    ...entry,
+    summary: entry.summary ?? (typeof entry.description === "string" ? summarize(entry.description) : undefined),
+    tags: entry.tags ?? [],
+  };
+}
+
+/**
+ * Reads an import document — a Toolshed export or a labelled selection set — into tools,
+ * checking everything first: it throws one error listing every problem, or returns them all valid.
+ */
+export function parseImport(document: unknown): ImportedTool[] {
+  if (document === null || typeof document !== "object" || Array.isArray(document)) {
+    throw new ToolshedError("bad_request", "An import must be a JSON object with a tools list.");
+  }
+  const doc = document as Entry;
+  if (!Array.isArray(doc.tools)) {
+    throw new ToolshedError("bad_request", "An import needs a \"tools\" list.", "tools");
+  }
+  if (doc.tools.length > IMPORT_MAX_TOOLS) {
+    throw new ToolshedError("too_large", `An import holds at most ${IMPORT_MAX_TOOLS} tools; this one has ${doc.tools.length}.`, "tools");
+  }
+  const isExport = doc.format === EXPORT_FORMAT;
+  const problems: FieldError[] = [];
+  const seen = new Map<string, number>();
+  const tools = doc.tools.map((raw, index) => {
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+      problems.push({ field: `tools.${index}`, message: "Each tool must be a JSON object." });
+      return undefined;
+    }
+    const entry = isExport ? fromExport(raw as Entry) : fromLabelledSet(raw as Entry);
+    problems.push(...validateToolDraft(entry, `tools.${index}`));
+    if (typeof entry.name === "string") {
+      const first = seen.get(entry.name);
+      if (first !== undefined) {
+        problems.push({ field: `tools.${index}.name`, message: `"${entry.name}" appears twice (also at tools.${first}).` });
+      } else seen.set(entry.name, index);
+    }
+    return entry as unknown as ImportedTool;
+  });
+  if (problems.length > 0) throw ToolshedError.fromFieldErrors(problems, "Import rejected");
+  return tools as ImportedTool[];
+}

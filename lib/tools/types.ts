@@ -1,0 +1,44 @@
+/** The unified tool format every source is adapted to (SPEC §1). */
+
+export const TOOL_SOURCES = ["builtin", "custom", "plugin", "mcp", "skill", "subagent"] as const;
+export type ToolSource = (typeof TOOL_SOURCES)[number];
+
+/** A JSON Schema whose root is an object, as every major provider requires for tool input. */
+export type InputSchema = {
+  type: "object";
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [keyword: string]: unknown;
+};
+
+/** When a tool is offered at all, beyond enabled/registered: checked by the pipeline. */
+export interface ToolRequirements {
+  /** Offered only in this agent mode, e.g. `plan`. */
+  mode?: string;
+  /** Offered only with this feature flag, e.g. `experimental.lsp`. */
+  flag?: string;
+  /** Offered only where the provider (or a configured service) has this capability. */
+  capability?: "web_search";
+}
+
+/** What a model is shown of a tool. */
+export interface ToolDefinition {
+  name: string;
+  /** At most SUMMARY_MAX characters: all that preselection sees besides the name. */
+  summary: string;
+  description: string;
+  inputSchema: InputSchema;
+}
+
+/** A tool as the registry holds it for one catalog. */
+export interface Tool extends ToolDefinition {
+  source: ToolSource;
+  enabled: boolean;
+  tags: string[];
+  /** False while the tool's source is gone (e.g. its MCP server is down): never offered. */
+  registered: boolean;
+  requires: ToolRequirements;
+}
+
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+export const SUMMARY_MAX = 200;
