@@ -1,0 +1,69 @@
+import type { DefinitionOverride } from "../rules/overrides";
+import { compileModelPattern } from "../rules/patterns";
+import type { PipelineContext, PipelineTool, StageResult, ToolNote } from "./types";
+
+function overrideScope(override: DefinitionOverride, modelId: string): string | undefined {
+  if (override.models.length === 0) return "for every model";
+  const pattern = override.models.find((candidate) => compileModelPattern(candidate)(modelId));
+  return pattern === undefined ? undefined : `for ${modelId}, matching "${pattern}"`;
+}
+
+const fieldList = (fields: string[]) => fields.join(" and ");
+
+/**
+ * Stage 7: the catalog's definition overrides that apply to this model (in order, later ones
+ * winning), then each plugin hook in turn. A hook that throws leaves the definition as it was
+ * and says so in the trace rather than failing the whole request.
+ */
+export function applyDefinitionOverrides(tools: PipelineTool[], ctx: PipelineContext): StageResult {
+  const applicable = new Map<string, { override: DefinitionOverride; scope: string }[]>();
+  for (const override of ctx.overrides) {
+    const scope = overrideScope(override, ctx.modelId);
+    if (scope === undefined) continue;
+    const list = applicable.get(override.tool) ?? [];
+    list.push({ override, scope });
+    applicable.set(override.tool, list);
+  }
+  const hooks = ctx.definitionHooks ?? [];
+  if (applicable.size === 0 && hooks.length === 0) return { tools, removed: [], changed: [] };
+
+  const changed: ToolNote[] = [];
+  const result = tools.map((original) => {
+    let tool = original;
+    for (const { override, scope } of applicable.get(tool.name) ?? []) {
+      const fields: string[] = [];
+      if (override.summary !== undefined) fields.push("summary");
+      if (override.description !== undefined) fields.push("description");
+      if (fields.length === 0) continue;
+      tool = {
+        ...tool,
+        summary: override.summary ?? tool.summary,
+        description: override.description ?? tool.description,
+      };
+      changed.push({ name: tool.name, reason: `catalog override ${scope} replaces the ${fieldList(fields)}` });
+    }
+    hooks.forEach((hook, index) => {
+      const label = hook.name ? `plugin hook "${hook.name}"` : `plugin hook ${index + 1}`;
+      let patch: ReturnType<typeof hook>;
+      try {
+        patch = hook(tool, ctx);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        changed.push({ name: tool.name, reason: `${label} failed (${message}); definition left unchanged` });
+        return;
+      }
+      if (patch === undefined) return;
+      const fields = (["summary", "description", "inputSchema"] as const).filter((field) => patch[field] !== undefined);
+      if (fields.length === 0) return;
+      tool = {
+        ...tool,
+        summary: patch.summary ?? tool.summary,
+        description: patch.description ?? tool.description,
+        inputSchema: patch.inputSchema ?? tool.inputSchema,
+      };
+      changed.push({ name: tool.name, reason: `${label} rewrites the ${fieldList(fields)}` });
+    });
+    return tool;
+  });
+  return { tools: result, removed: [], changed };
+}

@@ -1,0 +1,54 @@
+/**
+ * The two pattern languages rules are written in.
+ *
+ * Model patterns (model rules, definition overrides) are matched case-insensitively against a
+ * model id. A pattern without `*` matches when it occurs anywhere in the id ("gpt-" matches
+ * "openai/gpt-5"); a pattern with `*` must match the whole id, `*` standing for any run of
+ * characters, possibly empty ("gpt-5*" matches "gpt-5-mini" but not "openai/gpt-5").
+ *
+ * Name patterns (agent permissions) are matched against a tool name or a `task:<agent>` /
+ * `skill:<name>` key, always as a whole: "edit" matches only "edit", "task:*" every subagent.
+ * They are case-sensitive because tool names are identifiers the model calls verbatim.
+ */
+import type { FieldError } from "../tools/validate";
+
+export const PATTERN_MAX = 200;
+/** Tool names may contain `_`, so it is allowed alongside the characters model ids use. */
+export const PATTERN_CHARACTERS = /^[A-Za-z0-9._:*/-]+$/;
+
+export type Matcher = (subject: string) => boolean;
+
+function globToRegExp(pattern: string, flags: string): RegExp {
+  const body = pattern
+    .split("*")
+    .map((literal) => literal.replace(/[.+?^${}()|[\]\\/-]/g, "\\$&"))
+    .join(".*");
+  return new RegExp(`^${body}$`, flags);
+}
+
+export function compileModelPattern(pattern: string): Matcher {
+  if (pattern.includes("*")) {
+    const regExp = globToRegExp(pattern, "i");
+    return (modelId) => regExp.test(modelId);
+  }
+  const needle = pattern.toLowerCase();
+  return (modelId) => modelId.toLowerCase().includes(needle);
+}
+
+export function compileNamePattern(pattern: string): Matcher {
+  if (pattern === "*") return () => true;
+  if (!pattern.includes("*")) return (name) => name === pattern;
+  const regExp = globToRegExp(pattern, "");
+  return (name) => regExp.test(name);
+}
+
+export function validatePattern(pattern: unknown, field: string): FieldError[] {
+  if (typeof pattern !== "string" || pattern.length === 0) return [{ field, message: "Pattern must not be empty." }];
+  if (pattern.length > PATTERN_MAX) {
+    return [{ field, message: `Pattern is ${pattern.length} characters long; the limit is ${PATTERN_MAX}.` }];
+  }
+  if (!PATTERN_CHARACTERS.test(pattern)) {
+    return [{ field, message: "Pattern may contain only letters, digits, '.', '_', ':', '/', '-' and the wildcard '*'." }];
+  }
+  return [];
+}
