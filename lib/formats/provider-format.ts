@@ -1,0 +1,48 @@
+import type { InputSchema, ToolDefinition } from "../tools/types";
+
+export const PROVIDER_FORMATS = ["ai-sdk", "openai", "anthropic"] as const;
+export type ProviderFormat = (typeof PROVIDER_FORMATS)[number];
+
+/** A Chat Completions function tool. `strict` is left out: it is optional, and strict mode
+ * would reject ordinary schemas (optional properties, no `additionalProperties: false`). */
+export interface OpenAITool {
+  type: "function";
+  function: { name: string; description: string; parameters: InputSchema };
+}
+
+/** A Messages API client tool. */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: InputSchema;
+}
+
+/** The AI SDK's tool shape, with the name carried alongside since the SDK keys tools by name. */
+export interface AiSdkTool {
+  name: string;
+  description: string;
+  inputSchema: InputSchema;
+}
+
+export interface ProviderTools {
+  "ai-sdk": AiSdkTool;
+  openai: OpenAITool;
+  anthropic: AnthropicTool;
+}
+
+export function toProviderTool<F extends ProviderFormat>(tool: ToolDefinition, format: F): ProviderTools[F];
+export function toProviderTool(tool: ToolDefinition, format: ProviderFormat): ProviderTools[ProviderFormat] {
+  switch (format) {
+    case "openai":
+      return { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } };
+    case "anthropic":
+      return { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
+    case "ai-sdk":
+      return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+  }
+}
+
+/** The tool list exactly as the format's API receives it, in the given order. */
+export function toProviderFormat<F extends ProviderFormat>(tools: ToolDefinition[], format: F): ProviderTools[F][] {
+  return tools.map((tool) => toProviderTool(tool, format));
+}
