@@ -10,7 +10,9 @@ import type { InputSchema } from "./types";
  *   unknown keys anyway and providers' strict modes require it; loose objects and catchalls keep
  *   what zod says about extra keys;
  * - the ±2^53 bounds zod adds to every integer are removed: they are zod's representation limit,
- *   not a constraint a model should read.
+ *   not a constraint a model should read;
+ * - a string format (email, date-time, uuid, ...) keeps its `format` but loses the long regex zod
+ *   spells it out with, which only costs tokens; patterns written with `.regex()` stay.
  *
  * Conversion uses the input side of transforms and defaults (a field with a default is optional).
  * Throws when the root is not an object or a type has no JSON Schema form (e.g. `z.date()`).
@@ -24,6 +26,10 @@ export function inputSchemaFromZod(shape: z.ZodRawShape | z.ZodObject<z.ZodRawSh
       const def = zodSchema._zod.def;
       if (def.type === "object" && (def as z.core.$ZodObjectDef).catchall === undefined) {
         jsonSchema.additionalProperties = false;
+      }
+      const formatPattern = (def as { pattern?: unknown }).pattern;
+      if (jsonSchema.format !== undefined && formatPattern instanceof RegExp && jsonSchema.pattern === formatPattern.source) {
+        delete jsonSchema.pattern;
       }
       if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
       if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;

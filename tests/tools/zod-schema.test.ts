@@ -7,6 +7,9 @@ const representativeShape = {
   query: z.string().min(1).describe("What to search for."),
   limit: z.int().min(1).max(50).optional().describe("Maximum number of results."),
   page: z.int().min(0).optional(),
+  ticket: z.string().regex(/^[A-Z]+-\d+$/).optional().describe("Ticket key."),
+  notify: z.email().optional().describe("Who to notify."),
+  since: z.iso.datetime().optional(),
   sort: z.enum(["relevance", "newest"]).default("relevance").describe("Result order."),
   labels: z.array(z.string()).optional().describe("Only items with all of these labels."),
   author: z
@@ -54,6 +57,11 @@ describe("inputSchemaFromZod", () => {
             "minimum": 1,
             "type": "integer",
           },
+          "notify": {
+            "description": "Who to notify.",
+            "format": "email",
+            "type": "string",
+          },
           "page": {
             "minimum": 0,
             "type": "integer",
@@ -63,6 +71,10 @@ describe("inputSchemaFromZod", () => {
             "minLength": 1,
             "type": "string",
           },
+          "since": {
+            "format": "date-time",
+            "type": "string",
+          },
           "sort": {
             "default": "relevance",
             "description": "Result order.",
@@ -70,6 +82,11 @@ describe("inputSchemaFromZod", () => {
               "relevance",
               "newest",
             ],
+            "type": "string",
+          },
+          "ticket": {
+            "description": "Ticket key.",
+            "pattern": "^[A-Z]+-\\d+$",
             "type": "string",
           },
         },
