@@ -6,7 +6,7 @@ const BASH_MAX_TIMEOUT_MS = 600_000;
 
 const DESCRIPTION = `Runs a shell command in a persistent bash session and returns its combined output and exit code.
 
-Use it for terminal operations: running builds, tests, linters, package managers, git, starting and inspecting processes. Do not use it for file operations that have a dedicated tool: read files with read (not cat, head or tail), search contents with grep (not grep or rg), find files with glob (not find or ls -R), change files with edit or write (not sed, awk or echo with redirection). The dedicated tools are safer, show the user what changed, and keep output bounded.
+Use it for terminal operations: running builds, tests, linters, package managers, git, starting and inspecting processes. Do not use it for file operations that have a dedicated tool: read files with read (not cat, head or tail), search contents with grep (not grep or rg), find files with glob (not find or ls -R), change files with the editing tool you have, edit, write or apply_patch (not sed, awk or echo with redirection). The dedicated tools are safer, show the user what changed, and keep output bounded.
 
 Before running a command:
 - If it creates files or directories, check first (with ls through this tool, or glob) that the parent directory exists and is the one you mean.

@@ -13,7 +13,7 @@ Usage:
 - Reading a file that does not exist fails with suggestions of similarly named files, when there are any.
 
 When to use:
-- Before editing a file: the edit and write tools refuse to change an existing file that has not been read in this session, so its current contents are known.
+- Before editing a file: the editing tools refuse to change an existing file that has not been read in this session, so that changes are based on its current contents.
 - To inspect a file whose path you already know. To find files by name use glob; to find code by content use grep.
 
 Tips:
