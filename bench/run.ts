@@ -1,0 +1,30 @@
+import { loadLabelledSet, DEFAULT_LABELLED_SET } from "./labelledSet";
+import { latencySection } from "./latency";
+import { qualitySection } from "./quality";
+
+/**
+ * Usage: npx tsx bench/run.ts [path-to-labelled-set]
+ * Prints every section as Markdown; each section is one function so more can be added.
+ */
+interface Section {
+  title: string;
+  run: () => Promise<string> | string;
+}
+
+async function main(): Promise<void> {
+  const setPath = process.argv[2] ?? DEFAULT_LABELLED_SET;
+  const set = loadLabelledSet(setPath);
+  const sections: Section[] = [
+    { title: `Selection quality on ${typeof setPath === "string" ? setPath : "bench/data/metatool_selection.json"}`, run: () => qualitySection(set) },
+    { title: "Selection latency, index build and heap (synthetic catalogs)", run: latencySection },
+  ];
+  for (const section of sections) {
+    console.log(`## ${section.title}\n`);
+    console.log(`${await section.run()}\n`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

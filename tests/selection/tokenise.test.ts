@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { segmentCompound, splitWords, tokenise } from "../../lib/selection/local/tokenise";
+
+describe("splitWords", () => {
+  it("splits camelCase and PascalCase runs", () => {
+    expect(splitWords("getWeatherForecast")).toEqual(["get", "weather", "forecast"]);
+    expect(splitWords("HTTPServerStatus")).toEqual(["http", "server", "status"]);
+  });
+
+  it("splits snake_case, kebab-case and dotted names", () => {
+    expect(splitWords("github_create_issue")).toEqual(["github", "create", "issue"]);
+    expect(splitWords("slack-post-message")).toEqual(["slack", "post", "message"]);
+    expect(splitWords("fs.read_file")).toEqual(["fs", "read", "file"]);
+  });
+
+  it("splits at letter/digit boundaries", () => {
+    expect(splitWords("s3Upload")).toEqual(["s", "3", "upload"]);
+    expect(splitWords("convertMp4ToGif")).toEqual(["convert", "mp", "4", "to", "gif"]);
+    expect(splitWords("oauth2_token")).toEqual(["oauth", "2", "token"]);
+  });
+});
+
+describe("tokenise", () => {
+  it("stems and drops function words and request filler", () => {
+    expect(tokenise("Can you please find the cheapest flights")).toEqual(["find", "cheapest", "flight"]);
+    expect(tokenise("translating languages")).toEqual(["translat", "languag"]);
+  });
+
+  it("gives an identifier and its prose form the same terms", () => {
+    expect(tokenise("createCalendarEvents")).toEqual(tokenise("create calendar event"));
+  });
+});
+
+describe("segmentCompound", () => {
+  const vocabulary = new Set(["air", "quality", "forecast", "theme", "park", "dice", "roller"]);
+
+  it("splits run-together names into known words", () => {
+    expect(segmentCompound("airqualityforecast", vocabulary)).toEqual(["air", "quality", "forecast"]);
+    expect(segmentCompound("themeparkhipster", vocabulary)).toEqual([]);
+    expect(segmentCompound("diceroller", vocabulary)).toEqual(["dice", "roller"]);
+  });
+
+  it("leaves known words and mostly unknown words alone", () => {
+    expect(segmentCompound("forecast", vocabulary)).toEqual([]);
+    expect(segmentCompound("zqxwvparkjj", vocabulary)).toEqual([]);
+  });
+});
