@@ -13,24 +13,21 @@
 import type { FieldError } from "../tools/validate";
 
 export const PATTERN_MAX = 200;
-/** Tool names may contain `_`, so it is allowed alongside the characters model ids use. */
 export const PATTERN_CHARACTERS = /^[A-Za-z0-9._:*/-]+$/;
 
 export type Matcher = (subject: string) => boolean;
 
-function globToRegExp(pattern: string, flags: string): RegExp {
+function compileGlob(pattern: string, flags: string): Matcher {
   const body = pattern
     .split("*")
     .map((literal) => literal.replace(/[.+?^${}()|[\]\\/-]/g, "\\$&"))
     .join(".*");
-  return new RegExp(`^${body}$`, flags);
+  const regExp = new RegExp(`^${body}$`, flags);
+  return (subject) => regExp.test(subject);
 }
 
 export function compileModelPattern(pattern: string): Matcher {
-  if (pattern.includes("*")) {
-    const regExp = globToRegExp(pattern, "i");
-    return (modelId) => regExp.test(modelId);
-  }
+  if (pattern.includes("*")) return compileGlob(pattern, "i");
   const needle = pattern.toLowerCase();
   return (modelId) => modelId.toLowerCase().includes(needle);
 }
@@ -38,8 +35,7 @@ export function compileModelPattern(pattern: string): Matcher {
 export function compileNamePattern(pattern: string): Matcher {
   if (pattern === "*") return () => true;
   if (!pattern.includes("*")) return (name) => name === pattern;
-  const regExp = globToRegExp(pattern, "");
-  return (name) => regExp.test(name);
+  return compileGlob(pattern, "");
 }
 
 export function validatePattern(pattern: unknown, field: string): FieldError[] {

@@ -53,3 +53,19 @@ describe("validatePattern", () => {
     expect(validatePattern("gpt-(5|4)", "p")).toHaveLength(1);
   });
 });
+
+describe("glob edge cases", () => {
+  it.each([
+    ["a*a", "a", false],
+    ["a*a", "aa", true],
+    ["*ab*ab", "abab", true],
+    ["*ab*ab", "abxab", true],
+    ["*ab*ab", "ab", false],
+    ["a**b", "ab", true],
+    ["a*b*c", "acb", false],
+    ["a*b*c", "abbbc", true],
+    ["*", "", true],
+  ])("%s against %s: %s", (pattern, subject, expected) => {
+    expect(compileNamePattern(pattern)(subject)).toBe(expected);
+  });
+});
