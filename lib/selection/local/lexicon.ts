@@ -126,7 +126,7 @@ export const TOPICS: readonly string[] = [
   "podcast podcasts episode audio listen",
   "audio sound voice speech tts spoken audiobook audiobooks narrate narration aloud listen listening",
   "game games play player gaming puzzle board",
-  "chess checkers sudoku crossword tictactoe puzzle",
+  "chess checkers sudoku crossword puzzle",
   "sport sports team teams score scores match matches league player players game season standings",
   "football soccer basketball baseball hockey nfl nba mlb nhl premier league",
   "fantasy gameweek gameweeks points transfer transfers fixture fixtures injury injuries lineup squad",
