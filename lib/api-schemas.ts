@@ -12,15 +12,12 @@ export const updateCatalogBody = z.strictObject({
   description: z.string().optional(),
 });
 
-const toolFields = {
-  name: z.unknown(),
-  summary: z.unknown(),
-  description: z.unknown(),
-  inputSchema: z.unknown(),
-  tags: z.unknown(),
-  enabled: z.unknown(),
-};
-
-/** Tool bodies only fix which keys exist; lib/tools/validate checks the values, field by field. */
-export const createToolBody = z.strictObject(toolFields);
-export const patchToolBody = z.strictObject(toolFields).partial();
+/** Tool bodies only fix which keys may exist; lib/tools/validate checks the values, field by field. */
+export const toolBody = z.strictObject({
+  name: z.unknown().optional(),
+  summary: z.unknown().optional(),
+  description: z.unknown().optional(),
+  inputSchema: z.unknown().optional(),
+  tags: z.unknown().optional(),
+  enabled: z.unknown().optional(),
+});

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 import { CATALOG_ID_PATTERN, slugify } from "@/lib/catalogs/slug";
@@ -22,6 +22,32 @@ function toCatalog(row: CatalogRow): Catalog {
 
 export function listCatalogs(db: Db): Catalog[] {
   return db.select().from(catalogs).orderBy(asc(catalogs.name)).all().map(toCatalog);
+}
+
+export interface CatalogSummary extends Catalog {
+  toolCount: number;
+  enabledCount: number;
+  updatedAt: string;
+}
+
+/** The catalog list with the counts a person scans it for. */
+export function listCatalogSummaries(db: Db): CatalogSummary[] {
+  return db
+    .select({
+      id: catalogs.id,
+      name: catalogs.name,
+      description: catalogs.description,
+      revision: catalogs.revision,
+      updatedAt: catalogs.updatedAt,
+      toolCount: sql<number>`count(${tools.id})`,
+      enabledCount: sql<number>`coalesce(sum(${tools.enabled}), 0)`,
+    })
+    .from(catalogs)
+    .leftJoin(tools, eq(tools.catalogId, catalogs.id))
+    .groupBy(catalogs.id)
+    .orderBy(asc(catalogs.name))
+    .all()
+    .map((row) => ({ ...row, updatedAt: row.updatedAt.toISOString() }));
 }
 
 export function findCatalog(db: Db, id: string): Catalog | undefined {

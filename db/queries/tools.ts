@@ -51,11 +51,16 @@ export function listTools(db: Db, catalogId: string): ToolRecord[] {
   return db.select().from(tools).where(eq(tools.catalogId, catalogId)).orderBy(asc(tools.id)).all().map(toToolRecord);
 }
 
+export function findTool(db: Db, catalogId: string, name: string): ToolRecord | undefined {
+  const row = findRow(db, catalogId, name);
+  return row && toToolRecord(row);
+}
+
 export function getTool(db: Db, catalogId: string, name: string): ToolRecord {
   requireCatalog(db, catalogId);
-  const row = findRow(db, catalogId, name);
-  if (!row) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
-  return toToolRecord(row);
+  const tool = findTool(db, catalogId, name);
+  if (!tool) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
+  return tool;
 }
 
 export interface CustomToolInput {

@@ -50,12 +50,16 @@ function fromLabelledSet(entry: Entry): Entry {
   };
 }
 
-/** Tool entries of a Toolshed export keep their fields; a missing summary is cut from the description. */
+/** A tool entry of a Toolshed export; a missing summary is cut from the description. */
 function fromExport(entry: Entry): Entry {
   return {
-    ...entry,
+    name: entry.name,
+    source: entry.source,
     summary: entry.summary ?? (typeof entry.description === "string" ? summarize(entry.description) : undefined),
+    description: entry.description,
+    inputSchema: entry.inputSchema,
     tags: entry.tags ?? [],
+    ...(entry.enabled === undefined ? {} : { enabled: entry.enabled }),
   };
 }
 
@@ -90,7 +94,8 @@ export function parseImport(document: unknown): ImportedTool[] {
         problems.push({ field: `tools.${index}.name`, message: `"${entry.name}" appears twice (also at tools.${first}).` });
       } else seen.set(entry.name, index);
     }
-    return entry as unknown as ImportedTool;
+    const { source: _source, ...tool } = entry;
+    return tool as unknown as ImportedTool;
   });
   if (problems.length > 0) throw ToolshedError.fromFieldErrors(problems, "Import rejected");
   return tools as ImportedTool[];

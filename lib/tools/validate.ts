@@ -17,15 +17,7 @@ export const TAGS_MAX = 20;
 export const TAG_PATTERN = /^[a-z0-9][a-z0-9._-]{0,31}$/;
 
 /** The fields a person or importer supplies for a tool; everything else is derived. */
-export interface ToolDraft {
-  name: unknown;
-  source?: unknown;
-  summary: unknown;
-  description: unknown;
-  inputSchema: unknown;
-  tags?: unknown;
-  enabled?: unknown;
-}
+export type ToolDraft = Partial<Record<"name" | "source" | "summary" | "description" | "inputSchema" | "tags" | "enabled", unknown>>;
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 
@@ -77,10 +69,13 @@ export function validateInputSchema(schema: unknown, field = "inputSchema"): Fie
     return [{ field: `${field}.type`, message: 'The root of an input schema must have type "object".' }];
   }
   if (!ajv.validateSchema(schema)) {
-    return (ajv.errors ?? []).map((error) => ({
-      field: `${field}${error.instancePath.replaceAll("/", ".")}`,
-      message: `Not a valid JSON Schema: ${error.message ?? "invalid"}.`,
-    }));
+    // The meta-schema reports one mistake several ways (enum, type, anyOf): keep the first per place.
+    const firstPerPlace = new Map<string, string>();
+    for (const error of ajv.errors ?? []) {
+      const place = `${field}${error.instancePath.replaceAll("/", ".")}`;
+      if (!firstPerPlace.has(place)) firstPerPlace.set(place, error.message ?? "invalid");
+    }
+    return [...firstPerPlace].map(([place, message]) => ({ field: place, message: `Not a valid JSON Schema: ${message}.` }));
   }
   try {
     ajv.compile(schema);

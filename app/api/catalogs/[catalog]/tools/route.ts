@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { createCustomTool, listTools } from "@/db/queries/tools";
-import { createToolBody } from "@/lib/api-schemas";
+import { toolBody } from "@/lib/api-schemas";
 import { actorOf, handle, parseWith, readJsonBody } from "@/lib/http";
 
 type Context = { params: Promise<{ catalog: string }> };
@@ -12,7 +12,7 @@ export const GET = handle(async (_request: Request, { params }: Context) => {
 
 export const POST = handle(async (request: Request, { params }: Context) => {
   const { catalog } = await params;
-  const body = parseWith(createToolBody, await readJsonBody(request));
+  const body = parseWith(toolBody, await readJsonBody(request));
   const tool = createCustomTool(getDb(), catalog, body, actorOf(request));
   return Response.json({ tool }, { status: 201 });
 });

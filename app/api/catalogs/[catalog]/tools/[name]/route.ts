@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { deleteTool, getTool, updateTool } from "@/db/queries/tools";
-import { patchToolBody } from "@/lib/api-schemas";
+import { toolBody } from "@/lib/api-schemas";
 import { actorOf, handle, parseWith, readJsonBody } from "@/lib/http";
 
 type Context = { params: Promise<{ catalog: string; name: string }> };
@@ -12,7 +12,7 @@ export const GET = handle(async (_request: Request, { params }: Context) => {
 
 export const PATCH = handle(async (request: Request, { params }: Context) => {
   const { catalog, name } = await params;
-  const patch = parseWith(patchToolBody, await readJsonBody(request));
+  const patch = parseWith(toolBody, await readJsonBody(request));
   return Response.json({ tool: updateTool(getDb(), catalog, name, patch, actorOf(request)) });
 });
 

@@ -1,0 +1,6 @@
+import { redirect } from "next/navigation";
+
+export default async function CatalogIndex({ params }: { params: Promise<{ catalog: string }> }) {
+  const { catalog } = await params;
+  redirect(`/catalogs/${catalog}/tools`);
+}

@@ -1,0 +1,11 @@
+import { notFound } from "next/navigation";
+import { getDb } from "@/db/client";
+import { findTool } from "@/db/queries/tools";
+import { ToolDetail } from "@/components/tool-detail";
+
+export default async function ToolPage({ params }: { params: Promise<{ catalog: string; name: string }> }) {
+  const { catalog, name } = await params;
+  const tool = findTool(getDb(), catalog, decodeURIComponent(name));
+  if (!tool) notFound();
+  return <ToolDetail catalogId={catalog} tool={tool} />;
+}

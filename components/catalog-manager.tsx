@@ -1,0 +1,137 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { toast } from "sonner";
+import { createCatalogAction, deleteCatalogAction, updateCatalogAction } from "@/app/actions";
+import type { CatalogSummary } from "@/db/queries/catalogs";
+import { ConfirmButton } from "./confirm-button";
+
+export function CatalogManager({ catalogs }: { catalogs: CatalogSummary[] }) {
+  return (
+    <div className="stack">
+      <CreateCatalogForm />
+      {catalogs.length === 0 ? (
+        <div className="panel empty" data-testid="catalogs-empty">
+          <strong>No catalogs yet</strong>
+          Create one above to start curating tools.
+        </div>
+      ) : (
+        <div className="cards" data-testid="catalog-list">
+          {catalogs.map((catalog) => (
+            <CatalogCard key={catalog.id} catalog={catalog} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function CreateCatalogForm() {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string>();
+  return (
+    <form
+      className="panel row"
+      data-testid="create-catalog"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = event.currentTarget;
+        const data = new FormData(form);
+        startTransition(async () => {
+          const result = await createCatalogAction({ name: String(data.get("name")), description: String(data.get("description")) });
+          if (!result.ok) {
+            setError(result.error.message);
+            toast.error(result.error.message);
+            return;
+          }
+          setError(undefined);
+          form.reset();
+          toast.success(`Catalog "${result.data.name}" created`);
+          router.push(`/catalogs/${result.data.id}/tools`);
+        });
+      }}
+    >
+      <div className="field" style={{ flex: "0 0 240px" }}>
+        <label htmlFor="catalog-name">New catalog</label>
+        <input id="catalog-name" name="name" placeholder="Name, e.g. Payments agents" required maxLength={80} aria-invalid={!!error} />
+      </div>
+      <div className="field" style={{ flex: 1 }}>
+        <label htmlFor="catalog-description">Description</label>
+        <input id="catalog-description" name="description" placeholder="What these agents do (optional)" maxLength={2000} />
+      </div>
+      <button type="submit" className="primary" disabled={pending} style={{ alignSelf: "flex-end" }}>
+        {pending ? "Creating…" : "Create catalog"}
+      </button>
+      {error && <div className="field-error" style={{ flexBasis: "100%" }} role="alert">{error}</div>}
+    </form>
+  );
+}
+
+function CatalogCard({ catalog }: { catalog: CatalogSummary }) {
+  const router = useRouter();
+  const [editing, setEditing] = useState(false);
+  const [pending, startTransition] = useTransition();
+  return (
+    <div className="card" data-testid={`catalog-${catalog.id}`}>
+      {editing ? (
+        <form
+          className="stack"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const data = new FormData(event.currentTarget);
+            startTransition(async () => {
+              const result = await updateCatalogAction(catalog.id, { name: String(data.get("name")), description: String(data.get("description")) });
+              if (!result.ok) return void toast.error(result.error.message);
+              toast.success("Catalog renamed");
+              setEditing(false);
+              router.refresh();
+            });
+          }}
+          onKeyDown={(event) => event.key === "Escape" && setEditing(false)}
+        >
+          <input name="name" defaultValue={catalog.name} aria-label="Catalog name" autoFocus required maxLength={80} />
+          <input name="description" defaultValue={catalog.description} aria-label="Catalog description" maxLength={2000} />
+          <div className="row end">
+            <button type="button" className="ghost" onClick={() => setEditing(false)}>Cancel</button>
+            <button type="submit" className="primary" disabled={pending}>Save</button>
+          </div>
+        </form>
+      ) : (
+        <>
+          <div className="spread">
+            <Link className="title" href={`/catalogs/${catalog.id}/tools`}>{catalog.name}</Link>
+            <code className="faint">{catalog.id}</code>
+          </div>
+          <p className="muted small">{catalog.description || "No description."}</p>
+          <div className="row">
+            <span className="stat"><b>{catalog.toolCount}</b> tools</span>
+            <span className="stat"><b>{catalog.enabledCount}</b> enabled</span>
+            <span className="stat">rev <b>{catalog.revision}</b></span>
+          </div>
+          <div className="row end">
+            <button type="button" className="small-button" onClick={() => setEditing(true)}>Rename</button>
+            <ConfirmButton
+              label="Delete"
+              className="danger small-button"
+              testId={`delete-catalog-${catalog.id}`}
+              title={`Delete "${catalog.name}"?`}
+              body={<>This deletes its {catalog.toolCount} tools and their history. It cannot be undone.</>}
+              confirmLabel="Delete catalog"
+              onConfirm={() =>
+                startTransition(async () => {
+                  const result = await deleteCatalogAction(catalog.id);
+                  if (!result.ok) return void toast.error(result.error.message);
+                  toast.success(`Catalog "${catalog.name}" deleted`);
+                  router.refresh();
+                })
+              }
+            />
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

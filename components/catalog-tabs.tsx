@@ -1,0 +1,23 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+const SECTIONS = [{ path: "tools", label: "Tools" }] as const;
+
+export function CatalogTabs({ catalogId }: { catalogId: string }) {
+  const pathname = usePathname();
+  return (
+    <nav className="tabs" aria-label="Catalog sections">
+      {SECTIONS.map((section) => {
+        const href = `/catalogs/${catalogId}/${section.path}`;
+        const current = pathname === href || pathname.startsWith(`${href}/`);
+        return (
+          <Link key={section.path} href={href} aria-current={current ? "page" : undefined}>
+            {section.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,140 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useTransition } from "react";
+import { toast } from "sonner";
+import { deleteToolAction } from "@/app/catalogs/[catalog]/tools/actions";
+import type { ToolRecord } from "@/db/queries/tools";
+import { fetchToolAudit, fetchTools, queryKeys, type AuditEntry } from "./api-client";
+import { ConfirmButton } from "./confirm-button";
+import { ToolEditor } from "./tool-editor";
+import { EnabledSwitch, useEnabledToggle } from "./tool-table";
+
+export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; tool: ToolRecord }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [, startTransition] = useTransition();
+  const toggle = useEnabledToggle(catalogId);
+  const { data: tools } = useQuery({ queryKey: queryKeys.tools(catalogId), queryFn: () => fetchTools(catalogId) });
+  const tool = tools?.find((candidate) => candidate.name === initial.name) ?? initial;
+
+  return (
+    <div className="stack">
+      <div className="crumbs">
+        <Link href={`/catalogs/${catalogId}/tools`}>Tools</Link> / {tool.name}
+      </div>
+      <div className="spread panel">
+        <div className="row">
+          <EnabledSwitch tool={tool} onToggle={(enabled) => toggle.mutate({ name: tool.name, enabled })} />
+          <code style={{ fontSize: 15 }} data-testid="tool-name">{tool.name}</code>
+          <span className={`badge ${tool.source}`}>{tool.source}</span>
+          <span className={`badge ${tool.enabled ? "ok" : "off"}`} data-testid="tool-state">{tool.enabled ? "enabled" : "disabled"}</span>
+          {!tool.registered && <span className="badge off">unregistered</span>}
+        </div>
+        {tool.source === "custom" ? (
+          <ConfirmButton
+            label="Delete tool"
+            testId="delete-tool"
+            title={`Delete ${tool.name}?`}
+            body="The tool is removed from the catalog. Its audit history stays."
+            confirmLabel="Delete tool"
+            onConfirm={() =>
+              startTransition(async () => {
+                const result = await deleteToolAction(catalogId, tool.name);
+                if (!result.ok) return void toast.error(result.error.message);
+                toast.success(`Deleted ${tool.name}`);
+                await queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
+                router.push(`/catalogs/${catalogId}/tools`);
+              })
+            }
+          />
+        ) : (
+          <span className="muted small">Managed by its {tool.source} source: it can be disabled, not deleted or renamed.</span>
+        )}
+      </div>
+      <div className="grid-2" style={{ gridTemplateColumns: "minmax(0, 3fr) minmax(0, 2fr)", alignItems: "start" }}>
+        {tool.source === "custom" ? <ToolEditor catalogId={catalogId} tool={tool} /> : <ReadOnlyDefinition tool={tool} />}
+        <AuditHistory catalogId={catalogId} name={tool.name} />
+      </div>
+    </div>
+  );
+}
+
+function ReadOnlyDefinition({ tool }: { tool: ToolRecord }) {
+  const requirements = Object.entries(tool.requires);
+  return (
+    <div className="panel stack" data-testid="tool-definition">
+      <div>
+        <h3>Summary</h3>
+        <p>{tool.summary}</p>
+      </div>
+      {requirements.length > 0 && (
+        <div>
+          <h3>Offered only</h3>
+          {requirements.map(([key, value]) => (
+            <span key={key} className="tag">{key}: {String(value)}</span>
+          ))}
+        </div>
+      )}
+      <div>
+        <h3>Description</h3>
+        <pre className="diff" style={{ maxHeight: 360 }}>{tool.description}</pre>
+      </div>
+      <div>
+        <h3>Input schema</h3>
+        <pre className="diff" style={{ maxHeight: 360 }}>{JSON.stringify(tool.inputSchema, null, 2)}</pre>
+      </div>
+    </div>
+  );
+}
+
+/** The fields an audit entry changed, each with its value before and after. */
+function changedFields(entry: AuditEntry): { field: string; before: unknown; after: unknown }[] {
+  const before = (entry.before ?? {}) as Record<string, unknown>;
+  const after = (entry.after ?? {}) as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return keys
+    .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+    .map((field) => ({ field, before: before[field], after: after[field] }));
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return "—";
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
+}
+
+function AuditHistory({ catalogId, name }: { catalogId: string; name: string }) {
+  const { data: entries, error } = useQuery({ queryKey: queryKeys.audit(catalogId, name), queryFn: () => fetchToolAudit(catalogId, name) });
+  return (
+    <div className="panel" data-testid="audit-history">
+      <h2>History</h2>
+      {error && <div className="error-box">{error.message}</div>}
+      {entries?.length === 0 && <p className="muted">No changes recorded yet.</p>}
+      <ul className="timeline">
+        {entries?.map((entry) => {
+          const fields = entry.before === null || entry.after === null ? [] : changedFields(entry);
+          return (
+            <li key={entry.id} data-testid="audit-entry">
+              <div className="spread">
+                <span>
+                  <b data-testid="audit-action">{entry.action}</b> by {entry.actor}
+                </span>
+                <span className="faint small" title={entry.createdAt}>
+                  rev {entry.revision} · {new Date(entry.createdAt).toLocaleString()}
+                </span>
+              </div>
+              {fields.map((change) => (
+                <div key={change.field} className="small">
+                  <code>{change.field}</code>: <span className="muted">{show(change.before)}</span> → {show(change.after)}
+                </div>
+              ))}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import { ToolshedError } from "./errors";
+import type { FieldError } from "./tools/validate";
+
+/** What a server action hands back to its form: data, or an error that names its fields. */
+export type ActionResult<T> =
+  | { ok: true; data: T }
+  | { ok: false; error: { code: string; message: string; field?: string; problems: FieldError[] } };
+
+export async function runAction<T>(work: () => T | Promise<T>): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, data: await work() };
+  } catch (error) {
+    if (error instanceof ToolshedError) {
+      const problems = error.problems ?? (error.field ? [{ field: error.field, message: error.message }] : []);
+      return { ok: false, error: { code: error.code, message: error.message, field: error.field, problems } };
+    }
+    console.error(error);
+    return { ok: false, error: { code: "internal", message: "Something went wrong on the server.", problems: [] } };
+  }
+}
