@@ -1,11 +1,17 @@
 import type { DefinitionOverride } from "../rules/overrides";
 import { modelPatternTester } from "../rules/patterns";
+import type { InputSchema } from "../tools/types";
 import type { PipelineContext, PipelineTool, StageResult, ToolNote } from "./types";
 
 function overrideScope(override: DefinitionOverride, modelId: string, matchesModel: (pattern: string) => boolean): string | undefined {
   if (override.models.length === 0) return "for every model";
   const pattern = override.models.find(matchesModel);
   return pattern === undefined ? undefined : `for ${modelId}, matching "${pattern}"`;
+}
+
+/** Every provider requires the root of a tool's input schema to be an object schema. */
+function isObjectSchema(schema: unknown): schema is InputSchema {
+  return typeof schema === "object" && schema !== null && !Array.isArray(schema) && (schema as InputSchema).type === "object";
 }
 
 const fieldList = (fields: string[]) => fields.join(" and ");
@@ -54,13 +60,24 @@ export function applyDefinitionOverrides(tools: PipelineTool[], ctx: PipelineCon
         return;
       }
       if (patch === undefined) return;
-      const fields = (["summary", "description", "inputSchema"] as const).filter((field) => patch[field] !== undefined);
+      // Plugins are plain JavaScript at run time: take only values a provider would accept.
+      const accepted = {
+        summary: typeof patch.summary === "string" ? patch.summary : undefined,
+        description: typeof patch.description === "string" ? patch.description : undefined,
+        inputSchema: isObjectSchema(patch.inputSchema) ? patch.inputSchema : undefined,
+      };
+      const offered = (["summary", "description", "inputSchema"] as const).filter((field) => patch[field] !== undefined);
+      const fields = offered.filter((field) => accepted[field] !== undefined);
+      const unusable = offered.filter((field) => accepted[field] === undefined);
+      if (unusable.length > 0) {
+        changed.push({ name: tool.name, reason: `${label} returned an unusable ${fieldList(unusable)}, ignored` });
+      }
       if (fields.length === 0) return;
       tool = {
         ...tool,
-        summary: patch.summary ?? tool.summary,
-        description: patch.description ?? tool.description,
-        inputSchema: patch.inputSchema ?? tool.inputSchema,
+        summary: accepted.summary ?? tool.summary,
+        description: accepted.description ?? tool.description,
+        inputSchema: accepted.inputSchema ?? tool.inputSchema,
       };
       changed.push({ name: tool.name, reason: `${label} rewrites the ${fieldList(fields)}` });
     });

@@ -9,6 +9,8 @@ interface Entry {
   description: string;
 }
 
+const listNames = (items: { name: string }[]) => items.map((item) => item.name).join(", ");
+
 /** Fills the tool's placeholder with the entries, or appends them when the text has none. */
 function withListing(description: string, placeholder: string, heading: string, entries: Entry[]): string {
   const listing = entries.map((entry) => `- ${entry.name}: ${entry.description}`).join("\n");
@@ -27,7 +29,8 @@ function partitionAllowed(
   for (const candidate of candidates) {
     const decision = evaluate(`${prefix}:${candidate.name}`);
     if (decision.action === "deny") {
-      denied.push({ name: candidate.name, reason: `agent "${agentName}" denies ${prefix}:${candidate.name} (${describeDecision(decision)})` });
+      const reason = `agent "${agentName}" denies ${prefix}:${candidate.name} (${describeDecision(decision)})`;
+      denied.push({ name: candidate.name, reason });
     } else {
       allowed.push(candidate);
     }
@@ -64,27 +67,39 @@ export function applyDelegation(tools: PipelineTool[], ctx: PipelineContext): St
     if (tool.source === "subagent") {
       removed.push({ name: tool.name, reason: "subagents are offered through the task tool's description, not as tools" });
     } else if (tool.source === "skill") {
-      const denial = skillDenials.get(tool.name);
-      if (denial) removed.push(denial);
-      else if (!skillEntryPoint) removed.push({ name: tool.name, reason: "the skill tool is not offered, so no skill can be loaded" });
-      else removed.push({ name: tool.name, reason: "listed in the skill tool's description, not offered as a tool of its own" });
+      removed.push(
+        skillDenials.get(tool.name) ??
+          (skillEntryPoint
+            ? { name: tool.name, reason: "listed in the skill tool's description, not offered as a tool of its own" }
+            : { name: tool.name, reason: "the skill tool is not offered, so no skill can be loaded" }),
+      );
     } else if (tool.name === "task") {
       if (subagents.allowed.length === 0) {
-        const why = subagents.denied.length > 0 ? `${agentName}'s permissions deny every subagent (${subagents.denied.map((note) => note.name).join(", ")})` : "the catalog defines no other subagent";
+        const why =
+          subagents.denied.length > 0
+            ? `${agentName}'s permissions deny every subagent (${listNames(subagents.denied)})`
+            : "the catalog defines no other subagent";
         removed.push({ name: tool.name, reason: `no subagent to delegate to: ${why}` });
         continue;
       }
-      kept.push({ ...tool, description: withListing(tool.description, SUBAGENTS_PLACEHOLDER, "Available subagents:", subagents.allowed) });
-      changed.push({ name: tool.name, reason: `lists the subagents ${agentName} may delegate to: ${subagents.allowed.map((entry) => entry.name).join(", ")}` });
-      for (const note of subagents.denied) changed.push({ name: tool.name, reason: `leaves out subagent ${note.name}: ${note.reason}` });
+      const description = withListing(tool.description, SUBAGENTS_PLACEHOLDER, "Available subagents:", subagents.allowed);
+      kept.push({ ...tool, description });
+      changed.push({ name: tool.name, reason: `lists the subagents ${agentName} may delegate to: ${listNames(subagents.allowed)}` });
+      for (const note of subagents.denied) {
+        changed.push({ name: tool.name, reason: `leaves out subagent ${note.name}: ${note.reason}` });
+      }
     } else if (tool.name === "skill") {
       if (skills.allowed.length === 0) {
-        const why = skills.denied.length > 0 ? `${agentName}'s permissions deny every skill (${skills.denied.map((note) => note.name).join(", ")})` : "the catalog offers no skills";
+        const why =
+          skills.denied.length > 0
+            ? `${agentName}'s permissions deny every skill (${listNames(skills.denied)})`
+            : "the catalog offers no skills";
         removed.push({ name: tool.name, reason: `no skill to load: ${why}` });
         continue;
       }
-      kept.push({ ...tool, description: withListing(tool.description, SKILLS_PLACEHOLDER, "Available skills:", skills.allowed) });
-      changed.push({ name: tool.name, reason: `lists the skills ${agentName} may load: ${skills.allowed.map((entry) => entry.name).join(", ")}` });
+      const description = withListing(tool.description, SKILLS_PLACEHOLDER, "Available skills:", skills.allowed);
+      kept.push({ ...tool, description });
+      changed.push({ name: tool.name, reason: `lists the skills ${agentName} may load: ${listNames(skills.allowed)}` });
     } else {
       kept.push(tool);
     }

@@ -54,3 +54,23 @@ describe("definition overrides", () => {
     expect(result.changed[0].reason).toBe('plugin hook "failing" failed (boom); definition left unchanged');
   });
 });
+
+describe("plugin hook output", () => {
+  it("ignores values a provider would reject and keeps the usable ones", () => {
+    const sloppy = () => ({ description: "Better wording.", inputSchema: { type: "array" } }) as never;
+    const result = applyDefinitionOverrides([makeTool("read")], context({ definitionHooks: [sloppy] }));
+    expect(result.tools[0].description).toBe("Better wording.");
+    expect(result.tools[0].inputSchema.type).toBe("object");
+    expect(result.changed).toEqual([
+      { name: "read", reason: 'plugin hook "sloppy" returned an unusable inputSchema, ignored' },
+      { name: "read", reason: 'plugin hook "sloppy" rewrites the description' },
+    ]);
+  });
+
+  it("accepts a new object schema", () => {
+    const inputSchema = { type: "object" as const, properties: { path: { type: "string" } } };
+    const result = applyDefinitionOverrides([makeTool("read")], context({ definitionHooks: [() => ({ inputSchema })] }));
+    expect(result.tools[0].inputSchema).toBe(inputSchema);
+    expect(result.changed[0].reason).toBe("plugin hook 1 rewrites the inputSchema");
+  });
+});
