@@ -1,5 +1,9 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { AgentMode, PermissionRule } from "../lib/rules/agents";
+import type { ModelRule } from "../lib/rules/model-rules";
+import type { DefinitionOverride } from "../lib/rules/overrides";
+import type { ProviderProfile } from "../lib/rules/providers";
 import type { InputSchema, ToolRequirements, ToolSource } from "../lib/tools/types";
 
 const timestamps = {
@@ -70,3 +74,34 @@ export const appSettings = sqliteTable("app_settings", {
   key: text("key").primaryKey(),
   value: text("value", { mode: "json" }).$type<unknown>().notNull(),
 });
+
+/** The data that drives a catalog's pipeline, edited as ordered lists (see lib/rules). */
+export const catalogRules = sqliteTable("catalog_rules", {
+  catalogId: text("catalog_id")
+    .primaryKey()
+    .references(() => catalogs.id, { onDelete: "cascade" }),
+  modelRules: text("model_rules", { mode: "json" }).$type<ModelRule[]>().notNull(),
+  providers: text("providers", { mode: "json" }).$type<ProviderProfile[]>().notNull(),
+  overrides: text("overrides", { mode: "json" }).$type<DefinitionOverride[]>().notNull(),
+  searchServiceConfigured: integer("search_service_configured", { mode: "boolean" }).notNull().default(false),
+});
+
+export const agents = sqliteTable(
+  "agents",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    mode: text("mode").$type<AgentMode>().notNull(),
+    description: text("description").notNull().default(""),
+    permissions: text("permissions", { mode: "json" }).$type<PermissionRule[]>().notNull(),
+    baseTools: text("base_tools", { mode: "json" }).$type<string[]>().notNull(),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("agents_catalog_name").on(table.catalogId, table.name)],
+);
+
+export type CatalogRulesRow = typeof catalogRules.$inferSelect;
+export type AgentRow = typeof agents.$inferSelect;

@@ -1,6 +1,6 @@
 import { DEMO_CATALOG, DEMO_TOOLS } from "@/lib/demo";
 import type { Db } from "./client";
-import { addMissingBuiltins, createCatalog, listCatalogs } from "./queries/catalogs";
+import { upgradeCatalog, createCatalog, listCatalogs } from "./queries/catalogs";
 import { readSetting, writeSetting } from "./queries/settings";
 import { importTools } from "./queries/tools";
 
@@ -13,7 +13,7 @@ const DEMO_SEEDED = "demo_seeded_at";
  */
 export function seed(db: Db, { demo }: { demo: boolean }): void {
   const catalogs = listCatalogs(db);
-  for (const catalog of catalogs) addMissingBuiltins(db, catalog.id, SEED_ACTOR);
+  for (const catalog of catalogs) upgradeCatalog(db, catalog.id, SEED_ACTOR);
   if (!demo || readSetting(db, DEMO_SEEDED) !== undefined) return;
   db.transaction((tx) => {
     const txDb = tx as unknown as Db;

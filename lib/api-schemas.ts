@@ -1,4 +1,9 @@
 import { z } from "zod";
+import { PROVIDER_FORMATS } from "./formats/provider-format";
+import { AgentSchema } from "./rules/agents";
+import { ModelRuleSchema } from "./rules/model-rules";
+import { DefinitionOverrideSchema } from "./rules/overrides";
+import { ProviderProfileSchema } from "./rules/providers";
 
 /** Request bodies of the HTTP API and the server actions, validated once at the edge. */
 export const createCatalogBody = z.strictObject({
@@ -21,3 +26,21 @@ export const toolBody = z.strictObject({
   tags: z.unknown().optional(),
   enabled: z.unknown().optional(),
 });
+
+export const toolListBody = z.strictObject({
+  model: z.string().trim().min(1, "Name a model id, e.g. gpt-5.").max(200),
+  agent: z.string().trim().min(1, "Name an agent, e.g. build.").max(64),
+  provider: z.string().trim().min(1).max(64).optional(),
+  mode: z.string().trim().min(1).max(64).optional(),
+  flags: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
+  format: z.enum(PROVIDER_FORMATS).optional(),
+});
+
+export const rulesBody = z.strictObject({
+  modelRules: z.array(ModelRuleSchema).max(200).optional(),
+  providers: z.array(ProviderProfileSchema).max(100).optional(),
+  overrides: z.array(DefinitionOverrideSchema).max(1000).optional(),
+  searchServiceConfigured: z.boolean().optional(),
+});
+
+export const agentBody = AgentSchema.strict();

@@ -4,7 +4,9 @@ import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 import { CATALOG_ID_PATTERN, slugify } from "@/lib/catalogs/slug";
 import type { Db } from "../client";
 import { catalogs, tools, type CatalogRow } from "../schema";
+import { ensureAgents } from "./agents";
 import { recordChanges } from "./audit";
+import { ensureRules } from "./rules";
 
 export interface Catalog {
   id: string;
@@ -97,6 +99,8 @@ export function createCatalog(db: Db, input: { name: string; description?: strin
     tx.insert(tools)
       .values(BUILTIN_TOOLS.map((tool) => ({ ...tool, catalogId: id, source: "builtin" as const })))
       .run();
+    ensureRules(tx, id);
+    ensureAgents(tx, id);
     const revision = recordChanges(tx, id, actor, [{ subjectKind: "catalog", subject: id, action: "create", after: { name, description } }]);
     return { id, name, description, revision };
   });
@@ -123,9 +127,14 @@ export function deleteCatalog(db: Db, id: string): void {
   if (result.changes === 0) throw notFound(`Catalog "${id}"`, "catalog");
 }
 
-/** Adds built-ins that a catalog lacks (e.g. after an upgrade ships a new one); returns how many. */
-export function addMissingBuiltins(db: Db, catalogId: string, actor: string): number {
+/**
+ * Brings a catalog made by an older release up to date: the built-ins it lacks, and default rules
+ * and agents if it has none. Returns how many built-ins were added.
+ */
+export function upgradeCatalog(db: Db, catalogId: string, actor: string): number {
   return db.transaction((tx) => {
+    ensureRules(tx, catalogId);
+    ensureAgents(tx, catalogId);
     const present = new Set(tx.select({ name: tools.name }).from(tools).where(eq(tools.catalogId, catalogId)).all().map((t) => t.name));
     const missing = BUILTIN_TOOLS.filter((tool) => !present.has(tool.name));
     if (missing.length === 0) return 0;

@@ -5,6 +5,7 @@ import { validateToolDraft, type FieldError, type ToolDraft } from "@/lib/tools/
 import type { Db } from "../client";
 import { catalogs, tools, type ToolRow } from "../schema";
 import { recordChanges, type Tx } from "./audit";
+import { requireCatalog } from "./guards";
 
 export interface ToolRecord extends Tool {
   createdAt: string;
@@ -34,12 +35,6 @@ export function toToolRecord(row: ToolRow): ToolRecord {
 function snapshot(row: ToolRow) {
   const { createdAt: _created, updatedAt: _updated, ...tool } = toToolRecord(row);
   return tool;
-}
-
-function requireCatalog(tx: Tx, catalogId: string): void {
-  if (!tx.select({ id: catalogs.id }).from(catalogs).where(eq(catalogs.id, catalogId)).get()) {
-    throw notFound(`Catalog "${catalogId}"`, "catalog");
-  }
 }
 
 function findRow(tx: Tx, catalogId: string, name: string): ToolRow | undefined {

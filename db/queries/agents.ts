@@ -1,0 +1,75 @@
+import { and, asc, eq } from "drizzle-orm";
+import { ToolshedError, notFound } from "@/lib/errors";
+import { DEFAULT_AGENTS, type Agent } from "@/lib/rules/agents";
+import { validateAgents } from "@/lib/rules/validate";
+import type { Db } from "../client";
+import { agents, type AgentRow } from "../schema";
+import { recordChanges, type Tx } from "./audit";
+import { requireCatalog } from "./guards";
+import { toolNamesOf } from "./rules";
+
+function toAgent(row: AgentRow): Agent {
+  return { name: row.name, mode: row.mode, description: row.description, permissions: row.permissions, baseTools: row.baseTools };
+}
+
+/** Gives a catalog the default agents if it has none (new catalogs, or ones made before agents existed). */
+export function ensureAgents(tx: Tx, catalogId: string): void {
+  if (tx.select({ id: agents.id }).from(agents).where(eq(agents.catalogId, catalogId)).get()) return;
+  tx.insert(agents).values(DEFAULT_AGENTS.map((agent) => ({ ...agent, catalogId }))).run();
+}
+
+export function listAgents(db: Db | Tx, catalogId: string): Agent[] {
+  return db.select().from(agents).where(eq(agents.catalogId, catalogId)).orderBy(asc(agents.id)).all().map(toAgent);
+}
+
+export function getAgent(db: Db | Tx, catalogId: string, name: string): Agent {
+  requireCatalog(db, catalogId);
+  const row = db.select().from(agents).where(and(eq(agents.catalogId, catalogId), eq(agents.name, name))).get();
+  if (!row) throw notFound(`Agent "${name}" in catalog "${catalogId}"`, "agent");
+  return toAgent(row);
+}
+
+/**
+ * Creates an agent, or replaces the one named `previousName` (which may rename it). The whole
+ * agent list is validated after the change, so a rename onto another agent's name is refused.
+ */
+export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string, previousName?: string): Agent {
+  return db.transaction((tx) => {
+    requireCatalog(tx, catalogId);
+    const current = listAgents(tx, catalogId);
+    const before = previousName === undefined ? undefined : current.find((candidate) => candidate.name === previousName);
+    if (previousName !== undefined && !before) throw notFound(`Agent "${previousName}" in catalog "${catalogId}"`, "agent");
+    if (previousName === undefined && current.some((candidate) => candidate.name === agent.name)) {
+      throw new ToolshedError("conflict", `An agent named "${agent.name}" already exists in this catalog.`, "name");
+    }
+    const next = before ? current.map((candidate) => (candidate === before ? agent : candidate)) : [...current, agent];
+    const index = next.indexOf(agent);
+    const errors = validateAgents(next, toolNamesOf(tx, catalogId)).filter((error) => error.field.startsWith(`agents[${index}]`));
+    if (errors.length > 0) {
+      const duplicate = errors.find((error) => error.message.includes("already named"));
+      if (duplicate) throw new ToolshedError("conflict", duplicate.message, "name");
+      throw ToolshedError.fromFieldErrors(
+        errors.map((error) => ({ ...error, field: error.field.replace(`agents[${index}].`, "") })),
+        "Invalid agent",
+      );
+    }
+    if (before) {
+      tx.update(agents)
+        .set({ ...agent, updatedAt: new Date() })
+        .where(and(eq(agents.catalogId, catalogId), eq(agents.name, before.name)))
+        .run();
+    } else {
+      tx.insert(agents).values({ ...agent, catalogId }).run();
+    }
+    recordChanges(tx, catalogId, actor, [{ subjectKind: "agent", subject: agent.name, action: before ? "update" : "create", before, after: agent }]);
+    return agent;
+  });
+}
+
+export function deleteAgent(db: Db, catalogId: string, name: string, actor: string): void {
+  db.transaction((tx) => {
+    const before = getAgent(tx, catalogId, name);
+    tx.delete(agents).where(and(eq(agents.catalogId, catalogId), eq(agents.name, name))).run();
+    recordChanges(tx, catalogId, actor, [{ subjectKind: "agent", subject: name, action: "delete", before }]);
+  });
+}
