@@ -1,0 +1,29 @@
+import type { ConversationMessage, RankedTool, SelectorCandidate } from "./types";
+
+/** One ranking request: the tools the pipeline leaves visible, as names and short text only. */
+export interface SelectionInput {
+  candidates: SelectorCandidate[];
+  messages: ConversationMessage[];
+  k: number;
+  /** Identifies the candidate set for index reuse, e.g. `${catalogId}@${revision}:${model}:${agent}`. */
+  indexKey: string;
+}
+
+export interface SelectionOutput {
+  /** Best first, at most k, only names that are among the candidates. */
+  ranked: RankedTool[];
+  /** The selector that produced `ranked`: "local", or e.g. "openai:gpt-5-mini". */
+  selector: string;
+  /** What the selector returned before any check, invented names included (JSON-serialisable). */
+  raw: unknown;
+  /** Names the selector returned that are not candidates; never in `ranked`. */
+  invented: string[];
+  /** Set when a model selector failed and the local selector answered instead. */
+  fallback?: { from: string; cause: string };
+}
+
+/** The one interface every selector (local ranker, LLM through the AI SDK) implements. */
+export interface Selector {
+  readonly id: string;
+  select(input: SelectionInput): Promise<SelectionOutput>;
+}
