@@ -44,12 +44,12 @@ export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string
     }
     const next = before ? current.map((candidate) => (candidate === before ? agent : candidate)) : [...current, agent];
     const index = next.indexOf(agent);
-    const errors = validateAgents(next, toolNamesOf(tx, catalogId)).filter((error) => error.field.startsWith(`agents[${index}]`));
+    const errors = validateAgents(next, toolNamesOf(tx, catalogId)).filter((error) => error.field.startsWith(`agents.${index}.`));
     if (errors.length > 0) {
       const duplicate = errors.find((error) => error.message.includes("already named"));
       if (duplicate) throw new ToolshedError("conflict", duplicate.message, "name");
       throw ToolshedError.fromFieldErrors(
-        errors.map((error) => ({ ...error, field: error.field.replace(`agents[${index}].`, "") })),
+        errors.map((error) => ({ ...error, field: error.field.replace(`agents.${index}.`, "") })),
         "Invalid agent",
       );
     }

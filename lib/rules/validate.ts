@@ -6,12 +6,12 @@ import type { DefinitionOverride } from "./overrides";
 import { validatePattern } from "./patterns";
 
 function validatePatterns(patterns: string[], field: string): FieldError[] {
-  return patterns.flatMap((pattern, index) => validatePattern(pattern, `${field}[${index}]`));
+  return patterns.flatMap((pattern, index) => validatePattern(pattern, `${field}.${index}`));
 }
 
 function validateToolReferences(names: string[], field: string, toolNames: ReadonlySet<string>): FieldError[] {
   return names.flatMap((name, index) =>
-    toolNames.has(name) ? [] : [{ field: `${field}[${index}]`, message: `There is no tool named "${name}" in this catalog.` }],
+    toolNames.has(name) ? [] : [{ field: `${field}.${index}`, message: `There is no tool named "${name}" in this catalog.` }],
   );
 }
 
@@ -20,7 +20,7 @@ export function validateModelRules(rules: ModelRule[], toolNames: ReadonlySet<st
   const errors: FieldError[] = [];
   const seenIds = new Set<string>();
   rules.forEach((rule, index) => {
-    const field = `modelRules[${index}]`;
+    const field = `modelRules.${index}`;
     if (rule.id.trim() === "") errors.push({ field: `${field}.id`, message: "Rule id is required." });
     else if (seenIds.has(rule.id)) errors.push({ field: `${field}.id`, message: `Another rule already has the id "${rule.id}".` });
     seenIds.add(rule.id);
@@ -36,7 +36,7 @@ export function validateModelRules(rules: ModelRule[], toolNames: ReadonlySet<st
     const disabled = new Set(rule.disable);
     rule.enable.forEach((name, position) => {
       if (disabled.has(name)) {
-        errors.push({ field: `${field}.enable[${position}]`, message: `"${name}" is both enabled and disabled by this rule.` });
+        errors.push({ field: `${field}.enable.${position}`, message: `"${name}" is both enabled and disabled by this rule.` });
       }
     });
   });
@@ -48,7 +48,7 @@ export function validateAgents(agents: Agent[], toolNames: ReadonlySet<string>):
   const errors: FieldError[] = [];
   const seenNames = new Set<string>();
   agents.forEach((agent, index) => {
-    const field = `agents[${index}]`;
+    const field = `agents.${index}`;
     if (!AGENT_NAME_PATTERN.test(agent.name)) {
       errors.push({
         field: `${field}.name`,
@@ -59,7 +59,7 @@ export function validateAgents(agents: Agent[], toolNames: ReadonlySet<string>):
     }
     seenNames.add(agent.name);
     agent.permissions.forEach((rule, position) => {
-      errors.push(...validatePattern(rule.pattern, `${field}.permissions[${position}].pattern`));
+      errors.push(...validatePattern(rule.pattern, `${field}.permissions.${position}.pattern`));
     });
     errors.push(...validateToolReferences(agent.baseTools, `${field}.baseTools`, toolNames));
   });
@@ -70,7 +70,7 @@ export function validateAgents(agents: Agent[], toolNames: ReadonlySet<string>):
 export function validateOverrides(overrides: DefinitionOverride[], toolNames: ReadonlySet<string>): FieldError[] {
   const errors: FieldError[] = [];
   overrides.forEach((override, index) => {
-    const field = `overrides[${index}]`;
+    const field = `overrides.${index}`;
     if (!toolNames.has(override.tool)) {
       errors.push({ field: `${field}.tool`, message: `There is no tool named "${override.tool}" in this catalog.` });
     }

@@ -24,14 +24,14 @@ describe("validateModelRules", () => {
       CATALOG,
     );
     expect(errors.map((error) => error.field)).toEqual([
-      "modelRules[0].include[0]",
-      "modelRules[0].include[1]",
-      "modelRules[0].exclude[0]",
-      "modelRules[0].enable[1]",
-      "modelRules[0].enable[0]",
-      "modelRules[1].id",
-      "modelRules[1].name",
-      "modelRules[1].include",
+      "modelRules.0.include.0",
+      "modelRules.0.include.1",
+      "modelRules.0.exclude.0",
+      "modelRules.0.enable.1",
+      "modelRules.0.enable.0",
+      "modelRules.1.id",
+      "modelRules.1.name",
+      "modelRules.1.include",
     ]);
     expect(errors[3].message).toBe('There is no tool named "edti" in this catalog.');
   });
@@ -50,11 +50,11 @@ describe("validateAgents", () => {
       CATALOG,
     );
     expect(errors.map((error) => error.field)).toEqual([
-      "agents[0].name",
-      "agents[1].permissions[0].pattern",
-      "agents[1].baseTools[1]",
-      "agents[2].name",
-      "agents[3].name",
+      "agents.0.name",
+      "agents.1.permissions.0.pattern",
+      "agents.1.baseTools.1",
+      "agents.2.name",
+      "agents.3.name",
     ]);
     expect(errors[3].message).toContain("already named");
   });
@@ -71,6 +71,6 @@ describe("validateOverrides", () => {
       ],
       CATALOG,
     );
-    expect(errors.map((error) => error.field)).toEqual(["overrides[0].tool", "overrides[1].models[0]", "overrides[2]", "overrides[3].summary"]);
+    expect(errors.map((error) => error.field)).toEqual(["overrides.0.tool", "overrides.1.models.0", "overrides.2", "overrides.3.summary"]);
   });
 });
