@@ -25,3 +25,45 @@ export function fetchToolAudit(catalogId: string, name: string) {
     `/api/catalogs/${encodeURIComponent(catalogId)}/tools/${encodeURIComponent(name)}/audit`,
   ).then((body) => body.entries);
 }
+
+export interface ToolListConfig {
+  model: string;
+  agent: string;
+  provider?: string;
+  mode?: string;
+  flags?: string[];
+  format?: "ai-sdk" | "openai" | "anthropic";
+}
+
+export interface TraceNote {
+  name: string;
+  reason: string;
+}
+
+export interface ToolListResponse {
+  revision: number;
+  provider: string | null;
+  mode: string;
+  format: string;
+  tools: Record<string, unknown>[];
+  annotations: { name: string; source: string; needsApproval: boolean }[];
+  trace: { stage: string; removed: TraceNote[]; changed: TraceNote[]; remaining: number }[];
+  tokens: { total: number; perTool: Record<string, number> };
+}
+
+async function postJson<T>(url: string, body: unknown): Promise<T> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data?.error?.message ?? `Request failed: ${response.status}`);
+  return data as T;
+}
+
+export function fetchToolList(catalogId: string, config: ToolListConfig) {
+  return postJson<ToolListResponse>(`/api/catalogs/${encodeURIComponent(catalogId)}/tool-list`, config);
+}
+
+/** The tool's name in any of the three formats the tool-list API answers in. */
+export function toolNameOf(tool: Record<string, unknown>): string {
+  const fn = tool.function as { name?: string } | undefined;
+  return (fn?.name ?? tool.name) as string;
+}

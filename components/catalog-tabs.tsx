@@ -3,7 +3,12 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-const SECTIONS = [{ path: "tools", label: "Tools" }] as const;
+const SECTIONS = [
+  { path: "tools", label: "Tools" },
+  { path: "rules", label: "Rules" },
+  { path: "agents", label: "Agents" },
+  { path: "simulator", label: "Simulator" },
+] as const;
 
 export function CatalogTabs({ catalogId }: { catalogId: string }) {
   const pathname = usePathname();

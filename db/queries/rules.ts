@@ -75,3 +75,16 @@ export function saveOverrides(db: Db, catalogId: string, overrides: DefinitionOv
   rejectIfInvalid(validateOverrides(overrides, toolNamesOf(db, catalogId)), "definition overrides");
   return saveRulesPart(db, catalogId, "overrides", overrides, "override", actor);
 }
+
+/** Replaces each part of the rules that `changes` names, all or nothing, and returns the result. */
+export function saveRules(db: Db, catalogId: string, changes: Partial<CatalogRules>, actor: string): CatalogRules {
+  return db.transaction((tx) => {
+    const txDb = tx as unknown as Db;
+    requireCatalog(tx, catalogId);
+    if (changes.modelRules) saveModelRules(txDb, catalogId, changes.modelRules, actor);
+    if (changes.providers) saveProviders(txDb, catalogId, changes.providers, actor);
+    if (changes.overrides) saveOverrides(txDb, catalogId, changes.overrides, actor);
+    if (changes.searchServiceConfigured !== undefined) saveSearchService(txDb, catalogId, changes.searchServiceConfigured, actor);
+    return getRules(txDb, catalogId);
+  });
+}

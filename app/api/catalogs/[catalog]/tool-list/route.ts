@@ -20,6 +20,7 @@ export const POST = handle(async (request: Request, { params }: Context) => {
     mode: list.mode,
     format: list.format,
     tools: list.tools,
+    annotations: list.final.map(({ name, source, needsApproval }) => ({ name, source, needsApproval })),
     trace: list.trace,
     tokens: list.tokens,
   });

@@ -1,0 +1,12 @@
+import { getDb } from "@/db/client";
+import { listAgents } from "@/db/queries/agents";
+import { listTools } from "@/db/queries/tools";
+import { AgentsEditor } from "@/components/agents-editor";
+
+export const metadata = { title: "Agents" };
+
+export default async function AgentsPage({ params }: { params: Promise<{ catalog: string }> }) {
+  const { catalog } = await params;
+  const db = getDb();
+  return <AgentsEditor catalogId={catalog} agents={listAgents(db, catalog)} toolNames={listTools(db, catalog).map((tool) => tool.name)} />;
+}

@@ -1,0 +1,17 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/db/client";
+import { saveRules } from "@/db/queries/rules";
+import { runAction } from "@/lib/action-result";
+import { rulesBody } from "@/lib/api-schemas";
+import { parseWith } from "@/lib/http";
+
+/** Saves the parts of a catalog's rules that `input` names, all or nothing. */
+export async function saveRulesAction(catalogId: string, input: unknown) {
+  return runAction(() => {
+    const rules = saveRules(getDb(), catalogId, parseWith(rulesBody, input), "web");
+    revalidatePath(`/catalogs/${catalogId}`, "layout");
+    return rules;
+  });
+}

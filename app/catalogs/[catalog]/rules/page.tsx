@@ -1,0 +1,15 @@
+import { getDb } from "@/db/client";
+import { getRules } from "@/db/queries/rules";
+import { listTools } from "@/db/queries/tools";
+import { RulesEditor } from "@/components/rules-editor";
+import { KNOWN_MODELS } from "@/lib/rules/providers";
+
+export const metadata = { title: "Rules" };
+
+export default async function RulesPage({ params }: { params: Promise<{ catalog: string }> }) {
+  const { catalog } = await params;
+  const db = getDb();
+  const rules = getRules(db, catalog);
+  const toolNames = listTools(db, catalog).map((tool) => tool.name);
+  return <RulesEditor catalogId={catalog} rules={rules} toolNames={toolNames} knownModels={KNOWN_MODELS} />;
+}

@@ -1,0 +1,257 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useMemo, useState, useTransition } from "react";
+import { toast } from "sonner";
+import { saveRulesAction } from "@/app/catalogs/[catalog]/rules/actions";
+import type { CatalogRules } from "@/lib/rules/catalog-rules";
+import { explainModelRuleMatch, type ModelRule } from "@/lib/rules/model-rules";
+import type { DefinitionOverride } from "@/lib/rules/overrides";
+import type { KnownModel, ProviderProfile } from "@/lib/rules/providers";
+import type { FieldError } from "@/lib/tools/validate";
+import { FieldErrors, errorsUnder, splitList } from "./field-errors";
+
+interface Props {
+  catalogId: string;
+  rules: CatalogRules;
+  toolNames: string[];
+  knownModels: KnownModel[];
+}
+
+/** Saves one part of the rules, reporting field errors back to the editor that owns it. */
+function useSave(catalogId: string) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [problems, setProblems] = useState<FieldError[]>([]);
+  const save = (changes: Partial<CatalogRules>, message: string) =>
+    startTransition(async () => {
+      const result = await saveRulesAction(catalogId, changes);
+      if (!result.ok) {
+        setProblems(result.error.problems);
+        toast.error(result.error.message);
+        return;
+      }
+      setProblems([]);
+      toast.success(message);
+      router.refresh();
+    });
+  return { pending, problems, save };
+}
+
+export function RulesEditor({ catalogId, rules, toolNames, knownModels }: Props) {
+  return (
+    <div className="stack">
+      <datalist id="tool-names">
+        {toolNames.map((name) => <option key={name} value={name} />)}
+      </datalist>
+      <ModelRulesEditor catalogId={catalogId} initial={rules.modelRules} knownModels={knownModels} />
+      <ProvidersEditor catalogId={catalogId} initial={rules.providers} searchService={rules.searchServiceConfigured} />
+      <OverridesEditor catalogId={catalogId} initial={rules.overrides} toolNames={toolNames} />
+    </div>
+  );
+}
+
+interface RuleDraft {
+  id: string;
+  name: string;
+  include: string;
+  exclude: string;
+  enable: string;
+  disable: string;
+}
+
+const toDraft = (rule: ModelRule): RuleDraft => ({
+  id: rule.id,
+  name: rule.name,
+  include: rule.include.join(", "),
+  exclude: rule.exclude.join(", "),
+  enable: rule.enable.join(", "),
+  disable: rule.disable.join(", "),
+});
+
+const fromDraft = (draft: RuleDraft): ModelRule => ({
+  id: draft.id,
+  name: draft.name.trim(),
+  include: splitList(draft.include),
+  exclude: splitList(draft.exclude),
+  enable: splitList(draft.enable),
+  disable: splitList(draft.disable),
+});
+
+function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: string; initial: ModelRule[]; knownModels: KnownModel[] }) {
+  const [drafts, setDrafts] = useState(() => initial.map(toDraft));
+  const [probe, setProbe] = useState("");
+  const { pending, problems, save } = useSave(catalogId);
+  const rules = useMemo(() => drafts.map(fromDraft), [drafts]);
+
+  const edit = (index: number, key: keyof RuleDraft, value: string) =>
+    setDrafts((current) => current.map((draft, i) => (i === index ? { ...draft, [key]: value } : draft)));
+  const move = (index: number, by: number) =>
+    setDrafts((current) => {
+      const next = [...current];
+      const [rule] = next.splice(index, 1);
+      next.splice(index + by, 0, rule);
+      return next;
+    });
+  const add = () =>
+    setDrafts((current) => [...current, { id: `rule-${Date.now().toString(36)}`, name: "New rule", include: "*", exclude: "", enable: "", disable: "" }]);
+
+  return (
+    <section className="panel stack" data-testid="model-rules">
+      <div className="spread">
+        <div>
+          <h2 style={{ margin: 0 }}>Model rules</h2>
+          <p className="muted small">
+            Applied in order; a later rule&apos;s decision about a tool overrides an earlier one. A pattern without <code>*</code> matches
+            anywhere in the model id; with <code>*</code> it must match the whole id. Case-insensitive.
+          </p>
+        </div>
+        <div className="field" style={{ minWidth: 240 }}>
+          <label htmlFor="probe-model">Try a model id</label>
+          <input id="probe-model" list="known-models-rules" value={probe} onChange={(event) => setProbe(event.target.value)} placeholder="e.g. gpt-5-mini" data-testid="probe-model" />
+          <datalist id="known-models-rules">
+            {knownModels.map((model) => <option key={model.id} value={model.id} />)}
+          </datalist>
+        </div>
+      </div>
+      {rules.map((rule, index) => {
+        const matches = knownModels.filter((model) => explainModelRuleMatch(rule, model.id) !== undefined);
+        const probeMatch = probe.trim() ? explainModelRuleMatch(rule, probe.trim()) : undefined;
+        return (
+          <div key={drafts[index].id} className="card" data-testid={`model-rule-${index}`}>
+            <div className="row">
+              <span className="badge">#{index + 1}</span>
+              <input aria-label="Rule name" value={drafts[index].name} onChange={(event) => edit(index, "name", event.target.value)} style={{ flex: 1 }} />
+              <button type="button" className="small-button" onClick={() => move(index, -1)} disabled={index === 0} aria-label="Move up">↑</button>
+              <button type="button" className="small-button" onClick={() => move(index, 1)} disabled={index === rules.length - 1} aria-label="Move down">↓</button>
+              <button type="button" className="small-button danger" onClick={() => setDrafts((current) => current.filter((_, i) => i !== index))}>Remove</button>
+            </div>
+            <div className="grid-2">
+              <ListInput label="Include models" value={drafts[index].include} onChange={(value) => edit(index, "include", value)} placeholder="gpt-, claude-*" />
+              <ListInput label="Exclude models" value={drafts[index].exclude} onChange={(value) => edit(index, "exclude", value)} placeholder="oss, gpt-4" />
+              <ListInput label="Enable tools" value={drafts[index].enable} onChange={(value) => edit(index, "enable", value)} placeholder="apply_patch" list="tool-names" />
+              <ListInput label="Disable tools" value={drafts[index].disable} onChange={(value) => edit(index, "disable", value)} placeholder="edit, write" list="tool-names" />
+            </div>
+            <div className="small" data-testid="rule-preview">
+              <span className="muted">Matches {matches.length} of {knownModels.length} known models: </span>
+              {matches.length === 0 ? <span className="faint">none</span> : matches.map((model) => <span key={model.id} className="tag">{model.id}</span>)}
+            </div>
+            {probe.trim() && (
+              <div className="small" data-testid="probe-result">
+                {probeMatch ? <span className="badge ok">applies</span> : <span className="badge">does not apply</span>} <span className="muted">{probeMatch}</span>
+              </div>
+            )}
+            <FieldErrors problems={errorsUnder(problems, `modelRules.${index}`)} testId={`rule-errors-${index}`} />
+          </div>
+        );
+      })}
+      <FieldErrors problems={problems.filter((problem) => !/^modelRules\.\d/.test(problem.field))} />
+      <div className="row end">
+        <button type="button" onClick={add}>Add rule</button>
+        <button type="button" className="primary" disabled={pending} onClick={() => save({ modelRules: rules }, "Model rules saved")} data-testid="save-model-rules">
+          Save model rules
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function ListInput({ label, value, onChange, placeholder, list }: { label: string; value: string; onChange: (value: string) => void; placeholder: string; list?: string }) {
+  return (
+    <div className="field">
+      <label>
+        {label} <span className="hint">comma-separated</span>
+        <input value={value} onChange={(event) => onChange(event.target.value)} placeholder={placeholder} list={list} spellCheck={false} style={{ width: "100%", marginTop: 4 }} />
+      </label>
+    </div>
+  );
+}
+
+function ProvidersEditor({ catalogId, initial, searchService }: { catalogId: string; initial: ProviderProfile[]; searchService: boolean }) {
+  const [providers, setProviders] = useState(initial);
+  const [service, setService] = useState(searchService);
+  const { pending, problems, save } = useSave(catalogId);
+  const edit = (index: number, change: Partial<ProviderProfile>) =>
+    setProviders((current) => current.map((provider, i) => (i === index ? { ...provider, ...change } : provider)));
+  return (
+    <section className="panel stack" data-testid="providers">
+      <div>
+        <h2 style={{ margin: 0 }}>Providers</h2>
+        <p className="muted small"><code>websearch</code> is offered only where the provider searches natively, or to every model once a search service is configured.</p>
+      </div>
+      <table>
+        <thead>
+          <tr><th>Id</th><th>Name</th><th>Native web search</th><th /></tr>
+        </thead>
+        <tbody>
+          {providers.map((provider, index) => (
+            <tr key={index} data-testid={`provider-${provider.id}`}>
+              <td><input aria-label="Provider id" value={provider.id} onChange={(event) => edit(index, { id: event.target.value })} className="mono" /></td>
+              <td><input aria-label="Provider name" value={provider.name} onChange={(event) => edit(index, { name: event.target.value })} /></td>
+              <td><input type="checkbox" aria-label={`${provider.id} searches natively`} checked={provider.webSearch} onChange={(event) => edit(index, { webSearch: event.target.checked })} /></td>
+              <td><button type="button" className="small-button danger" onClick={() => setProviders((current) => current.filter((_, i) => i !== index))}>Remove</button></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <label className="row" style={{ fontWeight: 400 }}>
+        <input type="checkbox" checked={service} onChange={(event) => setService(event.target.checked)} data-testid="search-service" />
+        A search service is configured for this catalog (every model may get <code>websearch</code>)
+      </label>
+      <FieldErrors problems={problems} />
+      <div className="row end">
+        <button type="button" onClick={() => setProviders((current) => [...current, { id: "new-provider", name: "New provider", webSearch: false }])}>Add provider</button>
+        <button type="button" className="primary" disabled={pending} onClick={() => save({ providers, searchServiceConfigured: service }, "Providers saved")}>Save providers</button>
+      </div>
+    </section>
+  );
+}
+
+interface OverrideDraft {
+  tool: string;
+  models: string;
+  summary: string;
+  description: string;
+}
+
+function OverridesEditor({ catalogId, initial, toolNames }: { catalogId: string; initial: DefinitionOverride[]; toolNames: string[] }) {
+  const [drafts, setDrafts] = useState<OverrideDraft[]>(() =>
+    initial.map((override) => ({ tool: override.tool, models: override.models.join(", "), summary: override.summary ?? "", description: override.description ?? "" })),
+  );
+  const { pending, problems, save } = useSave(catalogId);
+  const overrides: DefinitionOverride[] = drafts.map((draft) => ({
+    tool: draft.tool.trim(),
+    models: splitList(draft.models),
+    ...(draft.summary.trim() ? { summary: draft.summary.trim() } : {}),
+    ...(draft.description.trim() ? { description: draft.description } : {}),
+  }));
+  const edit = (index: number, change: Partial<OverrideDraft>) =>
+    setDrafts((current) => current.map((draft, i) => (i === index ? { ...draft, ...change } : draft)));
+  return (
+    <section className="panel stack" data-testid="overrides">
+      <div>
+        <h2 style={{ margin: 0 }}>Definition overrides</h2>
+        <p className="muted small">Replace a tool&apos;s summary or description, for every model or only for model patterns (e.g. a clearer description for one family).</p>
+      </div>
+      {drafts.length === 0 && <p className="faint">No overrides.</p>}
+      {drafts.map((draft, index) => (
+        <div key={index} className="card">
+          <div className="grid-2">
+            <div className="field">
+              <label>Tool<input value={draft.tool} onChange={(event) => edit(index, { tool: event.target.value })} list="tool-names" className="mono" style={{ width: "100%", marginTop: 4 }} /></label>
+            </div>
+            <ListInput label="Only for models" value={draft.models} onChange={(value) => edit(index, { models: value })} placeholder="empty = every model" />
+          </div>
+          <div className="field"><label>Summary<input value={draft.summary} onChange={(event) => edit(index, { summary: event.target.value })} style={{ width: "100%", marginTop: 4 }} /></label></div>
+          <div className="field"><label>Description<textarea rows={3} value={draft.description} onChange={(event) => edit(index, { description: event.target.value })} style={{ marginTop: 4 }} /></label></div>
+          <FieldErrors problems={errorsUnder(problems, `overrides.${index}`)} />
+          <div className="row end"><button type="button" className="small-button danger" onClick={() => setDrafts((current) => current.filter((_, i) => i !== index))}>Remove</button></div>
+        </div>
+      ))}
+      <div className="row end">
+        <button type="button" onClick={() => setDrafts((current) => [...current, { tool: toolNames[0] ?? "", models: "", summary: "", description: "" }])}>Add override</button>
+        <button type="button" className="primary" disabled={pending} onClick={() => save({ overrides }, "Overrides saved")}>Save overrides</button>
+      </div>
+    </section>
+  );
+}
