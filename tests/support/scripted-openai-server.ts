@@ -49,8 +49,8 @@ export interface ScriptedOpenAIServer {
   url: string;
   /** Every request, in arrival order. */
   requests: RecordedRequest[];
-  /** The chat completion requests' bodies only. */
-  readonly chatRequests: ChatCompletionRequest[];
+  /** The bodies of the chat completion requests only, in arrival order. */
+  chatRequests: ChatCompletionRequest[];
   close(): Promise<void>;
 }
 
@@ -204,6 +204,7 @@ export async function startScriptedOpenAIServer(
 ): Promise<ScriptedOpenAIServer> {
   const nextReply = scriptFunction(script);
   const requests: RecordedRequest[] = [];
+  const chatRequests: ChatCompletionRequest[] = [];
   const models = options.models ?? [SCRIPTED_MODEL_ID];
   let completions = 0;
 
@@ -244,6 +245,7 @@ export async function startScriptedOpenAIServer(
         return;
       }
 
+      chatRequests.push(body);
       const reply = nextReply(recorded);
       completions++;
       if (reply === undefined) {
@@ -276,9 +278,7 @@ export async function startScriptedOpenAIServer(
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    get chatRequests() {
-      return requests.filter((request) => request.path.endsWith("/chat/completions")).flatMap((request) => (request.body ? [request.body] : []));
-    },
+    chatRequests,
     close() {
       return new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
