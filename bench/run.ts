@@ -1,5 +1,6 @@
 import { loadLabelledSet, DEFAULT_LABELLED_SET } from "./labelledSet";
 import { latencySection } from "./latency";
+import { pipelineSection } from "./pipeline";
 import { qualitySection } from "./quality";
 
 /**
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   const sections: Section[] = [
     { title: `Selection quality on ${typeof setPath === "string" ? setPath : "bench/data/metatool_selection.json"}`, run: () => qualitySection(set) },
     { title: "Selection latency, index build and heap (synthetic catalogs)", run: latencySection },
+    { title: "Pipeline time per tool-list request (synthetic catalogs, HTTP excluded)", run: pipelineSection },
   ];
   for (const section of sections) {
     console.log(`## ${section.title}\n`);

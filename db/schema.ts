@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { AgentMode, PermissionRule } from "../lib/rules/agents";
 import type { ModelRule } from "../lib/rules/model-rules";
 import type { DefinitionOverride } from "../lib/rules/overrides";
@@ -105,3 +105,67 @@ export const agents = sqliteTable(
 
 export type CatalogRulesRow = typeof catalogRules.$inferSelect;
 export type AgentRow = typeof agents.$inferSelect;
+
+/** A playground or API conversation: the unit that tool history is carried across. */
+export const conversations = sqliteTable("conversations", {
+  id: text("id").primaryKey(),
+  catalogId: text("catalog_id")
+    .notNull()
+    .references(() => catalogs.id, { onDelete: "cascade" }),
+  title: text("title").notNull().default(""),
+  model: text("model").notNull(),
+  agent: text("agent").notNull(),
+  mode: text("mode"),
+  flags: text("flags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  /** Every tool selected or found earlier in the conversation, first occurrence first. */
+  history: text("history", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  ...timestamps,
+});
+
+export const conversationMessages = sqliteTable(
+  "conversation_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    role: text("role").$type<"user" | "assistant" | "system" | "tool">().notNull(),
+    content: text("content").notNull(),
+    /** What the playground shows beside the text: tool calls, results, the turn's decisions. */
+    details: text("details", { mode: "json" }).$type<unknown>(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("messages_conversation").on(table.conversationId, table.id)],
+);
+
+/** Every preselection and ToolSearch call, with all it needs to be explained and replayed. */
+export const decisions = sqliteTable(
+  "decisions",
+  {
+    id: text("id").primaryKey(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    revision: integer("revision").notNull(),
+    kind: text("kind").$type<"preselect" | "tool-search">().notNull(),
+    path: text("path").$type<"preselect" | "exact" | "semantic">().notNull(),
+    model: text("model").notNull(),
+    agent: text("agent").notNull(),
+    mode: text("mode"),
+    flags: text("flags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    input: text("input", { mode: "json" }).$type<unknown>().notNull(),
+    selector: text("selector"),
+    fallback: text("fallback", { mode: "json" }).$type<{ from: string; cause: string } | null>(),
+    raw: text("raw", { mode: "json" }).$type<unknown>(),
+    result: text("result", { mode: "json" }).$type<unknown>().notNull(),
+    rejected: text("rejected", { mode: "json" }).$type<{ name: string; reason: string }[]>().notNull(),
+    latencyMs: real("latency_ms").notNull(),
+    tokens: text("tokens", { mode: "json" }).$type<Record<string, number>>().notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("decisions_catalog_created").on(table.catalogId, table.createdAt), index("decisions_conversation").on(table.conversationId)],
+);
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type DecisionRow = typeof decisions.$inferSelect;

@@ -44,3 +44,40 @@ export const rulesBody = z.strictObject({
 });
 
 export const agentBody = AgentSchema.strict();
+
+const turnFields = {
+  model: toolListBody.shape.model,
+  agent: toolListBody.shape.agent,
+  provider: toolListBody.shape.provider,
+  mode: toolListBody.shape.mode,
+  flags: toolListBody.shape.flags,
+  conversationId: z.string().uuid("conversationId is not a conversation id.").optional(),
+  selector: z.string().min(1).max(200).optional(),
+};
+
+export const messageSchema = z.strictObject({
+  role: z.enum(["user", "assistant", "system", "tool"]),
+  content: z.string().max(100_000),
+});
+
+export const preselectBody = z.strictObject({
+  ...turnFields,
+  messages: z.array(messageSchema).min(1, "Give at least one message.").max(200),
+  k: z.number().int().min(1).max(50).optional(),
+});
+
+export const toolSearchBody = z.strictObject({
+  ...turnFields,
+  query: z.string().trim().min(1, "Say what the tool should do, or name it.").max(2_000),
+  maxResults: z.number().int().min(1).max(20).optional(),
+  messages: z.array(messageSchema).max(200).optional(),
+});
+
+export const decisionQuery = z.strictObject({
+  conversationId: z.string().optional(),
+  kind: z.enum(["preselect", "tool-search"]).optional(),
+  path: z.enum(["preselect", "exact", "semantic"]).optional(),
+  rejected: z.enum(["1", "true"]).optional(),
+  fallback: z.enum(["1", "true"]).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});

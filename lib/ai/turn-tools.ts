@@ -1,0 +1,74 @@
+import { dynamicTool, jsonSchema, tool, type ToolSet } from "ai";
+import type { FinalTool } from "../pipeline/types";
+import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "../selection/tool-search-definition";
+import type { ToolSearchResult } from "../selection/tool-search";
+import type { RegistryView } from "../selection/verify";
+
+/** What the main model gets back from ToolSearch: full definitions of what passed, and what did not. */
+export interface ToolSearchAnswer {
+  path: ToolSearchResult["path"];
+  tools: { name: string; description: string; inputSchema: FinalTool["inputSchema"] }[];
+  rejected: ToolSearchResult["rejected"];
+  note: string;
+}
+
+export function toToolSearchAnswer(result: ToolSearchResult): ToolSearchAnswer {
+  return {
+    path: result.path,
+    tools: result.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    rejected: result.rejected,
+    note:
+      result.tools.length > 0
+        ? "These tools are callable from your next step on."
+        : "No tool matched that you may use; describe the need differently, or go on without one.",
+  };
+}
+
+/**
+ * The tools of one turn in an AI SDK loop. Every visible tool is defined (and nothing else: a tool
+ * the agent may not use is never defined at all), but only the turn's tool set and what ToolSearch
+ * has found so far are active at each step, via `prepareStep`. The SDK's own `toolSearch()` is not
+ * used: its input has no `max_results`, its answer carries no rejections, and the registry check
+ * must run in Toolshed.
+ */
+export function createTurnTools(input: {
+  view: RegistryView;
+  turnSet: string[];
+  search: (query: string, maxResults: number | undefined) => Promise<ToolSearchResult>;
+  execute: (tool: FinalTool, args: unknown) => Promise<unknown>;
+}) {
+  const found = new Set<string>();
+  const active = () => [...new Set([...input.turnSet.filter((name) => input.view.visible.has(name)), ...found]), TOOL_SEARCH_NAME];
+
+  const tools: ToolSet = {};
+  for (const definition of input.view.visible.values()) {
+    tools[definition.name] = dynamicTool({
+      description: definition.description,
+      inputSchema: jsonSchema(definition.inputSchema),
+      execute: async (args) => {
+        // The SDK executes any defined tool the model names; only active ones may run.
+        if (!active().includes(definition.name)) {
+          return { error: `${definition.name} is not available at this step: load it with ${TOOL_SEARCH_NAME} first.` };
+        }
+        return input.execute(definition, args);
+      },
+    });
+  }
+  tools[TOOL_SEARCH_NAME] = tool({
+    description: TOOL_SEARCH_DEFINITION.description,
+    inputSchema: toolSearchInput,
+    execute: async ({ query, max_results }) => {
+      const result = await input.search(query, max_results);
+      for (const passed of result.tools) found.add(passed.name);
+      return toToolSearchAnswer(result);
+    },
+  });
+
+  return {
+    tools,
+    prepareStep: () => ({ activeTools: active() }),
+    /** Names active at the next step: the turn's set, what ToolSearch found, and ToolSearch itself. */
+    activeTools: active,
+    found: () => [...found],
+  };
+}

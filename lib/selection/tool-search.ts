@@ -1,0 +1,64 @@
+import type { FinalTool } from "../pipeline/types";
+import { toCandidates } from "./candidates";
+import type { Selector, SelectionOutput } from "./selector";
+import type { ConversationMessage } from "./types";
+import { verifyNames, type Rejection, type RegistryView } from "./verify";
+
+export const TOOL_SEARCH_DEFAULT_RESULTS = 5;
+const SELECT_PREFIX = /^select:/i;
+
+export type ToolSearchPath = "exact" | "semantic";
+
+export interface ToolSearchResult {
+  path: ToolSearchPath;
+  /** The names asked for (exact) or returned by the selector (semantic), before verification. */
+  requested: string[];
+  /** Visible tools with their full definitions, best first. */
+  tools: FinalTool[];
+  rejected: Rejection[];
+  /** The selector's run, for the decision log; absent on the exact path, which calls no model. */
+  selection?: SelectionOutput;
+  latencyMs: number;
+}
+
+/** The names an exact query asks for: "select:a,b", or a query that is exactly one catalog tool name. */
+export function exactNames(query: string, view: RegistryView): string[] | undefined {
+  const trimmed = query.trim();
+  if (SELECT_PREFIX.test(trimmed)) {
+    return [...new Set(trimmed.replace(SELECT_PREFIX, "").split(",").map((name) => name.trim()).filter(Boolean))];
+  }
+  return view.all.has(trimmed) ? [trimmed] : undefined;
+}
+
+/**
+ * ToolSearch: exact names are resolved locally with no model call; anything else goes to the
+ * auxiliary selector over the visible tools. Either way every name is checked against the registry
+ * and the pipeline before it is returned.
+ */
+export async function runToolSearch(input: {
+  query: string;
+  maxResults?: number;
+  view: RegistryView;
+  selector: Selector;
+  messages: ConversationMessage[];
+  indexKey: string;
+  now?: () => number;
+}): Promise<ToolSearchResult> {
+  const now = input.now ?? performance.now.bind(performance);
+  const started = now();
+  const maxResults = input.maxResults ?? TOOL_SEARCH_DEFAULT_RESULTS;
+  const exact = exactNames(input.query, input.view);
+  if (exact) {
+    const { passed, rejected } = verifyNames(exact, input.view);
+    return { path: "exact", requested: exact, tools: passed.slice(0, Math.max(maxResults, exact.length)), rejected, latencyMs: now() - started };
+  }
+  const selection = await input.selector.select({
+    candidates: toCandidates([...input.view.visible.values()]),
+    messages: [...input.messages, { role: "user", content: input.query }],
+    k: maxResults,
+    indexKey: input.indexKey,
+  });
+  const requested = [...selection.ranked.map((tool) => tool.name), ...selection.invented];
+  const { passed, rejected } = verifyNames(requested, input.view);
+  return { path: "semantic", requested, tools: passed.slice(0, maxResults), rejected, selection, latencyMs: now() - started };
+}
