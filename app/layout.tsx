@@ -18,6 +18,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           </Link>
           <nav>
             <Link href="/">Catalogs</Link>
+            <Link href="/settings">Settings</Link>
           </nav>
           <span className="spacer" />
           <a href="/api/catalogs" className="small">API</a>

@@ -1,6 +1,7 @@
 import { loadLabelledSet, DEFAULT_LABELLED_SET } from "./labelledSet";
 import { latencySection } from "./latency";
 import { pipelineSection } from "./pipeline";
+import { tokenShareSection } from "./token-share";
 import { qualitySection } from "./quality";
 
 /**
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     { title: `Selection quality on ${typeof setPath === "string" ? setPath : "bench/data/metatool_selection.json"}`, run: () => qualitySection(set) },
     { title: "Selection latency, index build and heap (synthetic catalogs)", run: latencySection },
     { title: "Pipeline time per tool-list request (synthetic catalogs, HTTP excluded)", run: pipelineSection },
+    { title: "The turn's tool set against the whole visible list (tokens)", run: () => tokenShareSection(set) },
   ];
   for (const section of sections) {
     console.log(`## ${section.title}\n`);

@@ -1,0 +1,69 @@
+import path from "node:path";
+import { databaseFile } from "@/db/client";
+import { describeModelConfig, type ModelSlotDescription } from "@/lib/ai/models";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Settings" };
+
+function Slot({ title, slot, purpose, extra }: { title: string; slot: ModelSlotDescription; purpose: string; extra?: React.ReactNode }) {
+  return (
+    <section className="panel stack" data-testid={`model-${slot.variable}`}>
+      <div className="spread">
+        <h2 style={{ margin: 0 }}>{title}</h2>
+        {slot.error ? <span className="badge off">misconfigured</span> : slot.spec ? <span className="badge ok">configured</span> : <span className="badge">not configured</span>}
+      </div>
+      <p className="muted small">{purpose}</p>
+      <table>
+        <tbody>
+          <tr><th style={{ width: 200 }}>Variable</th><td><code>{slot.variable}</code></td></tr>
+          <tr><th>Value</th><td><code data-testid="spec">{slot.spec ?? "(unset)"}</code></td></tr>
+          <tr><th>Provider</th><td>{slot.provider ?? "—"}</td></tr>
+          <tr><th>Model</th><td>{slot.model ?? (slot.provider === "local" ? "embedded BM25F ranker" : "—")}</td></tr>
+          <tr><th>Base URL</th><td>{slot.baseUrl ?? (slot.provider && slot.provider !== "local" ? "provider default" : "—")}</td></tr>
+          <tr>
+            <th>API key</th>
+            <td data-testid="key-state">{slot.keyVariable ? <>{slot.keySet ? "set" : "not set"} in <code>{slot.keyVariable}</code></> : "—"}</td>
+          </tr>
+          {extra}
+        </tbody>
+      </table>
+      {slot.error && <div className="error-box" role="alert">{slot.error}</div>}
+    </section>
+  );
+}
+
+export default function SettingsPage() {
+  const config = describeModelConfig(process.env);
+  return (
+    <main className="page stack">
+      <div>
+        <h1>Settings</h1>
+        <p className="sub">Set by environment variables when the server starts (see the README). Keys are never shown.</p>
+      </div>
+      <Slot
+        title="Auxiliary model (preselection and ToolSearch)"
+        slot={config.aux}
+        purpose="Ranks tools from names and short descriptions before each turn, and answers ToolSearch queries that are not exact names. The embedded local ranker needs no key; a model falls back to it on a timeout, an error or unusable output."
+        extra={
+          config.aux.timeoutMs !== null && (
+            <>
+              <tr><th>Timeout</th><td>{config.aux.timeoutMs} ms (<code>TOOLSHED_AUX_TIMEOUT_MS</code>)</td></tr>
+              <tr><th>Shortlist</th><td>{config.aux.shortlist} candidates (<code>TOOLSHED_AUX_SHORTLIST</code>)</td></tr>
+            </>
+          )
+        }
+      />
+      <Slot
+        title="Main model (playground)"
+        slot={config.main}
+        purpose="Answers in the playground with the turn's tool set and ToolSearch. Without it the playground still shows each turn's tool set and offers a ToolSearch console."
+      />
+      <section className="panel">
+        <h2>Storage</h2>
+        <p>
+          SQLite database <code data-testid="db-file">{path.resolve(databaseFile())}</code> (<code>TOOLSHED_DB</code>)
+        </p>
+      </section>
+    </main>
+  );
+}
