@@ -1,0 +1,42 @@
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { listAuditBetween, type CatalogChange } from "@/db/queries/audit-between";
+import { loadCatalogState } from "@/db/queries/catalog-state";
+import { getDecision } from "@/db/queries/decisions";
+import { replayDecision, type ReplayResult } from "@/lib/selection/replay";
+import type { Selector } from "@/lib/selection/selector";
+import { selectorById, selectorRegistry } from "./selection";
+
+/** The body of a replay request, from the HTTP API or the decision page. */
+export const replayBody = z.strictObject({
+  selector: z.string().trim().min(1, "Name a selector, or leave it out.").max(200).optional(),
+});
+
+export interface ReplayResponse extends ReplayResult {
+  decisionId: string;
+  catalogId: string;
+  catalogChanges: CatalogChange[];
+}
+
+/**
+ * The selector a replay runs with: the one asked for (an unknown id is a 400), else the one the
+ * decision meant to use (the model it fell back from, if any) when it is still configured, else the
+ * configured auxiliary selector.
+ */
+function replaySelector(requested: string | undefined, recorded: { selector: string | null; fallback: { from: string } | null }): Selector {
+  if (requested !== undefined) return selectorById(requested);
+  const intended = recorded.fallback?.from ?? recorded.selector;
+  const { local, aux } = selectorRegistry();
+  if (intended === local.id) return local;
+  return aux;
+}
+
+/** Replays a recorded decision against the catalog as it is now. Reads only: nothing is recorded. */
+export async function replayDecisionById(db: Db, id: string, request: z.infer<typeof replayBody> = {}): Promise<ReplayResponse> {
+  const decision = getDecision(db, id);
+  const selector = replaySelector(request.selector, decision);
+  const state = loadCatalogState(db, decision.catalogId);
+  const result = await replayDecision({ decision, state, selector });
+  const catalogChanges = listAuditBetween(db, decision.catalogId, decision.revision, state.revision);
+  return { decisionId: decision.id, catalogId: decision.catalogId, ...result, catalogChanges };
+}
