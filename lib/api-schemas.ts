@@ -81,3 +81,13 @@ export const decisionQuery = z.strictObject({
   fallback: z.enum(["1", "true"]).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
+
+export const playgroundBody = z.strictObject({
+  ...turnFields,
+  message: z.string().trim().min(1).max(20_000).optional(),
+  toolResults: z
+    .array(z.strictObject({ toolCallId: z.string().min(1).max(200), toolName: z.string().min(1).max(64), output: z.string().max(100_000) }))
+    .max(20)
+    .optional(),
+  k: z.number().int().min(1).max(50).optional(),
+});

@@ -79,7 +79,7 @@ export async function runPreselection(db: Db, catalogId: string, request: TurnRe
     selector: result.selection.selector,
     fallback: result.selection.fallback ?? null,
     raw: result.selection.raw,
-    result: { selected: result.selected, toolSet: result.toolSet, candidates: result.candidates },
+    result: { selected: result.selected, toolSet: result.toolSet, dropped: result.dropped, candidates: result.candidates },
     rejected: result.rejected,
     latencyMs: result.latencyMs,
     tokens: result.tokens,

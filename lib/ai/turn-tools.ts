@@ -36,17 +36,26 @@ export function createTurnTools(input: {
   turnSet: string[];
   search: (query: string, maxResults: number | undefined) => Promise<ToolSearchResult>;
   execute: (tool: FinalTool, args: unknown) => Promise<unknown>;
+  /**
+   * Tools whose results the caller supplies later (e.g. a person types them): defined without
+   * `execute`, so the SDK ends the run at their call and hands it back.
+   */
+  isSimulated?: (tool: FinalTool) => boolean;
 }) {
   const found = new Set<string>();
   const active = () => [...new Set([...input.turnSet.filter((name) => input.view.visible.has(name)), ...found]), TOOL_SEARCH_NAME];
 
   const tools: ToolSet = {};
   for (const definition of input.view.visible.values()) {
+    if (input.isSimulated?.(definition)) {
+      tools[definition.name] = dynamicTool({ description: definition.description, inputSchema: jsonSchema(definition.inputSchema) });
+      continue;
+    }
     tools[definition.name] = dynamicTool({
       description: definition.description,
       inputSchema: jsonSchema(definition.inputSchema),
       execute: async (args) => {
-        // The SDK executes any defined tool the model names; only active ones may run.
+        // The SDK already refuses calls to inactive tools; this guard keeps that true for direct callers.
         if (!active().includes(definition.name)) {
           return { error: `${definition.name} is not available at this step: load it with ${TOOL_SEARCH_NAME} first.` };
         }

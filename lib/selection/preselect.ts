@@ -14,8 +14,10 @@ export interface PreselectionResult {
   /** Verified, best first, at most k. */
   selected: RankedTool[];
   toolSet: TurnToolEntry[];
-  /** What the selector returned that failed verification, and base/history tools no longer visible. */
+  /** What the selector returned that failed verification. */
   rejected: Rejection[];
+  /** Base and history tools left out of the tool set because they are no longer visible. */
+  dropped: Rejection[];
   selection: SelectionOutput;
   /** Candidate names the selector saw (never schemas). */
   candidates: string[];
@@ -73,7 +75,8 @@ export async function preselect(input: {
   return {
     selected,
     toolSet: turn.entries,
-    rejected: [...verified.rejected, ...turn.dropped],
+    rejected: verified.rejected,
+    dropped: turn.dropped,
     selection,
     candidates: candidates.map((tool) => tool.name),
     tokens: {

@@ -16,6 +16,7 @@ export const POST = handle(async (request: Request, { params }: Context) => {
     selected: result.selected,
     toolSet: result.toolSet,
     rejected: result.rejected,
+    dropped: result.dropped,
     selector: result.selection.selector,
     fallback: result.selection.fallback ?? null,
     decisionId: result.decisionId,

@@ -1,0 +1,203 @@
+import { stepCountIs, streamText, type ModelMessage } from "ai";
+import type { Db } from "@/db/client";
+import { loadCatalogState } from "@/db/queries/catalog-state";
+import { appendMessage, getConversation, listMessages, updateConversation } from "@/db/queries/conversations";
+import { mainModelFromEnv } from "@/lib/ai/models";
+import { createTurnTools } from "@/lib/ai/turn-tools";
+import { ToolshedError } from "@/lib/errors";
+import { computeToolList } from "@/lib/pipeline/tool-list";
+import { simulatedPlaceholder, type PlaygroundEvent, type TurnDetails } from "@/lib/playground/events";
+import { TOOL_SEARCH_NAME } from "@/lib/selection/tool-search-definition";
+import { registryView } from "@/lib/selection/verify";
+import { runPreselection, runToolSearchCall, type TurnRequest } from "./selection";
+
+const MAX_STEPS = 8;
+
+export interface PlaygroundRequest extends TurnRequest {
+  message?: string;
+  toolResults?: { toolCallId: string; toolName: string; output: string }[];
+  k?: number;
+}
+
+/** The conversation as the main model reads it: user text, and the model's own stored steps. */
+function modelMessagesOf(db: Db, conversationId: string): ModelMessage[] {
+  return listMessages(db, conversationId).flatMap((message): ModelMessage[] => {
+    const stored = (message.details as { modelMessages?: ModelMessage[] } | null)?.modelMessages;
+    if (stored) return stored;
+    return message.role === "user" ? [{ role: "user", content: message.content }] : [];
+  });
+}
+
+/** The turn a continuation belongs to: the tool set chosen at its user message. */
+function latestTurn(db: Db, conversationId: string): TurnDetails {
+  const turn = listMessages(db, conversationId)
+    .filter((message) => message.role === "user")
+    .at(-1)?.details as TurnDetails | undefined;
+  if (!turn) throw new ToolshedError("bad_request", "Send a message before tool results: this conversation has no turn yet.", "toolResults");
+  return turn;
+}
+
+function instructionsFor(agent: string): string {
+  return [
+    `You are the "${agent}" agent, testing a tool catalog in the Toolshed playground.`,
+    `Use the tools you have. If none fits, call ${TOOL_SEARCH_NAME}: with "select:name" for a tool you know by name, or with a short description of the need.`,
+    "Tools it returns are callable from your next step on.",
+  ].join(" ");
+}
+
+/**
+ * One playground exchange, as a stream of NDJSON events: a new user message gets a preselection
+ * first; then, when a main model is configured, its answer streams with its tool calls. Tools with
+ * no live backend are simulated: the run stops at their call and the person supplies the result,
+ * which arrives as `toolResults` in the next request.
+ */
+export async function playTurn(db: Db, catalogId: string, request: PlaygroundRequest): Promise<ReadableStream<Uint8Array>> {
+  if (!request.message && !request.toolResults?.length) {
+    throw new ToolshedError("bad_request", "Send a message, or the results of the pending tool calls.", "message");
+  }
+  if (request.toolResults?.length && !request.conversationId) {
+    throw new ToolshedError("bad_request", "Tool results belong to a conversation: give its conversationId.", "conversationId");
+  }
+  const events: PlaygroundEvent[] = [];
+  let conversationId = request.conversationId;
+  let turn: TurnDetails;
+
+  if (request.message) {
+    const messages = conversationId ? listMessages(db, getConversation(db, conversationId, catalogId).id) : [];
+    const history = messages
+      .filter((message) => message.content && (message.role === "user" || message.role === "assistant"))
+      .map((message) => ({ role: message.role as "user" | "assistant", content: message.content }));
+    const preselection = await runPreselection(db, catalogId, { ...request, messages: [...history, { role: "user", content: request.message }] });
+    conversationId = preselection.conversationId;
+    turn = {
+      decisionId: preselection.decisionId,
+      toolSet: preselection.toolSet,
+      selected: preselection.selected,
+      rejected: preselection.rejected,
+      dropped: preselection.dropped,
+      selector: preselection.selection.selector,
+      fallback: preselection.selection.fallback ?? null,
+      candidates: preselection.candidates,
+      tokens: preselection.tokens,
+      latencyMs: preselection.latencyMs,
+    };
+    appendMessage(db, conversationId, { role: "user", content: request.message, details: turn });
+    events.push({ type: "preselection", conversationId, turn });
+  } else {
+    const conversation = getConversation(db, conversationId!, catalogId);
+    turn = latestTurn(db, conversation.id);
+    const toolMessage: ModelMessage = {
+      role: "tool",
+      content: request.toolResults!.map((result) => ({
+        type: "tool-result" as const,
+        toolCallId: result.toolCallId,
+        toolName: result.toolName,
+        output: { type: "text" as const, value: result.output },
+      })),
+    };
+    appendMessage(db, conversation.id, { role: "tool", content: "", details: { modelMessages: [toolMessage], simulatedResults: request.toolResults } });
+    for (const result of request.toolResults!) events.push({ type: "tool-result", toolCallId: result.toolCallId, toolName: result.toolName, output: result.output, simulated: true });
+  }
+
+  const conversation = getConversation(db, conversationId!, catalogId);
+  if (request.model !== conversation.model || request.agent !== conversation.agent) {
+    updateConversation(db, conversation.id, { model: request.model, agent: request.agent, mode: request.mode ?? null, flags: request.flags ?? [] });
+  }
+  const main = mainModelFromEnv(process.env);
+  const encoder = new TextEncoder();
+  const line = (event: PlaygroundEvent) => encoder.encode(`${JSON.stringify(event)}\n`);
+
+  if (!main) {
+    return new ReadableStream({
+      start(controller) {
+        for (const event of events) controller.enqueue(line(event));
+        controller.enqueue(line({ type: "finish", reason: "no-main-model", activeTools: turn.toolSet.map((entry) => entry.name) }));
+        controller.close();
+      },
+    });
+  }
+
+  const state = loadCatalogState(db, catalogId);
+  const list = computeToolList(state, { model: request.model, agent: request.agent, provider: request.provider, mode: request.mode, flags: request.flags });
+  const view = registryView(state.tools, list);
+  const history = getConversation(db, conversation.id).history;
+  const turnSet = [...turn.toolSet.filter((entry) => entry.origin !== "entry").map((entry) => entry.name), ...history];
+
+  return new ReadableStream({
+    async start(controller) {
+      const recorded: PlaygroundEvent[] = [];
+      /** Streams an event; all but text deltas are also kept, to redraw the turn later. */
+      const emit = (event: PlaygroundEvent) => {
+        if (event.type !== "text-delta") recorded.push(event);
+        controller.enqueue(line(event));
+      };
+      for (const event of events) controller.enqueue(line(event));
+      const turnTools = createTurnTools({
+        view,
+        turnSet,
+        isSimulated: () => true,
+        execute: async () => undefined,
+        search: async (query, maxResults) => {
+          const result = await runToolSearchCall(db, catalogId, { ...request, conversationId: conversation.id, query, maxResults });
+          emit({
+            type: "tool-search",
+            decisionId: result.decisionId,
+            query,
+            path: result.path,
+            found: result.tools.map((tool) => tool.name),
+            rejected: result.rejected,
+            selector: result.selection?.selector ?? null,
+          });
+          return result;
+        },
+      });
+      let text = "";
+      try {
+        const result = streamText({
+          model: main.model,
+          instructions: instructionsFor(request.agent),
+          messages: modelMessagesOf(db, conversation.id),
+          tools: turnTools.tools,
+          prepareStep: turnTools.prepareStep,
+          stopWhen: stepCountIs(MAX_STEPS),
+        });
+        for await (const part of result.fullStream) {
+          if (part.type === "text-delta") {
+            text += part.text;
+            emit({ type: "text-delta", text: part.text });
+          } else if (part.type === "tool-call") {
+            const tool = view.visible.get(part.toolName);
+            emit({
+              type: "tool-call",
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              input: part.input,
+              simulated: part.toolName !== TOOL_SEARCH_NAME,
+              active: turnTools.activeTools().includes(part.toolName),
+              placeholder: tool ? simulatedPlaceholder(tool) : undefined,
+            });
+          } else if (part.type === "tool-error") {
+            emit({ type: "tool-error", toolCallId: part.toolCallId, toolName: part.toolName, error: String(part.error) });
+          } else if (part.type === "finish-step") {
+            emit({ type: "step", activeTools: turnTools.activeTools() });
+          } else if (part.type === "error") {
+            emit({ type: "error", message: part.error instanceof Error ? part.error.message : String(part.error) });
+          }
+        }
+        const response = await result.response;
+        const finishReason = await result.finishReason;
+        const finish: PlaygroundEvent = { type: "finish", reason: finishReason === "tool-calls" ? "awaiting-tool-results" : finishReason, activeTools: turnTools.activeTools() };
+        recorded.push(finish);
+        appendMessage(db, conversation.id, { role: "assistant", content: text, details: { modelMessages: response.messages, events: recorded } });
+        controller.enqueue(line(finish));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        recorded.push({ type: "error", message });
+        appendMessage(db, conversation.id, { role: "assistant", content: text, details: { events: recorded } });
+        controller.enqueue(line({ type: "error", message }));
+      } finally {
+        controller.close();
+      }
+    },
+  });
+}

@@ -1,0 +1,101 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as conversationRoute from "@/app/api/catalogs/[catalog]/conversations/[id]/route";
+import * as playgroundRoute from "@/app/api/catalogs/[catalog]/playground/route";
+import { seed } from "@/db/seed";
+import type { PlaygroundEvent } from "@/lib/playground/events";
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
+import { jsonRequest, params, useFreshDatabase } from "./helpers";
+
+const demo = params({ catalog: "demo" });
+const script = JSON.parse(readFileSync("e2e/fixtures/playground-script.json", "utf8"));
+const turnConfig = { model: "claude-sonnet-4-5", agent: "build" };
+
+async function play(body: Record<string, unknown>): Promise<PlaygroundEvent[]> {
+  const response = await playgroundRoute.POST(jsonRequest("POST", { ...turnConfig, ...body }), demo);
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  return text.trim().split("\n").map((line) => JSON.parse(line));
+}
+
+function only<T extends PlaygroundEvent["type"]>(events: PlaygroundEvent[], type: T) {
+  return events.filter((event): event is Extract<PlaygroundEvent, { type: T }> => event.type === type);
+}
+
+describe("playground with a main model (scripted OpenAI-compatible server)", () => {
+  let server: ScriptedOpenAIServer;
+  beforeAll(async () => {
+    server = await startScriptedOpenAIServer(script);
+    process.env.TOOLSHED_MAIN_MODEL = "openai-compatible:scripted-model";
+    process.env.TOOLSHED_OPENAI_COMPATIBLE_BASE_URL = server.url;
+  });
+  afterAll(async () => {
+    delete process.env.TOOLSHED_MAIN_MODEL;
+    delete process.env.TOOLSHED_OPENAI_COMPATIBLE_BASE_URL;
+    await server.close();
+  });
+  beforeEach(() => {
+    seed(useFreshDatabase(), { demo: true });
+  });
+
+  it("runs two turns: history carries a tool over, ToolSearch loads a missing one for the next step", async () => {
+    const first = await play({ message: "Please file the login bug on GitHub" });
+    const preselection = only(first, "preselection")[0];
+    const conversationId = preselection.conversationId;
+    expect(preselection.turn.toolSet).toContainEqual({ name: "github_create_issue", origin: "preselected" });
+    expect(only(first, "tool-call")[0]).toMatchObject({ toolName: "github_create_issue", simulated: true, active: true });
+    expect(only(first, "finish")[0].reason).toBe("awaiting-tool-results");
+
+    const call = only(first, "tool-call")[0];
+    const answered = await play({ conversationId, toolResults: [{ toolCallId: call.toolCallId, toolName: call.toolName, output: "Created issue #42" }] });
+    expect(only(answered, "text-delta").map((event) => event.text).join("")).toBe("Created issue #42 for the login bug.");
+
+    const second = await play({ conversationId, message: "Check the signup page in the browser and take a screenshot", k: 3 });
+    const turn2 = only(second, "preselection")[0].turn;
+    expect(turn2.toolSet).toContainEqual({ name: "github_create_issue", origin: "history" });
+    expect(turn2.toolSet.map((entry) => entry.name)).not.toContain("slack_post_message");
+    const secondCall = only(second, "tool-call")[0];
+    expect(secondCall).toMatchObject({ toolName: "github_create_issue", active: true });
+
+    const searched = await play({ conversationId, toolResults: [{ toolCallId: secondCall.toolCallId, toolName: secondCall.toolName, output: "Created issue #43" }] });
+    const search = only(searched, "tool-search")[0];
+    expect(search).toMatchObject({ path: "semantic", selector: "local" });
+    expect(search.found).toContain("slack_post_message");
+    const slackCall = only(searched, "tool-call").find((event) => event.toolName === "slack_post_message");
+    expect(slackCall).toMatchObject({ active: true, simulated: true });
+    expect(only(searched, "finish")[0]).toMatchObject({ reason: "awaiting-tool-results" });
+    expect(only(searched, "finish")[0].activeTools).toContain("slack_post_message");
+
+    // The step after ToolSearch offered slack_post_message to the model; the one before did not.
+    const requests = server.chatRequests.filter((request) => request.stream);
+    const toolNames = (index: number) => (requests.at(index)?.tools ?? []).map((tool) => tool.function.name);
+    expect(toolNames(-2)).not.toContain("slack_post_message");
+    expect(toolNames(-1)).toContain("slack_post_message");
+
+    const done = await play({ conversationId, toolResults: [{ toolCallId: slackCall!.toolCallId, toolName: "slack_post_message", output: "posted to #eng" }] });
+    expect(only(done, "finish")[0].reason).toBe("stop");
+
+    const stored = await (await conversationRoute.GET(jsonRequest("GET"), params({ catalog: "demo", id: conversationId }))).json();
+    expect(stored.conversation.history).toEqual(expect.arrayContaining(["github_create_issue", "slack_post_message"]));
+    expect(stored.messages.map((message: { role: string }) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant", "tool", "assistant"]);
+  });
+});
+
+describe("playground without a main model", () => {
+  beforeEach(() => {
+    seed(useFreshDatabase(), { demo: true });
+  });
+
+  it("still answers each message with the preselection and the tool set", async () => {
+    const events = await play({ message: "What's the weather in Paris tomorrow?" });
+    expect(events.map((event) => event.type)).toEqual(["preselection", "finish"]);
+    expect(only(events, "finish")[0].reason).toBe("no-main-model");
+    expect(only(events, "preselection")[0].turn.toolSet.at(-1)).toEqual({ name: "ToolSearch", origin: "entry" });
+  });
+
+  it("refuses tool results without a conversation and an empty exchange", async () => {
+    const response = await playgroundRoute.POST(jsonRequest("POST", { ...turnConfig, toolResults: [{ toolCallId: "x", toolName: "read", output: "" }] }), demo);
+    expect(response.status).toBe(400);
+    expect((await playgroundRoute.POST(jsonRequest("POST", turnConfig), demo)).status).toBe(400);
+  });
+});
