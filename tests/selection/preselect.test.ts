@@ -55,7 +55,7 @@ describe("preselect", () => {
     for (const rejection of result.rejected) expect(rejection.reason).toMatch(/^base tool dropped: /);
   });
 
-  it("reports the agent's base tools the pipeline hides for this model among the rejections", async () => {
+  it("reports the agent's base tools the pipeline hides for this model as dropped, not as selector rejections", async () => {
     const result = await preselect({
       state: demoCatalogState(),
       revision: 1,
@@ -67,8 +67,9 @@ describe("preselect", () => {
     const base = result.toolSet.filter((entry) => entry.origin === "base").map((entry) => entry.name);
     expect(base).toContain("apply_patch");
     expect(base).not.toContain("edit");
-    expect(result.rejected.map((rejection) => rejection.name).sort()).toEqual(["edit", "skill", "write"]);
-    expect(result.rejected.find((rejection) => rejection.name === "edit")?.reason).toMatch(/^base tool dropped: removed at model-rules/);
+    expect(result.rejected).toEqual([]);
+    expect(result.dropped.map((rejection) => rejection.name).sort()).toEqual(["edit", "skill", "write"]);
+    expect(result.dropped.find((rejection) => rejection.name === "edit")?.reason).toMatch(/^base tool dropped: removed at model-rules/);
   });
 
   it("uses k = 8 by default and passes k and a preselect index key to the selector", async () => {
@@ -166,7 +167,7 @@ describe("preselect", () => {
     ]);
   });
 
-  it("drops history tools that are no longer visible, with the reason among the rejections", async () => {
+  it("drops history tools that are no longer visible, with the reason", async () => {
     const result = await preselect({
       state: demoCatalogState({ patch: { github_get_issue: { enabled: false } } }),
       revision: 2,
@@ -176,7 +177,8 @@ describe("preselect", () => {
       selector: scriptedSelectorDouble([]),
     });
     expect(result.toolSet.filter((entry) => entry.origin === "history")).toEqual([{ name: "slack_post_message", origin: "history" }]);
-    expect(result.rejected).toEqual([{ name: "github_get_issue", reason: "history tool dropped: disabled in the catalog" }]);
+    expect(result.dropped).toEqual([{ name: "github_get_issue", reason: "history tool dropped: disabled in the catalog" }]);
+    expect(result.rejected).toEqual([]);
   });
 
   it("hands the model far fewer tokens than the whole visible list", async () => {
