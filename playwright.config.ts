@@ -1,10 +1,12 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { APP_PORT, APP_WITH_MODEL_PORT, SCRIPTED_MODEL_PORT } from "./e2e/support/servers";
 
-const port = Number(process.env.E2E_PORT ?? 3210);
-// A fresh database per run, so tests see exactly the demo seed.
-const database = path.join(os.tmpdir(), `toolshed-e2e-${process.pid}-${Date.now()}.db`);
+// Fresh databases per run, so tests see exactly the demo seed.
+const run = `${process.pid}-${Date.now()}`;
+const database = (name: string) => path.join(os.tmpdir(), `toolshed-e2e-${run}-${name}.db`);
+const nextStart = (port: number) => `./node_modules/.bin/next start -p ${port} -H 127.0.0.1`;
 
 export default defineConfig({
   testDir: "e2e",
@@ -15,18 +17,40 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: `http://127.0.0.1:${APP_PORT}`,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
-  webServer: {
-    command: `./node_modules/.bin/next start -p ${port} -H 127.0.0.1`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: { TOOLSHED_DB: database, TOOLSHED_SEED: "1" },
-  },
+  webServer: [
+    {
+      command: nextStart(APP_PORT),
+      url: `http://127.0.0.1:${APP_PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { TOOLSHED_DB: database("app"), TOOLSHED_SEED: "1" },
+    },
+    {
+      // The scripted OpenAI-compatible test double the second app uses as its main model.
+      command: "node --import tsx tests/support/scripted-openai-server-cli.ts e2e/fixtures/playground-script.json",
+      url: `http://127.0.0.1:${SCRIPTED_MODEL_PORT}/v1/models`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { PORT: String(SCRIPTED_MODEL_PORT) },
+    },
+    {
+      command: nextStart(APP_WITH_MODEL_PORT),
+      url: `http://127.0.0.1:${APP_WITH_MODEL_PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        TOOLSHED_DB: database("with-model"),
+        TOOLSHED_SEED: "1",
+        TOOLSHED_MAIN_MODEL: "openai-compatible:scripted-model",
+        TOOLSHED_OPENAI_COMPATIBLE_BASE_URL: `http://127.0.0.1:${SCRIPTED_MODEL_PORT}/v1`,
+      },
+    },
+  ],
 });

@@ -67,3 +67,52 @@ export function toolNameOf(tool: Record<string, unknown>): string {
   const fn = tool.function as { name?: string } | undefined;
   return (fn?.name ?? tool.name) as string;
 }
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  model: string;
+  agent: string;
+  mode: string | null;
+  flags: string[];
+  history: string[];
+  updatedAt: string;
+}
+
+export interface StoredMessage {
+  id: number;
+  role: "user" | "assistant" | "system" | "tool";
+  content: string;
+  details: unknown;
+  createdAt: string;
+}
+
+export const conversationKeys = {
+  list: (catalogId: string) => ["conversations", catalogId] as const,
+  one: (catalogId: string, id: string) => ["conversation", catalogId, id] as const,
+};
+
+export function fetchConversations(catalogId: string) {
+  return getJson<{ conversations: ConversationSummary[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/conversations`).then((body) => body.conversations);
+}
+
+export function fetchConversation(catalogId: string, id: string) {
+  return getJson<{ conversation: ConversationSummary; messages: StoredMessage[] }>(
+    `/api/catalogs/${encodeURIComponent(catalogId)}/conversations/${encodeURIComponent(id)}`,
+  );
+}
+
+export interface ToolSearchResponse {
+  conversationId: string;
+  path: "exact" | "semantic";
+  tools: { name: string; description: string; inputSchema: unknown }[];
+  rejected: TraceNote[];
+  selector: string | null;
+  fallback: { from: string; cause: string } | null;
+  decisionId: string;
+  latencyMs: number;
+}
+
+export function postToolSearch(catalogId: string, body: Record<string, unknown>) {
+  return postJson<ToolSearchResponse>(`/api/catalogs/${encodeURIComponent(catalogId)}/tool-search`, body);
+}

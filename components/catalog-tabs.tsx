@@ -8,6 +8,8 @@ const SECTIONS = [
   { path: "rules", label: "Rules" },
   { path: "agents", label: "Agents" },
   { path: "simulator", label: "Simulator" },
+  { path: "playground", label: "Playground" },
+  { path: "decisions", label: "Decisions" },
 ] as const;
 
 export function CatalogTabs({ catalogId }: { catalogId: string }) {

@@ -34,9 +34,10 @@ export function registryView(allTools: Tool[], list: Pick<ToolList, "final" | "t
 export function rejectionReason(name: string, view: RegistryView): string | undefined {
   if (view.visible.has(name)) return undefined;
   const tool = view.all.get(name);
-  if (!tool) return "not in the catalog: deleted, or a name the selector invented";
+  // Deleted, disabled and source-gone tools are all "not registered" (SPEC §1); the rest says which.
+  if (!tool) return "not registered: not in the catalog (deleted, or a name the selector invented)";
   if (!tool.registered) return "not registered: its source is unavailable";
-  if (!tool.enabled) return "disabled in the catalog";
+  if (!tool.enabled) return "not registered: disabled in the catalog";
   return view.removedBy.get(name) ?? "not visible to this model and agent";
 }
 

@@ -48,7 +48,7 @@ describe("POST /api/decisions/{id}/replay", () => {
     expect(body.after).toMatchObject({ path: "exact", names: [], revision: body.before.revision + 1 });
     expect(body.diff.removed).toEqual(["slack_post_message"]);
     expect(body.diff.added).toEqual([]);
-    expect(body.diff.rejected).toEqual([{ name: "slack_post_message", reason: "disabled in the catalog" }]);
+    expect(body.diff.rejected).toEqual([{ name: "slack_post_message", reason: "not registered: disabled in the catalog" }]);
     expect(body.diff.scoreChanges).toEqual([]);
     expect(body.catalogChanges).toEqual([
       {
@@ -96,7 +96,7 @@ describe("POST /api/decisions/{id}/replay", () => {
     expect(body.before.scores.map((tool: { name: string }) => tool.name)).toEqual(first.body.selected.map((tool: { name: string }) => tool.name));
     expect(body.after.names).not.toContain("github_create_issue");
     expect(body.diff.removed).toContain("github_create_issue");
-    expect(body.diff.rejected).toContainEqual({ name: "github_create_issue", reason: "disabled in the catalog" });
+    expect(body.diff.rejected).toContainEqual({ name: "github_create_issue", reason: "not registered: disabled in the catalog" });
     expect(body.after.toolSet.at(-1)).toEqual({ name: "ToolSearch", origin: "entry" });
     expect(listDecisions(db, "demo")).toHaveLength(1);
   });

@@ -93,7 +93,7 @@ describe("POST /tool-search", () => {
     const exact = await post(toolSearchRoute, { model: "gpt-5", agent: "build", query: "slack_post_message" });
     expect(exact.body.path).toBe("exact");
     expect(exact.body.tools).toEqual([]);
-    expect(exact.body.rejected).toEqual([{ name: "slack_post_message", reason: "disabled in the catalog" }]);
+    expect(exact.body.rejected).toEqual([{ name: "slack_post_message", reason: "not registered: disabled in the catalog" }]);
     const semantic = await post(toolSearchRoute, { model: "gpt-5", agent: "build", query: "post a message to a Slack channel" });
     expect(semantic.body.tools.map((tool: { name: string }) => tool.name)).not.toContain("slack_post_message");
   });

@@ -126,7 +126,7 @@ describe("preselect", () => {
       selector,
     });
     expect(result.selected.map((tool) => tool.name)).toEqual(["calendar_find_free_time", "calendar_create_event"]);
-    expect(result.rejected).toEqual([{ name: "calendar_book_room", reason: expect.stringMatching(/^not in the catalog/) }]);
+    expect(result.rejected).toEqual([{ name: "calendar_book_room", reason: expect.stringMatching(/^not registered: not in the catalog/) }]);
     expect(result.selection.invented).toEqual(["calendar_book_room"]);
     expect(result.selection.raw).toEqual(["calendar_find_free_time", "calendar_book_room", "calendar_create_event"]);
     expect(result.toolSet.map((entry) => entry.name)).not.toContain("calendar_book_room");
@@ -177,7 +177,7 @@ describe("preselect", () => {
       selector: scriptedSelectorDouble([]),
     });
     expect(result.toolSet.filter((entry) => entry.origin === "history")).toEqual([{ name: "slack_post_message", origin: "history" }]);
-    expect(result.dropped).toEqual([{ name: "github_get_issue", reason: "history tool dropped: disabled in the catalog" }]);
+    expect(result.dropped).toEqual([{ name: "github_get_issue", reason: "history tool dropped: not registered: disabled in the catalog" }]);
     expect(result.rejected).toEqual([]);
   });
 

@@ -178,7 +178,7 @@ describe("replayDecision", () => {
     expect(selector.calls).toBe(0);
     expect(before).toMatchObject({ revision: 5, names: ["stripe_create_refund", "jira_add_comment"] });
     expect(after).toMatchObject({ revision: 6, path: "exact", names: ["jira_add_comment"], requested: ["stripe_create_refund", "jira_add_comment"] });
-    expect(diff).toEqual({ added: [], removed: ["stripe_create_refund"], rejected: [{ name: "stripe_create_refund", reason: "disabled in the catalog" }], scoreChanges: [] });
+    expect(diff).toEqual({ added: [], removed: ["stripe_create_refund"], rejected: [{ name: "stripe_create_refund", reason: "not registered: disabled in the catalog" }], scoreChanges: [] });
   });
 
   it("reports no difference when nothing relevant changed", async () => {

@@ -65,7 +65,7 @@ describe("runToolSearch, exact path", () => {
     expect(names(result.tools)).toEqual(["read"]);
     expect(result.rejected).toEqual([
       { name: "bash", reason: expect.stringMatching(/^removed at permissions: agent "plan" denies bash/) },
-      { name: "github_make_coffee", reason: expect.stringMatching(/^not in the catalog/) },
+      { name: "github_make_coffee", reason: expect.stringMatching(/^not registered: not in the catalog/) },
     ]);
   });
 
@@ -111,7 +111,7 @@ describe("runToolSearch, semantic path", () => {
     expect(names(result.tools)).toEqual(["github_create_issue"]);
     expect(result.rejected).toEqual([
       { name: "bash", reason: expect.stringMatching(/^removed at permissions: agent "plan" denies bash/) },
-      { name: "github_make_coffee", reason: expect.stringMatching(/^not in the catalog/) },
+      { name: "github_make_coffee", reason: expect.stringMatching(/^not registered: not in the catalog/) },
     ]);
   });
 

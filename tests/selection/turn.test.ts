@@ -63,8 +63,8 @@ describe("assembleTurnToolSet", () => {
     });
     expect(entries.map((entry) => entry.name)).toEqual(["github_create_issue", TOOL_SEARCH_NAME]);
     expect(dropped).toEqual([
-      { name: "slack_post_message", reason: "history tool dropped: disabled in the catalog" },
-      { name: "weather_get_forecast", reason: expect.stringMatching(/^history tool dropped: not in the catalog/) },
+      { name: "slack_post_message", reason: "history tool dropped: not registered: disabled in the catalog" },
+      { name: "weather_get_forecast", reason: expect.stringMatching(/^history tool dropped: not registered: not in the catalog/) },
     ]);
   });
 
@@ -90,7 +90,7 @@ describe("assembleTurnToolSet", () => {
     expect(entries).toEqual([{ name: TOOL_SEARCH_NAME, origin: "entry" }]);
     expect(dropped.map((item) => item.reason)).toEqual([
       expect.stringMatching(/^preselected tool dropped: removed at permissions/),
-      expect.stringMatching(/^preselected tool dropped: not in the catalog/),
+      expect.stringMatching(/^preselected tool dropped: not registered: not in the catalog/),
     ]);
   });
 });

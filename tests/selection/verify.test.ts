@@ -49,14 +49,14 @@ describe("rejectionReason and verifyNames", () => {
     const { passed, rejected } = verifyNames(["slack_post_message", "github_make_coffee"], view);
     expect(passed).toEqual([]);
     expect(rejected).toEqual([
-      { name: "slack_post_message", reason: expect.stringMatching(/^not in the catalog/) },
-      { name: "github_make_coffee", reason: expect.stringMatching(/^not in the catalog/) },
+      { name: "slack_post_message", reason: expect.stringMatching(/^not registered: not in the catalog/) },
+      { name: "github_make_coffee", reason: expect.stringMatching(/^not registered: not in the catalog/) },
     ]);
   });
 
   it("rejects a tool disabled in the catalog", () => {
     const view = viewFor(demoCatalogState({ patch: { slack_post_message: { enabled: false } } }), { model: CLAUDE, agent: "build" });
-    expect(rejectionReason("slack_post_message", view)).toBe("disabled in the catalog");
+    expect(rejectionReason("slack_post_message", view)).toBe("not registered: disabled in the catalog");
   });
 
   it("rejects a tool whose source is unregistered", () => {

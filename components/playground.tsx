@@ -1,0 +1,511 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useMemo, useRef, useState } from "react";
+import { toast } from "sonner";
+import type { PlaygroundEvent, TurnDetails } from "@/lib/playground/events";
+import type { TurnToolEntry } from "@/lib/selection/turn";
+import {
+  conversationKeys,
+  fetchConversation,
+  fetchConversations,
+  fetchTools,
+  postToolSearch,
+  queryKeys,
+  type StoredMessage,
+  type ToolSearchResponse,
+} from "./api-client";
+import { ConfirmButton } from "./confirm-button";
+
+interface Props {
+  catalogId: string;
+  agents: { name: string; mode: string }[];
+  knownModels: string[];
+  mainModel: string | null;
+  mainModelError: string | null;
+  auxSelector: string;
+}
+
+/** One user message and everything that followed it until the next one. */
+interface Turn {
+  key: string;
+  message: string;
+  details?: TurnDetails;
+  events: PlaygroundEvent[];
+}
+
+function turnsOf(messages: StoredMessage[]): Turn[] {
+  const turns: Turn[] = [];
+  for (const message of messages) {
+    if (message.role === "user") {
+      turns.push({ key: String(message.id), message: message.content, details: message.details as TurnDetails, events: [] });
+      continue;
+    }
+    const turn = turns.at(-1);
+    if (!turn) continue;
+    const details = (message.details ?? {}) as { events?: PlaygroundEvent[]; simulatedResults?: { toolCallId: string; toolName: string; output: string }[] };
+    for (const result of details.simulatedResults ?? []) turn.events.push({ type: "tool-result", ...result, simulated: true });
+    if (message.role === "assistant") {
+      if (message.content) turn.events.push({ type: "text-delta", text: message.content });
+      turn.events.push(...(details.events ?? []));
+    }
+  }
+  return turns;
+}
+
+/** The stored turns plus what is streaming now: a new turn for a message, or more of the last turn. */
+function withLiveEvents(turns: Turn[], live: { message?: string; events: PlaygroundEvent[] }): Turn[] {
+  if (live.message) {
+    const preselection = live.events.find((event): event is Extract<PlaygroundEvent, { type: "preselection" }> => event.type === "preselection");
+    return [...turns, { key: "live", message: live.message, details: preselection?.turn, events: live.events.filter((event) => event.type !== "preselection") }];
+  }
+  const last = turns.at(-1);
+  return last ? [...turns.slice(0, -1), { ...last, events: [...last.events, ...live.events] }] : turns;
+}
+
+/** Simulated tool calls that have no result yet: the person answers them. */
+function pendingCalls(events: PlaygroundEvent[]) {
+  const answered = new Set(events.flatMap((event) => (event.type === "tool-result" || event.type === "tool-error" ? [event.toolCallId] : [])));
+  return events.filter(
+    (event): event is Extract<PlaygroundEvent, { type: "tool-call" }> => event.type === "tool-call" && event.simulated && event.active && !answered.has(event.toolCallId),
+  );
+}
+
+async function* readEvents(response: Response): AsyncGenerator<PlaygroundEvent> {
+  if (!response.ok) {
+    const body = await response.json().catch(() => undefined);
+    throw new Error(body?.error?.message ?? `Request failed: ${response.status}`);
+  }
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += value;
+    const lines = buffer.split("\n");
+    buffer = lines.pop() ?? "";
+    for (const line of lines) if (line.trim()) yield JSON.parse(line) as PlaygroundEvent;
+  }
+  if (buffer.trim()) yield JSON.parse(buffer) as PlaygroundEvent;
+}
+
+export function Playground({ catalogId, agents, knownModels, mainModel, mainModelError, auxSelector }: Props) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const queryClient = useQueryClient();
+  const conversationId = params.get("conversation") ?? undefined;
+  const primary = agents.find((agent) => agent.mode !== "subagent")?.name ?? agents[0]?.name ?? "build";
+  const config = {
+    model: params.get("model") ?? "claude-sonnet-4-5",
+    agent: params.get("agent") ?? primary,
+    mode: params.get("mode") || undefined,
+    flags: (params.get("flags") ?? "").split(",").filter(Boolean),
+    k: Number(params.get("k") ?? 8),
+  };
+  const setParams = (change: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(change)) {
+      if (value === undefined || value === "") next.delete(key);
+      else next.set(key, value);
+    }
+    router.replace(`${pathname}?${next.toString()}`, { scroll: false });
+  };
+
+  const conversations = useQuery({ queryKey: conversationKeys.list(catalogId), queryFn: () => fetchConversations(catalogId) });
+  const conversation = useQuery({
+    queryKey: conversationKeys.one(catalogId, conversationId ?? ""),
+    queryFn: () => fetchConversation(catalogId, conversationId!),
+    enabled: !!conversationId,
+  });
+  const [live, setLive] = useState<{ message?: string; events: PlaygroundEvent[] } | null>(null);
+
+  const exchange = useMutation({
+    mutationFn: async (body: { message?: string; toolResults?: { toolCallId: string; toolName: string; output: string }[] }) => {
+      setLive({ message: body.message, events: [] });
+      const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/playground`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...config, conversationId, ...body }),
+      });
+      let started = conversationId;
+      for await (const event of readEvents(response)) {
+        if (event.type === "preselection" && event.conversationId !== started) {
+          started = event.conversationId;
+        }
+        if (event.type === "error") toast.error(`Main model: ${event.message}`);
+        setLive((current) => ({ message: current?.message, events: [...(current?.events ?? []), event] }));
+      }
+      return started;
+    },
+    onSuccess: async (id) => {
+      if (id) await queryClient.fetchQuery({ queryKey: conversationKeys.one(catalogId, id), queryFn: () => fetchConversation(catalogId, id) });
+      if (id && id !== conversationId) setParams({ conversation: id });
+      await queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
+      setLive(null);
+    },
+    onError: (error) => {
+      setLive(null);
+      toast.error(error.message);
+    },
+  });
+
+  const storedTurns = useMemo(() => turnsOf(conversation.data?.messages ?? []), [conversation.data]);
+  const turns = live ? withLiveEvents(storedTurns, live) : storedTurns;
+  const pending = !exchange.isPending && turns.length > 0 ? pendingCalls(turns[turns.length - 1].events) : [];
+
+  return (
+    <div className="playground">
+      <aside className="panel stack" data-testid="conversations">
+        <div className="spread">
+          <h3 style={{ margin: 0 }}>Conversations</h3>
+          <button type="button" className="small-button" onClick={() => setParams({ conversation: undefined })} data-testid="new-conversation">New</button>
+        </div>
+        {conversations.data?.length === 0 && <p className="faint small">None yet: send a message.</p>}
+        <ul className="conversation-list">
+          {conversations.data?.map((item) => (
+            <li key={item.id} className={item.id === conversationId ? "current" : undefined}>
+              <Link href={`${pathname}?conversation=${item.id}&model=${encodeURIComponent(item.model)}&agent=${encodeURIComponent(item.agent)}`} data-testid="conversation-link">
+                {item.title || "Untitled"}
+              </Link>
+              <div className="faint small">{item.model} · {item.agent} · {item.history.length} tools in history</div>
+              <ConfirmButton
+                label="Delete"
+                className="ghost small-button danger"
+                title="Delete this conversation?"
+                body="Its messages go; its recorded decisions stay in the log."
+                confirmLabel="Delete"
+                onConfirm={async () => {
+                  const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/conversations/${item.id}`, { method: "DELETE" });
+                  if (!response.ok) return void toast.error("Could not delete the conversation");
+                  toast.success("Conversation deleted");
+                  if (item.id === conversationId) setParams({ conversation: undefined });
+                  queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
+                }}
+              />
+            </li>
+          ))}
+        </ul>
+      </aside>
+      <section className="stack" style={{ minWidth: 0 }}>
+        <div className="panel row" data-testid="playground-config">
+          <label className="field" style={{ flex: 2, minWidth: 160 }}>
+            Model (for the pipeline)
+            <input
+              key={config.model}
+              list="playground-models"
+              defaultValue={config.model}
+              onBlur={(event) => event.target.value.trim() && event.target.value.trim() !== config.model && setParams({ model: event.target.value.trim() })}
+              data-testid="playground-model"
+            />
+            <datalist id="playground-models">{knownModels.map((id) => <option key={id} value={id} />)}</datalist>
+          </label>
+          <label className="field" style={{ flex: 1, minWidth: 110 }}>
+            Agent
+            <select value={config.agent} onChange={(event) => setParams({ agent: event.target.value })} data-testid="playground-agent">
+              {agents.map((agent) => <option key={agent.name} value={agent.name}>{agent.name}</option>)}
+            </select>
+          </label>
+          <label className="field" style={{ width: 110 }}>
+            Mode
+            <input key={config.mode ?? ""} placeholder={config.agent} defaultValue={config.mode ?? ""} onBlur={(event) => setParams({ mode: event.target.value.trim() || undefined })} />
+          </label>
+          <label className="field" style={{ width: 150 }}>
+            Flags
+            <input key={config.flags.join(",")} placeholder="experimental.lsp" defaultValue={config.flags.join(",")} onBlur={(event) => setParams({ flags: event.target.value.replace(/\s+/g, "") || undefined })} />
+          </label>
+          <label className="field" style={{ width: 80 }}>
+            Top k
+            <input type="number" min={1} max={50} value={config.k} onChange={(event) => setParams({ k: event.target.value })} data-testid="playground-k" />
+          </label>
+          <div className="small" style={{ flexBasis: "100%" }} data-testid="model-status">
+            Auxiliary selector: <b>{auxSelector}</b> · Main model:{" "}
+            {mainModel ? <b>{mainModel}</b> : <span className="badge warn">none configured</span>}
+            {mainModelError && <span className="field-error"> {mainModelError}</span>}
+            {!mainModel && <span className="muted"> · each message shows the tool set the main model would get; use the ToolSearch console below.</span>}
+          </div>
+        </div>
+
+        {turns.length === 0 && !exchange.isPending && (
+          <div className="panel empty" data-testid="playground-empty">
+            <strong>Ask something an agent of this catalog would be asked</strong>
+            Each message shows the preselection, the turn&apos;s tool set and {mainModel ? "the main model's answer" : "what the main model would get"}.
+          </div>
+        )}
+        {turns.map((turn, index) => (
+          <TurnView key={turn.key} catalogId={catalogId} number={index + 1} turn={turn} streaming={exchange.isPending && index === turns.length - 1} />
+        ))}
+
+        {pending.length > 0 && <PendingResults calls={pending} onSubmit={(toolResults) => exchange.mutate({ toolResults })} />}
+        <Composer disabled={exchange.isPending || pending.length > 0} onSend={(message) => exchange.mutate({ message })} />
+        {!mainModel && <ToolSearchConsole catalogId={catalogId} config={config} conversationId={conversationId} onConversation={(id) => id !== conversationId && setParams({ conversation: id })} />}
+      </section>
+    </div>
+  );
+}
+
+function Composer({ disabled, onSend }: { disabled: boolean; onSend: (message: string) => void }) {
+  const [text, setText] = useState("");
+  const send = () => {
+    if (!text.trim() || disabled) return;
+    onSend(text.trim());
+    setText("");
+  };
+  return (
+    <form
+      className="panel row"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      <textarea
+        rows={2}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter" && !event.shiftKey) {
+            event.preventDefault();
+            send();
+          }
+        }}
+        placeholder="Message (Enter sends, Shift+Enter for a new line)"
+        aria-label="Message"
+        data-testid="composer"
+        style={{ flex: 1 }}
+      />
+      <button type="submit" className="primary" disabled={disabled || !text.trim()} data-testid="send">Send</button>
+    </form>
+  );
+}
+
+const ORIGIN_LABEL: Record<TurnToolEntry["origin"], string> = { base: "base", preselected: "preselected", history: "history", entry: "ToolSearch entry" };
+
+function TurnView({ catalogId, number, turn, streaming }: { catalogId: string; number: number; turn: Turn; streaming: boolean }) {
+  return (
+    <article className="panel stack turn" data-testid={`turn-${number}`}>
+      <div className="spread">
+        <b>Turn {number}</b>
+        {streaming && <span className="badge warn">working…</span>}
+      </div>
+      <div className="bubble user" data-testid="user-message">{turn.message}</div>
+      {turn.details ? <PreselectionView catalogId={catalogId} details={turn.details} /> : <p className="muted small">Preselecting…</p>}
+      <EventsView events={turn.events} />
+    </article>
+  );
+}
+
+function PreselectionView({ catalogId, details }: { catalogId: string; details: TurnDetails }) {
+  const tools = useQuery({ queryKey: queryKeys.tools(catalogId), queryFn: () => fetchTools(catalogId) });
+  const summaries = new Map(tools.data?.map((tool) => [tool.name, tool.summary]));
+  const max = Math.max(...details.selected.map((tool) => tool.score), 1e-9);
+  const byOrigin = (["base", "preselected", "history", "entry"] as const).map((origin) => ({ origin, names: details.toolSet.filter((entry) => entry.origin === origin).map((entry) => entry.name) }));
+  return (
+    <div className="grid-2" style={{ alignItems: "start" }}>
+      <div className="stack" data-testid="preselection">
+        <div className="small">
+          <b>1. Preselection</b> by <code data-testid="selector">{details.selector}</code>
+          {details.fallback && <span className="badge warn" style={{ marginLeft: 6 }} title={details.fallback.cause}>fallback from {details.fallback.from}: {details.fallback.cause}</span>}
+          <span className="faint"> · {details.latencyMs.toFixed(1)} ms · </span>
+          <Link href={`/catalogs/${catalogId}/decisions/${details.decisionId}`}>decision</Link>
+        </div>
+        <details className="small">
+          <summary>
+            It saw {details.candidates.length} tools as names and summaries only ({details.tokens.candidates.toLocaleString()} tokens)
+          </summary>
+          <ul className="compact">
+            {details.candidates.map((name) => (
+              <li key={name}><code>{name}</code> <span className="muted">{summaries.get(name)}</span></li>
+            ))}
+          </ul>
+        </details>
+        <table className="small">
+          <tbody>
+            {details.selected.map((tool) => (
+              <tr key={tool.name} data-testid={`selected-${tool.name}`}>
+                <td className="name">{tool.name}</td>
+                <td style={{ width: "45%" }}>
+                  <div className="bar-track"><div className="bar" style={{ width: `${(tool.score / max) * 100}%` }} /></div>
+                </td>
+                <td className="mono" style={{ width: 60, textAlign: "right" }}>{tool.score.toFixed(2)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {details.selected.length === 0 && <p className="faint small">Nothing matched.</p>}
+        {details.rejected.length > 0 && (
+          <div className="small" data-testid="preselection-rejected">
+            <b>Rejected:</b>
+            {details.rejected.map((rejection) => <div key={rejection.name}><code>{rejection.name}</code> <span className="muted">{rejection.reason}</span></div>)}
+          </div>
+        )}
+      </div>
+      <div className="stack" data-testid="tool-set">
+        <div className="small"><b>2. The turn&apos;s tool set</b>: {details.toolSet.length} tools</div>
+        <div className="small">
+          <div className="spread"><span>{details.tokens.toolSet.toLocaleString()} tokens</span><span className="faint">of {details.tokens.visible.toLocaleString()} for the whole visible list</span></div>
+          <div className="bar-track"><div className="bar" style={{ width: `${(details.tokens.toolSet / Math.max(details.tokens.visible, 1)) * 100}%` }} /></div>
+        </div>
+        {byOrigin.map(({ origin, names }) =>
+          names.length === 0 ? null : (
+            <div key={origin} className="small">
+              <span className="muted">{ORIGIN_LABEL[origin]}: </span>
+              {names.map((name) => <span key={name} className={`tag origin-${origin}`} data-testid={`set-${origin}-${name}`}>{name}</span>)}
+            </div>
+          ),
+        )}
+        {details.dropped.length > 0 && (
+          <div className="small faint">Left out: {details.dropped.map((drop) => `${drop.name} (${drop.reason})`).join("; ")}</div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function EventsView({ events }: { events: PlaygroundEvent[] }) {
+  const blocks: React.ReactNode[] = [];
+  let text = "";
+  const flushText = (key: string) => {
+    if (text) blocks.push(<div key={`text-${key}`} className="bubble assistant" data-testid="assistant-text">{text}</div>);
+    text = "";
+  };
+  events.forEach((event, index) => {
+    if (event.type === "text-delta") {
+      text += event.text;
+      return;
+    }
+    flushText(String(index));
+    if (event.type === "tool-call" && event.toolName !== "ToolSearch") {
+      blocks.push(
+        <div key={index} className="tool-call small" data-testid={`tool-call-${event.toolName}`}>
+          <b>calls</b> <code>{event.toolName}</code> {!event.active && <span className="badge off">not in its tool set</span>}
+          <pre className="diff">{JSON.stringify(event.input, null, 2)}</pre>
+        </div>,
+      );
+    } else if (event.type === "tool-search") {
+      blocks.push(
+        <div key={index} className="tool-search small" data-testid="tool-search-event">
+          <b>ToolSearch</b> <code>{event.query}</code> <span className="badge">{event.path}</span>
+          {event.selector && <span className="faint"> by {event.selector}</span>}
+          <div>Found: {event.found.length === 0 ? <span className="faint">nothing</span> : event.found.map((name) => <span key={name} className="tag origin-found">{name}</span>)}</div>
+          {event.rejected.map((rejection) => <div key={rejection.name} className="muted">rejected <code>{rejection.name}</code>: {rejection.reason}</div>)}
+        </div>,
+      );
+    } else if (event.type === "tool-result") {
+      blocks.push(
+        <div key={index} className="tool-result small" data-testid="tool-result">
+          <span className="badge warn">simulated result</span> <code>{event.toolName}</code>
+          <pre className="diff">{event.output}</pre>
+        </div>,
+      );
+    } else if (event.type === "tool-error") {
+      blocks.push(<div key={index} className="error-box small"><code>{event.toolName}</code>: {event.error}</div>);
+    } else if (event.type === "step" && events.slice(0, index).some((previous) => previous.type === "tool-search")) {
+      blocks.push(
+        <div key={index} className="small faint" data-testid="next-step-tools">
+          Available at the next step: {event.activeTools.join(", ")}
+        </div>,
+      );
+    } else if (event.type === "error") {
+      blocks.push(<div key={index} className="error-box small">{event.message}</div>);
+    } else if (event.type === "finish" && event.reason === "no-main-model") {
+      blocks.push(<div key={index} className="small muted" data-testid="no-main-model">No main model is configured: this is the tool set it would get.</div>);
+    }
+  });
+  flushText("end");
+  return <div className="stack">{blocks}</div>;
+}
+
+function PendingResults({ calls, onSubmit }: { calls: Extract<PlaygroundEvent, { type: "tool-call" }>[]; onSubmit: (results: { toolCallId: string; toolName: string; output: string }[]) => void }) {
+  const [outputs, setOutputs] = useState<Record<string, string>>(() => Object.fromEntries(calls.map((call) => [call.toolCallId, call.placeholder ?? ""])));
+  return (
+    <form
+      className="panel stack"
+      data-testid="pending-results"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit(calls.map((call) => ({ toolCallId: call.toolCallId, toolName: call.toolName, output: outputs[call.toolCallId] ?? "" })));
+      }}
+    >
+      <div>
+        <b>Simulated results</b> <span className="muted small">Nothing runs on the server: type what <code>{calls.map((call) => call.toolName).join(", ")}</code> would return, or keep the placeholder.</span>
+      </div>
+      {calls.map((call) => (
+        <label key={call.toolCallId} className="field">
+          <code>{call.toolName}</code>
+          <textarea className="code" rows={4} value={outputs[call.toolCallId] ?? ""} onChange={(event) => setOutputs((current) => ({ ...current, [call.toolCallId]: event.target.value }))} data-testid={`result-${call.toolName}`} />
+        </label>
+      ))}
+      <div className="row end"><button type="submit" className="primary" data-testid="send-results">Send results</button></div>
+    </form>
+  );
+}
+
+function ToolSearchConsole({
+  catalogId,
+  config,
+  conversationId,
+  onConversation,
+}: {
+  catalogId: string;
+  config: { model: string; agent: string; mode?: string; flags: string[] };
+  conversationId?: string;
+  onConversation: (id: string) => void;
+}) {
+  const queryClient = useQueryClient();
+  const [query, setQuery] = useState("");
+  const [maxResults, setMaxResults] = useState(5);
+  const [results, setResults] = useState<(ToolSearchResponse & { query: string })[]>([]);
+  const search = useMutation({
+    mutationFn: (text: string) => postToolSearch(catalogId, { ...config, conversationId, query: text, maxResults }),
+    onSuccess: (result, text) => {
+      setResults((current) => [{ ...result, query: text }, ...current]);
+      onConversation(result.conversationId);
+      queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
+    },
+    onError: (error) => toast.error(error.message),
+  });
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <section className="panel stack" data-testid="tool-search-console">
+      <div>
+        <h2 style={{ margin: 0 }}>ToolSearch console</h2>
+        <p className="muted small">Search as the main model would: <code>select:a,b</code> or an exact name resolves locally; a description goes to the auxiliary selector. Every result is checked against the registry and this agent&apos;s permissions.</p>
+      </div>
+      <form
+        className="row"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (query.trim()) search.mutate(query.trim());
+        }}
+      >
+        <input ref={input} value={query} onChange={(event) => setQuery(event.target.value)} placeholder='e.g. "select:slack_post_message" or "create a calendar event"' style={{ flex: 1 }} data-testid="tool-search-query" />
+        <label className="row small">max <input type="number" min={1} max={20} value={maxResults} onChange={(event) => setMaxResults(Number(event.target.value))} style={{ width: 64 }} /></label>
+        <button type="submit" className="primary" disabled={search.isPending || !query.trim()} data-testid="tool-search-run">Search</button>
+      </form>
+      {results.map((result) => (
+        <div key={result.decisionId} className="card small" data-testid="tool-search-result">
+          <div className="spread">
+            <span><code>{result.query}</code> <span className="badge" data-testid="tool-search-path">{result.path}</span>{result.selector && <span className="faint"> by {result.selector}</span>}</span>
+            <Link href={`/catalogs/${catalogId}/decisions/${result.decisionId}`}>decision</Link>
+          </div>
+          {result.tools.length === 0 && <span className="faint">No tool passed.</span>}
+          {result.tools.map((tool) => (
+            <details key={tool.name} data-testid={`found-${tool.name}`}>
+              <summary><code>{tool.name}</code> <span className="badge ok">available</span></summary>
+              <p className="muted">{tool.description}</p>
+              <pre className="diff">{JSON.stringify(tool.inputSchema, null, 2)}</pre>
+            </details>
+          ))}
+          {result.rejected.map((rejection) => (
+            <div key={rejection.name} data-testid={`rejected-${rejection.name}`}>
+              <span className="badge off">rejected</span> <code>{rejection.name}</code> <span className="muted">{rejection.reason}</span>
+            </div>
+          ))}
+        </div>
+      ))}
+    </section>
+  );
+}
