@@ -1,0 +1,243 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError, type CallToolResult, type ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { ToolshedError } from "../../errors";
+import { adaptMcpTools, type McpToolDraft, type McpToolProblem } from "./adapt";
+import { McpServerConfigSchema, type McpServerConfig } from "./config";
+import { terminateProcessTree } from "./process-tree";
+
+/** What went wrong, so a sources page can say more than "failed". */
+export type McpFailure = "config" | "spawn" | "timeout" | "connection" | "protocol";
+
+export class McpSourceError extends ToolshedError {
+  constructor(
+    readonly failure: McpFailure,
+    readonly server: string,
+    message: string,
+  ) {
+    super(failure === "config" ? "bad_request" : "upstream_failed", message);
+    this.name = "McpSourceError";
+  }
+}
+
+export interface McpServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+}
+
+export interface McpServerListing {
+  serverInfo: McpServerInfo | undefined;
+  tools: McpToolDraft[];
+  /** Tools the server lists that could not be adapted; the others are still in `tools`. */
+  problems: McpToolProblem[];
+}
+
+export interface McpListOptions {
+  /** Starting the server (or reaching it) and the MCP handshake. */
+  connectTimeoutMs?: number;
+  /** All pages of `tools/list` together. */
+  listTimeoutMs?: number;
+}
+
+export interface McpCallOptions {
+  connectTimeoutMs?: number;
+  /** The `tools/call` request alone. */
+  timeoutMs?: number;
+}
+
+export interface McpToolResult {
+  content: ContentBlock[];
+  /** True when the tool itself reports failure: the model should see the content and adapt. */
+  isError: boolean;
+  structuredContent?: Record<string, unknown>;
+}
+
+const CLIENT_INFO = { name: "toolshed", version: "0.1.0" };
+// A server that pages forever, or lists an absurd number of tools, is treated as broken.
+const MAX_PAGES = 500;
+const MAX_TOOLS = 10_000;
+const STDERR_TAIL_CHARS = 2_000;
+/** How long closing may take before the caller moves on; the SDK escalates to SIGKILL after that. */
+const CLOSE_WAIT_MS = 1_000;
+/** Our deadlines decide and word the error; the SDK's per-request timeout only has to fire later. */
+const sdkTimeout = (ms: number) => ({ timeout: ms + 1_000 });
+
+// Loose on purpose: the SDK's own listTools rejects the whole page when one tool is malformed,
+// whereas adaptMcpTools reports that tool and keeps the others.
+const ToolsPageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+
+function parseConfig(config: McpServerConfig): McpServerConfig {
+  const parsed = McpServerConfigSchema.safeParse(config);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue.path.join(".") || "config";
+  const name = typeof config?.name === "string" ? config.name : "?";
+  throw new McpSourceError("config", name, `Invalid MCP server configuration: ${issue.message} (${field})`);
+}
+
+interface Connection {
+  client: Client;
+  transport: StdioClientTransport | StreamableHTTPClientTransport;
+  stderrTail: () => string;
+}
+
+function openTransport(config: McpServerConfig): Connection {
+  const client = new Client(CLIENT_INFO);
+  if (config.transport === "http") {
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
+    return { client, transport, stderrTail: () => "" };
+  }
+  // Piped rather than inherited: a server's logs are kept for error messages, not mixed into ours.
+  const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env: config.env, stderr: "pipe" });
+  let tail = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    tail = (tail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+  });
+  return { client, transport, stderrTail: () => tail.trim() };
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * Always runs, and never waits long. After a failure the server's processes get SIGTERM at once,
+ * since a hung server would not react to its stdin closing, and SIGKILL if they outlive the
+ * wait. After success it closes gracefully: stdin first, or the session's DELETE over HTTP.
+ */
+async function close({ client, transport }: Connection, failed: boolean): Promise<void> {
+  if (failed && transport instanceof StdioClientTransport && transport.pid !== null) {
+    terminateProcessTree(transport.pid, CLOSE_WAIT_MS);
+  }
+  if (!failed && transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    await Promise.race([transport.terminateSession().catch(() => undefined), pause(CLOSE_WAIT_MS)]);
+  }
+  await Promise.race([client.close().catch(() => undefined), pause(CLOSE_WAIT_MS)]);
+}
+
+function withStderr(message: string, stderrTail: string): string {
+  const sentence = message.replace(/\.?$/, ".");
+  return stderrTail ? `${sentence} The server wrote to stderr: ${stderrTail}` : sentence;
+}
+
+/** Turns whatever the SDK, the OS or fetch threw into a message that says what to check. */
+function describeFailure(error: unknown, config: McpServerConfig, stderrTail: string): McpSourceError {
+  const server = `MCP server "${config.name}"`;
+  if (error instanceof McpSourceError) {
+    return new McpSourceError(error.failure, error.server, withStderr(error.message, stderrTail));
+  }
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (config.transport === "stdio" && (code === "ENOENT" || code === "EACCES")) {
+    const why = code === "ENOENT" ? "was not found (check the command and PATH)" : "is not executable (permission denied)";
+    return new McpSourceError("spawn", config.name, `Could not start the ${server}: the command "${config.command}" ${why}.`);
+  }
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    const how = config.transport === "stdio" ? "The process exited or closed its output" : "The connection was closed";
+    return new McpSourceError("connection", config.name, withStderr(`${how} before the ${server} answered`, stderrTail));
+  }
+  if (error instanceof StreamableHTTPError) {
+    const hint = error.code === 401 || error.code === 403 ? " (check the server's headers, e.g. Authorization)" : "";
+    return new McpSourceError("connection", config.name, `The ${server} answered HTTP ${error.code}${hint}: ${error.message}`);
+  }
+  if (error instanceof TypeError && error.message === "fetch failed") {
+    const cause = error.cause as NodeJS.ErrnoException | undefined;
+    const url = config.transport === "http" ? config.url : "";
+    return new McpSourceError("connection", config.name, `Could not reach the ${server} at ${url}: ${cause?.code ?? cause?.message ?? "fetch failed"}.`);
+  }
+  if (config.transport === "stdio" && code !== undefined && error instanceof Error && "syscall" in error) {
+    return new McpSourceError("spawn", config.name, `Could not start the ${server}: ${error.message}.`);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new McpSourceError("protocol", config.name, withStderr(`The ${server} broke the protocol: ${message}`, stderrTail));
+}
+
+/** Connects, runs `work` within its own deadline, and closes whatever happened. */
+async function withServer<T>(
+  rawConfig: McpServerConfig,
+  connectTimeoutMs: number,
+  workTimeoutMs: number,
+  workLabel: string,
+  work: (client: Client, requestOptions: { timeout: number }) => Promise<T>,
+): Promise<T> {
+  const config = parseConfig(rawConfig);
+  const connection = openTransport(config);
+  const timedOut = (ms: number, what: string) => () =>
+    new McpSourceError("timeout", config.name, `The MCP server "${config.name}" did not ${what} within ${ms} ms`);
+  let failed = true;
+  try {
+    await withDeadline(
+      connection.client.connect(connection.transport, sdkTimeout(connectTimeoutMs)),
+      connectTimeoutMs,
+      timedOut(connectTimeoutMs, "complete the MCP handshake"),
+    );
+    const result = await withDeadline(work(connection.client, sdkTimeout(workTimeoutMs)), workTimeoutMs, timedOut(workTimeoutMs, workLabel));
+    failed = false;
+    return result;
+  } catch (error) {
+    throw describeFailure(error, config, connection.stderrTail());
+  } finally {
+    await close(connection, failed);
+  }
+}
+
+/** Lists a server's tools, following `nextCursor`, and adapts them to the unified format. */
+export async function listMcpTools(
+  config: McpServerConfig,
+  { connectTimeoutMs = 10_000, listTimeoutMs = 10_000 }: McpListOptions = {},
+): Promise<McpServerListing> {
+  return withServer(config, connectTimeoutMs, listTimeoutMs, "list its tools", async (client, requestOptions) => {
+    const serverVersion = client.getServerVersion();
+    const serverInfo = serverVersion && {
+      name: serverVersion.name,
+      version: serverVersion.version,
+      ...(serverVersion.title ? { title: serverVersion.title } : {}),
+    };
+    if (!client.getServerCapabilities()?.tools) return { serverInfo, tools: [], problems: [] };
+
+    const listed: unknown[] = [];
+    const cursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 1; ; page++) {
+      const result = await client.request(
+        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+        ToolsPageSchema,
+        requestOptions,
+      );
+      listed.push(...result.tools);
+      if (result.nextCursor === undefined) break;
+      if (cursors.has(result.nextCursor)) throw new Error(`tools/list returned the page cursor "${result.nextCursor}" twice`);
+      if (page >= MAX_PAGES || listed.length >= MAX_TOOLS) {
+        throw new Error(`tools/list goes on beyond ${MAX_PAGES} pages or ${MAX_TOOLS} tools`);
+      }
+      cursors.add(result.nextCursor);
+      cursor = result.nextCursor;
+    }
+    return { serverInfo, ...adaptMcpTools(config.name, listed) };
+  });
+}
+
+/** Calls one tool by its MCP name on a fresh connection, as the playground does for live MCP tools. */
+export async function callMcpTool(
+  config: McpServerConfig,
+  mcpName: string,
+  args: Record<string, unknown>,
+  { connectTimeoutMs = 10_000, timeoutMs = 60_000 }: McpCallOptions = {},
+): Promise<McpToolResult> {
+  return withServer(config, connectTimeoutMs, timeoutMs, `answer the call to ${mcpName}`, async (client, requestOptions) => {
+    const result = (await client.callTool({ name: mcpName, arguments: args }, undefined, requestOptions)) as CallToolResult;
+    return {
+      content: result.content,
+      isError: result.isError === true,
+      ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
+    };
+  });
+}

@@ -1,0 +1,24 @@
+export { adaptMcpTools, type McpToolDraft, type McpToolProblem } from "./adapt";
+export {
+  callMcpTool,
+  listMcpTools,
+  McpSourceError,
+  type McpCallOptions,
+  type McpFailure,
+  type McpListOptions,
+  type McpServerInfo,
+  type McpServerListing,
+  type McpToolResult,
+} from "./client";
+export {
+  HIDDEN_SECRET,
+  MCP_SERVER_NAME_PATTERN,
+  McpHttpConfigSchema,
+  McpServerConfigSchema,
+  McpStdioConfigSchema,
+  redactMcpConfig,
+  type McpHttpConfig,
+  type McpServerConfig,
+  type McpStdioConfig,
+} from "./config";
+export { registryNamesForServer } from "./names";

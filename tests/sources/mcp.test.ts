@@ -1,0 +1,227 @@
+import { readFileSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callMcpTool, listMcpTools, McpSourceError, type McpServerConfig } from "../../lib/sources/mcp";
+import { validateToolDraft } from "../../lib/tools/validate";
+
+const DEMO_SERVER = resolve("mcp-servers/demo-server.mjs");
+
+function demo(env: Record<string, string> = {}): McpServerConfig {
+  return { name: "demo", transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env };
+}
+
+async function failure(work: Promise<unknown>): Promise<McpSourceError> {
+  const error = await work.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (error instanceof McpSourceError) return error;
+  throw new Error(`expected an McpSourceError, got ${String(error)}`);
+}
+
+/** A process that has exited but not yet been reaped by its new parent (a zombie) counts as gone. */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+describe("MCP over stdio, against the shipped demo server", () => {
+  let scratch: string;
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "toolshed-mcp-"));
+  });
+  afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+  it("lists the demo server's tools in the unified format", async () => {
+    const { serverInfo, tools, problems } = await listMcpTools(demo());
+    expect(serverInfo).toEqual({ name: "toolshed-demo", version: "1.0.0", title: "Toolshed demo server" });
+    expect(problems).toEqual([]);
+    expect(tools.map((tool) => [tool.name, tool.mcpName])).toEqual([
+      ["demo__notes_search", "notes_search"],
+      ["demo__notes_get", "notes_get"],
+      ["demo__notes_create", "notes_create"],
+      ["demo__notes_delete", "notes_delete"],
+      ["demo__weather_forecast", "weather_forecast"],
+    ]);
+    for (const tool of tools) expect(validateToolDraft(tool)).toEqual([]);
+    const forecast = tools.find((tool) => tool.mcpName === "weather_forecast");
+    expect(forecast).toMatchObject({ source: "mcp", server: "demo", title: "Weather forecast", annotations: { readOnlyHint: true } });
+    expect(forecast?.inputSchema).not.toHaveProperty("$schema");
+    expect(forecast?.inputSchema.required).toEqual(["city"]);
+  });
+
+  it("lists only the tools the server offers", async () => {
+    const { tools } = await listMcpTools(demo({ DEMO_MCP_TOOLS: "notes_get,weather_forecast" }));
+    expect(tools.map((tool) => tool.mcpName)).toEqual(["notes_get", "weather_forecast"]);
+  });
+
+  it("times out on a server that never answers, and kills it", async () => {
+    const pidFile = join(scratch, "hang.pid");
+    const started = Date.now();
+    const error = await failure(listMcpTools(demo({ DEMO_MCP_HANG: "1", DEMO_MCP_PID_FILE: pidFile }), { connectTimeoutMs: 400 }));
+    const elapsed = Date.now() - started;
+    expect(error.failure).toBe("timeout");
+    expect(error.message).toMatch(/did not complete the MCP handshake within 400 ms/);
+    expect(error.message).toMatch(/hanging on purpose/);
+    expect(elapsed).toBeGreaterThanOrEqual(400);
+    expect(elapsed).toBeLessThan(2_500);
+    const pid = Number(await readFile(pidFile, "utf8"));
+    // Its file descriptors close a moment before it leaves the process table.
+    await expect.poll(() => isRunning(pid), { timeout: 500, interval: 20 }).toBe(false);
+  });
+
+  it("also kills a hung server started through a wrapper that does not pass signals on", async () => {
+    const pidFile = join(scratch, "wrapped.pid");
+    // The shell stays as the parent (it has more to do after node), like npx or uvx would.
+    const wrapped: McpServerConfig = {
+      name: "wrapped",
+      transport: "stdio",
+      command: "sh",
+      args: ["-c", `"${process.execPath}" "${DEMO_SERVER}"; echo "server exited" >&2`],
+      env: { DEMO_MCP_HANG: "1", DEMO_MCP_PID_FILE: pidFile },
+    };
+    const error = await failure(listMcpTools(wrapped, { connectTimeoutMs: 400 }));
+    expect(error.failure).toBe("timeout");
+    const pid = Number(await readFile(pidFile, "utf8"));
+    // Its file descriptors close a moment before it leaves the process table.
+    await expect.poll(() => isRunning(pid), { timeout: 500, interval: 20 }).toBe(false);
+  });
+
+  it("reports a command that does not exist", async () => {
+    const error = await failure(listMcpTools({ name: "ghost", transport: "stdio", command: "toolshed-no-such-command" }));
+    expect(error.failure).toBe("spawn");
+    expect(error.status).toBe(502);
+    expect(error.message).toBe('Could not start the MCP server "ghost": the command "toolshed-no-such-command" was not found (check the command and PATH).');
+  });
+
+  it("reports a server that exits at start-up, with what it wrote to stderr", async () => {
+    const error = await failure(listMcpTools(demo({ DEMO_MCP_CRASH: "1" })));
+    expect(error.failure).toBe("connection");
+    expect(error.message).toMatch(/exited or closed its output before the MCP server "demo" answered/);
+    expect(error.message).toMatch(/simulated crash at start-up/);
+  });
+
+  it("rejects an invalid configuration before starting anything", async () => {
+    const error = await failure(listMcpTools({ name: "Bad Name", transport: "stdio", command: "node" }));
+    expect(error.failure).toBe("config");
+    expect(error.status).toBe(400);
+    expect(error.message).toMatch(/^Invalid MCP server configuration: A server name is/);
+  });
+
+  it("calls a tool and returns its content", async () => {
+    const result = await callMcpTool(demo(), "weather_forecast", { city: "Lyon", days: 2 });
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent).toMatchObject({ city: "Lyon", units: "metric" });
+    expect((result.structuredContent?.forecast as unknown[]).length).toBe(2);
+    expect(result.content[0]).toMatchObject({ type: "text" });
+    // Deterministic demo data: a second process gives the same forecast.
+    expect(await callMcpTool(demo(), "weather_forecast", { city: "Lyon", days: 2 })).toEqual(result);
+  });
+
+  it("passes a tool's own failure through as an error result", async () => {
+    const result = await callMcpTool(demo(), "notes_get", { id: "note-99" });
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: "text", text: 'No note has the id "note-99". Use notes_search to find one.' }]);
+  });
+});
+
+/** A Streamable HTTP server that pages its tool list two at a time and requires a bearer token. */
+function startHttpServer(options: { hangOnList?: boolean; hangOnConnect?: boolean } = {}): Promise<{ url: string; http: HttpServer }> {
+  const tools = [
+    { name: "alpha", description: "First.", inputSchema: { type: "object", properties: {} } },
+    { name: "beta", description: "Second.", inputSchema: { type: "object", properties: { n: { type: "integer" } } } },
+    { name: "broken", description: "Scalar root.", inputSchema: { type: "string" } },
+    { name: "gamma.delta", description: "Third page.", inputSchema: { type: "object" } },
+    { name: "echo", description: "Echoes.", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
+  ];
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (options.hangOnConnect) return;
+    if (request.headers.authorization !== "Bearer s3cret") {
+      response.writeHead(401).end("missing token");
+      return;
+    }
+    const server = new Server({ name: "paged", version: "2.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async (list) => {
+      if (options.hangOnList) await new Promise(() => {});
+      const start = Number(list.params?.cursor ?? 0);
+      const next = start + 2;
+      return { tools: tools.slice(start, next), ...(next < tools.length ? { nextCursor: String(next) } : {}) };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (call) => ({
+      content: [{ type: "text", text: String(call.params.arguments?.text ?? "") }],
+    }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    response.on("close", () => void server.close());
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+  };
+  const http = createServer((request, response) => void handle(request, response));
+  return new Promise((done) =>
+    http.listen(0, "127.0.0.1", () => done({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, http })),
+  );
+}
+
+describe("MCP over Streamable HTTP", () => {
+  const servers: HttpServer[] = [];
+  async function serve(options?: Parameters<typeof startHttpServer>[0]) {
+    const { url, http } = await startHttpServer(options);
+    servers.push(http);
+    return url;
+  }
+  afterAll(() => {
+    for (const http of servers) http.closeAllConnections(), http.close();
+  });
+  const remote = (url: string, token = "s3cret"): McpServerConfig => ({
+    name: "remote",
+    transport: "http",
+    url,
+    headers: { Authorization: `Bearer ${token}` },
+  });
+
+  it("follows page cursors and reports a broken tool without losing the others", async () => {
+    const { serverInfo, tools, problems } = await listMcpTools(remote(await serve()));
+    expect(serverInfo).toEqual({ name: "paged", version: "2.0.0" });
+    expect(tools.map((tool) => tool.name)).toEqual(["remote__alpha", "remote__beta", "remote__gamma_delta", "remote__echo"]);
+    expect(problems).toEqual([
+      { mcpName: "broken", message: 'The root of an input schema must have type "object". (inputSchema.type)', errors: expect.any(Array) },
+    ]);
+  });
+
+  it("sends the configured headers and explains a refusal", async () => {
+    const url = await serve();
+    const error = await failure(listMcpTools(remote(url, "wrong")));
+    expect(error.failure).toBe("connection");
+    expect(error.message).toMatch(/answered HTTP 401 \(check the server's headers, e.g. Authorization\)/);
+  });
+
+  it("calls a tool over HTTP", async () => {
+    const result = await callMcpTool(remote(await serve()), "echo", { text: "hello" });
+    expect(result).toEqual({ content: [{ type: "text", text: "hello" }], isError: false });
+  });
+
+  it("times out when the server hangs on the handshake or on listing", async () => {
+    const handshake = await failure(listMcpTools(remote(await serve({ hangOnConnect: true })), { connectTimeoutMs: 300 }));
+    expect(handshake.failure).toBe("timeout");
+    expect(handshake.message).toBe('The MCP server "remote" did not complete the MCP handshake within 300 ms.');
+    const listing = await failure(listMcpTools(remote(await serve({ hangOnList: true })), { listTimeoutMs: 300 }));
+    expect(listing.message).toBe('The MCP server "remote" did not list its tools within 300 ms.');
+  });
+
+  it("reports an unreachable address", async () => {
+    const url = await serve();
+    servers.pop()?.close();
+    const error = await failure(listMcpTools(remote(url)));
+    expect(error.failure).toBe("connection");
+    expect(error.message).toMatch(/^Could not reach the MCP server "remote" at http:\/\/127\.0\.0\.1:\d+\/mcp: ECONNREFUSED\.$/);
+  });
+});
