@@ -39,6 +39,8 @@ export interface DecisionOutcome {
   scores: RankedTool[] | null;
   /** Preselection only: the turn's tool set by origin. */
   toolSet: TurnToolEntry[] | null;
+  /** Preselection only: base and history tools left out of the tool set because they were not visible. */
+  dropped: Rejection[] | null;
   /** ToolSearch only: the names asked for (exact) or returned by the selector (semantic), before verification. */
   requested: string[] | null;
   rejected: Rejection[];
@@ -61,7 +63,7 @@ export interface ReplayDiff {
   added: string[];
   /** Names selected or found before that are not now. */
   removed: string[];
-  /** Names rejected now that were not (or not for this reason) before, with the reason. */
+  /** Names rejected (or, for preselection, dropped from the tool set) now that were not, or not for this reason, before. */
   rejected: NewRejection[];
   /** Preselection: names selected both times whose score moved. */
   scoreChanges: ScoreChange[];
@@ -91,6 +93,8 @@ const toolSearchInput = z.object({
 const preselectResult = z.object({
   selected: z.array(z.object({ name: z.string(), score: z.number() })),
   toolSet: z.array(z.object({ name: z.string(), origin: z.enum(["base", "preselected", "history", "entry"]) })).default([]),
+  // Decisions recorded before dropped tools were kept apart have them among the rejections.
+  dropped: z.array(z.object({ name: z.string(), reason: z.string() })).default([]),
 });
 const toolSearchResult = z.object({ requested: z.array(z.string()).default([]), tools: z.array(z.string()) });
 
@@ -105,10 +109,10 @@ export function recordedOutcome(decision: RecordedDecision): DecisionOutcome {
   const common = { revision: decision.revision, path: decision.path, selector: decision.selector, fallback: decision.fallback ?? null, rejected: decision.rejected, raw: decision.raw };
   if (decision.kind === "preselect") {
     const result = parseRecorded(preselectResult, decision.result, decision, "result");
-    return { ...common, names: result.selected.map((tool) => tool.name), scores: result.selected, toolSet: result.toolSet, requested: null };
+    return { ...common, names: result.selected.map((tool) => tool.name), scores: result.selected, toolSet: result.toolSet, dropped: result.dropped, requested: null };
   }
   const result = parseRecorded(toolSearchResult, decision.result, decision, "result");
-  return { ...common, names: result.tools, scores: null, toolSet: null, requested: result.requested };
+  return { ...common, names: result.tools, scores: null, toolSet: null, dropped: null, requested: result.requested };
 }
 
 /**
@@ -122,7 +126,7 @@ export function diffOutcomes(before: DecisionOutcome, after: DecisionOutcome, re
   const added = after.names.filter((name) => !beforeNames.has(name));
   const removed = before.names.filter((name) => !afterNames.has(name));
 
-  const previous = new Map(before.rejected.map((entry) => [entry.name, entry.reason]));
+  const previous = new Map([...before.rejected, ...(before.dropped ?? [])].map((entry) => [entry.name, entry.reason]));
   const rejected: NewRejection[] = [];
   const seen = new Set<string>();
   const reject = (name: string, reason: string) => {
@@ -132,7 +136,7 @@ export function diffOutcomes(before: DecisionOutcome, after: DecisionOutcome, re
     if (previousReason === reason) return;
     rejected.push(previousReason === undefined ? { name, reason } : { name, reason, previousReason });
   };
-  for (const entry of after.rejected) reject(entry.name, entry.reason);
+  for (const entry of [...after.rejected, ...(after.dropped ?? [])]) reject(entry.name, entry.reason);
   if (reasonNow) {
     for (const name of removed) {
       const reason = reasonNow(name);
@@ -193,6 +197,7 @@ export async function replayDecision(input: {
       names: result.selected.map((tool) => tool.name),
       scores: result.selected,
       toolSet: result.toolSet,
+      dropped: result.dropped,
       requested: null,
       rejected: result.rejected,
       raw: result.selection.raw,
@@ -219,6 +224,7 @@ export async function replayDecision(input: {
       names: result.tools.map((tool) => tool.name),
       scores: null,
       toolSet: null,
+      dropped: null,
       requested: result.requested,
       rejected: result.rejected,
       raw: result.selection?.raw ?? result.requested,

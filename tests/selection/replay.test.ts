@@ -5,6 +5,7 @@ import type { CatalogState } from "../../lib/pipeline/tool-list";
 import { DEFAULT_AGENTS } from "../../lib/rules/agents";
 import { DEFAULT_RULES } from "../../lib/rules/catalog-rules";
 import { diffOutcomes, recordedOutcome, replayDecision, type DecisionOutcome, type RecordedDecision } from "../../lib/selection/replay";
+import { preselect } from "../../lib/selection/preselect";
 import type { SelectionInput, SelectionOutput, Selector } from "../../lib/selection/selector";
 import { BUILTIN_TOOLS } from "../../lib/tools/builtin";
 import type { Tool } from "../../lib/tools/types";
@@ -59,34 +60,39 @@ function refusingSelector(): Selector & { calls: number } {
 }
 
 function outcome(names: string[], extra: Partial<DecisionOutcome> = {}): DecisionOutcome {
-  return { revision: 1, path: "exact", selector: null, fallback: null, names, scores: null, toolSet: null, requested: names, rejected: [], raw: names, ...extra };
+  return { revision: 1, path: "exact", selector: null, fallback: null, names, scores: null, toolSet: null, dropped: null, requested: names, rejected: [], raw: names, ...extra };
 }
 
-function preselectDecision(overrides: Partial<RecordedDecision> = {}): RecordedDecision {
+const RECORDED_ANSWER: [string, number][] = [["jira_create_issue", 0.9], ["jira_search_issues", 0.7], ["jira_add_comment", 0.5]];
+
+/** A preselection recorded as the service records one: run at `state`, k 3, with a tool in the history. */
+async function recordPreselection(state = demoState(3), answer = RECORDED_ANSWER, overrides: Partial<RecordedDecision> = {}): Promise<RecordedDecision> {
+  const input = { messages: [{ role: "user" as const, content: "Open a Jira ticket for the login bug" }], k: 3, history: ["weather_get_forecast"], provider: null };
+  const result = await preselect({
+    state,
+    revision: state.revision,
+    request: { model: CLAUDE, agent: "build" },
+    messages: input.messages,
+    history: input.history,
+    k: input.k,
+    selector: scriptedSelector(answer),
+  });
   return {
     id: "d-pre",
     catalogId: "demo",
-    revision: 3,
+    revision: state.revision,
     kind: "preselect",
     path: "preselect",
     model: CLAUDE,
     agent: "build",
     mode: null,
     flags: [],
-    input: { messages: [{ role: "user", content: "Open a Jira ticket for the login bug" }], k: 3, history: ["weather_get_forecast"], provider: null },
-    selector: "scripted",
+    input,
+    selector: result.selection.selector,
     fallback: null,
-    raw: [],
-    result: {
-      selected: [
-        { name: "jira_create_issue", score: 0.9 },
-        { name: "jira_search_issues", score: 0.7 },
-        { name: "jira_add_comment", score: 0.5 },
-      ],
-      toolSet: [],
-      candidates: [],
-    },
-    rejected: [],
+    raw: result.selection.raw,
+    result: { selected: result.selected, toolSet: result.toolSet, dropped: result.dropped, candidates: result.candidates },
+    rejected: result.rejected,
     ...overrides,
   };
 }
@@ -157,16 +163,17 @@ describe("diffOutcomes", () => {
 });
 
 describe("recordedOutcome", () => {
-  it("reads the selected tools with scores of a preselection and the found tools of a ToolSearch call", () => {
-    const pre = recordedOutcome(preselectDecision());
+  it("reads the selected tools with scores of a preselection and the found tools of a ToolSearch call", async () => {
+    const pre = recordedOutcome(await recordPreselection());
     expect(pre.names).toEqual(["jira_create_issue", "jira_search_issues", "jira_add_comment"]);
     expect(pre.scores?.[1]).toEqual({ name: "jira_search_issues", score: 0.7 });
     const search = recordedOutcome(toolSearchDecision("select:jira_add_comment,nope", ["jira_add_comment"]));
     expect(search).toMatchObject({ names: ["jira_add_comment"], scores: null, revision: 5, path: "exact" });
   });
 
-  it("refuses a decision whose recorded result is not in the expected shape", () => {
-    expect(() => recordedOutcome(preselectDecision({ result: { selected: "jira" } }))).toThrow(ToolshedError);
+  it("refuses a decision whose recorded result is not in the expected shape", async () => {
+    const decision = await recordPreselection(demoState(3), RECORDED_ANSWER, { result: { selected: "jira" } });
+    expect(() => recordedOutcome(decision)).toThrow(ToolshedError);
   });
 });
 
@@ -189,7 +196,7 @@ describe("replayDecision", () => {
 
   it("replays a preselection with the recorded messages, k and history, and explains a deleted tool the selector could no longer see", async () => {
     const selector = scriptedSelector([["jira_create_issue", 0.95], ["jira_search_issues", 0.7], ["jira_transition_issue", 0.6], ["jira_add_comment", 0.55]]);
-    const decision = preselectDecision();
+    const decision = await recordPreselection();
     const { after, diff } = await replayDecision({ decision, state: demoState(4, {}, ["jira_search_issues"]), selector });
 
     expect(selector.inputs).toHaveLength(1);
@@ -209,9 +216,32 @@ describe("replayDecision", () => {
     expect((decision.input as { history: string[] }).history).toEqual(["weather_get_forecast"]);
   });
 
+  it("reports a history tool dropped from the tool set since, with its origin and reason", async () => {
+    const selector = scriptedSelector(RECORDED_ANSWER);
+    const { before, after, diff } = await replayDecision({ decision: await recordPreselection(), state: demoState(4, { weather_get_forecast: { enabled: false } }), selector });
+    expect(before.dropped?.map((entry) => entry.name)).not.toContain("weather_get_forecast");
+    expect(after.toolSet).not.toContainEqual({ name: "weather_get_forecast", origin: "history" });
+    expect(after.dropped).toContainEqual({ name: "weather_get_forecast", reason: "history tool dropped: not registered: disabled in the catalog" });
+    // Base tools this model never gets were dropped then too: only the history tool is new.
+    expect(diff).toEqual({
+      added: [],
+      removed: [],
+      rejected: [{ name: "weather_get_forecast", reason: "history tool dropped: not registered: disabled in the catalog" }],
+      scoreChanges: [],
+    });
+  });
+
+  it("does not report again a tool that was already dropped for the same reason", async () => {
+    const disabled = { weather_get_forecast: { enabled: false } };
+    const decision = await recordPreselection(demoState(3, disabled));
+    expect(recordedOutcome(decision).dropped).toContainEqual({ name: "weather_get_forecast", reason: expect.stringContaining("disabled in the catalog") });
+    const { diff } = await replayDecision({ decision, state: demoState(7, disabled), selector: scriptedSelector(RECORDED_ANSWER) });
+    expect(diff).toEqual({ added: [], removed: [], rejected: [], scoreChanges: [] });
+  });
+
   it("runs with another selector when asked, and reports which one answered", async () => {
     const other = scriptedSelector([["jira_create_issue", 0.9], ["slack_post_message", 0.8]], "other-model");
-    const { after, diff } = await replayDecision({ decision: preselectDecision(), state: demoState(3), selector: other });
+    const { after, diff } = await replayDecision({ decision: await recordPreselection(), state: demoState(3), selector: other });
     expect(after.selector).toBe("other-model");
     expect(diff.added).toEqual(["slack_post_message"]);
     expect(diff.removed).toEqual(["jira_search_issues", "jira_add_comment"]);
@@ -230,6 +260,6 @@ describe("replayDecision", () => {
 
   it("refuses a decision of another catalog", async () => {
     const state = { ...demoState(1), catalogId: "other" };
-    await expect(replayDecision({ decision: preselectDecision(), state, selector: refusingSelector() })).rejects.toThrow(/belongs to catalog "demo"/);
+    await expect(replayDecision({ decision: await recordPreselection(), state, selector: refusingSelector() })).rejects.toThrow(/belongs to catalog "demo"/);
   });
 });

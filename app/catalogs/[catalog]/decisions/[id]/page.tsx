@@ -1,0 +1,38 @@
+import { notFound } from "next/navigation";
+import { selectorRegistry } from "@/app/_services/selection";
+import { getDb } from "@/db/client";
+import { getDecision, type Decision } from "@/db/queries/decisions";
+import { DecisionDetail } from "@/components/decision-detail";
+import { ReplayPanel } from "@/components/replay-panel";
+import { ToolshedError } from "@/lib/errors";
+
+export const metadata = { title: "Decision" };
+
+function findDecision(id: string): Decision | undefined {
+  try {
+    return getDecision(getDb(), id);
+  } catch (error) {
+    if (error instanceof ToolshedError && error.code === "not_found") return undefined;
+    throw error;
+  }
+}
+
+export default async function DecisionPage({ params }: { params: Promise<{ catalog: string; id: string }> }) {
+  const { catalog, id } = await params;
+  const decision = findDecision(decodeURIComponent(id));
+  if (!decision || decision.catalogId !== catalog) notFound();
+  const { local, aux } = selectorRegistry();
+  const selectors = [...new Set([local.id, aux.id])];
+  const intended = decision.fallback?.from ?? decision.selector;
+  return (
+    <div className="stack">
+      <DecisionDetail catalogId={catalog} decision={decision} />
+      <ReplayPanel
+        decisionId={decision.id}
+        kind={decision.kind}
+        selectors={selectors}
+        defaultSelector={intended && selectors.includes(intended) ? intended : aux.id}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import type { Decision } from "@/db/queries/decisions";
+import { formatTime, resultCount } from "./decision-detail";
+
+/** The filters the URL keeps, by their key there. */
+const FILTER_KEYS = ["conversation", "kind", "path", "rejected", "fallback"] as const;
+
+export interface ConversationOption {
+  id: string;
+  title: string;
+}
+
+async function fetchDecisions(catalogId: string, search: URLSearchParams): Promise<Decision[]> {
+  const query = new URLSearchParams();
+  if (search.get("conversation")) query.set("conversationId", search.get("conversation")!);
+  for (const key of ["kind", "path"] as const) if (search.get(key)) query.set(key, search.get(key)!);
+  for (const key of ["rejected", "fallback"] as const) if (search.get(key) === "1") query.set(key, "1");
+  const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/decisions?${query.toString()}`, { headers: { accept: "application/json" } });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body?.error?.message ?? `Request failed: ${response.status}`);
+  return body.decisions as Decision[];
+}
+
+export function DecisionsList({ catalogId, conversations }: { catalogId: string; conversations: ConversationOption[] }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const filters = Object.fromEntries(FILTER_KEYS.map((key) => [key, params.get(key) ?? ""])) as Record<(typeof FILTER_KEYS)[number], string>;
+  const { data: decisions, error, isPending } = useQuery({
+    queryKey: ["decisions", catalogId, filters],
+    queryFn: () => fetchDecisions(catalogId, params),
+  });
+
+  const setParam = (key: (typeof FILTER_KEYS)[number], value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    const search = next.toString();
+    router.replace(search ? `${pathname}?${search}` : pathname, { scroll: false });
+  };
+  const filtered = FILTER_KEYS.some((key) => filters[key]);
+  const knownConversation = !filters.conversation || conversations.some((conversation) => conversation.id === filters.conversation);
+
+  return (
+    <div className="stack">
+      <div className="toolbar" data-testid="decision-filters">
+        <select aria-label="Conversation" value={filters.conversation} onChange={(event) => setParam("conversation", event.target.value)} data-testid="filter-conversation">
+          <option value="">All conversations</option>
+          {!knownConversation && <option value={filters.conversation}>{filters.conversation}</option>}
+          {conversations.map((conversation) => (
+            <option key={conversation.id} value={conversation.id}>
+              {conversation.title || "(untitled)"} · {conversation.id.slice(0, 8)}
+            </option>
+          ))}
+        </select>
+        <select aria-label="Kind" value={filters.kind} onChange={(event) => setParam("kind", event.target.value)} data-testid="filter-kind">
+          <option value="">Preselection and ToolSearch</option>
+          <option value="preselect">Preselection only</option>
+          <option value="tool-search">ToolSearch only</option>
+        </select>
+        <select aria-label="Path" value={filters.path} onChange={(event) => setParam("path", event.target.value)} data-testid="filter-path">
+          <option value="">Any path</option>
+          <option value="preselect">preselect</option>
+          <option value="exact">exact</option>
+          <option value="semantic">semantic</option>
+        </select>
+        <label className="row small">
+          <input type="checkbox" checked={filters.rejected === "1"} onChange={(event) => setParam("rejected", event.target.checked ? "1" : "")} data-testid="filter-rejected" />
+          With rejections
+        </label>
+        <label className="row small">
+          <input type="checkbox" checked={filters.fallback === "1"} onChange={(event) => setParam("fallback", event.target.checked ? "1" : "")} data-testid="filter-fallback" />
+          With fallbacks
+        </label>
+        {filtered && (
+          <button type="button" className="ghost" onClick={() => router.replace(pathname, { scroll: false })} data-testid="clear-filters">Clear filters</button>
+        )}
+      </div>
+      {error ? (
+        <div className="error-box" role="alert">Could not load decisions: {error.message}</div>
+      ) : isPending ? (
+        <div className="panel empty">Loading decisions…</div>
+      ) : decisions.length === 0 ? (
+        <div className="panel empty" data-testid="decisions-empty">
+          <strong>{filtered ? "No decisions match these filters" : "No decisions yet"}</strong>
+          {filtered
+            ? "Try fewer filters."
+            : "Every preselection and ToolSearch call (from the playground or the HTTP API) is logged here, with what it saw, chose and rejected."}
+        </div>
+      ) : (
+        <>
+          <p className="muted small" data-testid="decision-count">{decisions.length} decision{decisions.length === 1 ? "" : "s"}, newest first</p>
+          <div className="table-wrap">
+            <table data-testid="decision-table">
+              <thead>
+                <tr>
+                  <th>Time</th>
+                  <th>Kind</th>
+                  <th>Path</th>
+                  <th>Model / agent</th>
+                  <th>Selector</th>
+                  <th title="Selected (preselection) or found (ToolSearch)">Chosen</th>
+                  <th>Rejected</th>
+                  <th>Latency</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {decisions.map((decision) => (
+                  <tr key={decision.id} data-testid={`decision-row-${decision.id}`} data-kind={decision.kind}>
+                    <td className="small mono">{formatTime(decision.createdAt)}</td>
+                    <td><span className={`badge kind-${decision.kind}`}>{decision.kind}</span></td>
+                    <td className="mono small">{decision.path}</td>
+                    <td className="mono small">{decision.model}<br /><span className="muted">{decision.agent}</span></td>
+                    <td className="small">
+                      {decision.selector ?? <span className="faint">none (exact)</span>}
+                      {decision.fallback && (
+                        <span className="badge warn" title={`${decision.fallback.from}: ${decision.fallback.cause}`} data-testid="fallback-badge"> fallback</span>
+                      )}
+                    </td>
+                    <td data-testid="result-count">{resultCount(decision)} {decision.kind === "preselect" ? "selected" : "found"}</td>
+                    <td data-testid="rejected-count">{decision.rejected.length > 0 ? <span className="badge off">{decision.rejected.length}</span> : <span className="faint">0</span>}</td>
+                    <td className="small">{decision.latencyMs.toFixed(1)} ms</td>
+                    <td>
+                      <Link href={`/catalogs/${catalogId}/decisions/${decision.id}`} data-testid={`open-decision-${decision.id}`}>Details</Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

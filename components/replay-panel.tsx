@@ -1,0 +1,199 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { replayDecisionAction } from "@/app/catalogs/[catalog]/decisions/actions";
+import type { ReplayResponse } from "@/app/_services/replay";
+import { formatTime, ScoreBar } from "./decision-detail";
+
+interface Props {
+  decisionId: string;
+  kind: "preselect" | "tool-search";
+  /** "local" and the configured auxiliary model's id, when it is another. */
+  selectors: string[];
+  defaultSelector: string;
+}
+
+export function ReplayPanel({ decisionId, kind, selectors, defaultSelector }: Props) {
+  const [selector, setSelector] = useState(defaultSelector);
+  const replay = useMutation({
+    mutationFn: async (chosen: string) => {
+      const result = await replayDecisionAction(decisionId, { selector: chosen });
+      if (!result.ok) throw new Error(result.error.message);
+      return result.data;
+    },
+  });
+
+  return (
+    <div className="panel stack" data-testid="replay-panel">
+      <div className="spread">
+        <div>
+          <h2>Replay against today's catalog</h2>
+          <p className="muted small">
+            Re-runs this decision's recorded input (messages, {kind === "preselect" ? "k and history" : "query and limit"}) against the catalog as it is now.
+            Nothing is written: the conversation and the decision log are left as they are.
+          </p>
+        </div>
+        <div className="row">
+          <label className="row small">
+            Selector
+            <select value={selector} onChange={(event) => setSelector(event.target.value)} data-testid="replay-selector">
+              {selectors.map((id) => (
+                <option key={id} value={id}>{id}</option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className="primary" disabled={replay.isPending} onClick={() => replay.mutate(selector)} data-testid="replay-button">
+            {replay.isPending ? "Replaying…" : "Replay"}
+          </button>
+        </div>
+      </div>
+      {replay.error && <div className="error-box" role="alert" data-testid="replay-error">{replay.error.message}</div>}
+      {replay.data && <ReplayResult result={replay.data} kind={kind} />}
+    </div>
+  );
+}
+
+function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["kind"] }) {
+  const { before, after, diff, catalogChanges } = result;
+  const unchanged = diff.added.length + diff.removed.length + diff.rejected.length + diff.scoreChanges.length === 0;
+  const chosen = kind === "preselect" ? "selected" : "found";
+  return (
+    <div className="stack" data-testid="replay-result">
+      <div className="row small">
+        <span className="badge">revision {before.revision} → {after.revision}</span>
+        <span className="badge" data-testid="replay-used-selector">selector: {after.selector ?? "none (exact)"}</span>
+        <span className="badge">path: {before.path} → {after.path}</span>
+        {after.fallback && <span className="badge warn" title={after.fallback.cause}>fell back from {after.fallback.from}</span>}
+        <span className="muted">{after.latencyMs.toFixed(1)} ms</span>
+      </div>
+
+      {unchanged ? (
+        <div className="panel empty" data-testid="replay-unchanged">
+          <strong>Same outcome today</strong>
+          The replay {chosen} the same tools{kind === "preselect" ? " with the same scores" : ""} and rejected nothing new.
+        </div>
+      ) : (
+        <div className="grid-2" style={{ alignItems: "start" }}>
+          <div className="stack">
+            <DiffList testId="diff-added" title={`Added: ${chosen} now, not before`} names={diff.added} tone="added" />
+            <DiffList testId="diff-removed" title={`Removed: ${chosen} before, not now`} names={diff.removed} tone="removed" />
+          </div>
+          <div className="stack">
+            <div data-testid="diff-rejected">
+              <h3>Newly rejected ({diff.rejected.length})</h3>
+              {diff.rejected.length === 0 ? (
+                <p className="faint small">None.</p>
+              ) : (
+                <ul className="plain-list">
+                  {diff.rejected.map((entry) => (
+                    <li key={entry.name} className="diff-removed" data-testid={`diff-rejected-${entry.name}`}>
+                      <code>{entry.name}</code> — {entry.reason}
+                      {entry.previousReason && <span className="muted small"> (before: {entry.previousReason})</span>}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+            {kind === "preselect" && <ScoreChanges changes={diff.scoreChanges} />}
+          </div>
+        </div>
+      )}
+
+      <div className="grid-2" style={{ alignItems: "start" }}>
+        <Outcome title={`Before (revision ${before.revision})`} names={before.names} testId="replay-before" />
+        <Outcome title={`After (revision ${after.revision})`} names={after.names} testId="replay-after" />
+      </div>
+
+      <div data-testid="catalog-changes">
+        <h3>Catalog changes since revision {before.revision} ({catalogChanges.length})</h3>
+        {catalogChanges.length === 0 ? (
+          <p className="faint small">The catalog has not changed since this decision.</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="compact">
+              <thead>
+                <tr>
+                  <th>Revision</th>
+                  <th>Change</th>
+                  <th>By</th>
+                  <th>When</th>
+                </tr>
+              </thead>
+              <tbody>
+                {catalogChanges.map((change, index) => (
+                  <tr key={index} data-testid={`catalog-change-${change.subject}`}>
+                    <td className="mono small">{change.revision}</td>
+                    <td>
+                      <span className="badge">{change.subjectKind}</span> <code>{change.subject}</code> <strong data-testid="change-action">{change.action}</strong>
+                    </td>
+                    <td className="small">{change.actor}</td>
+                    <td className="small mono">{formatTime(change.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function DiffList({ testId, title, names, tone }: { testId: string; title: string; names: string[]; tone: "added" | "removed" }) {
+  return (
+    <div data-testid={testId}>
+      <h3>{title} ({names.length})</h3>
+      {names.length === 0 ? (
+        <p className="faint small">None.</p>
+      ) : (
+        <ul className="plain-list">
+          {names.map((name) => (
+            <li key={name} className={`diff-${tone}`} data-testid={`${testId}-${name}`}>
+              {tone === "added" ? "+ " : "− "}
+              <code>{name}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function ScoreChanges({ changes }: { changes: ReplayResponse["diff"]["scoreChanges"] }) {
+  const max = Math.max(0, ...changes.flatMap((change) => [change.before, change.after]));
+  return (
+    <div data-testid="diff-scores">
+      <h3>Score changes ({changes.length})</h3>
+      {changes.length === 0 ? (
+        <p className="faint small">No score moved.</p>
+      ) : (
+        <table className="compact">
+          <tbody>
+            {changes.map((change) => (
+              <tr key={change.name} data-testid={`score-change-${change.name}`}>
+                <td className="name">{change.name}</td>
+                <td style={{ width: "35%" }}>
+                  <ScoreBar score={change.before} max={max} />
+                  <ScoreBar score={change.after} max={max} />
+                </td>
+                <td className={`mono small ${change.after > change.before ? "diff-added" : "diff-removed"}`}>
+                  {change.before.toFixed(3)} → {change.after.toFixed(3)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+function Outcome({ title, names, testId }: { title: string; names: string[]; testId: string }) {
+  return (
+    <div data-testid={testId}>
+      <h3>{title}</h3>
+      {names.length ? names.map((name) => <code key={name} className="tag">{name}</code>) : <span className="faint small">nothing</span>}
+    </div>
+  );
+}

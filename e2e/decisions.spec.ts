@@ -1,0 +1,62 @@
+import { expect, test } from "@playwright/test";
+import { DecisionsPage } from "./pages/decisions-page";
+
+// A demo tool no other spec uses; it is enabled again at the end so later specs see the seed.
+const TOOL = "jira_transition_issue";
+
+test.afterEach(async ({ request }) => {
+  await request.patch(`/api/catalogs/demo/tools/${TOOL}`, { data: { enabled: true } });
+});
+
+test("a ToolSearch decision is listed, filtered, explained, and its replay shows the tool disabled since and the catalog change", async ({ page, request }) => {
+  const search = await request.post("/api/catalogs/demo/tool-search", { data: { model: "gpt-5", agent: "build", query: `select:${TOOL}` } });
+  expect(search.ok()).toBe(true);
+  const { decisionId, conversationId, tools } = await search.json();
+  expect(tools.map((tool: { name: string }) => tool.name)).toEqual([TOOL]);
+
+  const decisions = new DecisionsPage(page, "demo");
+  await decisions.goto();
+  await expect(decisions.row(decisionId)).toBeVisible();
+
+  await decisions.filterByKind("preselect");
+  await expect(page).toHaveURL(/kind=preselect/);
+  await expect(decisions.row(decisionId)).toHaveCount(0);
+  await decisions.filterByKind("tool-search");
+  await expect(page).toHaveURL(/kind=tool-search/);
+  const row = decisions.row(decisionId);
+  await expect(row).toContainText("exact");
+  await expect(row.getByTestId("result-count")).toHaveText("1 found");
+  await expect(row.getByTestId("rejected-count")).toHaveText("0");
+  // The filter survives a reload: it lives in the URL.
+  await page.reload();
+  await expect(page.getByTestId("filter-kind")).toHaveValue("tool-search");
+  await expect(decisions.row(decisionId)).toBeVisible();
+
+  await decisions.open(decisionId);
+  await expect(page).toHaveURL(new RegExp(`/catalogs/demo/decisions/${decisionId}$`));
+  const detail = decisions.detail();
+  await expect(detail.getByTestId("decision-path")).toContainText("exact");
+  await expect(detail.getByTestId("decision-query")).toHaveText(`select:${TOOL}`);
+  await expect(detail.getByTestId(`found-${TOOL}`)).toBeVisible();
+  await expect(detail.getByTestId("decision-raw")).toContainText(TOOL);
+  await expect(detail.getByTestId("conversation-link")).toHaveAttribute("href", `/catalogs/demo/playground?conversation=${conversationId}`);
+
+  const disabled = await request.patch(`/api/catalogs/demo/tools/${TOOL}`, { data: { enabled: false } });
+  expect(disabled.ok()).toBe(true);
+
+  await decisions.replay("local");
+  await expect(decisions.newlyRejected(TOOL)).toContainText("not registered: disabled in the catalog");
+  await expect(decisions.removed(TOOL)).toBeVisible();
+  await expect(page.getByTestId("replay-after")).not.toContainText(TOOL);
+  await expect(decisions.catalogChange(TOOL).getByTestId("change-action")).toHaveText("disable");
+});
+
+test("filters that match nothing say so, and can be cleared", async ({ page }) => {
+  const decisions = new DecisionsPage(page, "demo");
+  await decisions.goto("?conversation=00000000-0000-4000-8000-000000000000&rejected=1");
+  await expect(decisions.empty()).toContainText("No decisions match these filters");
+  await expect(page.getByTestId("filter-rejected")).toBeChecked();
+  await page.getByTestId("clear-filters").click();
+  await expect(page).toHaveURL(/\/decisions$/);
+  await expect(page.getByTestId("filter-rejected")).not.toBeChecked();
+});
