@@ -141,7 +141,8 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
       return started;
     },
     onSuccess: async (id) => {
-      if (id) await queryClient.fetchQuery({ queryKey: conversationKeys.one(catalogId, id), queryFn: () => fetchConversation(catalogId, id) });
+      // Fetched afresh before the live view goes, so the stored turn replaces it without a gap.
+      if (id) await queryClient.fetchQuery({ queryKey: conversationKeys.one(catalogId, id), queryFn: () => fetchConversation(catalogId, id), staleTime: 0 });
       if (id && id !== conversationId) setParams({ conversation: id });
       await queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
       setLive(null);
@@ -235,7 +236,7 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
           </div>
         )}
         {turns.map((turn, index) => (
-          <TurnView key={turn.key} catalogId={catalogId} number={index + 1} turn={turn} streaming={exchange.isPending && index === turns.length - 1} />
+          <TurnView key={turn.key} catalogId={catalogId} number={index + 1} turn={turn} streaming={exchange.isPending && index === turns.length - 1} hasMainModel={!!mainModel} />
         ))}
 
         {pending.length > 0 && <PendingResults calls={pending} onSubmit={(toolResults) => exchange.mutate({ toolResults })} />}
@@ -283,7 +284,7 @@ function Composer({ disabled, onSend }: { disabled: boolean; onSend: (message: s
 
 const ORIGIN_LABEL: Record<TurnToolEntry["origin"], string> = { base: "base", preselected: "preselected", history: "history", entry: "ToolSearch entry" };
 
-function TurnView({ catalogId, number, turn, streaming }: { catalogId: string; number: number; turn: Turn; streaming: boolean }) {
+function TurnView({ catalogId, number, turn, streaming, hasMainModel }: { catalogId: string; number: number; turn: Turn; streaming: boolean; hasMainModel: boolean }) {
   return (
     <article className="panel stack turn" data-testid={`turn-${number}`}>
       <div className="spread">
@@ -293,6 +294,9 @@ function TurnView({ catalogId, number, turn, streaming }: { catalogId: string; n
       <div className="bubble user" data-testid="user-message">{turn.message}</div>
       {turn.details ? <PreselectionView catalogId={catalogId} details={turn.details} /> : <p className="muted small">Preselecting…</p>}
       <EventsView events={turn.events} />
+      {!hasMainModel && turn.details && (
+        <div className="small muted" data-testid="no-main-model">No main model is configured: this is the tool set it would get. Try ToolSearch below as it would.</div>
+      )}
     </article>
   );
 }
@@ -410,8 +414,6 @@ function EventsView({ events }: { events: PlaygroundEvent[] }) {
       );
     } else if (event.type === "error") {
       blocks.push(<div key={index} className="error-box small">{event.message}</div>);
-    } else if (event.type === "finish" && event.reason === "no-main-model") {
-      blocks.push(<div key={index} className="small muted" data-testid="no-main-model">No main model is configured: this is the tool set it would get.</div>);
     }
   });
   flushText("end");
@@ -459,7 +461,8 @@ function ToolSearchConsole({
   const [maxResults, setMaxResults] = useState(5);
   const [results, setResults] = useState<(ToolSearchResponse & { query: string })[]>([]);
   const search = useMutation({
-    mutationFn: (text: string) => postToolSearch(catalogId, { ...config, conversationId, query: text, maxResults }),
+    mutationFn: (text: string) =>
+      postToolSearch(catalogId, { model: config.model, agent: config.agent, mode: config.mode, flags: config.flags, conversationId, query: text, maxResults }),
     onSuccess: (result, text) => {
       setResults((current) => [{ ...result, query: text }, ...current]);
       onConversation(result.conversationId);

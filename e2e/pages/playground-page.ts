@@ -1,0 +1,41 @@
+import { expect, type Page } from "@playwright/test";
+
+export class PlaygroundPage {
+  constructor(
+    private readonly page: Page,
+    private readonly catalogId: string,
+  ) {}
+
+  async goto(query = "model=claude-sonnet-4-5&agent=build") {
+    await this.page.goto(`/catalogs/${this.catalogId}/playground?${query}`);
+    await expect(this.page.getByTestId("model-status")).toBeVisible();
+  }
+
+  turn(number: number) {
+    return this.page.getByTestId(`turn-${number}`);
+  }
+
+  async send(message: string) {
+    await this.page.getByTestId("composer").fill(message);
+    await this.page.getByTestId("send").click();
+  }
+
+  async answerTool(name: string, output: string) {
+    const field = this.page.getByTestId(`result-${name}`);
+    await expect(field).toBeVisible();
+    await field.fill(output);
+    await this.page.getByTestId("send-results").click();
+    await expect(this.page.getByTestId("pending-results")).toHaveCount(0);
+  }
+
+  async setTopK(k: number) {
+    await this.page.getByTestId("playground-k").fill(String(k));
+    await expect(this.page).toHaveURL(new RegExp(`k=${k}`));
+  }
+
+  async toolSearch(query: string) {
+    await this.page.getByTestId("tool-search-query").fill(query);
+    await this.page.getByTestId("tool-search-run").click();
+    return this.page.getByTestId("tool-search-result").first();
+  }
+}
