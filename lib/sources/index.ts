@@ -1,0 +1,18 @@
+export { loadAgentFiles, parseAgentFile, type FileAgent } from "./agents";
+export { sourceFolders, type SourceFolders } from "./folders";
+export { FrontMatterError, parseFrontMatter, type FrontMatterValue, type ParsedFrontMatter } from "./front-matter";
+export * from "./mcp";
+export * from "./plugins";
+export {
+  loadSkills,
+  parseSkillFile,
+  SKILL_DESCRIPTION_MAX,
+  SKILL_FILE,
+  SKILL_NAME_MAX,
+  SKILL_NAME_PATTERN,
+  skillToolDraft,
+  type LoadedSkill,
+  type Skill,
+  type SkillToolDraft,
+} from "./skills";
+export { SourceFileError, type SourceLoadError } from "./source-file";
