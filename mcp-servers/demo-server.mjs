@@ -9,7 +9,7 @@
  * Switches, for tests and demos:
  *   DEMO_MCP_TOOLS=notes_search,notes_get  offer only these tools
  *   DEMO_MCP_HANG=1                        read requests but never answer, not even initialize
- *   DEMO_MCP_CRASH=1                       write an error to stderr and exit with status 1
+ *   DEMO_MCP_CRASH=1                       write an error (with DEMO_MCP_TOKEN in it) to stderr, exit with status 1
  *   DEMO_MCP_PID_FILE=/path                write the process id there once started
  */
 import { writeFileSync } from "node:fs";
@@ -22,7 +22,8 @@ const log = (message) => process.stderr.write(`[demo-mcp] ${message}\n`);
 if (process.env.DEMO_MCP_PID_FILE) writeFileSync(process.env.DEMO_MCP_PID_FILE, String(process.pid));
 
 if (process.env.DEMO_MCP_CRASH === "1") {
-  log("fatal: simulated crash at start-up (DEMO_MCP_CRASH=1)");
+  // Echoes its token like a careless server would, so tests can check that clients mask it.
+  log(`fatal: simulated crash at start-up (DEMO_MCP_CRASH=1, DEMO_MCP_TOKEN=${process.env.DEMO_MCP_TOKEN ?? ""})`);
   process.exit(1);
 }
 

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callMcpTool, listMcpTools, McpSourceError, type McpServerConfig } from "../../lib/sources/mcp";
 import { validateToolDraft } from "../../lib/tools/validate";
@@ -106,11 +106,14 @@ describe("MCP over stdio, against the shipped demo server", () => {
     expect(error.message).toBe('Could not start the MCP server "ghost": the command "toolshed-no-such-command" was not found (check the command and PATH).');
   });
 
-  it("reports a server that exits at start-up, with what it wrote to stderr", async () => {
-    const error = await failure(listMcpTools(demo({ DEMO_MCP_CRASH: "1" })));
+  it("reports a server that exits at start-up, with what it wrote to stderr, secrets masked", async () => {
+    const error = await failure(listMcpTools(demo({ DEMO_MCP_CRASH: "1", DEMO_MCP_TOKEN: "tok-123456" })));
     expect(error.failure).toBe("connection");
     expect(error.message).toMatch(/exited or closed its output before the MCP server "demo" answered/);
     expect(error.message).toMatch(/simulated crash at start-up/);
+    // Env values are secrets: masked even where the server itself printed them.
+    expect(error.message).toContain("DEMO_MCP_TOKEN=********");
+    expect(error.message).not.toContain("tok-123456");
   });
 
   it("rejects an invalid configuration before starting anything", async () => {
@@ -159,9 +162,10 @@ function startHttpServer(options: { hangOnList?: boolean; hangOnConnect?: boolea
       const next = start + 2;
       return { tools: tools.slice(start, next), ...(next < tools.length ? { nextCursor: String(next) } : {}) };
     });
-    server.setRequestHandler(CallToolRequestSchema, async (call) => ({
-      content: [{ type: "text", text: String(call.params.arguments?.text ?? "") }],
-    }));
+    server.setRequestHandler(CallToolRequestSchema, async (call) => {
+      if (call.params.name !== "echo") throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${call.params.name}`);
+      return { content: [{ type: "text", text: String(call.params.arguments?.text ?? "") }] };
+    });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     response.on("close", () => void server.close());
     await server.connect(transport);
@@ -206,9 +210,13 @@ describe("MCP over Streamable HTTP", () => {
     expect(error.message).toMatch(/answered HTTP 401 \(check the server's headers, e.g. Authorization\)/);
   });
 
-  it("calls a tool over HTTP", async () => {
-    const result = await callMcpTool(remote(await serve()), "echo", { text: "hello" });
+  it("calls a tool over HTTP, and reports the server's refusal of a call", async () => {
+    const url = await serve();
+    const result = await callMcpTool(remote(url), "echo", { text: "hello" });
     expect(result).toEqual({ content: [{ type: "text", text: "hello" }], isError: false });
+    const error = await failure(callMcpTool(remote(url), "missing", {}));
+    expect(error.failure).toBe("protocol");
+    expect(error.message).toBe('The MCP server "remote" answered with error -32602: Unknown tool missing.');
   });
 
   it("times out when the server hangs on the handshake or on listing", async () => {

@@ -5,7 +5,7 @@ import { ErrorCode, McpError, type CallToolResult, type ContentBlock } from "@mo
 import { z } from "zod";
 import { ToolshedError } from "../../errors";
 import { adaptMcpTools, type McpToolDraft, type McpToolProblem } from "./adapt";
-import { McpServerConfigSchema, type McpServerConfig } from "./config";
+import { HIDDEN_SECRET, McpServerConfigSchema, type McpServerConfig } from "./config";
 import { terminateProcessTree } from "./process-tree";
 
 /** What went wrong, so a sources page can say more than "failed". */
@@ -96,7 +96,10 @@ function openTransport(config: McpServerConfig): Connection {
   transport.stderr?.on("data", (chunk: Buffer) => {
     tail = (tail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
   });
-  return { client, transport, stderrTail: () => tail.trim() };
+  // The tail ends up in error messages that pages show, so env values (often tokens) are masked.
+  const secrets = Object.values(config.env ?? {}).filter((value) => value.length >= 4);
+  const masked = () => secrets.reduce((text, secret) => text.replaceAll(secret, HIDDEN_SECRET), tail).trim();
+  return { client, transport, stderrTail: masked };
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
@@ -157,6 +160,11 @@ function describeFailure(error: unknown, config: McpServerConfig, stderrTail: st
     return new McpSourceError("spawn", config.name, `Could not start the ${server}: ${error.message}.`);
   }
   const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof McpError) {
+    // The SDK prefixes "MCP error <code>: " on each side of the connection; say it once.
+    const detail = message.replace(/^(MCP error -?\d+: )+/, "");
+    return new McpSourceError("protocol", config.name, withStderr(`The ${server} answered with error ${error.code}: ${detail}`, stderrTail));
+  }
   return new McpSourceError("protocol", config.name, withStderr(`The ${server} broke the protocol: ${message}`, stderrTail));
 }
 
