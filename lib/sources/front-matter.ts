@@ -108,7 +108,7 @@ export function parseFrontMatter(text: string): ParsedFrontMatter {
     } else if (inline.length > 0) {
       if (nested.some((nestedLine) => !isBlank(nestedLine) && !isComment(nestedLine))) {
         throw new FrontMatterError(
-          `"${key}" has a value on its own line and indented lines after it; use a block scalar ('>' or '|') for a multi-line value.`,
+          `"${key}" has a value on its line and indented lines after it; use a block scalar ('>' or '|') for a multi-line value.`,
           lineNumber,
         );
       }
