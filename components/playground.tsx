@@ -114,13 +114,14 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
     router.replace(`${pathname}?${next.toString()}`, { scroll: false });
   };
 
+  const [live, setLive] = useState<{ message?: string; events: PlaygroundEvent[] } | null>(null);
   const conversations = useQuery({ queryKey: conversationKeys.list(catalogId), queryFn: () => fetchConversations(catalogId) });
   const conversation = useQuery({
     queryKey: conversationKeys.one(catalogId, conversationId ?? ""),
     queryFn: () => fetchConversation(catalogId, conversationId!),
-    enabled: !!conversationId,
+    // While a stream runs, the live view shows the turn: a refetch now would show it twice.
+    enabled: !!conversationId && live === null,
   });
-  const [live, setLive] = useState<{ message?: string; events: PlaygroundEvent[] } | null>(null);
 
   const exchange = useMutation({
     mutationFn: async (body: { message?: string; toolResults?: { toolCallId: string; toolName: string; output: string }[] }) => {
@@ -134,6 +135,7 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
       for await (const event of readEvents(response)) {
         if (event.type === "preselection" && event.conversationId !== started) {
           started = event.conversationId;
+          setParams({ conversation: started });
         }
         if (event.type === "error") toast.error(`Main model: ${event.message}`);
         setLive((current) => ({ message: current?.message, events: [...(current?.events ?? []), event] }));
@@ -141,11 +143,10 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
       return started;
     },
     onSuccess: async (id) => {
-      // Fetched afresh before the live view goes, so the stored turn replaces it without a gap.
+      // Fetched afresh before the live view goes, so the stored turn replaces it.
       if (id) await queryClient.fetchQuery({ queryKey: conversationKeys.one(catalogId, id), queryFn: () => fetchConversation(catalogId, id), staleTime: 0 });
-      if (id && id !== conversationId) setParams({ conversation: id });
-      await queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
       setLive(null);
+      await queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
     },
     onError: (error) => {
       setLive(null);

@@ -56,6 +56,7 @@ test.describe("without a main model", () => {
     await expect(page.getByTestId("model-status")).toContainText("none configured");
 
     await playground.send("Which Linear tickets are assigned to me?");
+    await expect(page).toHaveURL(/conversation=/);
     const turn = playground.turn(1);
     await expect(turn.getByTestId("no-main-model")).toBeVisible();
     await expect(turn.getByTestId("set-entry-ToolSearch")).toBeVisible();
