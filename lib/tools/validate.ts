@@ -1,3 +1,4 @@
+import AjvDraft07 from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import { SUMMARY_MAX, TOOL_NAME_PATTERN, TOOL_SOURCES, type InputSchema } from "./types";
 
@@ -19,7 +20,14 @@ export const TAG_PATTERN = /^[a-z0-9][a-z0-9._-]{0,31}$/;
 /** The fields a person or importer supplies for a tool; everything else is derived. */
 export type ToolDraft = Partial<Record<"name" | "source" | "summary" | "description" | "inputSchema" | "tags" | "enabled", unknown>>;
 
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: false } as const;
+const ajv2020 = new Ajv2020(AJV_OPTIONS);
+const ajvDraft07 = new AjvDraft07(AJV_OPTIONS);
+
+/** Draft-07 schemas (common from MCP servers and older generators) are checked as draft-07; the rest as 2020-12. */
+function validatorFor(schema: Record<string, unknown>) {
+  return typeof schema.$schema === "string" && /draft-0[67]/.test(schema.$schema) ? ajvDraft07 : ajv2020;
+}
 
 export function validateToolName(name: unknown, field = "name"): FieldError[] {
   if (typeof name !== "string" || name.length === 0) return [{ field, message: "Name is required." }];
@@ -68,7 +76,15 @@ export function validateInputSchema(schema: unknown, field = "inputSchema"): Fie
   if (root.type !== "object") {
     return [{ field: `${field}.type`, message: 'The root of an input schema must have type "object".' }];
   }
-  if (!ajv.validateSchema(schema)) {
+  const ajv = validatorFor(root);
+  let valid: boolean;
+  try {
+    valid = ajv.validateSchema(schema) as boolean;
+  } catch (error) {
+    // Ajv throws rather than reports for a `$schema` it does not know.
+    return [{ field: `${field}.$schema`, message: `Not a valid JSON Schema: ${(error as Error).message}.` }];
+  }
+  if (!valid) {
     // The meta-schema reports one mistake several ways (enum, type, anyOf): keep the first per place.
     const firstPerPlace = new Map<string, string>();
     for (const error of ajv.errors ?? []) {
