@@ -4,6 +4,7 @@ import type { AgentMode, PermissionRule } from "../lib/rules/agents";
 import type { ModelRule } from "../lib/rules/model-rules";
 import type { DefinitionOverride } from "../lib/rules/overrides";
 import type { ProviderProfile } from "../lib/rules/providers";
+import type { McpServerConfig } from "../lib/sources/mcp/config";
 import type { InputSchema, ToolRequirements, ToolSource } from "../lib/tools/types";
 
 const timestamps = {
@@ -40,9 +41,13 @@ export const tools = sqliteTable(
     tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     registered: integer("registered", { mode: "boolean" }).notNull().default(true),
     requires: text("requires", { mode: "json" }).$type<ToolRequirements>().notNull().default(sql`'{}'`),
+    /** Which server, plugin file or skill folder the tool came from; null for built-in and custom tools. */
+    sourceRef: text("source_ref"),
+    /** What calling the tool needs, e.g. its name on the MCP server. */
+    meta: text("meta", { mode: "json" }).$type<{ mcpName?: string }>(),
     ...timestamps,
   },
-  (table) => [uniqueIndex("tools_catalog_name").on(table.catalogId, table.name)],
+  (table) => [uniqueIndex("tools_catalog_name").on(table.catalogId, table.name), index("tools_source_ref").on(table.catalogId, table.source, table.sourceRef)],
 );
 
 export const auditEntries = sqliteTable(
@@ -169,3 +174,25 @@ export const decisions = sqliteTable(
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type DecisionRow = typeof decisions.$inferSelect;
+
+/** A catalog's MCP servers: how to reach them (secrets included, never shown again) and their health. */
+export const mcpServers = sqliteTable(
+  "mcp_servers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    config: text("config", { mode: "json" }).$type<McpServerConfig>().notNull(),
+    status: text("status").$type<"never" | "connected" | "error">().notNull().default("never"),
+    lastSyncAt: integer("last_sync_at", { mode: "timestamp_ms" }),
+    lastError: text("last_error"),
+    toolCount: integer("tool_count").notNull().default(0),
+    serverInfo: text("server_info", { mode: "json" }).$type<{ name: string; version: string; title?: string }>(),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("mcp_servers_catalog_name").on(table.catalogId, table.name)],
+);
+
+export type McpServerRow = typeof mcpServers.$inferSelect;

@@ -63,13 +63,13 @@ const STDERR_TAIL_CHARS = 2_000;
 /** How long closing may take before the caller moves on; the SDK escalates to SIGKILL after that. */
 const CLOSE_WAIT_MS = 1_000;
 /** Our deadlines decide and word the error; the SDK's per-request timeout only has to fire later. */
-const sdkTimeout = (ms: number) => ({ timeout: ms + 1_000 });
+export const sdkTimeout = (ms: number) => ({ timeout: ms + 1_000 });
 
 // Loose on purpose: the SDK's own listTools rejects the whole page when one tool is malformed,
 // whereas adaptMcpTools reports that tool and keeps the others.
 const ToolsPageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 
-function parseConfig(config: McpServerConfig): McpServerConfig {
+export function parseConfig(config: McpServerConfig): McpServerConfig {
   const parsed = McpServerConfigSchema.safeParse(config);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
@@ -78,13 +78,13 @@ function parseConfig(config: McpServerConfig): McpServerConfig {
   throw new McpSourceError("config", name, `Invalid MCP server configuration: ${issue.message} (${field})`);
 }
 
-interface Connection {
+export interface Connection {
   client: Client;
   transport: StdioClientTransport | StreamableHTTPClientTransport;
   stderrTail: () => string;
 }
 
-function openTransport(config: McpServerConfig): Connection {
+export function openTransport(config: McpServerConfig): Connection {
   const client = new Client(CLIENT_INFO);
   if (config.transport === "http") {
     const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
@@ -102,7 +102,7 @@ function openTransport(config: McpServerConfig): Connection {
   return { client, transport, stderrTail: masked };
 }
 
-function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+export function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(onTimeout()), ms);
@@ -117,7 +117,7 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * since a hung server would not react to its stdin closing, and SIGKILL if they outlive the
  * wait. After success it closes gracefully: stdin first, or the session's DELETE over HTTP.
  */
-async function close({ client, transport }: Connection, failed: boolean): Promise<void> {
+export async function close({ client, transport }: Connection, failed: boolean): Promise<void> {
   if (failed && transport instanceof StdioClientTransport && transport.pid !== null) {
     terminateProcessTree(transport.pid, CLOSE_WAIT_MS);
   }
@@ -133,7 +133,7 @@ function withStderr(message: string, stderrTail: string): string {
 }
 
 /** Turns whatever the SDK, the OS or fetch threw into a message that says what to check. */
-function describeFailure(error: unknown, config: McpServerConfig, stderrTail: string): McpSourceError {
+export function describeFailure(error: unknown, config: McpServerConfig, stderrTail: string): McpSourceError {
   const server = `MCP server "${config.name}"`;
   if (error instanceof McpSourceError) {
     return new McpSourceError(error.failure, error.server, withStderr(error.message, stderrTail));
@@ -197,55 +197,57 @@ async function withServer<T>(
   }
 }
 
-/** Lists a server's tools, following `nextCursor`, and adapts them to the unified format. */
+/** Lists a connected server's tools, following `nextCursor`, and adapts them to the unified format. */
+export async function listToolsOn(client: Client, config: McpServerConfig, requestOptions: { timeout: number }): Promise<McpServerListing> {
+  const serverVersion = client.getServerVersion();
+  const serverInfo = serverVersion && {
+    name: serverVersion.name,
+    version: serverVersion.version,
+    ...(serverVersion.title ? { title: serverVersion.title } : {}),
+  };
+  if (!client.getServerCapabilities()?.tools) return { serverInfo, tools: [], problems: [] };
+
+  const listed: unknown[] = [];
+  const cursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 1; ; page++) {
+    const result = await client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ToolsPageSchema, requestOptions);
+    listed.push(...result.tools);
+    if (result.nextCursor === undefined) break;
+    if (cursors.has(result.nextCursor)) throw new Error(`tools/list returned the page cursor "${result.nextCursor}" twice`);
+    if (page >= MAX_PAGES || listed.length >= MAX_TOOLS) {
+      throw new Error(`tools/list goes on beyond ${MAX_PAGES} pages or ${MAX_TOOLS} tools`);
+    }
+    cursors.add(result.nextCursor);
+    cursor = result.nextCursor;
+  }
+  return { serverInfo, ...adaptMcpTools(config.name, listed) };
+}
+
+/** Calls one tool on a connected server. */
+export async function callToolOn(client: Client, mcpName: string, args: Record<string, unknown>, requestOptions: { timeout: number }): Promise<McpToolResult> {
+  const result = (await client.callTool({ name: mcpName, arguments: args }, undefined, requestOptions)) as CallToolResult;
+  return {
+    content: result.content,
+    isError: result.isError === true,
+    ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
+  };
+}
+
+/** Lists a server's tools on a connection of its own, closed afterwards whatever happens. */
 export async function listMcpTools(
   config: McpServerConfig,
   { connectTimeoutMs = 10_000, listTimeoutMs = 10_000 }: McpListOptions = {},
 ): Promise<McpServerListing> {
-  return withServer(config, connectTimeoutMs, listTimeoutMs, "list its tools", async (client, requestOptions) => {
-    const serverVersion = client.getServerVersion();
-    const serverInfo = serverVersion && {
-      name: serverVersion.name,
-      version: serverVersion.version,
-      ...(serverVersion.title ? { title: serverVersion.title } : {}),
-    };
-    if (!client.getServerCapabilities()?.tools) return { serverInfo, tools: [], problems: [] };
-
-    const listed: unknown[] = [];
-    const cursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 1; ; page++) {
-      const result = await client.request(
-        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-        ToolsPageSchema,
-        requestOptions,
-      );
-      listed.push(...result.tools);
-      if (result.nextCursor === undefined) break;
-      if (cursors.has(result.nextCursor)) throw new Error(`tools/list returned the page cursor "${result.nextCursor}" twice`);
-      if (page >= MAX_PAGES || listed.length >= MAX_TOOLS) {
-        throw new Error(`tools/list goes on beyond ${MAX_PAGES} pages or ${MAX_TOOLS} tools`);
-      }
-      cursors.add(result.nextCursor);
-      cursor = result.nextCursor;
-    }
-    return { serverInfo, ...adaptMcpTools(config.name, listed) };
-  });
+  return withServer(config, connectTimeoutMs, listTimeoutMs, "list its tools", (client, requestOptions) => listToolsOn(client, config, requestOptions));
 }
 
-/** Calls one tool by its MCP name on a fresh connection, as the playground does for live MCP tools. */
+/** Calls one tool by its MCP name on a fresh connection. */
 export async function callMcpTool(
   config: McpServerConfig,
   mcpName: string,
   args: Record<string, unknown>,
   { connectTimeoutMs = 10_000, timeoutMs = 60_000 }: McpCallOptions = {},
 ): Promise<McpToolResult> {
-  return withServer(config, connectTimeoutMs, timeoutMs, `answer the call to ${mcpName}`, async (client, requestOptions) => {
-    const result = (await client.callTool({ name: mcpName, arguments: args }, undefined, requestOptions)) as CallToolResult;
-    return {
-      content: result.content,
-      isError: result.isError === true,
-      ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
-    };
-  });
+  return withServer(config, connectTimeoutMs, timeoutMs, `answer the call to ${mcpName}`, (client, requestOptions) => callToolOn(client, mcpName, args, requestOptions));
 }

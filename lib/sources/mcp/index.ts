@@ -21,4 +21,5 @@ export {
   type McpServerConfig,
   type McpStdioConfig,
 } from "./config";
+export { McpConnections, type McpConnectionTimeouts } from "./connections";
 export { registryNamesForServer } from "./names";

@@ -1,0 +1,132 @@
+import type { McpServerConfig } from "./config";
+import {
+  callToolOn,
+  close,
+  describeFailure,
+  listToolsOn,
+  McpSourceError,
+  openTransport,
+  parseConfig,
+  sdkTimeout,
+  withDeadline,
+  type Connection,
+  type McpServerListing,
+  type McpToolResult,
+} from "./client";
+
+interface Live {
+  connection: Connection;
+  /** The configuration it was opened with: a changed one means reconnecting. */
+  fingerprint: string;
+  closing: boolean;
+}
+
+export interface McpConnectionTimeouts {
+  connectTimeoutMs: number;
+  listTimeoutMs: number;
+  callTimeoutMs: number;
+}
+
+const DEFAULT_TIMEOUTS: McpConnectionTimeouts = { connectTimeoutMs: 10_000, listTimeoutMs: 10_000, callTimeoutMs: 60_000 };
+
+/**
+ * Long-lived connections to MCP servers, one per key (e.g. `catalog/server`), as an agent host
+ * keeps them: a stdio server runs as long as it is connected. When a connection drops without
+ * being asked to (the process died, the HTTP server went away), `onLost` is told at once, so the
+ * registry can take the server's tools out of "registered" without waiting for the next sync.
+ */
+export class McpConnections {
+  private readonly live = new Map<string, Live>();
+  private readonly timeouts: McpConnectionTimeouts;
+
+  constructor(
+    private readonly onLost: (key: string, reason: string) => void,
+    timeouts: Partial<McpConnectionTimeouts> = {},
+  ) {
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
+  }
+
+  isConnected(key: string): boolean {
+    return this.live.has(key);
+  }
+
+  /** Lists the server's tools on its connection, connecting (or reconnecting) first if needed. */
+  async list(key: string, rawConfig: McpServerConfig): Promise<McpServerListing> {
+    const { connection, config } = await this.connect(key, rawConfig);
+    return this.run(key, config, connection, this.timeouts.listTimeoutMs, "list its tools", (requestOptions) =>
+      listToolsOn(connection.client, config, requestOptions),
+    );
+  }
+
+  async call(key: string, rawConfig: McpServerConfig, mcpName: string, args: Record<string, unknown>): Promise<McpToolResult> {
+    const { connection, config } = await this.connect(key, rawConfig);
+    return this.run(key, config, connection, this.timeouts.callTimeoutMs, `answer the call to ${mcpName}`, (requestOptions) =>
+      callToolOn(connection.client, mcpName, args, requestOptions),
+    );
+  }
+
+  /** Closes a connection on purpose: `onLost` is not told. */
+  async disconnect(key: string): Promise<void> {
+    const entry = this.live.get(key);
+    if (!entry) return;
+    entry.closing = true;
+    this.live.delete(key);
+    await close(entry.connection, false);
+  }
+
+  async disconnectAll(): Promise<void> {
+    await Promise.all([...this.live.keys()].map((key) => this.disconnect(key)));
+  }
+
+  private async connect(key: string, rawConfig: McpServerConfig): Promise<{ connection: Connection; config: McpServerConfig }> {
+    const config = parseConfig(rawConfig);
+    const fingerprint = JSON.stringify(config);
+    const existing = this.live.get(key);
+    if (existing && existing.fingerprint === fingerprint) return { connection: existing.connection, config };
+    if (existing) await this.disconnect(key);
+
+    const connection = openTransport(config);
+    const entry: Live = { connection, fingerprint, closing: false };
+    try {
+      await withDeadline(
+        connection.client.connect(connection.transport, sdkTimeout(this.timeouts.connectTimeoutMs)),
+        this.timeouts.connectTimeoutMs,
+        () => new McpSourceError("timeout", config.name, `The MCP server "${config.name}" did not complete the MCP handshake within ${this.timeouts.connectTimeoutMs} ms`),
+      );
+    } catch (error) {
+      await close(connection, true);
+      throw describeFailure(error, config, connection.stderrTail());
+    }
+    connection.client.onclose = () => {
+      if (entry.closing || this.live.get(key) !== entry) return;
+      this.live.delete(key);
+      const tail = connection.stderrTail();
+      const how = config.transport === "stdio" ? "the server process exited" : "the connection closed";
+      this.onLost(key, `Disconnected: ${how}.${tail ? ` The server wrote to stderr: ${tail}` : ""}`);
+    };
+    this.live.set(key, entry);
+    return { connection, config };
+  }
+
+  /** Runs a request within its deadline; a failure closes the connection so the next use starts afresh. */
+  private async run<T>(
+    key: string,
+    config: McpServerConfig,
+    connection: Connection,
+    timeoutMs: number,
+    label: string,
+    work: (requestOptions: { timeout: number }) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await withDeadline(work(sdkTimeout(timeoutMs)), timeoutMs, () => new McpSourceError("timeout", config.name, `The MCP server "${config.name}" did not ${label} within ${timeoutMs} ms`));
+    } catch (error) {
+      const entry = this.live.get(key);
+      if (entry?.connection === connection) {
+        entry.closing = true;
+        this.live.delete(key);
+      }
+      await close(connection, true);
+      throw describeFailure(error, config, connection.stderrTail());
+    }
+  }
+}
