@@ -1,7 +1,15 @@
-/** Migrates and seeds once at server start, on the Node.js runtime only (never during the build). */
+/**
+ * At server start, on the Node.js runtime only (never during the build): migrate and seed, then
+ * load plugins, skills and agent files, connect the MCP servers, and keep them synced.
+ */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getDb } = await import("./db/client");
   const { seed } = await import("./db/seed");
-  seed(getDb(), { demo: process.env.TOOLSHED_SEED !== "0" });
+  const { startPeriodicSync, syncAllSources } = await import("./app/_services/sources");
+  const db = getDb();
+  seed(db, { demo: process.env.TOOLSHED_SEED !== "0" });
+  // Not awaited: a slow MCP server must not hold up start-up; each sync has its own timeouts.
+  void syncAllSources(db).catch((error) => console.error("Syncing tool sources failed:", error));
+  startPeriodicSync(db, Number(process.env.TOOLSHED_MCP_SYNC_INTERVAL_MS ?? 60_000));
 }

@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { syncLocalSources } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { createCatalog, deleteCatalog, updateCatalog } from "@/db/queries/catalogs";
 import { runAction } from "@/lib/action-result";
@@ -10,8 +11,10 @@ import { parseWith } from "@/lib/http";
 const WEB_ACTOR = "web";
 
 export async function createCatalogAction(input: unknown) {
-  return runAction(() => {
-    const catalog = createCatalog(getDb(), parseWith(createCatalogBody, input), WEB_ACTOR);
+  return runAction(async () => {
+    const db = getDb();
+    const catalog = createCatalog(db, parseWith(createCatalogBody, input), WEB_ACTOR);
+    await syncLocalSources(db, catalog.id);
     revalidatePath("/");
     return catalog;
   });

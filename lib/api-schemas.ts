@@ -91,3 +91,5 @@ export const playgroundBody = z.strictObject({
     .optional(),
   k: z.number().int().min(1).max(50).optional(),
 });
+
+export { McpServerConfigSchema as mcpServerBody } from "./sources/mcp/config";

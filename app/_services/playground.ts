@@ -1,6 +1,6 @@
 import { stepCountIs, streamText, type ModelMessage } from "ai";
 import type { Db } from "@/db/client";
-import { loadCatalogState } from "@/db/queries/catalog-state";
+import type { ToolRecord } from "@/db/queries/tools";
 import { appendMessage, getConversation, listMessages, updateConversation } from "@/db/queries/conversations";
 import { mainModelFromEnv } from "@/lib/ai/models";
 import { createTurnTools } from "@/lib/ai/turn-tools";
@@ -10,6 +10,7 @@ import { simulatedPlaceholder, type PlaygroundEvent, type TurnDetails } from "@/
 import { TOOL_SEARCH_NAME } from "@/lib/selection/tool-search-definition";
 import { registryView } from "@/lib/selection/verify";
 import { runPreselection, runToolSearchCall, type TurnRequest } from "./selection";
+import { callMcpServerTool, catalogState } from "./sources";
 
 const MAX_STEPS = 8;
 
@@ -117,9 +118,10 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
     });
   }
 
-  const state = loadCatalogState(db, catalogId);
+  const state = await catalogState(db, catalogId);
   const list = computeToolList(state, { model: request.model, agent: request.agent, provider: request.provider, mode: request.mode, flags: request.flags });
   const view = registryView(state.tools, list);
+  const records = new Map((state.tools as ToolRecord[]).map((tool) => [tool.name, tool]));
   const history = getConversation(db, conversation.id).history;
   const turnSet = [...turn.toolSet.filter((entry) => entry.origin !== "entry").map((entry) => entry.name), ...history];
 
@@ -135,8 +137,13 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
       const turnTools = createTurnTools({
         view,
         turnSet,
-        isSimulated: () => true,
-        execute: async () => undefined,
+        // MCP tools have a live backend and are really called; everything else is simulated.
+        isSimulated: (tool) => tool.source !== "mcp",
+        execute: async (tool, args) => {
+          const record = records.get(tool.name);
+          if (!record?.sourceRef || !record.meta?.mcpName) return { error: `${tool.name} has no live backend.` };
+          return callMcpServerTool(db, catalogId, record.sourceRef, record.meta.mcpName, (args ?? {}) as Record<string, unknown>);
+        },
         search: async (query, maxResults) => {
           const result = await runToolSearchCall(db, catalogId, { ...request, conversationId: conversation.id, query, maxResults });
           emit({
@@ -172,10 +179,12 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
               toolCallId: part.toolCallId,
               toolName: part.toolName,
               input: part.input,
-              simulated: part.toolName !== TOOL_SEARCH_NAME,
+              simulated: part.toolName !== TOOL_SEARCH_NAME && view.visible.get(part.toolName)?.source !== "mcp",
               active: turnTools.activeTools().includes(part.toolName),
               placeholder: tool ? simulatedPlaceholder(tool) : undefined,
             });
+          } else if (part.type === "tool-result" && part.toolName !== TOOL_SEARCH_NAME) {
+            emit({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output: JSON.stringify(part.output, null, 2), simulated: false });
           } else if (part.type === "tool-error") {
             emit({ type: "tool-error", toolCallId: part.toolCallId, toolName: part.toolName, error: String(part.error) });
           } else if (part.type === "finish-step") {

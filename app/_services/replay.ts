@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { listAuditBetween, type CatalogChange } from "@/db/queries/audit-between";
-import { loadCatalogState } from "@/db/queries/catalog-state";
 import { getDecision } from "@/db/queries/decisions";
 import { replayDecision, type ReplayResult } from "@/lib/selection/replay";
 import type { Selector } from "@/lib/selection/selector";
 import { selectorById, selectorRegistry } from "./selection";
+import { catalogState } from "./sources";
 
 /** The body of a replay request, from the HTTP API or the decision page. */
 export const replayBody = z.strictObject({
@@ -35,7 +35,7 @@ function replaySelector(requested: string | undefined, recorded: { selector: str
 export async function replayDecisionById(db: Db, id: string, request: z.infer<typeof replayBody> = {}): Promise<ReplayResponse> {
   const decision = getDecision(db, id);
   const selector = replaySelector(request.selector, decision);
-  const state = loadCatalogState(db, decision.catalogId);
+  const state = await catalogState(db, decision.catalogId);
   const result = await replayDecision({ decision, state, selector });
   const catalogChanges = listAuditBetween(db, decision.catalogId, decision.revision, state.revision);
   return { decisionId: decision.id, catalogId: decision.catalogId, ...result, catalogChanges };

@@ -1,5 +1,4 @@
 import type { Db } from "@/db/client";
-import { loadCatalogState } from "@/db/queries/catalog-state";
 import { addToHistory, listMessages, openConversation } from "@/db/queries/conversations";
 import { recordDecision } from "@/db/queries/decisions";
 import { auxSelectorFromEnv } from "@/lib/ai/models";
@@ -13,6 +12,7 @@ import { countTokens } from "@/lib/formats/tokens";
 import type { ConversationMessage } from "@/lib/selection/types";
 import { registryView } from "@/lib/selection/verify";
 import { ToolshedError } from "@/lib/errors";
+import { catalogState } from "./sources";
 
 interface SelectorRegistry {
   local: Selector;
@@ -53,7 +53,7 @@ function pipelineRequest(request: TurnRequest) {
 
 /** Preselection for one turn, recorded as a decision; the chosen tools join the conversation's history. */
 export async function runPreselection(db: Db, catalogId: string, request: TurnRequest & { messages: ConversationMessage[]; k?: number; selector?: string }) {
-  const state = loadCatalogState(db, catalogId);
+  const state = await catalogState(db, catalogId);
   const conversation = openConversation(db, catalogId, request.conversationId, { ...pipelineRequest(request), title: request.messages.at(-1)?.content.slice(0, 80) });
   const selector = selectorById(request.selector);
   const result = await preselect({
@@ -94,7 +94,7 @@ export async function runToolSearchCall(
   catalogId: string,
   request: TurnRequest & { query: string; maxResults?: number; messages?: ConversationMessage[]; selector?: string },
 ) {
-  const state = loadCatalogState(db, catalogId);
+  const state = await catalogState(db, catalogId);
   const conversation = openConversation(db, catalogId, request.conversationId, { ...pipelineRequest(request), title: request.query.slice(0, 80) });
   const list = computeToolList(state, { ...pipelineRequest(request), format: "ai-sdk" });
   const view = registryView(state.tools, list);

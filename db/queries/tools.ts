@@ -8,6 +8,9 @@ import { recordChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
 
 export interface ToolRecord extends Tool {
+  /** The MCP server, plugin file or skill the tool came from; null for built-in and custom tools. */
+  sourceRef: string | null;
+  meta: { mcpName?: string } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -26,6 +29,8 @@ export function toToolRecord(row: ToolRow): ToolRecord {
     tags: row.tags,
     registered: row.registered,
     requires: row.requires,
+    sourceRef: row.sourceRef,
+    meta: row.meta,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -26,7 +26,7 @@ export type PlaygroundEvent =
       toolCallId: string;
       toolName: string;
       input: unknown;
-      /** True for every catalog tool: the playground runs nothing on the server machine. */
+      /** False only for tools with a live backend (MCP): the playground runs nothing on the server machine. */
       simulated: boolean;
       /** False when the model called a tool that was not in its tool set at that step. */
       active: boolean;

@@ -1,4 +1,13 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { openDb, type Db } from "@/db/client";
+
+// Route handlers read plugins, skills and agent files from these folders: empty unless a test fills them.
+const noLocalSources = mkdtempSync(path.join(os.tmpdir(), "toolshed-no-sources-"));
+process.env.TOOLSHED_PLUGINS_DIR ??= noLocalSources;
+process.env.TOOLSHED_SKILLS_DIR ??= noLocalSources;
+process.env.TOOLSHED_AGENTS_DIR ??= noLocalSources;
 
 /** Points the route handlers' getDb() at a fresh in-memory database. */
 export function useFreshDatabase(): Db {

@@ -1,15 +1,15 @@
 import { getDb } from "@/db/client";
-import { loadCatalogState } from "@/db/queries/catalog-state";
 import { toolListBody } from "@/lib/api-schemas";
 import { handle, parseWith, readJsonBody } from "@/lib/http";
 import { computeToolList } from "@/lib/pipeline/tool-list";
+import { catalogState } from "@/app/_services/sources";
 
 type Context = { params: Promise<{ catalog: string }> };
 
 export const POST = handle(async (request: Request, { params }: Context) => {
   const { catalog } = await params;
   const body = parseWith(toolListBody, await readJsonBody(request));
-  const state = loadCatalogState(getDb(), catalog);
+  const state = await catalogState(getDb(), catalog);
   const list = computeToolList(state, body);
   return Response.json({
     catalog,
