@@ -7,6 +7,7 @@ const SECTIONS = [
   { path: "tools", label: "Tools" },
   { path: "rules", label: "Rules" },
   { path: "agents", label: "Agents" },
+  { path: "sources", label: "Sources" },
   { path: "simulator", label: "Simulator" },
   { path: "playground", label: "Playground" },
   { path: "decisions", label: "Decisions" },

@@ -2,10 +2,13 @@ import { DEMO_CATALOG, DEMO_TOOLS } from "@/lib/demo";
 import type { Db } from "./client";
 import { upgradeCatalog, createCatalog, listCatalogs } from "./queries/catalogs";
 import { readSetting, writeSetting } from "./queries/settings";
+import { createMcpServer } from "./queries/mcp-servers";
 import { importTools } from "./queries/tools";
 
 const SEED_ACTOR = "seed";
 const DEMO_SEEDED = "demo_seeded_at";
+/** The stdio MCP server the repository ships: the demo catalog shows MCP tools live from the start. */
+const DEMO_MCP_SERVER = { name: "notes", transport: "stdio" as const, command: "node", args: ["mcp-servers/demo-server.mjs"] };
 
 /**
  * Start-up data: the demo catalog, once in the life of a database (deleting it is respected), and
@@ -20,6 +23,7 @@ export function seed(db: Db, { demo }: { demo: boolean }): void {
     if (!catalogs.some((catalog) => catalog.id === DEMO_CATALOG.id)) {
       createCatalog(txDb, DEMO_CATALOG, SEED_ACTOR);
       importTools(txDb, DEMO_CATALOG.id, DEMO_TOOLS.map((tool) => ({ ...tool, tags: [...tool.tags] })), SEED_ACTOR);
+      createMcpServer(txDb, DEMO_CATALOG.id, DEMO_MCP_SERVER, SEED_ACTOR);
     }
     writeSetting(txDb, DEMO_SEEDED, new Date().toISOString());
   });
