@@ -1,3 +1,4 @@
+import type { Conversation, StoredMessage } from "@/db/queries/conversations";
 import type { ToolRecord } from "@/db/queries/tools";
 import type { AuditRow } from "@/db/schema";
 
@@ -68,24 +69,7 @@ export function toolNameOf(tool: Record<string, unknown>): string {
   return (fn?.name ?? tool.name) as string;
 }
 
-export interface ConversationSummary {
-  id: string;
-  title: string;
-  model: string;
-  agent: string;
-  mode: string | null;
-  flags: string[];
-  history: string[];
-  updatedAt: string;
-}
-
-export interface StoredMessage {
-  id: number;
-  role: "user" | "assistant" | "system" | "tool";
-  content: string;
-  details: unknown;
-  createdAt: string;
-}
+export type { StoredMessage };
 
 export const conversationKeys = {
   list: (catalogId: string) => ["conversations", catalogId] as const,
@@ -93,11 +77,11 @@ export const conversationKeys = {
 };
 
 export function fetchConversations(catalogId: string) {
-  return getJson<{ conversations: ConversationSummary[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/conversations`).then((body) => body.conversations);
+  return getJson<{ conversations: Conversation[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/conversations`).then((body) => body.conversations);
 }
 
 export function fetchConversation(catalogId: string, id: string) {
-  return getJson<{ conversation: ConversationSummary; messages: StoredMessage[] }>(
+  return getJson<{ conversation: Conversation; messages: StoredMessage[] }>(
     `/api/catalogs/${encodeURIComponent(catalogId)}/conversations/${encodeURIComponent(id)}`,
   );
 }
