@@ -1,0 +1,29 @@
+import { localSources } from "@/app/_services/sources";
+import { getDb } from "@/db/client";
+import { listAgents } from "@/db/queries/agents";
+import { listMcpServers } from "@/db/queries/mcp-servers";
+import { SourcesPage, type LocalSourcesSummary } from "@/components/sources-page";
+
+export const metadata = { title: "Sources" };
+
+export default async function SourcesRoute({ params }: { params: Promise<{ catalog: string }> }) {
+  const { catalog } = await params;
+  const db = getDb();
+  const local = await localSources();
+  // Only plain data crosses to the client: plugin hooks are functions, schemas are not shown here.
+  const summary: LocalSourcesSummary = {
+    folders: local.folders,
+    loadedAt: local.loadedAt,
+    plugins: local.plugins.map((plugin) => ({
+      name: plugin.name,
+      file: plugin.file,
+      tools: plugin.tools.map((tool) => ({ name: tool.name, summary: tool.summary })),
+      hasDefinitionHook: typeof plugin.hooks["tool.definition"] === "function",
+    })),
+    skills: local.skills.map(({ name, description, file }) => ({ name, description, file })),
+    fileAgents: local.agents.map(({ name, description, mode, file }) => ({ name, description, mode, file })),
+    errors: local.errors,
+  };
+  const agents = listAgents(db, catalog).map(({ name, description, mode }) => ({ name, description, mode }));
+  return <SourcesPage catalogId={catalog} servers={listMcpServers(db, catalog)} local={summary} catalogAgents={agents} renderedAt={Date.now()} />;
+}
