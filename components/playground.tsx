@@ -401,7 +401,7 @@ function EventsView({ events }: { events: PlaygroundEvent[] }) {
     } else if (event.type === "tool-result") {
       blocks.push(
         <div key={index} className="tool-result small" data-testid="tool-result">
-          <span className="badge warn">simulated result</span> <code>{event.toolName}</code>
+          {event.simulated ? <span className="badge warn">simulated result</span> : <span className="badge ok">live result</span>} <code>{event.toolName}</code>
           <pre className="diff">{event.output}</pre>
         </div>,
       );
