@@ -13,7 +13,6 @@ describe("aggregate", () => {
       makeTool("read"),
       makeTool("old", { enabled: false }),
       makeTool("github_issue", { source: "mcp", registered: false }),
-      makeTool("read", { source: "custom" }),
     ];
     const result = aggregate(tools);
     expect(names(result.tools)).toEqual(["read"]);
@@ -21,7 +20,6 @@ describe("aggregate", () => {
     expect(result.removed).toEqual([
       { name: "old", reason: "disabled in the catalog" },
       { name: "github_issue", reason: "not registered (mcp source unavailable)" },
-      { name: "read", reason: "another tool earlier in the catalog has the same name" },
     ]);
   });
 });
