@@ -27,7 +27,7 @@ export interface LocalRankingSettings {
   genericWordWeight: number;
 }
 
-/** The defaults; chosen on the development half of the MetaTool cases (see bench/RESULTS.md). */
+/** The defaults; chosen on the development half of the MetaTool cases (see BENCHMARKS.md). */
 export const DEFAULT_SETTINGS: LocalRankingSettings = {
   k1: 1.2,
   fields: {
