@@ -4,11 +4,16 @@ import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "../se
 import type { ToolSearchResult } from "../selection/tool-search";
 import type { RegistryView } from "../selection/verify";
 
-/** What the main model gets back from ToolSearch: full definitions of what passed, and what did not. */
+/**
+ * What the main model gets back from ToolSearch: full definitions of what passed, and the names
+ * that did not. It is not told why (hidden by a rule, disabled, never existed): a tool it may not
+ * use stays invisible, down to whether it exists.
+ */
 export interface ToolSearchAnswer {
   path: ToolSearchResult["path"];
   tools: { name: string; description: string; inputSchema: FinalTool["inputSchema"] }[];
-  rejected: ToolSearchResult["rejected"];
+  /** Names that did not pass, without the registry's reasons: those are for people, in the decision log. */
+  unavailable: string[];
   note: string;
 }
 
@@ -16,7 +21,7 @@ export function toToolSearchAnswer(result: ToolSearchResult): ToolSearchAnswer {
   return {
     path: result.path,
     tools: result.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-    rejected: result.rejected,
+    unavailable: result.rejected.map((rejection) => rejection.name),
     note:
       result.tools.length > 0
         ? "These tools are callable from your next step on."

@@ -18,7 +18,7 @@ Use it when the task needs a capability none of your tools offers. Tools it retu
 - To load tools you know by name, pass "select:" and their exact names, comma-separated: "select:github_create_issue,slack_post_message". A query that is exactly one tool name works too.
 - Otherwise describe what the tool must do, in a few words: "post a message to a Slack channel". The best matches are returned, at most max_results (default 5).
 
-Only tools you are allowed to use are returned; the answer also lists requested names that were refused and why. Do not guess tool names you have not seen: describe the need instead.`;
+Only tools you are allowed to use are returned; the answer also lists the requested names that are not available. Do not guess tool names you have not seen: describe the need instead.`;
 
 /** The ToolSearch entry point as the main model sees it. */
 export const TOOL_SEARCH_DEFINITION: ToolDefinition = {
