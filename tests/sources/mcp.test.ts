@@ -8,7 +8,23 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callMcpTool, listMcpTools, McpSourceError, type McpServerConfig } from "../../lib/sources/mcp";
+import { McpConnections, McpSourceError, type McpConnectionTimeouts, type McpServerConfig } from "../../lib/sources/mcp";
+
+/** One connection per call, closed afterwards: each test sees a server from its start. */
+async function withConnection<T>(timeouts: Partial<McpConnectionTimeouts>, work: (connections: McpConnections) => Promise<T>): Promise<T> {
+  const connections = new McpConnections(() => undefined, timeouts);
+  try {
+    return await work(connections);
+  } finally {
+    await connections.disconnectAll();
+  }
+}
+
+const listMcpTools = (config: McpServerConfig, timeouts: Partial<McpConnectionTimeouts> = {}) =>
+  withConnection(timeouts, (connections) => connections.list(config.name, config));
+
+const callMcpTool = (config: McpServerConfig, mcpName: string, args: Record<string, unknown>) =>
+  withConnection({}, (connections) => connections.call(config.name, config, mcpName, args));
 import { validateToolDraft } from "../../lib/tools/validate";
 
 const DEMO_SERVER = resolve("mcp-servers/demo-server.mjs");

@@ -35,19 +35,6 @@ export interface McpServerListing {
   problems: McpToolProblem[];
 }
 
-export interface McpListOptions {
-  /** Starting the server (or reaching it) and the MCP handshake. */
-  connectTimeoutMs?: number;
-  /** All pages of `tools/list` together. */
-  listTimeoutMs?: number;
-}
-
-export interface McpCallOptions {
-  connectTimeoutMs?: number;
-  /** The `tools/call` request alone. */
-  timeoutMs?: number;
-}
-
 export interface McpToolResult {
   content: ContentBlock[];
   /** True when the tool itself reports failure: the model should see the content and adapt. */
@@ -168,35 +155,6 @@ export function describeFailure(error: unknown, config: McpServerConfig, stderrT
   return new McpSourceError("protocol", config.name, withStderr(`The ${server} broke the protocol: ${message}`, stderrTail));
 }
 
-/** Connects, runs `work` within its own deadline, and closes whatever happened. */
-async function withServer<T>(
-  rawConfig: McpServerConfig,
-  connectTimeoutMs: number,
-  workTimeoutMs: number,
-  workLabel: string,
-  work: (client: Client, requestOptions: { timeout: number }) => Promise<T>,
-): Promise<T> {
-  const config = parseConfig(rawConfig);
-  const connection = openTransport(config);
-  const timedOut = (ms: number, what: string) => () =>
-    new McpSourceError("timeout", config.name, `The MCP server "${config.name}" did not ${what} within ${ms} ms`);
-  let failed = true;
-  try {
-    await withDeadline(
-      connection.client.connect(connection.transport, sdkTimeout(connectTimeoutMs)),
-      connectTimeoutMs,
-      timedOut(connectTimeoutMs, "complete the MCP handshake"),
-    );
-    const result = await withDeadline(work(connection.client, sdkTimeout(workTimeoutMs)), workTimeoutMs, timedOut(workTimeoutMs, workLabel));
-    failed = false;
-    return result;
-  } catch (error) {
-    throw describeFailure(error, config, connection.stderrTail());
-  } finally {
-    await close(connection, failed);
-  }
-}
-
 /** Lists a connected server's tools, following `nextCursor`, and adapts them to the unified format. */
 export async function listToolsOn(client: Client, config: McpServerConfig, requestOptions: { timeout: number }): Promise<McpServerListing> {
   const serverVersion = client.getServerVersion();
@@ -232,22 +190,4 @@ export async function callToolOn(client: Client, mcpName: string, args: Record<s
     isError: result.isError === true,
     ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
   };
-}
-
-/** Lists a server's tools on a connection of its own, closed afterwards whatever happens. */
-export async function listMcpTools(
-  config: McpServerConfig,
-  { connectTimeoutMs = 10_000, listTimeoutMs = 10_000 }: McpListOptions = {},
-): Promise<McpServerListing> {
-  return withServer(config, connectTimeoutMs, listTimeoutMs, "list its tools", (client, requestOptions) => listToolsOn(client, config, requestOptions));
-}
-
-/** Calls one tool by its MCP name on a fresh connection. */
-export async function callMcpTool(
-  config: McpServerConfig,
-  mcpName: string,
-  args: Record<string, unknown>,
-  { connectTimeoutMs = 10_000, timeoutMs = 60_000 }: McpCallOptions = {},
-): Promise<McpToolResult> {
-  return withServer(config, connectTimeoutMs, timeoutMs, `answer the call to ${mcpName}`, (client, requestOptions) => callToolOn(client, mcpName, args, requestOptions));
 }

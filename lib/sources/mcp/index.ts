@@ -1,11 +1,7 @@
 export { adaptMcpTools, type McpToolDraft, type McpToolProblem } from "./adapt";
 export {
-  callMcpTool,
-  listMcpTools,
   McpSourceError,
-  type McpCallOptions,
   type McpFailure,
-  type McpListOptions,
   type McpServerInfo,
   type McpServerListing,
   type McpToolResult,
