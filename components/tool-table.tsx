@@ -146,7 +146,10 @@ function ToolRow({ catalogId, tool }: { catalogId: string; tool: ToolRecord }) {
         <Link href={`/catalogs/${catalogId}/tools/${encodeURIComponent(tool.name)}`}>{tool.name}</Link>
         {!tool.registered && <span className="badge off" style={{ marginLeft: 6 }}>unregistered</span>}
       </td>
-      <td><span className={`badge ${tool.source}`}>{tool.source}</span></td>
+      <td>
+        <span className={`badge ${tool.source}`}>{tool.source}</span>
+        {tool.source === "mcp" && tool.sourceRef && <div className="faint small">{tool.sourceRef}</div>}
+      </td>
       <td className="summary">{tool.summary}</td>
       <td>{tool.tags.map((tag) => <span key={tag} className="tag">{tag}</span>)}</td>
     </tr>
