@@ -5,10 +5,10 @@ import { appendMessage, getConversation, listMessages, updateConversation } from
 import { mainModelFromEnv } from "@/lib/ai/models";
 import { createTurnTools } from "@/lib/ai/turn-tools";
 import { ToolshedError } from "@/lib/errors";
-import { computeToolList } from "@/lib/pipeline/tool-list";
+import { computeToolList, type CatalogState } from "@/lib/pipeline/tool-list";
 import { simulatedPlaceholder, type PlaygroundEvent, type TurnDetails } from "@/lib/playground/events";
 import { TOOL_SEARCH_NAME } from "@/lib/selection/tool-search-definition";
-import { registryView } from "@/lib/selection/verify";
+import { registryView, type RegistryView } from "@/lib/selection/verify";
 import { runPreselection, runToolSearchCall, type TurnRequest } from "./selection";
 import { callMcpServerTool, catalogState } from "./sources";
 
@@ -27,6 +27,12 @@ function modelMessagesOf(db: Db, conversationId: string): ModelMessage[] {
     if (stored) return stored;
     return message.role === "user" ? [{ role: "user", content: message.content }] : [];
   });
+}
+
+async function readCatalog(db: Db, catalogId: string, request: TurnRequest): Promise<{ state: CatalogState; view: RegistryView }> {
+  const state = await catalogState(db, catalogId);
+  const list = computeToolList(state, { model: request.model, agent: request.agent, provider: request.provider, mode: request.mode, flags: request.flags });
+  return { state, view: registryView(state.tools, list) };
 }
 
 /** The turn a continuation belongs to: the tool set chosen at its user message. */
@@ -62,6 +68,8 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
   const events: PlaygroundEvent[] = [];
   let conversationId = request.conversationId;
   let turn: TurnDetails;
+  /** The catalog and what this model and agent see, as the preselection of a new message already read them. */
+  let seen: { state: CatalogState; view: RegistryView } | undefined;
 
   if (request.message) {
     const messages = conversationId ? listMessages(db, getConversation(db, conversationId, catalogId).id) : [];
@@ -70,6 +78,7 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
       .map((message) => ({ role: message.role as "user" | "assistant", content: message.content }));
     const preselection = await runPreselection(db, catalogId, { ...request, messages: [...history, { role: "user", content: request.message }] });
     conversationId = preselection.conversationId;
+    seen = { state: preselection.state, view: preselection.view };
     turn = {
       decisionId: preselection.decisionId,
       toolSet: preselection.toolSet,
@@ -118,9 +127,9 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
     });
   }
 
-  const state = await catalogState(db, catalogId);
-  const list = computeToolList(state, { model: request.model, agent: request.agent, provider: request.provider, mode: request.mode, flags: request.flags });
-  const view = registryView(state.tools, list);
+  // A continuation (tool results) reads the catalog afresh: it may have changed since the turn began.
+  seen ??= await readCatalog(db, catalogId, request);
+  const { state, view } = seen;
   const records = new Map((state.tools as ToolRecord[]).map((tool) => [tool.name, tool]));
   const history = getConversation(db, conversation.id).history;
   const turnSet = [...turn.toolSet.filter((entry) => entry.origin !== "entry").map((entry) => entry.name), ...history];

@@ -85,7 +85,7 @@ export async function runPreselection(db: Db, catalogId: string, request: TurnRe
     tokens: result.tokens,
   });
   addToHistory(db, conversation.id, result.selected.map((tool) => tool.name));
-  return { conversationId: conversation.id, decisionId: decision.id, revision: state.revision, ...result };
+  return { conversationId: conversation.id, decisionId: decision.id, revision: state.revision, state, ...result };
 }
 
 /** A ToolSearch call as the main model makes it, recorded as a decision; found tools join the history. */
