@@ -4,18 +4,9 @@ import { z } from "zod";
 import { auxSelectorFromEnv, createLanguageModel } from "../../lib/ai/models";
 import type { SelectionInput } from "../../lib/selection/selector";
 import type { SelectorCandidate } from "../../lib/selection/types";
-import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
+import { useScriptedServer } from "../support/scripted-server-lifecycle";
 
-let server: ScriptedOpenAIServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(script: Script) {
-  server = await startScriptedOpenAIServer(script);
-  return server;
-}
+const start = useScriptedServer();
 
 const envFor = (url: string, extra: Record<string, string> = {}) => ({
   TOOLSHED_AUX_MODEL: "openai-compatible:scripted-model",
@@ -46,7 +37,7 @@ describe("LLM selector against an OpenAI-compatible server", () => {
         { name: "weather_forecast", relevance: 0.9 },
       ],
     };
-    const { url, chatRequests } = await start([{ json: modelOutput }]);
+    const { url, chatRequests, requests } = await start([{ json: modelOutput }]);
     const output = await auxSelectorFromEnv(envFor(url)).select(input);
 
     expect(output.selector).toBe("openai-compatible:scripted-model");
@@ -65,7 +56,7 @@ describe("LLM selector against an OpenAI-compatible server", () => {
     expect(promptText).toContain("weather_forecast: Get the weather forecast for a city");
     expect(promptText).not.toContain("parameterNames");
     expect(promptText).not.toContain("subject");
-    expect(server!.requests[0].authorization).toBe("Bearer scripted-key");
+    expect(requests[0].authorization).toBe("Bearer scripted-key");
   });
 
   it("asks for json_object when structured outputs are switched off", async () => {

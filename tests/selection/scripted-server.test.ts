@@ -3,18 +3,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
+import { useScriptedServer } from "../support/scripted-server-lifecycle";
 
-let server: ScriptedOpenAIServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(script: Script) {
-  server = await startScriptedOpenAIServer(script);
-  return server;
-}
+const start = useScriptedServer();
 
 const chat = (url: string, body: object) =>
   fetch(`${url}/chat/completions`, {
@@ -35,7 +26,7 @@ async function events(response: Response): Promise<unknown[]> {
 
 describe("scripted OpenAI-compatible server", () => {
   it("answers from a queue, records requests and lists models", async () => {
-    const { url, requests } = await start([{ text: "hello" }, { json: { tools: [] } }]);
+    const { url, requests, chatRequests } = await start([{ text: "hello" }, { json: { tools: [] } }]);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     const first = await (await chat(url, {})).json();
     expect(first.choices[0]).toMatchObject({ message: { role: "assistant", content: "hello" }, finish_reason: "stop" });
@@ -50,7 +41,7 @@ describe("scripted OpenAI-compatible server", () => {
     expect(requests).toHaveLength(4);
     expect(requests[1].body?.response_format).toEqual({ type: "json_object" });
     expect(requests[0].authorization).toBe("Bearer test-key");
-    expect(server!.chatRequests).toHaveLength(3);
+    expect(chatRequests).toHaveLength(3);
   });
 
   it("replies with tool calls and scripted failures", async () => {
@@ -98,14 +89,13 @@ describe("scripted OpenAI-compatible server", () => {
   });
 
   it("drops a hung request when it closes", async () => {
-    const { url } = await start([{ hang: true }]);
-    const pending = chat(url, {}).then(
+    const server = await start([{ hang: true }]);
+    const pending = chat(server.url, {}).then(
       () => "answered",
       () => "dropped",
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await server!.close();
-    server = undefined;
+    await server.close();
     expect(await pending).toBe("dropped");
   });
 

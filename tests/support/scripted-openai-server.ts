@@ -281,6 +281,7 @@ export async function startScriptedOpenAIServer(
     chatRequests,
     close() {
       return new Promise<void>((resolve, reject) => {
+        if (!server.listening) return resolve();
         server.close((error) => (error ? reject(error) : resolve()));
         // Hung replies keep their connections open; close() would wait on them forever.
         server.closeAllConnections();
