@@ -16,14 +16,20 @@ const timestamps = {
     .default(sql`(unixepoch('subsec') * 1000)`),
 };
 
-export const catalogs = sqliteTable("catalogs", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
+export const catalogs = sqliteTable(
+  "catalogs",
+  {
+    id: text("id").primaryKey(),
+    /** The team that owns the catalog; its members' roles decide who may do what in it. */
+    teamId: text("team_id").notNull().default("default"),
+    name: text("name").notNull(),
   description: text("description").notNull().default(""),
-  /** Bumped by every change to the catalog or anything in it; decisions record it. */
-  revision: integer("revision").notNull().default(0),
-  ...timestamps,
-});
+    /** Bumped by every change to the catalog or anything in it; decisions record it. */
+    revision: integer("revision").notNull().default(0),
+    ...timestamps,
+  },
+  (table) => [index("catalogs_team").on(table.teamId)],
+);
 
 export const tools = sqliteTable(
   "tools",
@@ -184,7 +190,10 @@ export const mcpServers = sqliteTable(
       .notNull()
       .references(() => catalogs.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
+    /** The configuration with every secret replaced by a placeholder: safe to read anywhere. */
     config: text("config", { mode: "json" }).$type<McpServerConfig>().notNull(),
+    /** The secret values the placeholders stand for, encrypted (AES-256-GCM, lib/secrets). */
+    secrets: text("secrets"),
     status: text("status").$type<"never" | "connected" | "error">().notNull().default("never"),
     lastSyncAt: integer("last_sync_at", { mode: "timestamp_ms" }),
     lastError: text("last_error"),
@@ -196,3 +205,138 @@ export const mcpServers = sqliteTable(
 );
 
 export type McpServerRow = typeof mcpServers.$inferSelect;
+
+// Accounts: the tables better-auth reads and writes through its Drizzle adapter (its field names).
+const authTimestamps = {
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+};
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
+  image: text("image"),
+  ...authTimestamps,
+});
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    token: text("token").notNull().unique(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    ...authTimestamps,
+  },
+  (table) => [index("sessions_user").on(table.userId)],
+);
+
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: integer("access_token_expires_at", { mode: "timestamp_ms" }),
+    refreshTokenExpiresAt: integer("refresh_token_expires_at", { mode: "timestamp_ms" }),
+    scope: text("scope"),
+    password: text("password"),
+    ...authTimestamps,
+  },
+  (table) => [index("accounts_user").on(table.userId)],
+);
+
+export const verifications = sqliteTable(
+  "verifications",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    ...authTimestamps,
+  },
+  (table) => [index("verifications_identifier").on(table.identifier)],
+);
+
+export type TeamRole = "viewer" | "editor" | "admin";
+export type TokenScope = "read" | "write" | "admin";
+
+/** A team owns catalogs; its members have a role each. */
+export const teams = sqliteTable("teams", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  createdAt: timestamps.createdAt,
+});
+
+export const teamMembers = sqliteTable(
+  "team_members",
+  {
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").$type<TeamRole>().notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [uniqueIndex("team_members_team_user").on(table.teamId, table.userId), index("team_members_user").on(table.userId)],
+);
+
+/** An invitation link to join a team with a role; only the hash of its secret is stored. */
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role").$type<TeamRole>().notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("invitations_team").on(table.teamId)],
+);
+
+/** A team's API token for agents and CI: shown once, stored as a hash, revocable. */
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    scope: text("scope").$type<TokenScope>().notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    /** The first characters of the token, so people can tell tokens apart. */
+    prefix: text("prefix").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamps.createdAt,
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  },
+  (table) => [uniqueIndex("api_tokens_team_name").on(table.teamId, table.name)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type TeamRow = typeof teams.$inferSelect;
+export type TeamMemberRow = typeof teamMembers.$inferSelect;
+export type InvitationRow = typeof invitations.$inferSelect;
+export type ApiTokenRow = typeof apiTokens.$inferSelect;
