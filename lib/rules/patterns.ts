@@ -9,6 +9,13 @@
  * Name patterns (agent permissions) are matched against a tool name or a `task:<agent>` /
  * `skill:<name>` key, always as a whole: "edit" matches only "edit", "task:*" every subagent.
  * They are case-sensitive because tool names are identifiers the model calls verbatim.
+ *
+ * `*` is the only special character. Globs are matched without regular expressions, in time
+ * linear in practice: the text before the first `*` is a prefix, the text after the last a suffix,
+ * and the pieces between are found left to right, each at its earliest place (for `*`-only globs
+ * the earliest place is never worse, so nothing is ever retried). The semantics are those of the
+ * regular expression this replaced: `*` does not run across a line break (`\n`, `\r`, U+2028,
+ * U+2029), and case-insensitive globs fold case as a regular expression's `i` flag does.
  */
 import type { FieldError } from "../tools/validate";
 
@@ -17,17 +24,60 @@ export const PATTERN_CHARACTERS = /^[A-Za-z0-9._:*/-]+$/;
 
 export type Matcher = (subject: string) => boolean;
 
-function compileGlob(pattern: string, flags: string): Matcher {
-  const body = pattern
-    .split("*")
-    .map((literal) => literal.replace(/[.+?^${}()|[\]\\/-]/g, "\\$&"))
-    .join(".*");
-  const regExp = new RegExp(`^${body}$`, flags);
-  return (subject) => regExp.test(subject);
+/** Splits at line breaks, keeping each break as its own (odd-indexed) element. */
+const LINE_BREAKS = /([\n\r\u2028\u2029])/;
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Case folding of a regular expression's `i` flag without `u` (ECMAScript's Canonicalize): each
+ * UTF-16 code unit becomes its upper case when that is one code unit and does not turn a
+ * non-ASCII character into an ASCII one ("ß" and the Kelvin sign stay as they are).
+ */
+function foldCase(text: string): string {
+  if (ASCII.test(text)) return text.toUpperCase();
+  let folded = "";
+  for (let index = 0; index < text.length; index++) {
+    const unit = text[index];
+    const upper = unit.toUpperCase();
+    const keep = upper.length !== 1 || (unit.charCodeAt(0) >= 128 && upper.charCodeAt(0) < 128);
+    folded += keep ? unit : upper;
+  }
+  return folded;
+}
+
+/** Does `line` (no line breaks) match the glob that `segments` (the glob split at `*`) spell? */
+function matchSegments(segments: readonly string[], line: string): boolean {
+  const first = segments[0];
+  if (segments.length === 1) return line === first;
+  const last = segments[segments.length - 1];
+  if (line.length < first.length + last.length || !line.startsWith(first) || !line.endsWith(last)) return false;
+  const end = line.length - last.length;
+  let position = first.length;
+  for (let index = 1; index < segments.length - 1; index++) {
+    const segment = segments[index];
+    if (segment === "") continue;
+    const found = line.indexOf(segment, position);
+    if (found === -1 || found + segment.length > end) return false;
+    position = found + segment.length;
+  }
+  return true;
+}
+
+/** A whole-subject glob; `fold` (if any) is applied to pattern and subject alike. */
+function compileGlob(pattern: string, fold: (text: string) => string = (text) => text): Matcher {
+  // Line breaks are matched only by themselves, so pattern and subject must have the same ones in
+  // the same order, and each line of the pattern must match the corresponding line of the subject.
+  const parts = fold(pattern).split(LINE_BREAKS);
+  const lines = parts.map((part, index) => (index % 2 === 0 ? part.split("*") : [part]));
+  return (subject) => {
+    const subjectParts = fold(subject).split(LINE_BREAKS);
+    if (subjectParts.length !== parts.length) return false;
+    return lines.every((segments, index) => matchSegments(segments, subjectParts[index]));
+  };
 }
 
 export function compileModelPattern(pattern: string): Matcher {
-  if (pattern.includes("*")) return compileGlob(pattern, "i");
+  if (pattern.includes("*")) return compileGlob(pattern, foldCase);
   const needle = pattern.toLowerCase();
   return (modelId) => modelId.toLowerCase().includes(needle);
 }
@@ -48,7 +98,7 @@ export function modelPatternTester(modelId: string): (pattern: string) => boolea
 export function compileNamePattern(pattern: string): Matcher {
   if (pattern === "*") return () => true;
   if (!pattern.includes("*")) return (name) => name === pattern;
-  return compileGlob(pattern, "");
+  return compileGlob(pattern);
 }
 
 export function validatePattern(pattern: unknown, field: string): FieldError[] {

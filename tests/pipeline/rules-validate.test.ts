@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AgentSchema, DEFAULT_AGENTS } from "../../lib/rules/agents";
 import { DEFAULT_MODEL_RULES, ModelRuleSchema } from "../../lib/rules/model-rules";
+import { PATTERN_MAX } from "../../lib/rules/patterns";
 import { validateAgents, validateModelRules, validateOverrides } from "../../lib/rules/validate";
 
 const CATALOG = new Set(["read", "write", "edit", "grep", "glob", "bash", "task", "todowrite", "todoread", "webfetch", "websearch", "skill", "apply_patch", "plan", "lsp"]);
@@ -72,5 +73,25 @@ describe("validateOverrides", () => {
       CATALOG,
     );
     expect(errors.map((error) => error.field)).toEqual(["overrides.0.tool", "overrides.1.models.0", "overrides.2", "overrides.3.summary"]);
+  });
+});
+
+describe("pattern length", () => {
+  const long = "*a".repeat(PATTERN_MAX / 2) + "b";
+  const limit = `Pattern is ${PATTERN_MAX + 1} characters long; the limit is ${PATTERN_MAX}.`;
+
+  it("bounds model-rule, permission and override patterns, naming the field", () => {
+    const atLimit = long.slice(1);
+    expect(atLimit).toHaveLength(PATTERN_MAX);
+    expect(
+      validateModelRules([{ id: "a", name: "A", include: [atLimit], exclude: [long], enable: [], disable: [] }], CATALOG),
+    ).toEqual([{ field: "modelRules.0.exclude.0", message: limit }]);
+    const agent = { name: "review", mode: "primary" as const, description: "", baseTools: [] };
+    expect(
+      validateAgents([{ ...agent, permissions: [{ pattern: atLimit, action: "allow" }, { pattern: long, action: "deny" }] }], CATALOG),
+    ).toEqual([{ field: "agents.0.permissions.1.pattern", message: limit }]);
+    expect(validateOverrides([{ tool: "bash", models: ["gpt-5*", long], summary: "s" }], CATALOG)).toEqual([
+      { field: "overrides.0.models.1", message: limit },
+    ]);
   });
 });
