@@ -1,5 +1,6 @@
 /**
- * At server start, on the Node.js runtime only (never during the build): migrate and seed, then
+ * At server start, on the Node.js runtime only (never during the build): migrate and seed, make
+ * sure someone can sign in (the operator's admin, or a one-time setup link in the log), then
  * load plugins, skills and agent files, connect the MCP servers, and keep them synced.
  */
 export async function register() {
@@ -7,8 +8,10 @@ export async function register() {
   const { getDb } = await import("./db/client");
   const { seed } = await import("./db/seed");
   const { startPeriodicSync, syncAllSources } = await import("./app/_services/sources");
+  const { bootstrapAccounts } = await import("./app/_services/bootstrap");
   const db = getDb();
   seed(db, { demo: process.env.TOOLSHED_SEED !== "0" });
+  await bootstrapAccounts(db);
   // Not awaited: a slow MCP server must not hold up start-up; each sync has its own timeouts.
   void syncAllSources(db).catch((error) => console.error("Syncing tool sources failed:", error));
   startPeriodicSync(db, Number(process.env.TOOLSHED_MCP_SYNC_INTERVAL_MS ?? 60_000));

@@ -1,19 +1,25 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { actionPrincipal, authorizeCatalogAction, enforceRateLimit, requireTeamAccess } from "@/app/_services/access";
 import { syncLocalSources } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { createCatalog, deleteCatalog, updateCatalog } from "@/db/queries/catalogs";
+import { DEFAULT_TEAM } from "@/db/queries/teams";
 import { runAction } from "@/lib/action-result";
+import { actorOf } from "@/lib/auth/policy";
 import { createCatalogBody, updateCatalogBody } from "@/lib/api-schemas";
 import { parseWith } from "@/lib/http";
 
-const WEB_ACTOR = "web";
-
 export async function createCatalogAction(input: unknown) {
   return runAction(async () => {
+    const principal = await actionPrincipal();
+    const body = parseWith(createCatalogBody, input);
+    const teamId = body.team ?? DEFAULT_TEAM;
+    requireTeamAccess(principal, teamId, "write");
+    await enforceRateLimit(principal, "write");
     const db = getDb();
-    const catalog = createCatalog(db, parseWith(createCatalogBody, input), WEB_ACTOR);
+    const catalog = createCatalog(db, { name: body.name, description: body.description, id: body.id, teamId }, actorOf(principal));
     await syncLocalSources(db, catalog.id);
     revalidatePath("/");
     return catalog;
@@ -21,15 +27,17 @@ export async function createCatalogAction(input: unknown) {
 }
 
 export async function updateCatalogAction(id: string, input: unknown) {
-  return runAction(() => {
-    const catalog = updateCatalog(getDb(), id, parseWith(updateCatalogBody, input), WEB_ACTOR);
+  return runAction(async () => {
+    const { actor } = await authorizeCatalogAction(id, "write");
+    const catalog = updateCatalog(getDb(), id, parseWith(updateCatalogBody, input), actor);
     revalidatePath("/", "layout");
     return catalog;
   });
 }
 
 export async function deleteCatalogAction(id: string) {
-  return runAction(() => {
+  return runAction(async () => {
+    await authorizeCatalogAction(id, "admin");
     deleteCatalog(getDb(), id);
     revalidatePath("/");
     return { id };

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { currentUser } from "@/app/_services/access";
 import { Providers } from "@/components/providers";
+import { UserMenu } from "@/components/user-menu";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -8,7 +10,8 @@ export const metadata: Metadata = {
   description: "Registry, simulator and playground for the tool catalogs of LLM agents",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const user = await currentUser();
   return (
     <html lang="en">
       <body>
@@ -21,7 +24,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/settings">Settings</Link>
           </nav>
           <span className="spacer" />
-          <a href="/api/catalogs" className="small">API</a>
+          <UserMenu email={user?.email} />
         </header>
         <Providers>{children}</Providers>
       </body>

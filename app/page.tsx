@@ -1,11 +1,16 @@
+import { pageUser } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { listCatalogSummaries } from "@/db/queries/catalogs";
+import { listTeams } from "@/db/queries/teams";
 import { CatalogManager } from "@/components/catalog-manager";
 
 export const dynamic = "force-dynamic";
 
-export default function CatalogsPage() {
-  const catalogs = listCatalogSummaries(getDb());
+export default async function CatalogsPage() {
+  const user = await pageUser("/");
+  const db = getDb();
+  const catalogs = listCatalogSummaries(db, Object.keys(user.roles));
+  const teams = listTeams(db, Object.keys(user.roles)).map((team) => ({ ...team, role: user.roles[team.id] }));
   return (
     <main className="page">
       <div className="page-header">
@@ -14,7 +19,7 @@ export default function CatalogsPage() {
           <p className="sub">Each catalog is one team&apos;s registry of the tools its agents may be handed.</p>
         </div>
       </div>
-      <CatalogManager catalogs={catalogs} />
+      <CatalogManager catalogs={catalogs} teams={teams} />
     </main>
   );
 }

@@ -6,12 +6,27 @@ import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { createCatalogAction, deleteCatalogAction, updateCatalogAction } from "@/app/actions";
 import type { CatalogSummary } from "@/db/queries/catalogs";
+import type { TeamRole } from "@/lib/auth/policy";
 import { ConfirmButton } from "./confirm-button";
 
-export function CatalogManager({ catalogs }: { catalogs: CatalogSummary[] }) {
+export interface TeamChoice {
+  id: string;
+  name: string;
+  role: TeamRole;
+}
+
+export function CatalogManager({ catalogs, teams }: { catalogs: CatalogSummary[]; teams: TeamChoice[] }) {
+  const writable = teams.filter((team) => team.role !== "viewer");
+  const roleIn = new Map(teams.map((team) => [team.id, team.role]));
   return (
     <div className="stack">
-      <CreateCatalogForm />
+      {writable.length > 0 ? (
+        <CreateCatalogForm teams={writable} />
+      ) : (
+        <p className="muted small" data-testid="no-create-rights">
+          {teams.length === 0 ? "You are not in a team yet: ask a team admin for an invitation." : "Your role is viewer in every team you belong to: you can look at catalogs but not create them."}
+        </p>
+      )}
       {catalogs.length === 0 ? (
         <div className="panel empty" data-testid="catalogs-empty">
           <strong>No catalogs yet</strong>
@@ -20,7 +35,7 @@ export function CatalogManager({ catalogs }: { catalogs: CatalogSummary[] }) {
       ) : (
         <div className="cards" data-testid="catalog-list">
           {catalogs.map((catalog) => (
-            <CatalogCard key={catalog.id} catalog={catalog} />
+            <CatalogCard key={catalog.id} catalog={catalog} role={roleIn.get(catalog.teamId) ?? "viewer"} />
           ))}
         </div>
       )}
@@ -28,7 +43,7 @@ export function CatalogManager({ catalogs }: { catalogs: CatalogSummary[] }) {
   );
 }
 
-function CreateCatalogForm() {
+function CreateCatalogForm({ teams }: { teams: TeamChoice[] }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string>();
@@ -41,7 +56,7 @@ function CreateCatalogForm() {
         const form = event.currentTarget;
         const data = new FormData(form);
         startTransition(async () => {
-          const result = await createCatalogAction({ name: String(data.get("name")), description: String(data.get("description")) });
+          const result = await createCatalogAction({ name: String(data.get("name")), description: String(data.get("description")), team: String(data.get("team")) });
           if (!result.ok) {
             setError(result.error.message);
             toast.error(result.error.message);
@@ -58,6 +73,18 @@ function CreateCatalogForm() {
         <label htmlFor="catalog-name">New catalog</label>
         <input id="catalog-name" name="name" placeholder="Name, e.g. Payments agents" required maxLength={80} aria-invalid={!!error} />
       </div>
+      {teams.length > 1 ? (
+        <div className="field" style={{ flex: "0 0 160px" }}>
+          <label htmlFor="catalog-team">Team</label>
+          <select id="catalog-team" name="team" data-testid="catalog-team" defaultValue={teams.find((team) => team.id === "default")?.id ?? teams[0].id}>
+            {teams.map((team) => (
+              <option key={team.id} value={team.id}>{team.name}</option>
+            ))}
+          </select>
+        </div>
+      ) : (
+        <input type="hidden" name="team" value={teams[0].id} />
+      )}
       <div className="field" style={{ flex: 1 }}>
         <label htmlFor="catalog-description">Description</label>
         <input id="catalog-description" name="description" placeholder="What these agents do (optional)" maxLength={2000} />
@@ -70,7 +97,7 @@ function CreateCatalogForm() {
   );
 }
 
-function CatalogCard({ catalog }: { catalog: CatalogSummary }) {
+function CatalogCard({ catalog, role }: { catalog: CatalogSummary; role: TeamRole }) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
   const [pending, startTransition] = useTransition();
@@ -103,7 +130,10 @@ function CatalogCard({ catalog }: { catalog: CatalogSummary }) {
         <>
           <div className="spread">
             <Link className="title" href={`/catalogs/${catalog.id}/tools`}>{catalog.name}</Link>
-            <code className="faint">{catalog.id}</code>
+            <span className="row">
+              <span className="badge" title="Owning team">{catalog.teamId}</span>
+              <code className="faint">{catalog.id}</code>
+            </span>
           </div>
           <p className="muted small">{catalog.description || "No description."}</p>
           <div className="row">
@@ -112,7 +142,10 @@ function CatalogCard({ catalog }: { catalog: CatalogSummary }) {
             <span className="stat">rev <b>{catalog.revision}</b></span>
           </div>
           <div className="row end">
-            <button type="button" className="small-button" onClick={() => setEditing(true)}>Rename</button>
+            {role !== "viewer" && (
+              <button type="button" className="small-button" onClick={() => setEditing(true)}>Rename</button>
+            )}
+            {role === "admin" && (
             <ConfirmButton
               label="Delete"
               className="danger small-button"
@@ -129,6 +162,7 @@ function CatalogCard({ catalog }: { catalog: CatalogSummary }) {
                 })
               }
             />
+            )}
           </div>
         </>
       )}

@@ -10,6 +10,8 @@ export const createCatalogBody = z.strictObject({
   name: z.string(),
   description: z.string().optional(),
   id: z.string().optional(),
+  /** The owning team; by default the caller's only team, or "default". */
+  team: z.string().max(48).optional(),
 });
 
 export const updateCatalogBody = z.strictObject({

@@ -1,12 +1,25 @@
 import type { FieldError } from "./tools/validate";
 
-export type ErrorCode = "bad_request" | "not_found" | "conflict" | "too_large" | "upstream_failed";
+export type ErrorCode =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "method_not_allowed"
+  | "conflict"
+  | "too_large"
+  | "rate_limited"
+  | "upstream_failed";
 
 const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   too_large: 413,
+  rate_limited: 429,
   upstream_failed: 502,
 };
 
@@ -18,6 +31,8 @@ export class ToolshedError extends Error {
     readonly field?: string,
     /** Every problem when there is more than one (e.g. an import), each with its field. */
     readonly problems?: FieldError[],
+    /** For 429: when the caller may try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "ToolshedError";
@@ -39,7 +54,10 @@ export class ToolshedError extends Error {
   }
 
   toResponse(): Response {
-    return Response.json(this.toJSON(), { status: this.status });
+    const headers: Record<string, string> = {};
+    if (this.code === "unauthorized") headers["www-authenticate"] = 'Bearer realm="toolshed"';
+    if (this.retryAfterSeconds !== undefined) headers["retry-after"] = String(this.retryAfterSeconds);
+    return Response.json(this.toJSON(), { status: this.status, headers });
   }
 
   /** A validation failure: 413 when any problem is about size, 400 otherwise. */

@@ -38,6 +38,11 @@ export function selectorById(id: string | undefined): Selector {
   throw new ToolshedError("bad_request", `Unknown selector "${id}": use "${LOCAL_SELECTOR_ID}"${aux.id === LOCAL_SELECTOR_ID ? "" : ` or "${aux.id}"`}.`, "selector");
 }
 
+/** True when the selector a request names (or the default) calls a language model: it counts against the model rate limit. */
+export function selectorCallsModel(id: string | undefined): boolean {
+  return selectorById(id).id !== LOCAL_SELECTOR_ID;
+}
+
 export interface TurnRequest {
   model: string;
   agent: string;

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { pageUser } from "@/app/_services/access";
 import { databaseFile } from "@/db/client";
 import { describeModelConfig, type ModelSlotDescription } from "@/lib/ai/models";
 
@@ -32,7 +33,8 @@ function Slot({ title, slot, purpose, extra }: { title: string; slot: ModelSlotD
   );
 }
 
-export default function SettingsPage() {
+export default async function SettingsPage() {
+  await pageUser("/settings");
   const config = describeModelConfig(process.env);
   return (
     <main className="page stack">

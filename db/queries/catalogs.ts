@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 import { CATALOG_ID_PATTERN, slugify } from "@/lib/catalogs/slug";
@@ -7,9 +7,11 @@ import { catalogs, tools, type CatalogRow } from "../schema";
 import { ensureAgents } from "./agents";
 import { recordChanges } from "./audit";
 import { ensureRules } from "./rules";
+import { DEFAULT_TEAM } from "./teams";
 
 export interface Catalog {
   id: string;
+  teamId: string;
   name: string;
   description: string;
   revision: number;
@@ -19,11 +21,14 @@ export const CATALOG_NAME_MAX = 80;
 export const CATALOG_DESCRIPTION_MAX = 2_000;
 
 function toCatalog(row: CatalogRow): Catalog {
-  return { id: row.id, name: row.name, description: row.description, revision: row.revision };
+  return { id: row.id, teamId: row.teamId, name: row.name, description: row.description, revision: row.revision };
 }
 
-export function listCatalogs(db: Db): Catalog[] {
-  return db.select().from(catalogs).orderBy(asc(catalogs.name)).all().map(toCatalog);
+/** Every catalog, or those of the given teams. */
+export function listCatalogs(db: Db, teamIds?: string[]): Catalog[] {
+  const query = db.select().from(catalogs);
+  const rows = teamIds ? query.where(inArray(catalogs.teamId, teamIds)) : query;
+  return rows.orderBy(asc(catalogs.name)).all().map(toCatalog);
 }
 
 export interface CatalogSummary extends Catalog {
@@ -32,11 +37,12 @@ export interface CatalogSummary extends Catalog {
   updatedAt: string;
 }
 
-/** The catalog list with the counts a person scans it for. */
-export function listCatalogSummaries(db: Db): CatalogSummary[] {
+/** The catalog list of the given teams with the counts a person scans it for. */
+export function listCatalogSummaries(db: Db, teamIds: string[]): CatalogSummary[] {
   return db
     .select({
       id: catalogs.id,
+      teamId: catalogs.teamId,
       name: catalogs.name,
       description: catalogs.description,
       revision: catalogs.revision,
@@ -46,6 +52,7 @@ export function listCatalogSummaries(db: Db): CatalogSummary[] {
     })
     .from(catalogs)
     .leftJoin(tools, eq(tools.catalogId, catalogs.id))
+    .where(inArray(catalogs.teamId, teamIds))
     .groupBy(catalogs.id)
     .orderBy(asc(catalogs.name))
     .all()
@@ -80,7 +87,8 @@ function checkDescription(description: string): string {
 }
 
 /** Creates a catalog with every built-in tool in it. The id is the slug of the name unless given. */
-export function createCatalog(db: Db, input: { name: string; description?: string; id?: string }, actor: string): Catalog {
+export function createCatalog(db: Db, input: { name: string; description?: string; id?: string; teamId?: string }, actor: string): Catalog {
+  const teamId = input.teamId ?? DEFAULT_TEAM;
   const name = checkName(input.name);
   const description = checkDescription(input.description ?? "");
   const id = input.id ?? slugify(name);
@@ -95,14 +103,14 @@ export function createCatalog(db: Db, input: { name: string; description?: strin
     if (tx.select({ id: catalogs.id }).from(catalogs).where(eq(catalogs.id, id)).get()) {
       throw new ToolshedError("conflict", `A catalog with id "${id}" already exists.`, input.id ? "id" : "name");
     }
-    tx.insert(catalogs).values({ id, name, description }).run();
+    tx.insert(catalogs).values({ id, teamId, name, description }).run();
     tx.insert(tools)
       .values(BUILTIN_TOOLS.map((tool) => ({ ...tool, catalogId: id, source: "builtin" as const })))
       .run();
     ensureRules(tx, id);
     ensureAgents(tx, id);
     const revision = recordChanges(tx, id, actor, [{ subjectKind: "catalog", subject: id, action: "create", after: { name, description } }]);
-    return { id, name, description, revision };
+    return { id, teamId, name, description, revision };
   });
 }
 
@@ -118,7 +126,7 @@ export function updateCatalog(db: Db, id: string, input: { name?: string; descri
     const revision = recordChanges(tx, id, actor, [
       { subjectKind: "catalog", subject: id, action: "update", before: { name: before.name, description: before.description }, after: next },
     ]);
-    return { id, ...next, revision };
+    return { id, teamId: before.teamId, ...next, revision };
   });
 }
 

@@ -1,15 +1,28 @@
+import { requireTeamAccess, signedInRoute } from "@/app/_services/access";
 import { syncLocalSources } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { createCatalog, listCatalogs } from "@/db/queries/catalogs";
+import { DEFAULT_TEAM } from "@/db/queries/teams";
+import { teamsOf, type Principal } from "@/lib/auth/policy";
 import { createCatalogBody } from "@/lib/api-schemas";
-import { actorOf, handle, parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody } from "@/lib/http";
 
-export const GET = handle(() => Response.json({ catalogs: listCatalogs(getDb()) }));
+/** The catalogs of every team the caller belongs to (a token: its own team's). */
+export const GET = signedInRoute(({ principal }) => Response.json({ catalogs: listCatalogs(getDb(), teamsOf(principal)) }));
 
-export const POST = handle(async (request: Request) => {
+/** Without a team named, a new catalog goes to the caller's only team, else to "default". */
+function owningTeam(principal: Principal, requested: string | undefined): string {
+  if (requested) return requested;
+  const teams = teamsOf(principal);
+  return teams.length === 1 ? teams[0] : DEFAULT_TEAM;
+}
+
+export const POST = signedInRoute(async ({ request, principal, actor }) => {
   const body = parseWith(createCatalogBody, await readJsonBody(request));
+  const teamId = owningTeam(principal, body.team);
+  requireTeamAccess(principal, teamId, "write");
   const db = getDb();
-  const catalog = createCatalog(db, body, actorOf(request));
+  const catalog = createCatalog(db, { name: body.name, description: body.description, id: body.id, teamId }, actor);
   await syncLocalSources(db, catalog.id);
   return Response.json({ catalog }, { status: 201 });
 });

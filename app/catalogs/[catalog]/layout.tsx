@@ -1,13 +1,18 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { pageCatalogAccess } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { findCatalog } from "@/db/queries/catalogs";
+import { CatalogAccessProvider } from "@/components/catalog-access";
 import { CatalogTabs } from "@/components/catalog-tabs";
+
+const ROLE_NAMES = { read: "viewer", write: "editor", admin: "admin" } as const;
 
 export const dynamic = "force-dynamic";
 
 export default async function CatalogLayout({ children, params }: { children: React.ReactNode; params: Promise<{ catalog: string }> }) {
   const { catalog: id } = await params;
+  const { access } = await pageCatalogAccess(id);
   const catalog = findCatalog(getDb(), id);
   if (!catalog) notFound();
   return (
@@ -20,10 +25,15 @@ export default async function CatalogLayout({ children, params }: { children: Re
           <h1 data-testid="catalog-title">{catalog.name}</h1>
           <p className="sub">{catalog.description || <span className="faint">No description.</span>}</p>
         </div>
-        <span className="badge" title="Every change bumps the revision">revision {catalog.revision}</span>
+        <span className="row">
+          <span className="badge" data-testid="catalog-role" title={`Your role in team "${catalog.teamId}"`}>
+            {ROLE_NAMES[access]} · {catalog.teamId}
+          </span>
+          <span className="badge" title="Every change bumps the revision">revision {catalog.revision}</span>
+        </span>
       </div>
       <CatalogTabs catalogId={catalog.id} />
-      {children}
+      <CatalogAccessProvider access={access}>{children}</CatalogAccessProvider>
     </main>
   );
 }

@@ -1,23 +1,19 @@
+import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { deleteCatalog, getCatalog, updateCatalog } from "@/db/queries/catalogs";
 import { updateCatalogBody } from "@/lib/api-schemas";
-import { actorOf, handle, parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody } from "@/lib/http";
 
-type Context = { params: Promise<{ catalog: string }> };
+type Params = { catalog: string };
 
-export const GET = handle(async (_request: Request, { params }: Context) => {
-  const { catalog } = await params;
-  return Response.json({ catalog: getCatalog(getDb(), catalog) });
-});
+export const GET = catalogRoute<Params>("read", ({ params }) => Response.json({ catalog: getCatalog(getDb(), params.catalog) }));
 
-export const PATCH = handle(async (request: Request, { params }: Context) => {
-  const { catalog } = await params;
+export const PATCH = catalogRoute<Params>("write", async ({ request, params, actor }) => {
   const body = parseWith(updateCatalogBody, await readJsonBody(request));
-  return Response.json({ catalog: updateCatalog(getDb(), catalog, body, actorOf(request)) });
+  return Response.json({ catalog: updateCatalog(getDb(), params.catalog, body, actor) });
 });
 
-export const DELETE = handle(async (_request: Request, { params }: Context) => {
-  const { catalog } = await params;
-  deleteCatalog(getDb(), catalog);
+export const DELETE = catalogRoute<Params>("admin", ({ params }) => {
+  deleteCatalog(getDb(), params.catalog);
   return new Response(null, { status: 204 });
 });

@@ -1,10 +1,3 @@
-import { getDb } from "@/db/client";
-import { getDecision } from "@/db/queries/decisions";
-import { handle } from "@/lib/http";
+import { requireDecisionAccess, signedInRoute } from "@/app/_services/access";
 
-type Context = { params: Promise<{ id: string }> };
-
-export const GET = handle(async (_request: Request, { params }: Context) => {
-  const { id } = await params;
-  return Response.json({ decision: getDecision(getDb(), id) });
-});
+export const GET = signedInRoute<{ id: string }>(({ principal, params }) => Response.json({ decision: requireDecisionAccess(principal, params.id) }));

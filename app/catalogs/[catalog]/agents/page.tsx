@@ -1,3 +1,4 @@
+import { pageCatalogAccess } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
 import { listTools } from "@/db/queries/tools";
@@ -7,6 +8,7 @@ export const metadata = { title: "Agents" };
 
 export default async function AgentsPage({ params }: { params: Promise<{ catalog: string }> }) {
   const { catalog } = await params;
+  await pageCatalogAccess(catalog);
   const db = getDb();
   return <AgentsEditor catalogId={catalog} agents={listAgents(db, catalog)} toolNames={listTools(db, catalog).map((tool) => tool.name)} />;
 }

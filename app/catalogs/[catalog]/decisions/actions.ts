@@ -1,5 +1,6 @@
 "use server";
 
+import { actionPrincipal, enforceRateLimit, requireDecisionAccess } from "@/app/_services/access";
 import { replayBody, replayDecisionById } from "@/app/_services/replay";
 import { getDb } from "@/db/client";
 import { runAction } from "@/lib/action-result";
@@ -7,5 +8,10 @@ import { parseWith } from "@/lib/http";
 
 /** Replays a decision for its page. It reads only, so nothing needs revalidating. */
 export async function replayDecisionAction(decisionId: string, request: unknown) {
-  return runAction(() => replayDecisionById(getDb(), decisionId, parseWith(replayBody, request)));
+  return runAction(async () => {
+    const principal = await actionPrincipal();
+    requireDecisionAccess(principal, decisionId);
+    await enforceRateLimit(principal, "read");
+    return replayDecisionById(getDb(), decisionId, parseWith(replayBody, request));
+  });
 }

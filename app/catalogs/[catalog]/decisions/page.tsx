@@ -1,3 +1,4 @@
+import { pageCatalogAccess } from "@/app/_services/access";
 import { Suspense } from "react";
 import { getDb } from "@/db/client";
 import { listConversations } from "@/db/queries/conversations";
@@ -7,6 +8,7 @@ export const metadata = { title: "Decisions" };
 
 export default async function DecisionsPage({ params }: { params: Promise<{ catalog: string }> }) {
   const { catalog } = await params;
+  await pageCatalogAccess(catalog);
   const conversations = listConversations(getDb(), catalog).map(({ id, title }) => ({ id, title }));
   return (
     <Suspense>

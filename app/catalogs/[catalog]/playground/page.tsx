@@ -1,3 +1,4 @@
+import { pageCatalogAccess } from "@/app/_services/access";
 import { Suspense } from "react";
 import { getDb } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
@@ -10,6 +11,7 @@ export const dynamic = "force-dynamic";
 
 export default async function PlaygroundPage({ params }: { params: Promise<{ catalog: string }> }) {
   const { catalog } = await params;
+  await pageCatalogAccess(catalog);
   const config = describeModelConfig(process.env);
   const agents = listAgents(getDb(), catalog).map((agent) => ({ name: agent.name, mode: agent.mode }));
   return (

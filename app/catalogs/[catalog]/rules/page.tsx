@@ -1,3 +1,4 @@
+import { pageCatalogAccess } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { getRules } from "@/db/queries/rules";
 import { listTools } from "@/db/queries/tools";
@@ -8,6 +9,7 @@ export const metadata = { title: "Rules" };
 
 export default async function RulesPage({ params }: { params: Promise<{ catalog: string }> }) {
   const { catalog } = await params;
+  await pageCatalogAccess(catalog);
   const db = getDb();
   const rules = getRules(db, catalog);
   const toolNames = listTools(db, catalog).map((tool) => tool.name);

@@ -1,3 +1,4 @@
+import { pageCatalogAccess } from "@/app/_services/access";
 import { Suspense } from "react";
 import { getDb } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
@@ -8,6 +9,7 @@ export const metadata = { title: "Simulator" };
 
 export default async function SimulatorPage({ params }: { params: Promise<{ catalog: string }> }) {
   const { catalog } = await params;
+  await pageCatalogAccess(catalog);
   const agents = listAgents(getDb(), catalog).map((agent) => ({ name: agent.name, mode: agent.mode }));
   return (
     <Suspense>

@@ -1,25 +1,25 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { authorizeCatalogAction } from "@/app/_services/access";
 import { disconnectMcpServer, reloadLocalSources, syncLocalSources, syncMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
-import { getCatalog, listCatalogs } from "@/db/queries/catalogs";
+import { listCatalogs } from "@/db/queries/catalogs";
 import { createMcpServer, deleteMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
 import { deleteSourceTools } from "@/db/queries/source-tools";
 import { runAction } from "@/lib/action-result";
 import { mcpServerBody } from "@/lib/api-schemas";
 import { parseWith } from "@/lib/http";
 
-const WEB_ACTOR = "web";
-
 const refresh = (catalogId: string) => revalidatePath(`/catalogs/${catalogId}`, "layout");
 
 /** Adds a server and syncs it at once, as POST /mcp-servers does: an unreachable server is still added, with its error. */
 export async function addMcpServerAction(catalogId: string, body: unknown) {
   return runAction(async () => {
+    const { actor } = await authorizeCatalogAction(catalogId, "admin");
     const config = parseWith(mcpServerBody, body);
     const db = getDb();
-    createMcpServer(db, catalogId, config, WEB_ACTOR);
+    createMcpServer(db, catalogId, config, actor);
     const sync = await syncMcpServer(db, catalogId, config.name);
     refresh(catalogId);
     return { server: getMcpServer(db, catalogId, config.name), sync };
@@ -28,6 +28,7 @@ export async function addMcpServerAction(catalogId: string, body: unknown) {
 
 export async function syncMcpServerAction(catalogId: string, name: string) {
   return runAction(async () => {
+    await authorizeCatalogAction(catalogId, "admin");
     const db = getDb();
     const sync = await syncMcpServer(db, catalogId, name);
     refresh(catalogId);
@@ -38,9 +39,10 @@ export async function syncMcpServerAction(catalogId: string, name: string) {
 /** Removes the server and its tools (their audit history stays) and closes its connection, as DELETE does. */
 export async function deleteMcpServerAction(catalogId: string, name: string) {
   return runAction(async () => {
+    const { actor } = await authorizeCatalogAction(catalogId, "admin");
     const db = getDb();
-    deleteMcpServer(db, catalogId, name, WEB_ACTOR);
-    deleteSourceTools(db, catalogId, "mcp", name, WEB_ACTOR);
+    deleteMcpServer(db, catalogId, name, actor);
+    deleteSourceTools(db, catalogId, "mcp", name, actor);
     await disconnectMcpServer(catalogId, name);
     refresh(catalogId);
     return { name };
@@ -50,8 +52,8 @@ export async function deleteMcpServerAction(catalogId: string, name: string) {
 /** Reads the plugin, skill and agent folders again and updates every catalog's tools, as POST /sources/reload does. */
 export async function reloadSourcesAction(catalogId: string) {
   return runAction(async () => {
+    await authorizeCatalogAction(catalogId, "admin");
     const db = getDb();
-    getCatalog(db, catalogId);
     const local = await reloadLocalSources();
     for (const { id } of listCatalogs(db)) await syncLocalSources(db, id);
     refresh(catalogId);

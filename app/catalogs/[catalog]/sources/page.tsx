@@ -1,3 +1,5 @@
+import { pageCatalogAccess } from "@/app/_services/access";
+import { mcpServerViewFor } from "@/app/_services/mcp-views";
 import { localSources } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
@@ -8,6 +10,7 @@ export const metadata = { title: "Sources" };
 
 export default async function SourcesRoute({ params }: { params: Promise<{ catalog: string }> }) {
   const { catalog } = await params;
+  const { access } = await pageCatalogAccess(catalog);
   const db = getDb();
   const local = await localSources();
   // Only plain data crosses to the client: plugin hooks are functions, schemas are not shown here.
@@ -25,5 +28,5 @@ export default async function SourcesRoute({ params }: { params: Promise<{ catal
     errors: local.errors,
   };
   const agents = listAgents(db, catalog).map(({ name, description, mode }) => ({ name, description, mode }));
-  return <SourcesPage catalogId={catalog} servers={listMcpServers(db, catalog)} local={summary} catalogAgents={agents} renderedAt={Date.now()} />;
+  return <SourcesPage catalogId={catalog} servers={listMcpServers(db, catalog).map((server) => mcpServerViewFor(server, access))} local={summary} catalogAgents={agents} renderedAt={Date.now()} />;
 }

@@ -1,8 +1,10 @@
+import { pageCatalogAccess } from "@/app/_services/access";
 import { Suspense } from "react";
 import { ToolTable } from "@/components/tool-table";
 
 export default async function ToolsPage({ params }: { params: Promise<{ catalog: string }> }) {
   const { catalog } = await params;
+  await pageCatalogAccess(catalog);
   return (
     <Suspense>
       <ToolTable catalogId={catalog} />

@@ -1,20 +1,14 @@
+import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { listAgents, saveAgent } from "@/db/queries/agents";
-import { getCatalog } from "@/db/queries/catalogs";
 import { agentBody } from "@/lib/api-schemas";
-import { actorOf, handle, parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody } from "@/lib/http";
 
-type Context = { params: Promise<{ catalog: string }> };
+type Params = { catalog: string };
 
-export const GET = handle(async (_request: Request, { params }: Context) => {
-  const { catalog } = await params;
-  const db = getDb();
-  getCatalog(db, catalog);
-  return Response.json({ agents: listAgents(db, catalog) });
-});
+export const GET = catalogRoute<Params>("read", ({ params }) => Response.json({ agents: listAgents(getDb(), params.catalog) }));
 
-export const POST = handle(async (request: Request, { params }: Context) => {
-  const { catalog } = await params;
-  const agent = saveAgent(getDb(), catalog, parseWith(agentBody, await readJsonBody(request)), actorOf(request));
+export const POST = catalogRoute<Params>("write", async ({ request, params, actor }) => {
+  const agent = saveAgent(getDb(), params.catalog, parseWith(agentBody, await readJsonBody(request)), actor);
   return Response.json({ agent }, { status: 201 });
 });

@@ -1,14 +1,12 @@
+import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { listDecisions } from "@/db/queries/decisions";
 import { decisionQuery } from "@/lib/api-schemas";
-import { handle, parseWith } from "@/lib/http";
+import { parseWith } from "@/lib/http";
 
-type Context = { params: Promise<{ catalog: string }> };
-
-export const GET = handle(async (request: Request, { params }: Context) => {
-  const { catalog } = await params;
+export const GET = catalogRoute<{ catalog: string }>("read", ({ request, params }) => {
   const query = parseWith(decisionQuery, Object.fromEntries(new URL(request.url).searchParams));
-  const decisions = listDecisions(getDb(), catalog, {
+  const decisions = listDecisions(getDb(), params.catalog, {
     conversationId: query.conversationId,
     kind: query.kind,
     path: query.path,

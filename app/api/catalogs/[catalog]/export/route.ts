@@ -1,16 +1,13 @@
+import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { getCatalog } from "@/db/queries/catalogs";
 import { listTools } from "@/db/queries/tools";
 import { buildExport } from "@/lib/catalogs/exchange";
-import { handle } from "@/lib/http";
 
-type Context = { params: Promise<{ catalog: string }> };
-
-export const GET = handle(async (_request: Request, { params }: Context) => {
-  const { catalog } = await params;
+export const GET = catalogRoute<{ catalog: string }>("read", ({ params }) => {
   const db = getDb();
-  const document = buildExport(getCatalog(db, catalog), listTools(db, catalog));
+  const document = buildExport(getCatalog(db, params.catalog), listTools(db, params.catalog));
   return Response.json(document, {
-    headers: { "content-disposition": `attachment; filename="${catalog}.toolshed.json"` },
+    headers: { "content-disposition": `attachment; filename="${params.catalog}.toolshed.json"` },
   });
 });

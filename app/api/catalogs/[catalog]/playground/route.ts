@@ -1,16 +1,18 @@
+import { catalogRoute } from "@/app/_services/access";
 import { playTurn } from "@/app/_services/playground";
 import { getDb } from "@/db/client";
 import { playgroundBody } from "@/lib/api-schemas";
-import { handle, parseWith, readJsonBody } from "@/lib/http";
-
-type Context = { params: Promise<{ catalog: string }> };
+import { parseWith, readJsonBody } from "@/lib/http";
 
 const BODY_LIMIT = 1024 * 1024;
 
 /** One playground exchange, streamed as NDJSON events (see lib/playground/events.ts). */
-export const POST = handle(async (request: Request, { params }: Context) => {
-  const { catalog } = await params;
-  const body = parseWith(playgroundBody, await readJsonBody(request, BODY_LIMIT));
-  const stream = await playTurn(getDb(), catalog, body);
-  return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
-});
+export const POST = catalogRoute<{ catalog: string }>(
+  "read",
+  async ({ request, params }) => {
+    const body = parseWith(playgroundBody, await readJsonBody(request, BODY_LIMIT));
+    const stream = await playTurn(getDb(), params.catalog, body);
+    return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
+  },
+  { limit: "model" },
+);

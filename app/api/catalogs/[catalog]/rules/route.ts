@@ -1,17 +1,14 @@
+import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { getRules, saveRules } from "@/db/queries/rules";
 import { rulesBody } from "@/lib/api-schemas";
-import { actorOf, handle, parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody } from "@/lib/http";
 
-type Context = { params: Promise<{ catalog: string }> };
+type Params = { catalog: string };
 
-export const GET = handle(async (_request: Request, { params }: Context) => {
-  const { catalog } = await params;
-  return Response.json({ rules: getRules(getDb(), catalog) });
-});
+export const GET = catalogRoute<Params>("read", ({ params }) => Response.json({ rules: getRules(getDb(), params.catalog) }));
 
-export const PUT = handle(async (request: Request, { params }: Context) => {
-  const { catalog } = await params;
+export const PUT = catalogRoute<Params>("write", async ({ request, params, actor }) => {
   const body = parseWith(rulesBody, await readJsonBody(request));
-  return Response.json({ rules: saveRules(getDb(), catalog, body, actorOf(request)) });
+  return Response.json({ rules: saveRules(getDb(), params.catalog, body, actor) });
 });

@@ -1,18 +1,15 @@
+import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { createCustomTool, listTools } from "@/db/queries/tools";
 import { toolBody } from "@/lib/api-schemas";
-import { actorOf, handle, parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody } from "@/lib/http";
 
-type Context = { params: Promise<{ catalog: string }> };
+type Params = { catalog: string };
 
-export const GET = handle(async (_request: Request, { params }: Context) => {
-  const { catalog } = await params;
-  return Response.json({ tools: listTools(getDb(), catalog) });
-});
+export const GET = catalogRoute<Params>("read", ({ params }) => Response.json({ tools: listTools(getDb(), params.catalog) }));
 
-export const POST = handle(async (request: Request, { params }: Context) => {
-  const { catalog } = await params;
+export const POST = catalogRoute<Params>("write", async ({ request, params, actor }) => {
   const body = parseWith(toolBody, await readJsonBody(request));
-  const tool = createCustomTool(getDb(), catalog, body, actorOf(request));
+  const tool = createCustomTool(getDb(), params.catalog, body, actor);
   return Response.json({ tool }, { status: 201 });
 });

@@ -1,8 +1,8 @@
+import { enforceRateLimit, requireDecisionAccess, signedInRoute } from "@/app/_services/access";
 import { replayBody, replayDecisionById } from "@/app/_services/replay";
+import { selectorCallsModel } from "@/app/_services/selection";
 import { getDb } from "@/db/client";
-import { handle, parseWith, readJsonBody } from "@/lib/http";
-
-type Context = { params: Promise<{ id: string }> };
+import { parseWith, readJsonBody } from "@/lib/http";
 
 const BODY_LIMIT = 16 * 1024;
 
@@ -16,8 +16,12 @@ async function optionalBody(request: Request): Promise<unknown> {
   return readJsonBody(request, BODY_LIMIT);
 }
 
-export const POST = handle(async (request: Request, { params }: Context) => {
-  const { id } = await params;
-  const body = parseWith(replayBody, await optionalBody(request));
-  return Response.json(await replayDecisionById(getDb(), id, body));
-});
+export const POST = signedInRoute<{ id: string }>(
+  async ({ request, params, principal }) => {
+    requireDecisionAccess(principal, params.id);
+    const body = parseWith(replayBody, await optionalBody(request));
+    if (selectorCallsModel(body.selector)) await enforceRateLimit(principal, "model");
+    return Response.json(await replayDecisionById(getDb(), params.id, body));
+  },
+  { limit: "read" },
+);

@@ -1,3 +1,4 @@
+import { pageCatalogAccess } from "@/app/_services/access";
 import { notFound } from "next/navigation";
 import { selectorRegistry } from "@/app/_services/selection";
 import { getDb } from "@/db/client";
@@ -19,6 +20,7 @@ function findDecision(id: string): Decision | undefined {
 
 export default async function DecisionPage({ params }: { params: Promise<{ catalog: string; id: string }> }) {
   const { catalog, id } = await params;
+  await pageCatalogAccess(catalog);
   const decision = findDecision(decodeURIComponent(id));
   if (!decision || decision.catalogId !== catalog) notFound();
   const { local, aux } = selectorRegistry();

@@ -1,3 +1,4 @@
+import { pageCatalogAccess } from "@/app/_services/access";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { findTool } from "@/db/queries/tools";
@@ -5,6 +6,7 @@ import { ToolDetail } from "@/components/tool-detail";
 
 export default async function ToolPage({ params }: { params: Promise<{ catalog: string; name: string }> }) {
   const { catalog, name } = await params;
+  await pageCatalogAccess(catalog);
   const tool = findTool(getDb(), catalog, decodeURIComponent(name));
   if (!tool) notFound();
   return <ToolDetail catalogId={catalog} tool={tool} />;

@@ -1,23 +1,19 @@
+import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { deleteAgent, getAgent, saveAgent } from "@/db/queries/agents";
 import { agentBody } from "@/lib/api-schemas";
-import { actorOf, handle, parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody } from "@/lib/http";
 
-type Context = { params: Promise<{ catalog: string; name: string }> };
+type Params = { catalog: string; name: string };
 
-export const GET = handle(async (_request: Request, { params }: Context) => {
-  const { catalog, name } = await params;
-  return Response.json({ agent: getAgent(getDb(), catalog, name) });
-});
+export const GET = catalogRoute<Params>("read", ({ params }) => Response.json({ agent: getAgent(getDb(), params.catalog, params.name) }));
 
-export const PUT = handle(async (request: Request, { params }: Context) => {
-  const { catalog, name } = await params;
-  const agent = saveAgent(getDb(), catalog, parseWith(agentBody, await readJsonBody(request)), actorOf(request), name);
+export const PUT = catalogRoute<Params>("write", async ({ request, params, actor }) => {
+  const agent = saveAgent(getDb(), params.catalog, parseWith(agentBody, await readJsonBody(request)), actor, params.name);
   return Response.json({ agent });
 });
 
-export const DELETE = handle(async (request: Request, { params }: Context) => {
-  const { catalog, name } = await params;
-  deleteAgent(getDb(), catalog, name, actorOf(request));
+export const DELETE = catalogRoute<Params>("write", ({ params, actor }) => {
+  deleteAgent(getDb(), params.catalog, params.name, actor);
   return new Response(null, { status: 204 });
 });

@@ -1,18 +1,16 @@
+import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { deleteConversation, getConversation, listMessages } from "@/db/queries/conversations";
-import { handle } from "@/lib/http";
 
-type Context = { params: Promise<{ catalog: string; id: string }> };
+type Params = { catalog: string; id: string };
 
-export const GET = handle(async (_request: Request, { params }: Context) => {
-  const { catalog, id } = await params;
+export const GET = catalogRoute<Params>("read", ({ params }) => {
   const db = getDb();
-  const conversation = getConversation(db, id, catalog);
-  return Response.json({ conversation, messages: listMessages(db, id) });
+  const conversation = getConversation(db, params.id, params.catalog);
+  return Response.json({ conversation, messages: listMessages(db, params.id) });
 });
 
-export const DELETE = handle(async (_request: Request, { params }: Context) => {
-  const { catalog, id } = await params;
-  deleteConversation(getDb(), catalog, id);
+export const DELETE = catalogRoute<Params>("read", ({ params }) => {
+  deleteConversation(getDb(), params.catalog, params.id);
   return new Response(null, { status: 204 });
 });

@@ -1,23 +1,19 @@
+import { catalogRoute } from "@/app/_services/access";
+import { mcpServerViewFor } from "@/app/_services/mcp-views";
 import { disconnectMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { deleteMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
 import { deleteSourceTools } from "@/db/queries/source-tools";
-import { actorOf, handle } from "@/lib/http";
 
-type Context = { params: Promise<{ catalog: string; name: string }> };
+type Params = { catalog: string; name: string };
 
-export const GET = handle(async (_request: Request, { params }: Context) => {
-  const { catalog, name } = await params;
-  return Response.json({ server: getMcpServer(getDb(), catalog, name) });
-});
+export const GET = catalogRoute<Params>("read", ({ params, access }) => Response.json({ server: mcpServerViewFor(getMcpServer(getDb(), params.catalog, params.name), access) }));
 
 /** Removes the server and its tools (their audit history stays) and closes its connection. */
-export const DELETE = handle(async (request: Request, { params }: Context) => {
-  const { catalog, name } = await params;
+export const DELETE = catalogRoute<Params>("admin", async ({ params, actor }) => {
   const db = getDb();
-  const actor = actorOf(request);
-  deleteMcpServer(db, catalog, name, actor);
-  deleteSourceTools(db, catalog, "mcp", name, actor);
-  await disconnectMcpServer(catalog, name);
+  deleteMcpServer(db, params.catalog, params.name, actor);
+  deleteSourceTools(db, params.catalog, "mcp", params.name, actor);
+  await disconnectMcpServer(params.catalog, params.name);
   return new Response(null, { status: 204 });
 });

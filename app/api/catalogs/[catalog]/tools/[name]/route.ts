@@ -1,23 +1,19 @@
+import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { deleteTool, getTool, updateTool } from "@/db/queries/tools";
 import { toolBody } from "@/lib/api-schemas";
-import { actorOf, handle, parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody } from "@/lib/http";
 
-type Context = { params: Promise<{ catalog: string; name: string }> };
+type Params = { catalog: string; name: string };
 
-export const GET = handle(async (_request: Request, { params }: Context) => {
-  const { catalog, name } = await params;
-  return Response.json({ tool: getTool(getDb(), catalog, name) });
-});
+export const GET = catalogRoute<Params>("read", ({ params }) => Response.json({ tool: getTool(getDb(), params.catalog, params.name) }));
 
-export const PATCH = handle(async (request: Request, { params }: Context) => {
-  const { catalog, name } = await params;
+export const PATCH = catalogRoute<Params>("write", async ({ request, params, actor }) => {
   const patch = parseWith(toolBody, await readJsonBody(request));
-  return Response.json({ tool: updateTool(getDb(), catalog, name, patch, actorOf(request)) });
+  return Response.json({ tool: updateTool(getDb(), params.catalog, params.name, patch, actor) });
 });
 
-export const DELETE = handle(async (request: Request, { params }: Context) => {
-  const { catalog, name } = await params;
-  deleteTool(getDb(), catalog, name, actorOf(request));
+export const DELETE = catalogRoute<Params>("write", ({ params, actor }) => {
+  deleteTool(getDb(), params.catalog, params.name, actor);
   return new Response(null, { status: 204 });
 });

@@ -1,13 +1,10 @@
+import { catalogRoute } from "@/app/_services/access";
 import { syncMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { getMcpServer } from "@/db/queries/mcp-servers";
-import { handle } from "@/lib/http";
 
-type Context = { params: Promise<{ catalog: string; name: string }> };
-
-export const POST = handle(async (_request: Request, { params }: Context) => {
-  const { catalog, name } = await params;
+export const POST = catalogRoute<{ catalog: string; name: string }>("admin", async ({ params }) => {
   const db = getDb();
-  const sync = await syncMcpServer(db, catalog, name);
-  return Response.json({ server: getMcpServer(db, catalog, name), sync });
+  const sync = await syncMcpServer(db, params.catalog, params.name);
+  return Response.json({ server: getMcpServer(db, params.catalog, params.name), sync });
 });

@@ -1,13 +1,10 @@
+import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { getTool } from "@/db/queries/tools";
-import { handle } from "@/lib/http";
 
-type Context = { params: Promise<{ catalog: string; name: string }> };
-
-export const GET = handle(async (_request: Request, { params }: Context) => {
-  const { catalog, name } = await params;
+export const GET = catalogRoute<{ catalog: string; name: string }>("read", ({ params }) => {
   const db = getDb();
-  getTool(db, catalog, name);
-  return Response.json({ entries: listAudit(db, catalog, { subjectKind: "tool", subject: name }) });
+  getTool(db, params.catalog, params.name);
+  return Response.json({ entries: listAudit(db, params.catalog, { subjectKind: "tool", subject: params.name }) });
 });

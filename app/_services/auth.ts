@@ -1,0 +1,86 @@
+import { betterAuth } from "better-auth";
+import { nextCookies } from "better-auth/next-js";
+import { genericOAuth } from "better-auth/plugins/generic-oauth";
+import { authDatabaseAdapter } from "@/db/auth-adapter";
+import { getDb } from "@/db/client";
+import { hasOpenInvitationFor } from "@/db/queries/teams";
+import { configuredOrigins, publicOrigin } from "@/lib/auth/origin";
+import { signInProvidersFromEnv } from "@/lib/auth/sign-in-providers";
+import { deriveKey } from "@/lib/secrets";
+
+export const MIN_PASSWORD_LENGTH = 10;
+
+/**
+ * Accounts may be created only by an invitation to their e-mail, by the first-start setup link or
+ * by the operator's environment; this set holds the e-mails our own code is creating right now.
+ */
+const approvedSignUps = new Set<string>();
+
+function createAuth() {
+  const providers = signInProvidersFromEnv();
+  return betterAuth({
+    appName: "Toolshed",
+    baseURL: publicOrigin(),
+    trustedOrigins: configuredOrigins(),
+    secret: deriveKey("better-auth session signing").toString("base64url"),
+    database: authDatabaseAdapter(getDb()),
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: 256 },
+    socialProviders: providers.github ? { github: providers.github } : {},
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    rateLimit: { enabled: true, window: 60, max: 100, customRules: { "/sign-in/email": { window: 60, max: 10 } } },
+    telemetry: { enabled: false },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user) => {
+            const email = user.email.toLowerCase();
+            if (approvedSignUps.has(email) || hasOpenInvitationFor(getDb(), email)) return;
+            return false;
+          },
+        },
+      },
+    },
+    plugins: [genericOAuth({ config: providers.oidc ? [providers.oidc] : [] }), nextCookies()],
+  });
+}
+
+type Auth = ReturnType<typeof createAuth>;
+const cache = globalThis as unknown as { toolshedAuth?: { auth: Auth; db: unknown } };
+
+/** The sign-in library, created on first use (never during `next build`), bound to the app's database. */
+export function getAuth(): Auth {
+  const db = getDb();
+  if (cache.toolshedAuth?.db !== db) cache.toolshedAuth = { auth: createAuth(), db };
+  return cache.toolshedAuth.auth;
+}
+
+/** Creates a person with an e-mail and password, bypassing public sign-up (which is off). */
+export async function createPasswordUser(input: { email: string; name: string; password: string }): Promise<{ id: string; email: string }> {
+  const email = input.email.trim().toLowerCase();
+  const context = await getAuth().$context;
+  approvedSignUps.add(email);
+  try {
+    const user = await context.internalAdapter.createUser({ email, name: input.name.trim() || email, emailVerified: true }, { method: "admin" });
+    if (!user) throw new Error(`Could not create the account for ${email}.`);
+    await context.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: await context.password.hash(input.password) });
+    return { id: user.id, email };
+  } finally {
+    approvedSignUps.delete(email);
+  }
+}
+
+/** Sets a new password for an existing person (the operator's TOOLSHED_ADMIN_PASSWORD at start). */
+export async function setPassword(userId: string, password: string): Promise<void> {
+  const context = await getAuth().$context;
+  const hash = await context.password.hash(password);
+  const accounts = await context.internalAdapter.findAccounts(userId);
+  if (accounts.some((account) => account.providerId === "credential")) await context.internalAdapter.updatePassword(userId, hash);
+  else await context.internalAdapter.linkAccount({ userId, providerId: "credential", accountId: userId, password: hash });
+}
+
+/** Checks a password the way sign-in does (for confirming the operator's admin at start). */
+export async function passwordMatches(userId: string, password: string): Promise<boolean> {
+  const context = await getAuth().$context;
+  const credential = (await context.internalAdapter.findAccounts(userId)).find((account) => account.providerId === "credential");
+  return !!credential?.password && (await context.password.verify({ hash: credential.password, password }));
+}

@@ -1,0 +1,64 @@
+import type { Db } from "@/db/client";
+import { deleteSetting, takeSetting, writeSetting } from "@/db/queries/settings";
+import { DEFAULT_TEAM, setMemberRole } from "@/db/queries/teams";
+import { countUsers, findUserByEmail } from "@/db/queries/users";
+import { publicOrigin } from "@/lib/auth/origin";
+import { hashSecretToken, newLinkSecret } from "@/lib/auth/tokens";
+import { ToolshedError } from "@/lib/errors";
+import { createPasswordUser, MIN_PASSWORD_LENGTH, passwordMatches, setPassword } from "./auth";
+
+const SETUP_LINK_HASH = "setup_link_hash";
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * At start: with TOOLSHED_ADMIN_EMAIL and TOOLSHED_ADMIN_PASSWORD, that person exists, has that
+ * password and is an admin of the default team. Otherwise, while nobody has an account, a fresh
+ * one-time setup link is printed to the log (each start replaces the previous link).
+ */
+export async function bootstrapAccounts(db: Db, env: Env = process.env, log: (line: string) => void = console.log): Promise<void> {
+  const email = env.TOOLSHED_ADMIN_EMAIL?.trim();
+  const password = env.TOOLSHED_ADMIN_PASSWORD;
+  if (email || password) {
+    if (!email || !password) throw new Error("Set both TOOLSHED_ADMIN_EMAIL and TOOLSHED_ADMIN_PASSWORD, or neither.");
+    await ensureAdmin(db, email, password);
+    deleteSetting(db, SETUP_LINK_HASH);
+    log(`Toolshed: ${email} is an admin of team "${DEFAULT_TEAM}" (TOOLSHED_ADMIN_EMAIL).`);
+    return;
+  }
+  if (countUsers(db) > 0) {
+    deleteSetting(db, SETUP_LINK_HASH);
+    return;
+  }
+  const secret = newLinkSecret();
+  writeSetting(db, SETUP_LINK_HASH, hashSecretToken(secret));
+  log(`Toolshed has no accounts yet. Open this one-time link to create the first admin:\n  ${publicOrigin(env)}/setup?token=${secret}`);
+}
+
+async function ensureAdmin(db: Db, email: string, password: string): Promise<void> {
+  checkPassword(password, "TOOLSHED_ADMIN_PASSWORD");
+  const existing = findUserByEmail(db, email);
+  const user = existing ?? (await createPasswordUser({ email, name: email.split("@")[0], password }));
+  if (existing && !(await passwordMatches(existing.id, password))) await setPassword(existing.id, password);
+  setMemberRole(db, DEFAULT_TEAM, user.id, "admin");
+}
+
+export function checkPassword(password: string, field = "password"): void {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new ToolshedError("bad_request", `A password has at least ${MIN_PASSWORD_LENGTH} characters.`, field);
+  }
+}
+
+/** Uses the setup link once: creates the first admin (of the default team). */
+export async function completeSetup(db: Db, secret: string, input: { email: string; name: string; password: string }): Promise<void> {
+  checkPassword(input.password);
+  if (countUsers(db) > 0 || !takeSetting(db, SETUP_LINK_HASH, hashSecretToken(secret))) {
+    throw new ToolshedError("not_found", "This setup link is not valid any more: it was used, or the server was restarted (see its log for the current link).", "token");
+  }
+  const user = await createPasswordUser(input);
+  setMemberRole(db, DEFAULT_TEAM, user.id, "admin");
+}
+
+export function setupLinkOpen(db: Db): boolean {
+  return countUsers(db) === 0;
+}

@@ -1,0 +1,13 @@
+import type { McpServerView } from "@/db/queries/mcp-servers";
+import type { Access } from "@/lib/auth/policy";
+
+const DETAILS_FOR_ADMINS = "The server reported an error; team admins can see the details.";
+
+/**
+ * A server's last error can quote its stderr or an upstream answer: admins see it (scrubbed of the
+ * stored secrets), viewers and editors only that there was one.
+ */
+export function mcpServerViewFor(view: McpServerView, access: Access): McpServerView {
+  if (access === "admin" || view.lastError === null) return view;
+  return { ...view, lastError: DETAILS_FOR_ADMINS };
+}

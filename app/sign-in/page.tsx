@@ -1,0 +1,22 @@
+import { redirect } from "next/navigation";
+import { currentUser } from "@/app/_services/access";
+import { SignInForm } from "@/components/sign-in-form";
+import { safeReturnPath } from "@/lib/auth/forms";
+import { signInButtons, signInProvidersFromEnv } from "@/lib/auth/sign-in-providers";
+
+export const metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
+  const returnTo = safeReturnPath((await searchParams).next);
+  if (await currentUser()) redirect(returnTo);
+  return (
+    <main className="page narrow">
+      <h1>Sign in to Toolshed</h1>
+      <SignInForm returnTo={returnTo} providers={signInButtons(signInProvidersFromEnv())} />
+      <p className="muted small">
+        No account yet? Accounts are created from an invitation a team admin sends you. The very first admin uses the setup link the server printed in its log at start.
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,13 @@
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import type { Db } from "./client";
+import { accounts, sessions, users, verifications } from "./schema";
+
+/** better-auth's accounts, sessions and verifications, in our database through its Drizzle adapter. */
+export function authDatabaseAdapter(db: Db) {
+  return drizzleAdapter(db, {
+    provider: "sqlite",
+    schema: { user: users, session: sessions, account: accounts, verification: verifications },
+    // better-sqlite3 transactions are synchronous: the adapter's async transactions cannot run in them.
+    transaction: false,
+  });
+}

@@ -1,0 +1,61 @@
+/** Who may do what: team roles for people, scopes for API tokens, one ladder of access levels. */
+
+export const TEAM_ROLES = ["viewer", "editor", "admin"] as const;
+export const TOKEN_SCOPES = ["read", "write", "admin"] as const;
+
+export type TeamRole = (typeof TEAM_ROLES)[number];
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+/**
+ * What a request needs: `read` (look, simulate, preselect, search, replay), `write` (change tools,
+ * rules, agents, imports) or `admin` (sources, MCP servers, members, tokens, deleting catalogs).
+ */
+export type Access = "read" | "write" | "admin";
+
+const ACCESS_RANK: Record<Access, number> = { read: 1, write: 2, admin: 3 };
+const ROLE_ACCESS: Record<TeamRole, Access> = { viewer: "read", editor: "write", admin: "admin" };
+const SCOPE_ACCESS: Record<TokenScope, Access> = { read: "read", write: "write", admin: "admin" };
+
+export interface UserPrincipal {
+  kind: "user";
+  id: string;
+  email: string;
+  name: string;
+  /** The user's role in each team they belong to. */
+  roles: Record<string, TeamRole>;
+}
+
+export interface TokenPrincipal {
+  kind: "token";
+  id: string;
+  name: string;
+  teamId: string;
+  scope: TokenScope;
+}
+
+export type Principal = UserPrincipal | TokenPrincipal;
+
+/** The access a principal has in a team, or null when it is not part of that team at all. */
+export function accessIn(principal: Principal, teamId: string): Access | null {
+  if (principal.kind === "token") return principal.teamId === teamId ? SCOPE_ACCESS[principal.scope] : null;
+  const role = principal.roles[teamId];
+  return role ? ROLE_ACCESS[role] : null;
+}
+
+export function grants(have: Access, need: Access): boolean {
+  return ACCESS_RANK[have] >= ACCESS_RANK[need];
+}
+
+/** The name the audit log records: the signed-in person's email, or the token's name. */
+export function actorOf(principal: Principal): string {
+  return principal.kind === "user" ? principal.email : `token:${principal.name}`;
+}
+
+/** Teams whose catalogs the principal may see. */
+export function teamsOf(principal: Principal): string[] {
+  return principal.kind === "token" ? [principal.teamId] : Object.keys(principal.roles);
+}
+
+export function isTeamRole(value: unknown): value is TeamRole {
+  return typeof value === "string" && (TEAM_ROLES as readonly string[]).includes(value);
+}
