@@ -45,9 +45,3 @@ export function handle<A extends unknown[]>(handler: (...args: A) => Promise<Res
     }
   };
 }
-
-/** Who made a change, for the audit log: the caller may name itself, within reason. */
-export function actorOf(request: Request, fallback = "api"): string {
-  const named = request.headers.get("x-toolshed-actor")?.trim();
-  return named && /^[\w .@:-]{1,64}$/.test(named) ? named : fallback;
-}

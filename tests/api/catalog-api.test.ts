@@ -33,9 +33,9 @@ describe("catalog API", () => {
   it("creates, lists and deletes catalogs", async () => {
     const created = await catalogsRoute.POST(jsonRequest("POST", { name: "Support Bots", description: "Help desk" }));
     expect(created.status).toBe(201);
-    expect((await created.json()).catalog).toEqual({ id: "support-bots", name: "Support Bots", description: "Help desk", revision: 1 });
-    expect(await (await catalogsRoute.GET()).json()).toEqual({
-      catalogs: [{ id: "support-bots", name: "Support Bots", description: "Help desk", revision: 1 }],
+    expect((await created.json()).catalog).toEqual({ id: "support-bots", teamId: "default", name: "Support Bots", description: "Help desk", revision: 1 });
+    expect(await (await catalogsRoute.GET(jsonRequest("GET"))).json()).toEqual({
+      catalogs: [{ id: "support-bots", teamId: "default", name: "Support Bots", description: "Help desk", revision: 1 }],
     });
     expect((await catalogRoute.DELETE(jsonRequest("DELETE"), params({ catalog: "support-bots" }))).status).toBe(204);
     const again = await catalogRoute.DELETE(jsonRequest("DELETE"), params({ catalog: "support-bots" }));

@@ -2,6 +2,10 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDb, type Db } from "@/db/client";
+import { createApiToken } from "@/db/queries/api-tokens";
+import { DEFAULT_TEAM } from "@/db/queries/teams";
+import type { TokenScope } from "@/lib/auth/policy";
+import { resetRateLimits } from "@/lib/rate-limit";
 
 // Route handlers read plugins, skills and agent files from these folders: empty unless a test fills them.
 const noLocalSources = mkdtempSync(path.join(os.tmpdir(), "toolshed-no-sources-"));
@@ -9,18 +13,45 @@ process.env.TOOLSHED_PLUGINS_DIR ??= noLocalSources;
 process.env.TOOLSHED_SKILLS_DIR ??= noLocalSources;
 process.env.TOOLSHED_AGENTS_DIR ??= noLocalSources;
 
-/** Points the route handlers' getDb() at a fresh in-memory database. */
+/** The origin route handlers accept browser writes from (TOOLSHED_URL's default). */
+export const APP_ORIGIN = "http://localhost:3000";
+
+/** The admin-scope token of team "default" that jsonRequest sends unless told otherwise. */
+let defaultToken: string | undefined;
+
+/** Points the route handlers' getDb() at a fresh in-memory database, with a fresh admin token and rate limits. */
 export function useFreshDatabase(): Db {
   const db = openDb(":memory:");
   (globalThis as { toolshedDb?: Db }).toolshedDb = db;
+  defaultToken = createTestToken(db, "admin", "tests");
+  resetRateLimits();
   return db;
 }
 
+/** A token of team "default" (or another team) with the given scope; its secret. */
+export function createTestToken(db: Db, scope: TokenScope, name = `test-${scope}`, teamId = DEFAULT_TEAM): string {
+  return createApiToken(db, teamId, { name, scope }, "tests").secret;
+}
+
+/**
+ * A JSON request to a route handler, sent with the default admin token. Pass `authorization: ""`
+ * to send none, or another `authorization` or `cookie` to act as someone else.
+ */
 export function jsonRequest(method: string, body?: unknown, headers: Record<string, string> = {}): Request {
   const text = typeof body === "string" ? body : body === undefined ? undefined : JSON.stringify(body);
-  return new Request("http://localhost/api", { method, body: text, headers: { "content-type": "application/json", ...headers } });
+  const sent: Record<string, string> = { "content-type": "application/json", ...headers };
+  if (sent.authorization === undefined && sent.cookie === undefined && defaultToken) sent.authorization = `Bearer ${defaultToken}`;
+  if (sent.authorization === "") delete sent.authorization;
+  return new Request(`${APP_ORIGIN}/api`, { method, body: text, headers: sent });
 }
 
 export function params<T extends Record<string, string>>(values: T) {
   return { params: Promise.resolve(values) };
+}
+
+/** Any request (a query string, no body) sent with the default admin token. */
+export function apiRequest(url: string, init: RequestInit = {}): Request {
+  const headers = new Headers(init.headers);
+  if (!headers.has("authorization") && defaultToken) headers.set("authorization", `Bearer ${defaultToken}`);
+  return new Request(new URL(url, APP_ORIGIN), { ...init, headers });
 }

@@ -8,7 +8,7 @@ import type { Db } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
 import { listDecisions } from "@/db/queries/decisions";
 import { seed } from "@/db/seed";
-import { jsonRequest, params, useFreshDatabase } from "./helpers";
+import { apiRequest, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const demo = params({ catalog: "demo" });
 let db: Db;
@@ -19,7 +19,7 @@ async function post(route: { POST: (request: Request, context: typeof demo) => P
 }
 
 async function replay(id: string, body?: unknown) {
-  const request = body === undefined ? new Request("http://localhost/api", { method: "POST" }) : jsonRequest("POST", body);
+  const request = body === undefined ? apiRequest("/api", { method: "POST" }) : jsonRequest("POST", body);
   const response = await replayRoute.POST(request, params({ id }));
   return { status: response.status, body: await response.json() };
 }
@@ -56,7 +56,7 @@ describe("POST /api/decisions/{id}/replay", () => {
         subjectKind: "tool",
         subject: "slack_post_message",
         action: "disable",
-        actor: "api",
+        actor: "token:tests",
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       },
     ]);

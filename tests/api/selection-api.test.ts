@@ -5,7 +5,7 @@ import * as toolSearchRoute from "@/app/api/catalogs/[catalog]/tool-search/route
 import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
 import * as decisionRoute from "@/app/api/decisions/[id]/route";
 import { seed } from "@/db/seed";
-import { jsonRequest, params, useFreshDatabase } from "./helpers";
+import { apiRequest, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const demo = params({ catalog: "demo" });
 
@@ -101,11 +101,11 @@ describe("POST /tool-search", () => {
   it("lists decisions newest first, filtered by kind and conversation", async () => {
     const search = await post(toolSearchRoute, { model: "gpt-5", agent: "build", query: "select:github_get_issue" });
     await post(preselectRoute, { model: "gpt-5", agent: "build", conversationId: search.body.conversationId, messages: [{ role: "user", content: "list my calendar events" }] });
-    const all = await (await decisionsRoute.GET(new Request(`http://localhost/api?conversationId=${search.body.conversationId}`), demo)).json();
+    const all = await (await decisionsRoute.GET(apiRequest(`/api?conversationId=${search.body.conversationId}`), demo)).json();
     expect(all.decisions.map((decision: { kind: string }) => decision.kind)).toEqual(["preselect", "tool-search"]);
-    const searches = await (await decisionsRoute.GET(new Request("http://localhost/api?kind=tool-search"), demo)).json();
+    const searches = await (await decisionsRoute.GET(apiRequest("/api?kind=tool-search"), demo)).json();
     expect(searches.decisions).toHaveLength(1);
     expect(searches.decisions[0]).toMatchObject({ path: "exact", result: { tools: ["github_get_issue"] } });
-    expect((await decisionsRoute.GET(new Request("http://localhost/api?kind=nope"), demo)).status).toBe(400);
+    expect((await decisionsRoute.GET(apiRequest("/api?kind=nope"), demo)).status).toBe(400);
   });
 });

@@ -55,7 +55,7 @@ describe("catalogs", () => {
   it("renames without changing the id, and deletes with its tools", () => {
     createCatalog(db, { name: "Ops" }, ACTOR);
     expect(updateCatalog(db, "ops", { name: "Operations" }, ACTOR)).toMatchObject({ id: "ops", name: "Operations", revision: 2 });
-    expect(listCatalogSummaries(db)).toMatchObject([{ id: "ops", toolCount: BUILTIN_TOOLS.length }]);
+    expect(listCatalogSummaries(db, ["default"])).toMatchObject([{ id: "ops", toolCount: BUILTIN_TOOLS.length }]);
     deleteCatalog(db, "ops");
     expect(thrown(() => getCatalog(db, "ops")).code).toBe("not_found");
     expect(thrown(() => listTools(db, "ops")).code).toBe("not_found");
@@ -197,10 +197,10 @@ describe("seed", () => {
 
   it("does nothing with seeding off, and does not bring back a deleted demo catalog", () => {
     seed(db, { demo: false });
-    expect(listCatalogSummaries(db)).toEqual([]);
+    expect(listCatalogSummaries(db, ["default"])).toEqual([]);
     seed(db, { demo: true });
     deleteCatalog(db, "demo");
     seed(db, { demo: true });
-    expect(listCatalogSummaries(db)).toEqual([]);
+    expect(listCatalogSummaries(db, ["default"])).toEqual([]);
   });
 });

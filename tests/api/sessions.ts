@@ -1,0 +1,22 @@
+import { createPasswordUser, getAuth } from "@/app/_services/auth";
+import type { Db } from "@/db/client";
+import { setMemberRole } from "@/db/queries/teams";
+import type { TeamRole } from "@/lib/auth/policy";
+import { APP_ORIGIN } from "./helpers";
+
+export const TEST_PASSWORD = "correct horse battery";
+
+/** Creates a person with a role in a team, signs them in, and returns the Cookie header of their session. */
+export async function signedInAs(db: Db, email: string, role: TeamRole | null, teamId = "default"): Promise<string> {
+  const user = await createPasswordUser({ email, name: email.split("@")[0], password: TEST_PASSWORD });
+  if (role) setMemberRole(db, teamId, user.id, role);
+  const { headers } = await getAuth().api.signInEmail({ body: { email, password: TEST_PASSWORD }, returnHeaders: true });
+  const cookie = headers.getSetCookie().map((line) => line.split(";")[0]);
+  if (cookie.length === 0) throw new Error("Signing in set no cookie");
+  return cookie.join("; ");
+}
+
+/** The headers a page of ours sends with a write: the session cookie, JSON, our own Origin. */
+export function browserHeaders(cookie: string): Record<string, string> {
+  return { cookie, origin: APP_ORIGIN, "content-type": "application/json" };
+}
