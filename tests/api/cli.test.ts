@@ -1,0 +1,36 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { openDb } from "@/db/client";
+import { principalOfToken } from "@/db/queries/api-tokens";
+
+const cli = (database: string, ...args: string[]) =>
+  spawnSync(process.execPath, ["--import", "tsx", "scripts/toolshed.ts", ...args], { env: { ...process.env, TOOLSHED_DB: database }, encoding: "utf8" });
+
+describe("toolshed CLI", () => {
+  it("creates a token and prints it alone on standard output; the token then authenticates", () => {
+    const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-cli-")), "cli.db");
+    const created = cli(database, "token", "create", "--team", "default", "--scope", "read", "--name", "ci");
+    expect(created.status).toBe(0);
+    expect(created.stdout).toMatch(/^tsk_[\w-]{43}\n$/);
+    const principal = principalOfToken(openDb(database), created.stdout.trim());
+    expect(principal).toMatchObject({ kind: "token", name: "ci", teamId: "default", scope: "read" });
+    const listed = execFileSync(process.execPath, ["--import", "tsx", "scripts/toolshed.ts", "token", "list", "--team", "default"], { env: { ...process.env, TOOLSHED_DB: database }, encoding: "utf8" });
+    expect(listed).toContain("\tci\tread\t");
+    expect(listed).not.toContain(created.stdout.trim());
+    const revoked = cli(database, "token", "revoke", "--team", "default", "--id", principal!.id);
+    expect(revoked.status).toBe(0);
+    expect(principalOfToken(openDb(database), created.stdout.trim())).toBeUndefined();
+  });
+
+  it("says what is wrong, on stderr, with exit code 2", () => {
+    const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-cli-")), "cli.db");
+    const badScope = cli(database, "token", "create", "--team", "default", "--scope", "root", "--name", "x");
+    expect(badScope.status).toBe(2);
+    expect(badScope.stdout).toBe("");
+    expect(badScope.stderr).toContain("--scope must be one of read, write, admin");
+    expect(cli(database, "token", "create", "--team", "nope", "--scope", "read", "--name", "x").stderr).toContain('Team "nope" not found');
+  });
+});
