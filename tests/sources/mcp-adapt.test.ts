@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { adaptMcpTools } from "../../lib/sources/mcp/adapt";
-import { HIDDEN_SECRET, McpServerConfigSchema, redactMcpConfig } from "../../lib/sources/mcp/config";
+import { McpServerConfigSchema } from "../../lib/sources/mcp/config";
+import { HIDDEN_SECRET, redactMcpConfig } from "../../lib/sources/mcp/secrets";
 import { registryNamesForServer } from "../../lib/sources/mcp/names";
 import { TOOL_NAME_PATTERN } from "../../lib/tools/types";
 

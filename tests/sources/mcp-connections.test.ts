@@ -3,8 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpConnections } from "@/lib/sources/mcp";
+import { useEnv } from "./helpers";
 
 const DEMO_SERVER = path.resolve("mcp-servers/demo-server.mjs");
+
+useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${DEMO_SERVER}` });
 
 async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
   const deadline = Date.now() + ms;

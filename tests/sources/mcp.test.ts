@@ -8,7 +8,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { McpConnections, McpSourceError, type McpConnectionTimeouts, type McpServerConfig } from "../../lib/sources/mcp";
+import { McpConnections, type McpConnectionTimeouts, type McpServerConfig } from "../../lib/sources/mcp";
 
 /** One connection per call, closed afterwards: each test sees a server from its start. */
 async function withConnection<T>(timeouts: Partial<McpConnectionTimeouts>, work: (connections: McpConnections) => Promise<T>): Promise<T> {
@@ -25,21 +25,23 @@ const listMcpTools = (config: McpServerConfig, timeouts: Partial<McpConnectionTi
 
 const callMcpTool = (config: McpServerConfig, mcpName: string, args: Record<string, unknown>) =>
   withConnection({}, (connections) => connections.call(config.name, config, mcpName, args));
+import { secretForms } from "../../lib/secrets";
 import { validateToolDraft } from "../../lib/tools/validate";
+import { failure, useEnv } from "./helpers";
 
 const DEMO_SERVER = resolve("mcp-servers/demo-server.mjs");
 
+// The test servers: the demo server as this process's node runs it, a shell wrapper, a missing
+// command (to see how a failed spawn is reported); and the HTTP servers, which listen on 127.0.0.1.
+const LEAKY_SERVER = resolve("tests/sources/fixtures/leaky-server.mjs");
+
+useEnv({
+  TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${DEMO_SERVER}; ${process.execPath} ${LEAKY_SERVER}; sh -c; toolshed-no-such-command`,
+  TOOLSHED_MCP_ALLOW_PRIVATE: "1",
+});
+
 function demo(env: Record<string, string> = {}): McpServerConfig {
   return { name: "demo", transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env };
-}
-
-async function failure(work: Promise<unknown>): Promise<McpSourceError> {
-  const error = await work.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (error instanceof McpSourceError) return error;
-  throw new Error(`expected an McpSourceError, got ${String(error)}`);
 }
 
 /** A process that has exited but not yet been reaped by its new parent (a zombie) counts as gone. */
@@ -130,6 +132,18 @@ describe("MCP over stdio, against the shipped demo server", () => {
     // Env values are secrets: masked even where the server itself printed them.
     expect(error.message).toContain("DEMO_MCP_TOKEN=********");
     expect(error.message).not.toContain("tok-123456");
+  });
+
+  it("masks every secret in stderr in every encoding, 3-character values and secret arguments included", async () => {
+    const secrets = { TOKEN: "env-canary-Zq9", PIN: "731", PASS: "p@ss w/rd+?" };
+    const error = await failure(
+      listMcpTools({ name: "leaky", transport: "stdio", command: process.execPath, args: [LEAKY_SERVER, "public-arg", { value: "arg-canary-K2", secret: true }], env: secrets }),
+    );
+    expect(error.message).toMatch(/The server wrote to stderr: plain=\*{8} b64=\*{8}/);
+    expect(error.message).toContain("plain=public-arg");
+    for (const value of [...Object.values(secrets), "arg-canary-K2"]) {
+      for (const form of secretForms(value)) expect(error.message, `${value}: ${form}`).not.toContain(form);
+    }
   });
 
   it("rejects an invalid configuration before starting anything", async () => {
@@ -223,7 +237,9 @@ describe("MCP over Streamable HTTP", () => {
     const url = await serve();
     const error = await failure(listMcpTools(remote(url, "wrong")));
     expect(error.failure).toBe("connection");
-    expect(error.message).toMatch(/answered HTTP 401 \(check the server's headers, e.g. Authorization\)/);
+    // The status and a hint, never the body the server sent with it.
+    expect(error.message).toBe(`The MCP server "remote" answered HTTP 401 (check the server's headers, e.g. Authorization).`);
+    expect(error.message).not.toContain("missing token");
   });
 
   it("calls a tool over HTTP, and reports the server's refusal of a call", async () => {

@@ -1,12 +1,17 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError, type CallToolResult, type ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ToolshedError } from "../../errors";
+import { hostSecretValues, longestSecretForm, scrubSecrets } from "../../secrets/scrub";
 import { adaptMcpTools, type McpToolDraft, type McpToolProblem } from "./adapt";
-import { HIDDEN_SECRET, McpServerConfigSchema, type McpServerConfig } from "./config";
+import { argumentValue, McpServerConfigSchema, type McpServerConfig } from "./config";
+import { blockedAddressIn, guardedFetch } from "./network-policy";
+import { mcpPolicyProblem } from "./policy";
 import { terminateProcessTree } from "./process-tree";
+import { mcpSecretValues, redactMcpConfig } from "./secrets";
+import { childEnvironment } from "./stdio-policy";
 
 /** What went wrong, so a sources page can say more than "failed". */
 export type McpFailure = "config" | "spawn" | "timeout" | "connection" | "protocol";
@@ -71,22 +76,49 @@ export interface Connection {
   stderrTail: () => string;
 }
 
+/**
+ * Masks, in text about to leave this module (errors, stderr), every secret of the server's
+ * configuration and of Toolshed's own environment, in each of their encodings.
+ */
+function secretScrubber(config: McpServerConfig): { scrub: (text: string) => string; longest: number } {
+  const values = [...mcpSecretValues(config), ...hostSecretValues()];
+  return { scrub: (text) => scrubSecrets(text, values), longest: longestSecretForm(values) };
+}
+
+/**
+ * Opens nothing the operator did not allow: a stdio command outside TOOLSHED_MCP_STDIO_COMMANDS
+ * or an HTTP server on a private address is refused here, right before spawning or connecting,
+ * whatever the stored configuration says (an older database, a changed allowlist).
+ */
 export function openTransport(config: McpServerConfig): Connection {
+  const problem = mcpPolicyProblem(config);
+  if (problem) {
+    const verb = config.transport === "stdio" ? "start" : "connect to";
+    throw new McpSourceError("config", config.name, `Refused to ${verb} the MCP server "${config.name}": ${problem.message}`);
+  }
   const client = new Client(CLIENT_INFO);
   if (config.transport === "http") {
-    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: config.headers ?? {} },
+      fetch: guardedFetch({ secretHeaders: Object.keys(config.headers ?? {}) }),
+    });
     return { client, transport, stderrTail: () => "" };
   }
   // Piped rather than inherited: a server's logs are kept for error messages, not mixed into ours.
-  const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env: config.env, stderr: "pipe" });
-  let tail = "";
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    tail = (tail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: (config.args ?? []).map(argumentValue),
+    env: childEnvironment(config, DEFAULT_INHERITED_ENV_VARS),
+    stderr: "pipe",
   });
-  // The tail ends up in error messages that pages show, so env values (often tokens) are masked.
-  const secrets = Object.values(config.env ?? {}).filter((value) => value.length >= 4);
-  const masked = () => secrets.reduce((text, secret) => text.replaceAll(secret, HIDDEN_SECRET), tail).trim();
-  return { client, transport, stderrTail: masked };
+  // The tail ends up in error messages, so secrets are masked. The raw text keeps enough before
+  // the tail that a secret reaching into it is masked whole, not cut in half and left readable.
+  const { scrub, longest } = secretScrubber(config);
+  let raw = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    raw = (raw + chunk.toString("utf8")).slice(-(STDERR_TAIL_CHARS + longest));
+  });
+  return { client, transport, stderrTail: () => scrub(raw).slice(-STDERR_TAIL_CHARS).trim() };
 }
 
 export function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
@@ -119,8 +151,27 @@ function withStderr(message: string, stderrTail: string): string {
   return stderrTail ? `${sentence} The server wrote to stderr: ${stderrTail}` : sentence;
 }
 
-/** Turns whatever the SDK, the OS or fetch threw into a message that says what to check. */
+/**
+ * Turns whatever the SDK, the OS or fetch threw into a message that says what to check, with
+ * every secret masked. An HTTP error's body is never included: only its status and a hint.
+ */
 export function describeFailure(error: unknown, config: McpServerConfig, stderrTail: string): McpSourceError {
+  const described = describe(error, config, stderrTail);
+  return new McpSourceError(described.failure, described.server, secretScrubber(config).scrub(described.message));
+}
+
+const HTTP_HINTS: Record<number, string> = {
+  401: " (check the server's headers, e.g. Authorization)",
+  403: " (check the server's headers, e.g. Authorization)",
+  404: " (check the URL's path)",
+};
+
+function httpHint(status: number): string {
+  if (status >= 300 && status < 400) return " (a redirect to another origin is not followed: use the final address)";
+  return HTTP_HINTS[status] ?? "";
+}
+
+function describe(error: unknown, config: McpServerConfig, stderrTail: string): McpSourceError {
   const server = `MCP server "${config.name}"`;
   if (error instanceof McpSourceError) {
     return new McpSourceError(error.failure, error.server, withStderr(error.message, stderrTail));
@@ -135,12 +186,16 @@ export function describeFailure(error: unknown, config: McpServerConfig, stderrT
     return new McpSourceError("connection", config.name, withStderr(`${how} before the ${server} answered`, stderrTail));
   }
   if (error instanceof StreamableHTTPError) {
-    const hint = error.code === 401 || error.code === 403 ? " (check the server's headers, e.g. Authorization)" : "";
-    return new McpSourceError("connection", config.name, `The ${server} answered HTTP ${error.code}${hint}: ${error.message}`);
+    // Its message holds the response body, which is the upstream's to fill: left out.
+    const status = error.code ?? -1;
+    if (status === -1) return new McpSourceError("protocol", config.name, `The ${server} answered with an unexpected content type.`);
+    return new McpSourceError("connection", config.name, `The ${server} answered HTTP ${status}${httpHint(status)}.`);
   }
+  const blocked = blockedAddressIn(error);
+  if (blocked) return new McpSourceError("config", config.name, `Refused to connect to the ${server}: ${blocked.message}`);
   if (error instanceof TypeError && error.message === "fetch failed") {
     const cause = error.cause as NodeJS.ErrnoException | undefined;
-    const url = config.transport === "http" ? config.url : "";
+    const url = config.transport === "http" ? redactMcpConfig(config).url : "";
     return new McpSourceError("connection", config.name, `Could not reach the ${server} at ${url}: ${cause?.code ?? cause?.message ?? "fetch failed"}.`);
   }
   if (config.transport === "stdio" && code !== undefined && error instanceof Error && "syscall" in error) {

@@ -25,11 +25,16 @@ function namedValues(namePattern: RegExp, what: string) {
     });
 }
 
+/** An argument is a plain string, or `{ value, secret: true }` when it holds a credential: stored encrypted, shown as ********. */
+const argument = z.union([z.string().max(4_000), z.strictObject({ value: z.string().max(4_000), secret: z.literal(true) })], {
+  error: 'An argument is a string, or { "value": "…", "secret": true } for a secret one.',
+});
+
 export const McpStdioConfigSchema = z.strictObject({
   name: serverName,
   transport: z.literal("stdio"),
   command: z.string().trim().min(1, "The command is required.").max(1_000),
-  args: z.array(z.string().max(4_000)).max(100).optional(),
+  args: z.array(argument).max(100).optional(),
   env: namedValues(/^[A-Za-z_][A-Za-z0-9_]*$/, "environment variable").optional(),
 });
 
@@ -47,13 +52,7 @@ export const McpServerConfigSchema = z.discriminatedUnion("transport", [McpStdio
 export type McpStdioConfig = z.infer<typeof McpStdioConfigSchema>;
 export type McpHttpConfig = z.infer<typeof McpHttpConfigSchema>;
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
+export type McpArgument = NonNullable<McpStdioConfig["args"]>[number];
 
-export const HIDDEN_SECRET = "********";
-
-/** The config as pages and API responses may show it: env values and header values are secrets. */
-export function redactMcpConfig<Config extends McpServerConfig>(config: Config): Config {
-  const hide = (values: Record<string, string> | undefined) =>
-    values && Object.fromEntries(Object.keys(values).map((key) => [key, HIDDEN_SECRET]));
-  if (config.transport === "stdio") return { ...config, ...(config.env ? { env: hide(config.env) } : {}) };
-  return { ...config, ...(config.headers ? { headers: hide(config.headers) } : {}) };
-}
+/** An argument's value, whether it is secret or not. */
+export const argumentValue = (arg: McpArgument): string => (typeof arg === "string" ? arg : arg.value);

@@ -7,15 +7,27 @@ export {
   type McpToolResult,
 } from "./client";
 export {
-  HIDDEN_SECRET,
+  argumentValue,
   MCP_SERVER_NAME_PATTERN,
   McpHttpConfigSchema,
   McpServerConfigSchema,
   McpStdioConfigSchema,
-  redactMcpConfig,
+  type McpArgument,
   type McpHttpConfig,
   type McpServerConfig,
   type McpStdioConfig,
 } from "./config";
 export { McpConnections, type McpConnectionTimeouts } from "./connections";
 export { registryNamesForServer } from "./names";
+export { addressClass, ALLOW_PRIVATE_ENV, BlockedAddressError, guardedFetch, hostRefusal } from "./network-policy";
+export { mcpPolicyProblem } from "./policy";
+export { hasSecrets, HIDDEN_SECRET, joinMcpSecrets, mcpSecretValues, redactMcpConfig, splitMcpSecrets, type McpConfigSecrets } from "./secrets";
+export {
+  allowedStdioCommands,
+  DEFAULT_STDIO_COMMANDS,
+  isAllowedStdioCommand,
+  parseStdioCommands,
+  STDIO_COMMANDS_ENV,
+  stdioPolicyProblem,
+  type StdioCommandLine,
+} from "./stdio-policy";

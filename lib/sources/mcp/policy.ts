@@ -1,0 +1,18 @@
+import type { McpServerConfig } from "./config";
+import { hostRefusal } from "./network-policy";
+import { stdioPolicyProblem } from "./stdio-policy";
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Why the operator's policy refuses this server, on which field, or undefined: a stdio command
+ * not in TOOLSHED_MCP_STDIO_COMMANDS (or an env variable that would change what it runs), an
+ * HTTP URL whose host is a loopback, private, link-local or reserved IP literal or localhost.
+ * Checked when a server is added and again before every connection; host names are also
+ * checked after DNS resolution when connecting.
+ */
+export function mcpPolicyProblem(config: McpServerConfig, env: Env = process.env): { field: string; message: string } | undefined {
+  if (config.transport === "stdio") return stdioPolicyProblem(config, env);
+  const refusal = hostRefusal(new URL(config.url).hostname, env);
+  return refusal && { field: "url", message: refusal.message };
+}
