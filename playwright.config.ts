@@ -1,12 +1,14 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { APP_PORT, APP_WITH_MODEL_PORT, SCRIPTED_MODEL_PORT } from "./e2e/support/servers";
+import { ADMIN, APP_PORT, APP_URL, APP_WITH_MODEL_PORT, APP_WITH_MODEL_URL, AUTH_STATE_FILE, SCRIPTED_MODEL_PORT } from "./e2e/support/servers";
 
 // Fresh databases per run, so tests see exactly the demo seed.
 const run = `${process.pid}-${Date.now()}`;
 const database = (name: string) => path.join(os.tmpdir(), `toolshed-e2e-${run}-${name}.db`);
-const nextStart = (port: number) => `./node_modules/.bin/next start -p ${port} -H 127.0.0.1`;
+const nextStart = (port: number) => `./node_modules/.bin/next start -p ${port}`;
+/** What both apps share: the operator's admin, created at start. */
+const appEnv = { TOOLSHED_SEED: "1", TOOLSHED_ADMIN_EMAIL: ADMIN.email, TOOLSHED_ADMIN_PASSWORD: ADMIN.password };
 
 export default defineConfig({
   testDir: "e2e",
@@ -17,20 +19,24 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   use: {
-    baseURL: `http://127.0.0.1:${APP_PORT}`,
+    baseURL: APP_URL,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
+  projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts/ },
+    { name: "app", testMatch: /\.spec\.ts/, dependencies: ["setup"], use: { storageState: AUTH_STATE_FILE } },
+  ],
   webServer: [
     {
       command: nextStart(APP_PORT),
       url: `http://127.0.0.1:${APP_PORT}/api/health`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: { TOOLSHED_DB: database("app"), TOOLSHED_SEED: "1" },
+      env: { ...appEnv, TOOLSHED_DB: database("app"), TOOLSHED_URL: APP_URL },
     },
     {
       // The scripted OpenAI-compatible test double the second app uses as its main model.
@@ -46,8 +52,9 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
       env: {
+        ...appEnv,
         TOOLSHED_DB: database("with-model"),
-        TOOLSHED_SEED: "1",
+        TOOLSHED_URL: APP_WITH_MODEL_URL,
         TOOLSHED_MAIN_MODEL: "openai-compatible:scripted-model",
         TOOLSHED_OPENAI_COMPATIBLE_BASE_URL: `http://127.0.0.1:${SCRIPTED_MODEL_PORT}/v1`,
       },

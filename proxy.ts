@@ -15,5 +15,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // Health checks come from load balancers that address the server by IP: they carry no data.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|api/health$).*)"],
 };

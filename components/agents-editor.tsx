@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { deleteAgentAction, saveAgentAction } from "@/app/catalogs/[catalog]/agents/actions";
+import { useCan } from "./catalog-access";
 import { AGENT_MODES, PERMISSION_ACTIONS, type Agent, type PermissionRule } from "@/lib/rules/agents";
 import type { FieldError } from "@/lib/tools/validate";
 import { ConfirmButton } from "./confirm-button";
@@ -13,6 +14,7 @@ const NEW_AGENT: Agent = { name: "", mode: "subagent", description: "", permissi
 
 export function AgentsEditor({ catalogId, agents, toolNames }: { catalogId: string; agents: Agent[]; toolNames: string[] }) {
   const [creating, setCreating] = useState(false);
+  const canEdit = useCan("write");
   return (
     <div className="stack">
       <datalist id="agent-tool-names">
@@ -24,7 +26,7 @@ export function AgentsEditor({ catalogId, agents, toolNames }: { catalogId: stri
           Permission rules apply in order and the <b>last matching rule wins</b>; <code>*</code> is a wildcard; <code>deny</code> hides a tool,
           <code> ask</code> keeps it visible but needing approval. <code>task:&lt;agent&gt;</code> controls delegation, <code>skill:&lt;name&gt;</code> skills.
         </p>
-        {!creating && <button type="button" className="primary" onClick={() => setCreating(true)} data-testid="new-agent">New agent</button>}
+        {canEdit && !creating && <button type="button" className="primary" onClick={() => setCreating(true)} data-testid="new-agent">New agent</button>}
       </div>
       {creating && <AgentForm catalogId={catalogId} agent={NEW_AGENT} onDone={() => setCreating(false)} />}
       {agents.map((agent) => (
@@ -38,6 +40,7 @@ function AgentCard({ catalogId, agent }: { catalogId: string; agent: Agent }) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
   const [, startTransition] = useTransition();
+  const canEdit = useCan("write");
   if (editing) return <AgentForm catalogId={catalogId} agent={agent} previousName={agent.name} onDone={() => setEditing(false)} />;
   return (
     <div className="card" data-testid={`agent-${agent.name}`}>
@@ -46,6 +49,7 @@ function AgentCard({ catalogId, agent }: { catalogId: string; agent: Agent }) {
           <span className="title">{agent.name}</span>
           <span className="badge">{agent.mode}</span>
         </div>
+        {canEdit && (
         <div className="row">
           <button type="button" className="small-button" onClick={() => setEditing(true)} data-testid={`edit-agent-${agent.name}`}>Edit</button>
           <ConfirmButton
@@ -64,6 +68,7 @@ function AgentCard({ catalogId, agent }: { catalogId: string; agent: Agent }) {
             }
           />
         </div>
+        )}
       </div>
       <p className="muted small">{agent.description || "No description."}</p>
       <div className="small">

@@ -180,7 +180,7 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
                 body="Its messages go; its recorded decisions stay in the log."
                 confirmLabel="Delete"
                 onConfirm={async () => {
-                  const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/conversations/${item.id}`, { method: "DELETE" });
+                  const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/conversations/${item.id}`, { method: "DELETE", headers: { "content-type": "application/json" } });
                   if (!response.ok) return void toast.error("Could not delete the conversation");
                   toast.success("Conversation deleted");
                   if (item.id === conversationId) setParams({ conversation: undefined });

@@ -10,6 +10,7 @@ import type { DefinitionOverride } from "@/lib/rules/overrides";
 import type { KnownModel, ProviderProfile } from "@/lib/rules/providers";
 import type { FieldError } from "@/lib/tools/validate";
 import { FieldErrors, errorsUnder, splitList } from "./field-errors";
+import { useCan } from "./catalog-access";
 
 interface Props {
   catalogId: string;
@@ -39,15 +40,18 @@ function useSave(catalogId: string) {
 }
 
 export function RulesEditor({ catalogId, rules, toolNames, knownModels }: Props) {
+  const canEdit = useCan("write");
   return (
-    <div className="stack">
+    // A disabled fieldset makes every control read-only for viewers; .read-only hides the buttons.
+    <fieldset className={canEdit ? "bare stack" : "bare stack read-only"} disabled={!canEdit} data-testid="rules-editor">
+      {!canEdit && <p className="muted small" data-testid="read-only-note">Your role can read the rules; editors change them.</p>}
       <datalist id="tool-names">
         {toolNames.map((name) => <option key={name} value={name} />)}
       </datalist>
       <ModelRulesEditor catalogId={catalogId} initial={rules.modelRules} knownModels={knownModels} />
       <ProvidersEditor catalogId={catalogId} initial={rules.providers} searchService={rules.searchServiceConfigured} />
       <OverridesEditor catalogId={catalogId} initial={rules.overrides} toolNames={toolNames} />
-    </div>
+    </fieldset>
   );
 }
 

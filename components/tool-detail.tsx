@@ -8,6 +8,7 @@ import { toast } from "sonner";
 import { deleteToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import type { ToolRecord } from "@/db/queries/tools";
 import { fetchToolAudit, fetchTools, queryKeys, type AuditEntry } from "./api-client";
+import { useCan } from "./catalog-access";
 import { ConfirmButton } from "./confirm-button";
 import { ToolEditor } from "./tool-editor";
 import { EnabledSwitch, useEnabledToggle } from "./tool-table";
@@ -17,6 +18,7 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
   const queryClient = useQueryClient();
   const [, startTransition] = useTransition();
   const toggle = useEnabledToggle(catalogId);
+  const canEdit = useCan("write");
   const { data: tools } = useQuery({ queryKey: queryKeys.tools(catalogId), queryFn: () => fetchTools(catalogId) });
   const tool = tools?.find((candidate) => candidate.name === initial.name) ?? initial;
 
@@ -33,7 +35,9 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
           <span className={`badge ${tool.enabled ? "ok" : "off"}`} data-testid="tool-state">{tool.enabled ? "enabled" : "disabled"}</span>
           {!tool.registered && <span className="badge off">unregistered</span>}
         </div>
-        {tool.source === "custom" ? (
+        {tool.source !== "custom" ? (
+          <span className="muted small">Managed by its {tool.source} source: it can be disabled, not deleted or renamed.</span>
+        ) : canEdit ? (
           <ConfirmButton
             label="Delete tool"
             testId="delete-tool"
@@ -51,11 +55,11 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
             }
           />
         ) : (
-          <span className="muted small">Managed by its {tool.source} source: it can be disabled, not deleted or renamed.</span>
+          <span className="muted small" data-testid="read-only-note">Your role can read this tool; editors change it.</span>
         )}
       </div>
       <div className="grid-2" style={{ gridTemplateColumns: "minmax(0, 3fr) minmax(0, 2fr)", alignItems: "start" }}>
-        {tool.source === "custom" ? <ToolEditor catalogId={catalogId} tool={tool} /> : <ReadOnlyDefinition tool={tool} />}
+        {tool.source === "custom" && canEdit ? <ToolEditor catalogId={catalogId} tool={tool} /> : <ReadOnlyDefinition tool={tool} />}
         <AuditHistory catalogId={catalogId} name={tool.name} />
       </div>
     </div>

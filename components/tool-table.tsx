@@ -6,6 +6,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef } from "react";
 import { toast } from "sonner";
 import { importToolsAction, updateToolAction } from "@/app/catalogs/[catalog]/tools/actions";
+import { useCan } from "./catalog-access";
 import type { ToolRecord } from "@/db/queries/tools";
 import { TOOL_SOURCES } from "@/lib/tools/types";
 import { fetchTools, queryKeys } from "./api-client";
@@ -18,6 +19,7 @@ function matches(tool: ToolRecord, words: string[]): boolean {
 }
 
 export function ToolTable({ catalogId }: { catalogId: string }) {
+  const canEdit = useCan("write");
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
@@ -89,9 +91,9 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
           <option value="disabled">Disabled only</option>
         </select>
         <span className="spacer" style={{ flex: 1 }} />
-        <ImportButton catalogId={catalogId} />
+        {canEdit && <ImportButton catalogId={catalogId} />}
         <a className="button" href={`/api/catalogs/${catalogId}/export`} download data-testid="export-catalog">Export</a>
-        <Link className="button primary" href={`/catalogs/${catalogId}/tools/new`} data-testid="new-tool">New tool</Link>
+        {canEdit && <Link className="button primary" href={`/catalogs/${catalogId}/tools/new`} data-testid="new-tool">New tool</Link>}
       </div>
       {error ? (
         <div className="error-box" role="alert">Could not load tools: {error.message}</div>
@@ -157,11 +159,14 @@ function ToolRow({ catalogId, tool }: { catalogId: string; tool: ToolRecord }) {
 }
 
 export function EnabledSwitch({ tool, onToggle }: { tool: ToolRecord; onToggle: (enabled: boolean) => void }) {
+  const canEdit = useCan("write");
   return (
     <button
       type="button"
       role="switch"
       className="switch"
+      disabled={!canEdit}
+      title={canEdit ? undefined : "Editors can enable and disable tools"}
       aria-checked={tool.enabled}
       aria-label={`${tool.enabled ? "Disable" : "Enable"} ${tool.name}`}
       onClick={() => onToggle(!tool.enabled)}

@@ -2,7 +2,8 @@ import { DEMO_CATALOG, DEMO_TOOLS } from "@/lib/demo";
 import type { Db } from "./client";
 import { upgradeCatalog, createCatalog, listCatalogs } from "./queries/catalogs";
 import { readSetting, writeSetting } from "./queries/settings";
-import { createMcpServer } from "./queries/mcp-servers";
+import { mcpPolicyProblem } from "@/lib/sources/mcp";
+import { createMcpServer, encryptStoredMcpSecrets } from "./queries/mcp-servers";
 import { importTools } from "./queries/tools";
 
 const SEED_ACTOR = "seed";
@@ -12,9 +13,11 @@ const DEMO_MCP_SERVER = { name: "notes", transport: "stdio" as const, command: "
 
 /**
  * Start-up data: the demo catalog, once in the life of a database (deleting it is respected), and
- * any built-in that a newer release ships added to every catalog. Safe to run at every start.
+ * any built-in that a newer release ships added to every catalog. MCP secrets an older version
+ * stored in the clear are encrypted. Safe to run at every start.
  */
 export function seed(db: Db, { demo }: { demo: boolean }): void {
+  encryptStoredMcpSecrets(db);
   const catalogs = listCatalogs(db);
   for (const catalog of catalogs) upgradeCatalog(db, catalog.id, SEED_ACTOR);
   if (!demo || readSetting(db, DEMO_SEEDED) !== undefined) return;
@@ -23,7 +26,8 @@ export function seed(db: Db, { demo }: { demo: boolean }): void {
     if (!catalogs.some((catalog) => catalog.id === DEMO_CATALOG.id)) {
       createCatalog(txDb, DEMO_CATALOG, SEED_ACTOR);
       importTools(txDb, DEMO_CATALOG.id, DEMO_TOOLS.map((tool) => ({ ...tool, tags: [...tool.tags] })), SEED_ACTOR);
-      createMcpServer(txDb, DEMO_CATALOG.id, DEMO_MCP_SERVER, SEED_ACTOR);
+      // Not when the operator's TOOLSHED_MCP_STDIO_COMMANDS leaves the demo server out.
+      if (!mcpPolicyProblem(DEMO_MCP_SERVER)) createMcpServer(txDb, DEMO_CATALOG.id, DEMO_MCP_SERVER, SEED_ACTOR);
     }
     writeSetting(txDb, DEMO_SEEDED, new Date().toISOString());
   });

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 import { CatalogsPage } from "./pages/catalogs-page";
 import { ToolEditorPage } from "./pages/tool-editor-page";
 import { ToolsPage } from "./pages/tools-page";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 import { DecisionsPage } from "./pages/decisions-page";
 
 // A demo tool no other spec uses; it is enabled again at the end so later specs see the seed.

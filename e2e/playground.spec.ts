@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { APP_WITH_MODEL_URL } from "./support/servers";
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 import { SimulatorPage } from "./pages/simulator-page";
 
 test("gpt-5 sees apply_patch, claude-sonnet-4-5 sees edit, and the trace names the rule that removed edit", async ({ page }) => {

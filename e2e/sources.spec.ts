@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
 import { SimulatorPage } from "./pages/simulator-page";
 import { SourcesPage } from "./pages/sources-page";
 import { ToolsPage } from "./pages/tools-page";

@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
 import { loadCatalogState } from "@/db/queries/catalog-state";
 import { listCatalogs } from "@/db/queries/catalogs";
-import { allMcpServerConfigs, getMcpServerConfig, recordMcpHealth } from "@/db/queries/mcp-servers";
+import { allMcpServerNames, getMcpServerConfig, recordMcpHealth, scrubMcpServerText } from "@/db/queries/mcp-servers";
 import { sourceRefsOf, syncSourceTools, unregisterSourceTools, type SourceSyncResult } from "@/db/queries/source-tools";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
 import { loadAgentFiles, type FileAgent } from "@/lib/sources/agents";
@@ -45,10 +45,12 @@ function pool(): McpConnections {
   return state.pool;
 }
 
+/** Unregisters the server's tools and records why, scrubbed of its secrets: the reason lands in audit entries and lastError. */
 function markServerDown(db: Db, catalogId: string, server: string, reason: string): void {
   try {
-    unregisterSourceTools(db, catalogId, "mcp", server, SYSTEM_ACTOR, reason);
-    recordMcpHealth(db, catalogId, server, { status: "error", lastError: reason });
+    const scrubbed = scrubMcpServerText(db, catalogId, server, reason);
+    unregisterSourceTools(db, catalogId, "mcp", server, SYSTEM_ACTOR, scrubbed);
+    recordMcpHealth(db, catalogId, server, { status: "error", lastError: scrubbed });
   } catch (error) {
     // The catalog or server may have been deleted meanwhile: nothing left to mark.
     console.warn(`Could not mark MCP server ${catalogId}/${server} down:`, error);
@@ -77,7 +79,7 @@ export async function syncMcpServer(db: Db, catalogId: string, name: string): Pr
     });
     return result;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = scrubMcpServerText(db, catalogId, name, error instanceof Error ? error.message : String(error));
     markServerDown(db, catalogId, name, message);
     return { added: [], updated: [], unregistered: [], conflicts: [], error: message };
   }
@@ -147,13 +149,13 @@ export async function catalogState(db: Db, catalogId: string): Promise<CatalogSt
 export async function syncAllSources(db: Db): Promise<void> {
   await reloadLocalSources();
   for (const catalog of listCatalogs(db)) await syncLocalSources(db, catalog.id);
-  for (const { catalogId, config } of allMcpServerConfigs(db)) await syncMcpServer(db, catalogId, config.name);
+  for (const { catalogId, name } of allMcpServerNames(db)) await syncMcpServer(db, catalogId, name);
 }
 
 export function startPeriodicSync(db: Db, intervalMs: number): void {
   if (state.timer || intervalMs <= 0) return;
   state.timer = setInterval(() => {
-    for (const { catalogId, config } of allMcpServerConfigs(db)) void syncMcpServer(db, catalogId, config.name);
+    for (const { catalogId, name } of allMcpServerNames(db)) void syncMcpServer(db, catalogId, name);
   }, intervalMs);
   state.timer.unref();
 }

@@ -1,12 +1,23 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull, like } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
-import { redactMcpConfig, type McpServerConfig } from "@/lib/sources/mcp";
+import { decryptSecret, encryptSecret, hostSecretValues, scrubSecrets } from "@/lib/secrets";
+import {
+  hasSecrets,
+  joinMcpSecrets,
+  mcpPolicyProblem,
+  mcpSecretValues,
+  McpServerConfigSchema,
+  redactMcpConfig,
+  splitMcpSecrets,
+  type McpConfigSecrets,
+  type McpServerConfig,
+} from "@/lib/sources/mcp";
 import type { Db } from "../client";
-import { mcpServers, tools, type McpServerRow } from "../schema";
-import { recordChanges } from "./audit";
+import { auditEntries, mcpServers, tools, type McpServerRow } from "../schema";
+import { recordChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
 
-/** A server as pages and the API show it: secrets (env values, header values) are never included. */
+/** A server as pages and the API show it: every secret (env, headers, URL credentials and query values, secret args) is ********. */
 export interface McpServerView {
   name: string;
   config: McpServerConfig;
@@ -22,6 +33,7 @@ function toView(db: Db, row: McpServerRow): McpServerView {
   const rows = db.select({ registered: tools.registered }).from(tools).where(and(eq(tools.catalogId, row.catalogId), eq(tools.source, "mcp"), eq(tools.sourceRef, row.name))).all();
   return {
     name: row.name,
+    // Redacted again: a row an older version wrote may still hold its secrets in the clear.
     config: redactMcpConfig(row.config),
     status: row.status,
     lastSyncAt: row.lastSyncAt?.toISOString() ?? null,
@@ -32,56 +44,126 @@ function toView(db: Db, row: McpServerRow): McpServerView {
   };
 }
 
+/** How a configuration is stored: the public config in the clear, its secrets encrypted (null when it has none). */
+function storedForm(config: McpServerConfig): { config: McpServerConfig; secrets: string | null } {
+  const split = splitMcpSecrets(config);
+  return { config: split.config, secrets: hasSecrets(split.secrets) ? encryptSecret(JSON.stringify(split.secrets)) : null };
+}
+
+/** The full configuration of a stored row, secrets decrypted: for connecting, never for showing. */
+function fullConfig(row: Pick<McpServerRow, "config" | "secrets">): McpServerConfig {
+  if (row.secrets === null) return row.config;
+  return joinMcpSecrets(row.config, JSON.parse(decryptSecret(row.secrets)) as McpConfigSecrets);
+}
+
+const findRow = (db: Tx, catalogId: string, name: string) =>
+  db.select().from(mcpServers).where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name))).get();
+
 export function listMcpServers(db: Db, catalogId: string): McpServerView[] {
   requireCatalog(db, catalogId);
   return db.select().from(mcpServers).where(eq(mcpServers.catalogId, catalogId)).orderBy(asc(mcpServers.name)).all().map((row) => toView(db, row));
 }
 
-/** Every configured server of every catalog, with its secrets: for connecting, never for showing. */
-export function allMcpServerConfigs(db: Db): { catalogId: string; config: McpServerConfig }[] {
-  return db.select({ catalogId: mcpServers.catalogId, config: mcpServers.config }).from(mcpServers).all();
+/** Every configured server of every catalog, by name (a sync looks each one up when it runs). */
+export function allMcpServerNames(db: Db): { catalogId: string; name: string }[] {
+  return db.select({ catalogId: mcpServers.catalogId, name: mcpServers.name }).from(mcpServers).all();
 }
 
+/** The full configuration, secrets decrypted: for connecting, never for showing. */
 export function getMcpServerConfig(db: Db, catalogId: string, name: string): McpServerConfig {
   requireCatalog(db, catalogId);
-  const row = db.select().from(mcpServers).where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name))).get();
+  const row = findRow(db, catalogId, name);
   if (!row) throw notFound(`MCP server "${name}" in catalog "${catalogId}"`, "name");
-  return row.config;
+  return fullConfig(row);
+}
+
+/**
+ * Text about a server (an error, its stderr, why it went down) as it may be stored and shown:
+ * every secret of the server, and of Toolshed's own environment, masked in each of its encodings.
+ */
+export function scrubMcpServerText(db: Db, catalogId: string, name: string, text: string): string {
+  const row = findRow(db, catalogId, name);
+  return scrubSecrets(text, [...(row ? mcpSecretValues(fullConfig(row)) : []), ...hostSecretValues()]);
 }
 
 export function getMcpServer(db: Db, catalogId: string, name: string): McpServerView {
-  getMcpServerConfig(db, catalogId, name);
-  return toView(db, db.select().from(mcpServers).where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name))).get()!);
+  requireCatalog(db, catalogId);
+  const row = findRow(db, catalogId, name);
+  if (!row) throw notFound(`MCP server "${name}" in catalog "${catalogId}"`, "name");
+  return toView(db, row);
 }
 
-export function createMcpServer(db: Db, catalogId: string, config: McpServerConfig, actor: string): McpServerView {
+/**
+ * Adds a server, if the operator's policy allows it (an allowed stdio command, an HTTP host that
+ * is not a private IP literal or localhost): a refusal is a 400 on its field and nothing is stored.
+ */
+export function createMcpServer(db: Db, catalogId: string, config: McpServerConfig, actor: string, env: Record<string, string | undefined> = process.env): McpServerView {
+  const problem = mcpPolicyProblem(config, env);
+  if (problem) throw new ToolshedError("bad_request", problem.message, problem.field);
+  const stored = storedForm(config);
   return db.transaction((tx) => {
     requireCatalog(tx, catalogId);
-    if (tx.select({ id: mcpServers.id }).from(mcpServers).where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, config.name))).get()) {
+    if (findRow(tx, catalogId, config.name)) {
       throw new ToolshedError("conflict", `An MCP server named "${config.name}" already exists in this catalog.`, "name");
     }
-    const row = tx.insert(mcpServers).values({ catalogId, name: config.name, config }).returning().get();
-    recordChanges(tx, catalogId, actor, [{ subjectKind: "setting", subject: `mcp:${config.name}`, action: "create", after: redactMcpConfig(config) }]);
+    const row = tx.insert(mcpServers).values({ catalogId, name: config.name, ...stored }).returning().get();
+    recordChanges(tx, catalogId, actor, [{ subjectKind: "setting", subject: `mcp:${config.name}`, action: "create", after: stored.config }]);
     return toView(tx as unknown as Db, row);
   });
 }
 
 export function deleteMcpServer(db: Db, catalogId: string, name: string, actor: string): void {
   db.transaction((tx) => {
-    const config = getMcpServerConfig(tx as unknown as Db, catalogId, name);
-    tx.delete(mcpServers).where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name))).run();
-    recordChanges(tx, catalogId, actor, [{ subjectKind: "setting", subject: `mcp:${name}`, action: "delete", before: redactMcpConfig(config) }]);
+    requireCatalog(tx, catalogId);
+    const row = findRow(tx, catalogId, name);
+    if (!row) throw notFound(`MCP server "${name}" in catalog "${catalogId}"`, "name");
+    tx.delete(mcpServers).where(eq(mcpServers.id, row.id)).run();
+    recordChanges(tx, catalogId, actor, [{ subjectKind: "setting", subject: `mcp:${name}`, action: "delete", before: redactMcpConfig(row.config) }]);
   });
 }
 
+/** Records a sync's outcome; the error text is scrubbed of the server's secrets (in all their encodings) before it is stored. */
 export function recordMcpHealth(
   db: Db,
   catalogId: string,
   name: string,
   health: { status: "connected" | "error"; lastError: string | null; serverInfo?: McpServerRow["serverInfo"]; toolCount?: number },
 ): void {
+  const lastError = health.lastError === null ? null : scrubMcpServerText(db, catalogId, name, health.lastError);
   db.update(mcpServers)
-    .set({ ...health, lastSyncAt: new Date(), updatedAt: new Date() })
+    .set({ ...health, lastError, lastSyncAt: new Date(), updatedAt: new Date() })
     .where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name)))
     .run();
+}
+
+/**
+ * Converts what older versions wrote: a server whose secrets are in the clear in `config` (and
+ * `secrets` null) gets its public config and encrypted secrets, its `lastError` scrubbed, and the
+ * MCP audit entries that showed URL credentials or secret arguments redacted. Safe to run at
+ * every start: converted rows are left alone. Returns how many servers were converted.
+ */
+export function encryptStoredMcpSecrets(db: Db): number {
+  return db.transaction((tx) => {
+    let converted = 0;
+    for (const row of tx.select().from(mcpServers).where(isNull(mcpServers.secrets)).all()) {
+      const stored = storedForm(row.config);
+      if (stored.secrets === null) continue;
+      const lastError = row.lastError === null ? null : scrubSecrets(row.lastError, [...mcpSecretValues(row.config), ...hostSecretValues()]);
+      tx.update(mcpServers).set({ ...stored, lastError }).where(eq(mcpServers.id, row.id)).run();
+      converted++;
+    }
+    const entries = tx.select().from(auditEntries).where(and(eq(auditEntries.subjectKind, "setting"), like(auditEntries.subject, "mcp:%"))).all();
+    for (const entry of entries) {
+      const [before, after] = [entry.before, entry.after].map(redactedIfConfig);
+      if (JSON.stringify([before, after]) !== JSON.stringify([entry.before, entry.after])) {
+        tx.update(auditEntries).set({ before, after }).where(eq(auditEntries.id, entry.id)).run();
+      }
+    }
+    return converted;
+  });
+}
+
+function redactedIfConfig(value: unknown): unknown {
+  const parsed = McpServerConfigSchema.safeParse(value);
+  return parsed.success ? redactMcpConfig(parsed.data) : value;
 }

@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { reloadLocalSources, syncLocalSources } from "@/app/_services/sources";
+import { callMcpServerTool, reloadLocalSources, syncAllSources, syncLocalSources } from "@/app/_services/sources";
 import * as serverRoute from "@/app/api/catalogs/[catalog]/mcp-servers/[name]/route";
 import * as syncRoute from "@/app/api/catalogs/[catalog]/mcp-servers/[name]/sync/route";
 import * as serversRoute from "@/app/api/catalogs/[catalog]/mcp-servers/route";
@@ -11,9 +13,20 @@ import * as toolSearchRoute from "@/app/api/catalogs/[catalog]/tool-search/route
 import * as toolsRoute from "@/app/api/catalogs/[catalog]/tools/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import type { Db } from "@/db/client";
+import { listAudit } from "@/db/queries/audit";
+import { createMcpServer } from "@/db/queries/mcp-servers";
+import { secretForms } from "@/lib/secrets";
+import { processesMentioning, useEnv, withEnv } from "../sources/helpers";
 import { jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const team = params({ catalog: "team" });
+const LEAKY_SERVER = path.resolve("tests/sources/fixtures/leaky-server.mjs");
+// The stdio commands these tests may start (the demo server as this process's node runs it, a
+// missing command, a server that prints its secrets); nothing else, as in production.
+useEnv({
+  TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs; /no/such/command; ${process.execPath} ${LEAKY_SERVER}`,
+  TOOLSHED_MCP_ALLOW_PRIVATE: undefined,
+});
 const REPO_SOURCES = { TOOLSHED_PLUGINS_DIR: "plugins", TOOLSHED_SKILLS_DIR: "skills", TOOLSHED_AGENTS_DIR: "agents" };
 
 async function json(response: Response | Promise<Response>) {
@@ -85,10 +98,132 @@ describe("MCP servers", () => {
     expect(broken.status).toBe(201);
     expect(broken.body.server).toMatchObject({ status: "error", registeredCount: 0 });
     expect(broken.body.server.lastError).toContain("was not found");
-    expect((await json(serversRoute.POST(jsonRequest("POST", { name: "ghost", transport: "stdio", command: "x" }), team))).status).toBe(409);
+    expect((await json(serversRoute.POST(jsonRequest("POST", { name: "ghost", transport: "stdio", command: "/no/such/command" }), team))).status).toBe(409);
     const bad = await json(serversRoute.POST(jsonRequest("POST", { name: "Bad Name", transport: "http", url: "ftp://x" }), team));
     expect(bad.status).toBe(400);
     expect(bad.body.error.problems.map((problem: { field: string }) => problem.field)).toEqual(["name", "url"]);
+  });
+});
+
+/** A Streamable HTTP "MCP server" that fails every request with a body echoing what it was sent. */
+async function echoingHttpServer(): Promise<{ url: string; seen: IncomingMessage[]; close: () => void }> {
+  const seen: IncomingMessage[] = [];
+  const server: Server = createServer((request, response) => {
+    seen.push(request);
+    const echoed = JSON.stringify({ url: request.url, headers: request.headers });
+    response.writeHead(500, { "content-type": "text/plain" }).end(`internal error: ${echoed} ${Buffer.from(echoed).toString("base64")}`);
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return { url: `127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => (server.closeAllConnections(), server.close()) };
+}
+
+describe("MCP source security", () => {
+  const marker = () => path.join(mkdtempSync(path.join(os.tmpdir(), "mcp-refused-")), "started");
+
+  it("refuses a stdio command the operator did not allow: 400 on command, nothing stored, nothing started", async () => {
+    const file = marker();
+    const refused = await json(serversRoute.POST(jsonRequest("POST", { name: "evil", transport: "stdio", command: "sh", args: ["-c", `touch ${file}`] }), team));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "bad_request", field: "command" });
+    expect(refused.body.error.message).toContain(`Allowed command lines (TOOLSHED_MCP_STDIO_COMMANDS, further arguments may follow): "${process.execPath} mcp-servers/demo-server.mjs"`);
+    expect((await json(serversRoute.GET(jsonRequest("GET"), team))).body.servers).toEqual([]);
+    expect(listAudit(db, "team", { subject: "mcp:evil" })).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(existsSync(file)).toBe(false);
+    expect(processesMentioning(file)).toEqual([]);
+  });
+
+  it("never starts a stored server the allowlist no longer holds: not at sync, not at start, not at a call", async () => {
+    const file = marker();
+    // As an older database or a since-changed allowlist would have it.
+    createMcpServer(db, "team", { name: "legacy", transport: "stdio", command: "sh", args: ["-c", `touch ${file}`] }, "test", { TOOLSHED_MCP_STDIO_COMMANDS: "sh -c" });
+    const synced = await json(syncRoute.POST(jsonRequest("POST"), params({ catalog: "team", name: "legacy" })));
+    expect(synced.body.server).toMatchObject({ status: "error" });
+    expect(synced.body.server.lastError).toMatch(/^Refused to start the MCP server "legacy": The command "sh" with these arguments is not one the operator allowed/);
+    await syncAllSources(db);
+    await reloadLocalSources({ ...process.env, ...REPO_SOURCES }); // syncAllSources read the (empty) default folders
+    await expect(callMcpServerTool(db, "team", "legacy", "anything", {})).rejects.toMatchObject({ failure: "config", status: 400 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(existsSync(file)).toBe(false);
+    expect(processesMentioning(file)).toEqual([]);
+  });
+
+  it.each(["http://127.0.0.1:8080/mcp", "http://localhost:8080/mcp", "http://169.254.169.254/latest/meta-data", "http://[::1]:8080/mcp", "http://10.0.0.7/mcp"])(
+    "refuses an HTTP server at %s: 400 on url, nothing stored",
+    async (url) => {
+      const refused = await json(serversRoute.POST(jsonRequest("POST", { name: "internal", transport: "http", url }), team));
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: "bad_request", field: "url" });
+      expect(refused.body.error.message).toMatch(/address: MCP servers on loopback, private, link-local or reserved addresses are refused unless the operator sets TOOLSHED_MCP_ALLOW_PRIVATE=1\.$/);
+      expect((await json(serversRoute.GET(jsonRequest("GET"), team))).body.servers).toEqual([]);
+    },
+  );
+
+  it("keeps a canary secret in env, headers, URL credentials, query and args out of the database's config, views, audit entries and errors, in every encoding", async () => {
+    const canary = "Canary9xK3-secret";
+    const upstream = await echoingHttpServer();
+    try {
+      const answers = await withEnv({ TOOLSHED_MCP_ALLOW_PRIVATE: "1" }, async () => [
+        await json(
+          serversRoute.POST(
+            jsonRequest("POST", {
+              name: "local",
+              transport: "stdio",
+              command: process.execPath,
+              args: [LEAKY_SERVER, "--token", { value: canary, secret: true }],
+              env: { SERVICE_TOKEN: canary },
+            }),
+            team,
+          ),
+        ),
+        await json(
+          serversRoute.POST(
+            jsonRequest("POST", {
+              name: "remote",
+              transport: "http",
+              url: `http://user:${canary}@${upstream.url}/mcp?key=${canary}`,
+              headers: { Authorization: `Bearer ${canary}`, "X-Api-Key": canary },
+            }),
+            team,
+          ),
+        ),
+        await json(serversRoute.POST(jsonRequest("POST", { name: "basic", transport: "http", url: `http://user:${canary}@${upstream.url}/basic` }), team)),
+        await json(syncRoute.POST(jsonRequest("POST"), params({ catalog: "team", name: "remote" }))),
+        await json(serversRoute.GET(jsonRequest("GET"), team)),
+        await json(serverRoute.GET(jsonRequest("GET"), params({ catalog: "team", name: "local" }))),
+      ]);
+      // The secrets were used: the upstream got them.
+      expect(upstream.seen[0].headers.authorization).toBe(`Bearer ${canary}`);
+      expect(upstream.seen[0].url).toBe(`/mcp?key=${canary}`);
+      // fetch refuses URLs with credentials: they are sent as Basic authorization instead.
+      const basic = upstream.seen.find((request) => request.url === "/basic");
+      expect(basic?.headers.authorization).toBe(`Basic ${Buffer.from(`user:${canary}`).toString("base64")}`);
+
+      const [, local, remote] = answers[4].body.servers.sort((a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name));
+      expect(local.config).toEqual({
+        name: "local",
+        transport: "stdio",
+        command: process.execPath,
+        args: [LEAKY_SERVER, "--token", { value: "********", secret: true }],
+        env: { SERVICE_TOKEN: "********" },
+      });
+      expect(local.lastError).toMatch(/The server wrote to stderr: plain=\*{8} b64=\*{8}/);
+      expect(remote.config.url).toBe(`http://********:********@${upstream.url}/mcp?key=********`);
+      expect(remote.lastError).toBe('The MCP server "remote" answered HTTP 500.');
+
+      const client = (db as unknown as { $client: { prepare(sql: string): { all(): unknown[] } } }).$client;
+      const places = {
+        "API answers": JSON.stringify(answers),
+        "config column": JSON.stringify(client.prepare("SELECT config, last_error FROM mcp_servers").all()),
+        "secrets column": JSON.stringify(client.prepare("SELECT secrets FROM mcp_servers").all()),
+        "audit entries": JSON.stringify(listAudit(db, "team", { limit: 1_000 })),
+      };
+      for (const [where, text] of Object.entries(places)) {
+        for (const form of secretForms(canary)) expect(text, `${where} hold the canary as ${form}`).not.toContain(form);
+      }
+    } finally {
+      upstream.close();
+    }
   });
 });
 

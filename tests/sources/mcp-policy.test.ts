@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { LookupAddress } from "node:dns";
 import { lookup } from "node:dns/promises";
@@ -10,23 +10,9 @@ import { McpConnections, type McpServerConfig } from "@/lib/sources/mcp";
 import { addressClass, BlockedAddressError, guardedFetch, hostRefusal, type Resolver } from "@/lib/sources/mcp/network-policy";
 import { mcpPolicyProblem } from "@/lib/sources/mcp/policy";
 import { isAllowedStdioCommand, parseStdioCommands, stdioPolicyProblem } from "@/lib/sources/mcp/stdio-policy";
-import { failure, withEnv } from "./helpers";
+import { failure, processesMentioning, withEnv } from "./helpers";
 
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), "toolshed-policy-"));
-
-/** Processes whose command line mentions `marker`: none may exist after a refusal. */
-function processesMentioning(marker: string): number[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 async function listOnce(config: McpServerConfig) {
   const connections = new McpConnections(() => undefined, { connectTimeoutMs: 3_000 });

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { ToolshedError } from "../../errors";
 import { hostSecretValues, longestSecretForm, scrubSecrets } from "../../secrets/scrub";
 import { adaptMcpTools, type McpToolDraft, type McpToolProblem } from "./adapt";
-import { argumentValue, McpServerConfigSchema, type McpServerConfig } from "./config";
+import { argumentValue, McpServerConfigSchema, type McpHttpConfig, type McpServerConfig } from "./config";
 import { blockedAddressIn, guardedFetch } from "./network-policy";
 import { mcpPolicyProblem } from "./policy";
 import { terminateProcessTree } from "./process-tree";
@@ -85,6 +85,32 @@ function secretScrubber(config: McpServerConfig): { scrub: (text: string) => str
   return { scrub: (text) => scrubSecrets(text, values), longest: longestSecretForm(values) };
 }
 
+const decodeUserinfo = (part: string) => {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+};
+
+/**
+ * Where to send requests and with which headers. fetch refuses URLs with credentials, so a URL's
+ * `user:password@` becomes an `Authorization: Basic` header (as curl does), unless the
+ * configuration sets an Authorization header itself.
+ */
+function httpTarget(config: McpHttpConfig): { url: URL; headers: Record<string, string> } {
+  const url = new URL(config.url);
+  const headers = { ...config.headers };
+  if (url.username || url.password) {
+    const credentials = `${decodeUserinfo(url.username)}:${decodeUserinfo(url.password)}`;
+    url.username = url.password = "";
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === "authorization")) {
+      headers.Authorization = `Basic ${Buffer.from(credentials).toString("base64")}`;
+    }
+  }
+  return { url, headers };
+}
+
 /**
  * Opens nothing the operator did not allow: a stdio command outside TOOLSHED_MCP_STDIO_COMMANDS
  * or an HTTP server on a private address is refused here, right before spawning or connecting,
@@ -98,9 +124,10 @@ export function openTransport(config: McpServerConfig): Connection {
   }
   const client = new Client(CLIENT_INFO);
   if (config.transport === "http") {
-    const transport = new StreamableHTTPClientTransport(new URL(config.url), {
-      requestInit: { headers: config.headers ?? {} },
-      fetch: guardedFetch({ secretHeaders: Object.keys(config.headers ?? {}) }),
+    const { url, headers } = httpTarget(config);
+    const transport = new StreamableHTTPClientTransport(url, {
+      requestInit: { headers },
+      fetch: guardedFetch({ secretHeaders: Object.keys(headers) }),
     });
     return { client, transport, stderrTail: () => "" };
   }

@@ -1,0 +1,127 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { openDb, type Db } from "@/db/client";
+import { listAudit } from "@/db/queries/audit";
+import { createCatalog } from "@/db/queries/catalogs";
+import {
+  createMcpServer,
+  deleteMcpServer,
+  encryptStoredMcpSecrets,
+  getMcpServer,
+  getMcpServerConfig,
+  listMcpServers,
+  recordMcpHealth,
+} from "@/db/queries/mcp-servers";
+import { seed } from "@/db/seed";
+import { decryptSecret, secretForms } from "@/lib/secrets";
+import type { McpServerConfig } from "@/lib/sources/mcp";
+
+const CANARY = "Canary7fQ2-secret";
+
+/** A stdio and an HTTP configuration with the canary in every place a secret can be. */
+const STDIO: McpServerConfig = {
+  name: "local",
+  transport: "stdio",
+  command: "node",
+  args: ["mcp-servers/demo-server.mjs", "--key", { value: CANARY, secret: true }],
+  env: { DEMO_MCP_TOKEN: CANARY },
+};
+const HTTP: McpServerConfig = {
+  name: "remote",
+  transport: "http",
+  url: `https://user:${CANARY}@mcp.example.com/mcp?key=${CANARY}&mode=fast`,
+  headers: { Authorization: `Bearer ${CANARY}`, "X-Api-Key": CANARY },
+};
+
+type RawClient = { prepare(sql: string): { all(...params: unknown[]): Record<string, unknown>[]; run(...params: unknown[]): unknown } };
+const raw = (db: Db) => (db as unknown as { $client: RawClient }).$client;
+
+/** Fails when the canary shows in `text` in any form the scrubber knows (plain, base64, hex, URL-encoded). */
+function expectNoCanary(text: string, where: string) {
+  for (const form of secretForms(CANARY)) expect(text, `${where} holds the canary as ${form}`).not.toContain(form);
+}
+
+let db: Db;
+beforeEach(() => {
+  db = openDb(":memory:");
+  createCatalog(db, { name: "Team", id: "team" }, "test");
+});
+
+describe("stored MCP secrets", () => {
+  it("stores the public config in the clear and the secrets encrypted; connecting gets the full config back", () => {
+    for (const config of [STDIO, HTTP]) createMcpServer(db, "team", config, "test", { TOOLSHED_MCP_STDIO_COMMANDS: "node mcp-servers/demo-server.mjs" });
+    const rows = raw(db).prepare("SELECT name, config, secrets FROM mcp_servers ORDER BY name").all();
+    for (const row of rows) {
+      expectNoCanary(String(row.config), `config of ${row.name}`);
+      expectNoCanary(String(row.secrets), `secrets of ${row.name}`);
+      expect(String(row.secrets)).toMatch(/^v1\./);
+      expect(decryptSecret(String(row.secrets))).toContain(CANARY);
+    }
+    expect(JSON.parse(String(rows[1].config)).url).toBe("https://********:********@mcp.example.com/mcp?key=********&mode=********");
+    expect(getMcpServerConfig(db, "team", "local")).toEqual(STDIO);
+    expect(getMcpServerConfig(db, "team", "remote")).toEqual(HTTP);
+
+    expect(getMcpServer(db, "team", "local").config).toEqual({ ...STDIO, args: ["mcp-servers/demo-server.mjs", "--key", { value: "********", secret: true }], env: { DEMO_MCP_TOKEN: "********" } });
+    recordMcpHealth(db, "team", "remote", { status: "error", lastError: `upstream said ${Buffer.from(`user:${CANARY}`).toString("base64")} and ${encodeURIComponent(CANARY)}` });
+    deleteMcpServer(db, "team", "local", "test");
+    expectNoCanary(JSON.stringify(listMcpServers(db, "team")), "the views");
+    expectNoCanary(JSON.stringify(listAudit(db, "team")), "the audit entries");
+    // The edges of a masked base64 run may stay (they mix in the neighbouring bytes): a few bits, not the secret.
+    expect(listMcpServers(db, "team")[0].lastError).toMatch(/^upstream said \S*\*{8}\S* and \*{8}$/);
+  });
+
+  it("converts rows an older version wrote with secrets in the clear, at every start and only once", () => {
+    const insert = raw(db).prepare("INSERT INTO mcp_servers (catalog_id, name, config, last_error) VALUES ('team', ?, ?, ?)");
+    insert.run("local", JSON.stringify(STDIO), `crashed: DEMO_MCP_TOKEN=${CANARY}`);
+    insert.run("remote", JSON.stringify(HTTP), null);
+    insert.run("plain", JSON.stringify({ name: "plain", transport: "http", url: "https://mcp.example.com/mcp" }), null);
+    // Older versions hid env and header values in audit entries, but not URL credentials or args.
+    raw(db)
+      .prepare("INSERT INTO audit_entries (catalog_id, revision, subject_kind, subject, action, actor, after) VALUES ('team', 1, 'setting', ?, 'create', 'web', ?)")
+      .run("mcp:remote", JSON.stringify({ ...HTTP, headers: { Authorization: "********", "X-Api-Key": "********" } }));
+
+    seed(db, { demo: false });
+    const rows = raw(db).prepare("SELECT name, config, secrets, last_error FROM mcp_servers ORDER BY name").all();
+    expectNoCanary(JSON.stringify(rows), "the converted rows");
+    expect(rows.map((row) => [row.name, row.secrets === null])).toEqual([
+      ["local", false],
+      ["plain", true],
+      ["remote", false],
+    ]);
+    expect(rows[0].last_error).toBe("crashed: DEMO_MCP_TOKEN=********");
+    expect(getMcpServerConfig(db, "team", "local")).toEqual(STDIO);
+    expect(getMcpServerConfig(db, "team", "remote")).toEqual(HTTP);
+    expectNoCanary(JSON.stringify(listAudit(db, "team")), "the audit entries");
+
+    const converted = JSON.stringify(rows);
+    expect(encryptStoredMcpSecrets(db)).toBe(0);
+    expect(JSON.stringify(raw(db).prepare("SELECT name, config, secrets, last_error FROM mcp_servers ORDER BY name").all())).toBe(converted);
+  });
+
+  it("refuses at creation what the operator's policy refuses, storing nothing", () => {
+    const strict = { TOOLSHED_MCP_STDIO_COMMANDS: "node mcp-servers/demo-server.mjs" };
+    expect(() => createMcpServer(db, "team", { name: "evil", transport: "stdio", command: "sh", args: ["-c", "id"] }, "test", strict)).toThrow(
+      expect.objectContaining({ code: "bad_request", field: "command" }),
+    );
+    expect(() => createMcpServer(db, "team", { name: "meta", transport: "http", url: "http://169.254.169.254/mcp" }, "test", strict)).toThrow(
+      expect.objectContaining({ code: "bad_request", field: "url" }),
+    );
+    expect(listMcpServers(db, "team")).toEqual([]);
+    expect(listAudit(db, "team").filter((entry) => entry.subject.startsWith("mcp:"))).toEqual([]);
+  });
+
+  it("leaves the demo server out of a new demo catalog when the operator's allowlist does not hold it", () => {
+    const saved = process.env.TOOLSHED_MCP_STDIO_COMMANDS;
+    process.env.TOOLSHED_MCP_STDIO_COMMANDS = "uvx some-server";
+    try {
+      const fresh = openDb(":memory:");
+      seed(fresh, { demo: true });
+      expect(listMcpServers(fresh, "demo")).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TOOLSHED_MCP_STDIO_COMMANDS;
+      else process.env.TOOLSHED_MCP_STDIO_COMMANDS = saved;
+    }
+    const fresh = openDb(":memory:");
+    seed(fresh, { demo: true });
+    expect(listMcpServers(fresh, "demo").map((server) => server.name)).toEqual(["notes"]);
+  });
+});
