@@ -203,7 +203,7 @@ function McpServerRow({ catalogId, server, now }: { catalogId: string; server: M
           <span className="badge">{config.transport}</span>{" "}
           {config.transport === "stdio" ? (
             <>
-              <code data-testid={`mcp-command-${server.name}`}>{[config.command, ...(config.args ?? [])].join(" ")}</code>
+              <code data-testid={`mcp-command-${server.name}`}>{[config.command, ...(config.args ?? []).map((arg) => (typeof arg === "string" ? arg : arg.value))].join(" ")}</code>
               <SecretList values={config.env} separator="=" testId={`mcp-env-${server.name}`} />
             </>
           ) : (
@@ -316,6 +316,7 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
   const [transport, setTransport] = useState<Transport>("stdio");
   const [command, setCommand] = useState("");
   const [args, setArgs] = useState("");
+  const [secretArgs, setSecretArgs] = useState("");
   const [env, setEnv] = useState("");
   const [url, setUrl] = useState("");
   const [headers, setHeaders] = useState("");
@@ -335,6 +336,7 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
       setName("");
       setCommand("");
       setArgs("");
+      setSecretArgs("");
       setEnv("");
       setUrl("");
       setHeaders("");
@@ -351,7 +353,9 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
     const body: Record<string, unknown> = { name: name.trim(), transport };
     if (transport === "stdio") {
       body.command = command.trim();
-      const argList = args.split("\n").map((line) => line.trim()).filter(Boolean);
+      const lines = (text: string) => text.split("\n").map((line) => line.trim()).filter(Boolean);
+      // Secret arguments follow the others; they are stored encrypted and shown as ********.
+      const argList = [...lines(args), ...lines(secretArgs).map((value) => ({ value, secret: true as const }))];
       if (argList.length) body.args = argList;
       const parsed = parsePairs(env, "=", "env", "KEY=value");
       local.push(...parsed.problems);
@@ -409,6 +413,8 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
             <div className="field">
               <label htmlFor="mcp-args">Arguments <span className="hint">one argument per line, no shell quoting</span></label>
               <textarea id="mcp-args" rows={3} value={args} onChange={(event) => setArgs(event.target.value)} className="mono" placeholder={"mcp-servers/demo-server.mjs\n--verbose"} spellCheck={false} data-testid="mcp-args" />
+              <label htmlFor="mcp-secret-args">Secret arguments <span className="hint">after the others, one per line; stored encrypted and never shown again</span></label>
+              <textarea id="mcp-secret-args" rows={2} value={secretArgs} onChange={(event) => setSecretArgs(event.target.value)} className="mono" placeholder="--api-key=…" spellCheck={false} autoComplete="off" data-testid="mcp-secret-args" />
               <FieldErrors problems={errorsUnder(problems, "args")} testId="mcp-errors-args" />
             </div>
             <div className="field">

@@ -5,6 +5,8 @@ export interface StdioServerInput {
   command: string;
   /** One argument per line in the form. */
   args?: string[];
+  /** Arguments stored encrypted and shown as ********, after the others. */
+  secretArgs?: string[];
   /** KEY=value lines in the form. */
   env?: Record<string, string>;
 }
@@ -37,6 +39,7 @@ export class SourcesPage {
     await form.getByTestId("mcp-transport").selectOption("stdio");
     await form.getByTestId("mcp-command").fill(input.command);
     await form.getByTestId("mcp-args").fill((input.args ?? []).join("\n"));
+    await form.getByTestId("mcp-secret-args").fill((input.secretArgs ?? []).join("\n"));
     await form.getByTestId("mcp-env").fill(Object.entries(input.env ?? {}).map(([key, value]) => `${key}=${value}`).join("\n"));
   }
 
