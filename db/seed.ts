@@ -2,6 +2,7 @@ import { DEMO_CATALOG, DEMO_TOOLS } from "@/lib/demo";
 import type { Db } from "./client";
 import { upgradeCatalog, createCatalog, listCatalogs } from "./queries/catalogs";
 import { readSetting, writeSetting } from "./queries/settings";
+import { getSecretKey } from "@/lib/secrets";
 import { mcpPolicyProblem } from "@/lib/sources/mcp";
 import { createMcpServer, encryptStoredMcpSecrets } from "./queries/mcp-servers";
 import { importTools } from "./queries/tools";
@@ -13,10 +14,13 @@ const DEMO_MCP_SERVER = { name: "notes", transport: "stdio" as const, command: "
 
 /**
  * Start-up data: the demo catalog, once in the life of a database (deleting it is respected), and
- * any built-in that a newer release ships added to every catalog. MCP secrets an older version
- * stored in the clear are encrypted. Safe to run at every start.
+ * any built-in that a newer release ships added to every catalog. The secret key is checked (or
+ * its file created) and MCP secrets an older version stored in the clear are encrypted. Safe to
+ * run at every start.
  */
 export function seed(db: Db, { demo }: { demo: boolean }): void {
+  // At start: a malformed TOOLSHED_SECRET_KEY stops it here, and the key file is created now.
+  getSecretKey();
   encryptStoredMcpSecrets(db);
   const catalogs = listCatalogs(db);
   for (const catalog of catalogs) upgradeCatalog(db, catalog.id, SEED_ACTOR);
