@@ -1,0 +1,8 @@
+import { getDb } from "@/db/client";
+import { revokeInvitation } from "@/db/queries/teams";
+import { noContent, teamRoute } from "../../../team-route";
+
+export const DELETE = teamRoute<{ team: string; id: string }>("admin", ({ params }) => {
+  revokeInvitation(getDb(), params.team, params.id);
+  return noContent();
+});

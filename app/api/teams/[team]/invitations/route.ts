@@ -1,0 +1,17 @@
+import { getDb } from "@/db/client";
+import { inviteMember, listInvitations } from "@/db/queries/teams";
+import { publicOrigin } from "@/lib/auth/origin";
+import { parseWith, readJsonBody } from "@/lib/http";
+import { invitationBody } from "@/lib/team-schemas";
+import { teamRoute } from "../../team-route";
+
+type Params = { team: string };
+
+export const GET = teamRoute<Params>("admin", ({ params }) => Response.json({ invitations: listInvitations(getDb(), params.team) }));
+
+/** The link carries the invitation's secret: this response is the only place it is ever shown. */
+export const POST = teamRoute<Params>("admin", async ({ request, params, actor }) => {
+  const body = parseWith(invitationBody, await readJsonBody(request));
+  const { invitation, secret } = inviteMember(getDb(), params.team, body, actor);
+  return Response.json({ invitation, link: `${publicOrigin()}/invite/${secret}` }, { status: 201 });
+});

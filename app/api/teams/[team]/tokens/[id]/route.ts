@@ -1,0 +1,8 @@
+import { getDb } from "@/db/client";
+import { revokeApiToken } from "@/db/queries/api-tokens";
+import { noContent, teamRoute } from "../../../team-route";
+
+export const DELETE = teamRoute<{ team: string; id: string }>("admin", ({ params }) => {
+  revokeApiToken(getDb(), params.team, params.id);
+  return noContent();
+});

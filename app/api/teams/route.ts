@@ -1,0 +1,20 @@
+import { signedInRoute } from "@/app/_services/access";
+import { getDb } from "@/db/client";
+import { createTeam, getTeam, listTeams } from "@/db/queries/teams";
+import { ToolshedError } from "@/lib/errors";
+import { parseWith, readJsonBody } from "@/lib/http";
+import { createTeamBody } from "@/lib/team-schemas";
+
+/** The caller's teams: a person's with their role, a token's own team with its scope. */
+export const GET = signedInRoute(({ principal }) => {
+  const db = getDb();
+  if (principal.kind === "token") return Response.json({ teams: [{ ...getTeam(db, principal.teamId), scope: principal.scope }] });
+  return Response.json({ teams: listTeams(db, Object.keys(principal.roles)).map((team) => ({ ...team, role: principal.roles[team.id] })) });
+});
+
+export const POST = signedInRoute(async ({ request, principal }) => {
+  if (principal.kind === "token") throw new ToolshedError("forbidden", "API tokens cannot create teams: sign in to create one.");
+  const body = parseWith(createTeamBody, await readJsonBody(request));
+  const team = createTeam(getDb(), body, principal.id);
+  return Response.json({ team: { ...team, role: "admin" } }, { status: 201 });
+});
