@@ -5,7 +5,7 @@ export default function NotFound() {
     <main className="page">
       <div className="panel empty">
         <strong>Not found</strong>
-        That catalog or tool does not exist (any more). <Link href="/">Back to the catalogs</Link>
+        This page does not exist, or your role does not reach it. <Link href="/">Back to the catalogs</Link>
       </div>
     </main>
   );

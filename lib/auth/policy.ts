@@ -38,7 +38,8 @@ export type Principal = UserPrincipal | TokenPrincipal;
 /** The access a principal has in a team, or null when it is not part of that team at all. */
 export function accessIn(principal: Principal, teamId: string): Access | null {
   if (principal.kind === "token") return principal.teamId === teamId ? SCOPE_ACCESS[principal.scope] : null;
-  const role = principal.roles[teamId];
+  // Own properties only: a team id such as "constructor" must not find Object.prototype's.
+  const role = Object.hasOwn(principal.roles, teamId) ? principal.roles[teamId] : undefined;
   return role ? ROLE_ACCESS[role] : null;
 }
 
