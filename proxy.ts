@@ -1,12 +1,17 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { configuredOrigins, hostAllowed } from "@/lib/auth/origin";
+import { configuredOrigins, hostAllowed, REQUESTED_PATH_HEADER } from "@/lib/auth/origin";
 
 /**
  * Every request must name one of the configured origins in its Host header: a page on another
  * site that points its own hostname at this server (DNS rebinding) gets nothing.
  */
 export function proxy(request: NextRequest) {
-  if (hostAllowed(request.headers.get("host"), configuredOrigins())) return NextResponse.next();
+  if (hostAllowed(request.headers.get("host"), configuredOrigins())) {
+    // Pages that send a visitor to sign in bring them back to the very address they asked for.
+    const headers = new Headers(request.headers);
+    headers.set(REQUESTED_PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
+    return NextResponse.next({ request: { headers } });
+  }
   const message = "This host name is not one Toolshed is configured for (TOOLSHED_URL).";
   if (request.nextUrl.pathname.startsWith("/api/")) {
     return NextResponse.json({ error: { code: "bad_request", message } }, { status: 421 });

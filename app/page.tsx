@@ -7,7 +7,7 @@ import { CatalogManager } from "@/components/catalog-manager";
 export const dynamic = "force-dynamic";
 
 export default async function CatalogsPage() {
-  const user = await pageUser("/");
+  const user = await pageUser();
   const db = getDb();
   const catalogs = listCatalogSummaries(db, Object.keys(user.roles));
   const teams = listTeams(db, Object.keys(user.roles)).map((team) => ({ ...team, role: user.roles[team.id] }));

@@ -11,6 +11,7 @@ import type { SourceLoadError } from "@/lib/sources/source-file";
 import type { FieldError } from "@/lib/tools/validate";
 import { ConfirmButton } from "./confirm-button";
 import { FieldErrors, errorsUnder } from "./field-errors";
+import { useCan } from "./catalog-access";
 
 export interface PluginSummary {
   name: string;
@@ -62,6 +63,7 @@ async function fetchMcpServers(catalogId: string): Promise<McpServerView[]> {
 
 export function SourcesPage({ catalogId, servers, local, catalogAgents, renderedAt }: Props) {
   const now = useNow(renderedAt);
+  const isAdmin = useCan("admin");
   return (
     <div className="stack" data-testid="sources-page">
       <McpServersSection catalogId={catalogId} initial={servers} now={now} />
@@ -69,7 +71,7 @@ export function SourcesPage({ catalogId, servers, local, catalogAgents, rendered
         <p className="muted small" style={{ margin: 0 }} data-testid="local-loaded-at">
           Plugins, skills and file agents were read from their folders <RelativeTime iso={local.loadedAt} now={now} />.
         </p>
-        <ReloadButton catalogId={catalogId} />
+        {isAdmin && <ReloadButton catalogId={catalogId} />}
       </div>
       <PluginsSection local={local} />
       <SkillsSection local={local} />
@@ -112,6 +114,7 @@ function RelativeTime({ iso, now }: { iso: string; now: number }) {
 // MCP servers
 
 function McpServersSection({ catalogId, initial, now }: { catalogId: string; initial: McpServerView[]; now: number }) {
+  const isAdmin = useCan("admin");
   // Health changes on its own (a server dies, the periodic sync runs): poll while the page is open.
   const { data: servers = initial, error } = useQuery({
     queryKey: serversKey(catalogId),
@@ -156,7 +159,11 @@ function McpServersSection({ catalogId, initial, now }: { catalogId: string; ini
           </table>
         </div>
       )}
-      <AddMcpServerForm catalogId={catalogId} />
+      {isAdmin ? (
+        <AddMcpServerForm catalogId={catalogId} />
+      ) : (
+        <p className="muted small" data-testid="sources-admin-note">Team admins add, sync and delete MCP servers.</p>
+      )}
     </section>
   );
 }
@@ -193,6 +200,7 @@ function McpServerRow({ catalogId, server, now }: { catalogId: string; server: M
     onError: (error) => toast.error(error.message),
     onSettled: settle,
   });
+  const isAdmin = useCan("admin");
   const config = server.config;
   const toolsHref = `/catalogs/${catalogId}/tools?source=mcp&q=${encodeURIComponent(`${server.name}__`)}`;
   return (
@@ -236,6 +244,7 @@ function McpServerRow({ catalogId, server, now }: { catalogId: string; server: M
           )}
         </td>
         <td>
+          {isAdmin && (
           <div className="row" style={{ justifyContent: "flex-end", flexWrap: "nowrap" }}>
             <button type="button" className="small-button" onClick={() => sync.mutate()} disabled={sync.isPending || remove.isPending} data-testid={`mcp-sync-${server.name}`}>
               {sync.isPending ? "Syncing…" : "Sync"}
@@ -250,6 +259,7 @@ function McpServerRow({ catalogId, server, now }: { catalogId: string; server: M
               testId={`mcp-delete-${server.name}`}
             />
           </div>
+          )}
         </td>
       </tr>
       {server.lastError && (

@@ -147,21 +147,27 @@ test("the add form reports bad lines and the API's field errors, and an unreacha
   await expect(sources.fieldErrors("env")).toContainText('"1BAD" is not a valid environment variable name.');
   await expect(page.getByTestId("mcp-servers-empty")).toBeVisible();
 
-  // Nothing listens on port 9: the server is added anyway, in error, with the reason shown.
-  await sources.fillHttp({ name: "offline", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer very-secret-token" } });
+  // A private address is refused at its field: nothing is stored, nothing is contacted.
+  await sources.fillHttp({ name: "internal", url: "http://169.254.169.254/latest/meta-data" });
+  await sources.submit();
+  await expect(sources.fieldErrors("url")).toContainText("TOOLSHED_MCP_ALLOW_PRIVATE");
+  await expect(page.getByTestId("mcp-servers-empty")).toBeVisible();
+
+  // A host that does not resolve: the server is added anyway, in error, with the reason shown.
+  await sources.fillHttp({ name: "offline", url: "http://offline.invalid/mcp", headers: { Authorization: "Bearer very-secret-token" } });
   await sources.submit();
   await expect(page.getByText("Added offline, but it could not be reached")).toBeVisible();
   await expect(sources.status("offline")).toHaveText("error");
   await expect(sources.error("offline")).not.toBeEmpty();
   await expect(sources.toolCount("offline")).toHaveText("0 / 0 registered");
-  await expect(page.getByTestId("mcp-url-offline")).toHaveText("http://127.0.0.1:9/mcp");
+  await expect(page.getByTestId("mcp-url-offline")).toHaveText("http://offline.invalid/mcp");
   await expect(page.getByTestId("mcp-headers-offline")).toHaveText("Authorization: ********");
   await page.reload();
   await expect(sources.status("offline")).toHaveText("error");
   await expect(page.getByTestId("sources-page")).not.toContainText("very-secret-token");
 
   // The same name again is a conflict on the name field.
-  await sources.fillHttp({ name: "offline", url: "http://127.0.0.1:9/mcp" });
+  await sources.fillHttp({ name: "offline", url: "http://offline.invalid/mcp" });
   await sources.submit();
   await expect(sources.fieldErrors("name")).toContainText('An MCP server named "offline" already exists');
 

@@ -5,7 +5,8 @@ import { principalOfToken } from "@/db/queries/api-tokens";
 import { getDecision, type Decision } from "@/db/queries/decisions";
 import { rolesOfUser, teamOfCatalog } from "@/db/queries/teams";
 import { accessIn, actorOf, grants, type Access, type Principal, type UserPrincipal } from "@/lib/auth/policy";
-import { configuredOrigins, crossSiteProblem } from "@/lib/auth/origin";
+import { safeReturnPath } from "@/lib/auth/forms";
+import { configuredOrigins, crossSiteProblem, REQUESTED_PATH_HEADER } from "@/lib/auth/origin";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { handle } from "@/lib/http";
 import { consumeRateLimit, type RateLimitClass } from "@/lib/rate-limit";
@@ -142,16 +143,17 @@ export async function currentUser(): Promise<UserPrincipal | undefined> {
   return sessionPrincipal(await headers());
 }
 
-/** For pages: the signed-in person, or a redirect to the sign-in page that comes back here. */
-export async function pageUser(returnTo = "/"): Promise<UserPrincipal> {
-  const principal = await sessionPrincipal(await headers());
-  if (!principal) redirect(`/sign-in?next=${encodeURIComponent(returnTo)}`);
+/** For pages: the signed-in person, or a redirect to the sign-in page that comes back to the address asked for. */
+export async function pageUser(): Promise<UserPrincipal> {
+  const requestHeaders = await headers();
+  const principal = await sessionPrincipal(requestHeaders);
+  if (!principal) redirect(`/sign-in?next=${encodeURIComponent(safeReturnPath(requestHeaders.get(REQUESTED_PATH_HEADER)))}`);
   return principal;
 }
 
 /** For a catalog's pages: the person's access there; a catalog they cannot see is a 404 page. */
 export async function pageCatalogAccess(catalogId: string): Promise<{ principal: UserPrincipal; access: Access }> {
-  const principal = await pageUser(`/catalogs/${encodeURIComponent(catalogId)}`);
+  const principal = await pageUser();
   const teamId = teamOfCatalog(getDb(), catalogId);
   const access = teamId === undefined ? null : accessIn(principal, teamId);
   if (access === null) pageNotFound();

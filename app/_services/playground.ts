@@ -10,6 +10,7 @@ import { simulatedPlaceholder, type PlaygroundEvent, type TurnDetails } from "@/
 import { TOOL_SEARCH_NAME } from "@/lib/selection/tool-search-definition";
 import { registryView, type RegistryView } from "@/lib/selection/verify";
 import { runPreselection, runToolSearchCall, type TurnRequest } from "./selection";
+import { McpSourceError } from "@/lib/sources/mcp";
 import { callMcpServerTool, catalogState } from "./sources";
 
 const MAX_STEPS = 8;
@@ -58,7 +59,11 @@ function instructionsFor(agent: string): string {
  * no live backend are simulated: the run stops at their call and the person supplies the result,
  * which arrives as `toolResults` in the next request.
  */
-export async function playTurn(db: Db, catalogId: string, request: PlaygroundRequest): Promise<ReadableStream<Uint8Array>> {
+/**
+ * `options.upstreamDetails`: whether a failing MCP server's own words (its stderr, an upstream
+ * answer) may reach this caller; only team admins see them, everyone else learns that it failed.
+ */
+export async function playTurn(db: Db, catalogId: string, request: PlaygroundRequest, options: { upstreamDetails: boolean }): Promise<ReadableStream<Uint8Array>> {
   if (!request.message && !request.toolResults?.length) {
     throw new ToolshedError("bad_request", "Send a message, or the results of the pending tool calls.", "message");
   }
@@ -151,7 +156,12 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
         execute: async (tool, args) => {
           const record = records.get(tool.name);
           if (!record?.sourceRef || !record.meta?.mcpName) return { error: `${tool.name} has no live backend.` };
-          return callMcpServerTool(db, catalogId, record.sourceRef, record.meta.mcpName, (args ?? {}) as Record<string, unknown>);
+          try {
+            return await callMcpServerTool(db, catalogId, record.sourceRef, record.meta.mcpName, (args ?? {}) as Record<string, unknown>);
+          } catch (error) {
+            if (options.upstreamDetails || !(error instanceof McpSourceError)) throw error;
+            throw new Error(`The MCP server "${record.sourceRef}" failed (${error.failure}); team admins see the details on the Sources page.`);
+          }
         },
         search: async (query, maxResults) => {
           const result = await runToolSearchCall(db, catalogId, { ...request, conversationId: conversation.id, query, maxResults });

@@ -34,7 +34,7 @@ function Slot({ title, slot, purpose, extra }: { title: string; slot: ModelSlotD
 }
 
 export default async function SettingsPage() {
-  await pageUser("/settings");
+  await pageUser();
   const config = describeModelConfig(process.env);
   return (
     <main className="page stack">

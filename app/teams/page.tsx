@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Teams" };
 
 export default async function TeamsPage() {
-  const user = await pageUser("/teams");
+  const user = await pageUser();
   const teams = listTeams(getDb(), Object.keys(user.roles)).map((team) => ({ ...team, role: user.roles[team.id] }));
   return (
     <main className="page">

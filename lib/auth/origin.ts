@@ -4,6 +4,9 @@
  * content type (which no form and no "simple" cross-site fetch can send) and a same-origin Origin.
  */
 
+/** Set by the proxy on every request it lets through: the path and query the browser asked for. */
+export const REQUESTED_PATH_HEADER = "x-toolshed-requested-path";
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** The origins Toolshed is served at: `TOOLSHED_URL` (comma-separated), default localhost:3000. */

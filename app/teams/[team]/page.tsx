@@ -20,7 +20,7 @@ const ROLE_TEXT = {
 
 export default async function TeamPage({ params }: { params: Promise<{ team: string }> }) {
   const { team: teamId } = await params;
-  const user = await pageUser(`/teams/${encodeURIComponent(teamId)}`);
+  const user = await pageUser();
   const role = isTeamRole(user.roles[teamId]) ? user.roles[teamId] : undefined;
   // A team the person is not part of looks exactly like one that does not exist.
   if (!role) notFound();

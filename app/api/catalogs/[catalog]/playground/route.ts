@@ -9,9 +9,9 @@ const BODY_LIMIT = 1024 * 1024;
 /** One playground exchange, streamed as NDJSON events (see lib/playground/events.ts). */
 export const POST = catalogRoute<{ catalog: string }>(
   "read",
-  async ({ request, params }) => {
+  async ({ request, params, access }) => {
     const body = parseWith(playgroundBody, await readJsonBody(request, BODY_LIMIT));
-    const stream = await playTurn(getDb(), params.catalog, body);
+    const stream = await playTurn(getDb(), params.catalog, body, { upstreamDetails: access === "admin" });
     return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
   },
   { limit: "model" },
