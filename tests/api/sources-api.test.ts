@@ -5,7 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callMcpServerTool, reloadLocalSources, syncAllSources, syncLocalSources } from "@/app/_services/sources";
+import * as exportRoute from "@/app/api/catalogs/[catalog]/export/route";
 import * as serverRoute from "@/app/api/catalogs/[catalog]/mcp-servers/[name]/route";
+import * as catalogRoute from "@/app/api/catalogs/[catalog]/route";
 import * as syncRoute from "@/app/api/catalogs/[catalog]/mcp-servers/[name]/sync/route";
 import * as serversRoute from "@/app/api/catalogs/[catalog]/mcp-servers/route";
 import * as toolListRoute from "@/app/api/catalogs/[catalog]/tool-list/route";
@@ -212,8 +214,14 @@ describe("MCP source security", () => {
       expect(remote.lastError).toBe('The MCP server "remote" answered HTTP 500.');
 
       const client = (db as unknown as { $client: { prepare(sql: string): { all(): unknown[] } } }).$client;
+      const readBack = [
+        await json(exportRoute.GET(jsonRequest("GET"), team)),
+        await json(toolsRoute.GET(jsonRequest("GET"), team)),
+        await json(catalogRoute.GET(jsonRequest("GET"), team)),
+      ];
       const places = {
         "API answers": JSON.stringify(answers),
+        "export, tools and catalog": JSON.stringify(readBack),
         "config column": JSON.stringify(client.prepare("SELECT config, last_error FROM mcp_servers").all()),
         "secrets column": JSON.stringify(client.prepare("SELECT secrets FROM mcp_servers").all()),
         "audit entries": JSON.stringify(listAudit(db, "team", { limit: 1_000 })),
