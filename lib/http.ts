@@ -3,13 +3,43 @@ import { ToolshedError } from "./errors";
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
 
-/** Reads a JSON body, refusing oversized (413) and malformed (400) ones before parsing further. */
+/**
+ * Reads a request body as UTF-8 text, at most `maxBytes` of it: a declared Content-Length above
+ * the limit is refused before reading, and the stream is counted as it arrives and cancelled the
+ * moment it passes the limit (chunked bodies, and a Content-Length that understates), so an
+ * oversized body is never held in memory whole.
+ */
+export async function readBodyText(request: Request, maxBytes = DEFAULT_BODY_LIMIT): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await request.body?.cancel().catch(() => undefined);
+    throw tooLarge(`is ${declared} bytes`, maxBytes);
+  }
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
+      if (received > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge(`exceeds ${maxBytes} bytes`, maxBytes);
+      }
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  // Like request.text(): invalid sequences become U+FFFD and a byte-order mark is dropped.
+  return new TextDecoder().decode(Buffer.concat(chunks, received));
+}
+
+/** Reads a JSON body, refusing oversized (413, while reading) and malformed (400) ones. */
 export async function readJsonBody(request: Request, maxBytes = DEFAULT_BODY_LIMIT): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw tooLarge(declared, maxBytes);
-  const text = await request.text();
-  const bytes = Buffer.byteLength(text);
-  if (bytes > maxBytes) throw tooLarge(bytes, maxBytes);
+  const text = await readBodyText(request, maxBytes);
   if (!text.trim()) throw new ToolshedError("bad_request", "The request body is empty; JSON was expected.");
   try {
     return JSON.parse(text);
@@ -18,8 +48,8 @@ export async function readJsonBody(request: Request, maxBytes = DEFAULT_BODY_LIM
   }
 }
 
-function tooLarge(bytes: number, maxBytes: number): ToolshedError {
-  return new ToolshedError("too_large", `The request body is ${bytes} bytes; the limit is ${maxBytes}.`);
+function tooLarge(size: string, maxBytes: number): ToolshedError {
+  return new ToolshedError("too_large", `The request body ${size}; the limit is ${maxBytes}.`);
 }
 
 /** Parses with a zod schema, turning the first issue into an error that names its field. */
