@@ -1,0 +1,317 @@
+/**
+ * `npm run bench:http [-- --sizes 1000,10000,50000 --requests 200]`
+ *
+ * What a caller waits for, over HTTP, against the production build (`next start`, built first if
+ * needed) on a fresh SQLite database per catalog size: p50 / p95 / p99 of tool-list, preselect,
+ * tool-search and the decisions list with 8 model/agent combinations rotating, at concurrency 1 and
+ * 8; the import of the catalog with /api/health's latency measured during it; the server's RSS.
+ * Each figure is printed beside the issue's target for it. Traffic goes to 127.0.0.1 only.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { seededRandom, syntheticCatalog, syntheticConversations } from "./synthetic";
+import { fixed, markdownTable } from "./table";
+
+const PORT = Number(process.env.BENCH_PORT ?? 3490);
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const CATALOG = "bench";
+const COMBINATIONS = ["gpt-5", "gpt-4.1", "claude-sonnet-4-5", "gemini-2.5-pro"].flatMap((model) => ["build", "plan"].map((agent) => ({ model, agent })));
+const TARGETS: Record<number, { p50: number; p99?: number }> = { 10_000: { p50: 15, p99: 60 }, 50_000: { p50: 60 } };
+
+// ---------------------------------------------------------------------------------------------
+// The server
+
+interface Server {
+  child: ChildProcess;
+  token: string;
+  stop(): void;
+}
+
+function ensureBuild(): void {
+  if (existsSync(".next/BUILD_ID")) return;
+  console.error("No production build: running next build …");
+  const build = spawnSync("./node_modules/.bin/next", ["build"], { stdio: "inherit" });
+  if (build.status !== 0) throw new Error("next build failed");
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+async function startServer(): Promise<Server> {
+  const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-bench-")), "bench.db");
+  const env = {
+    ...process.env,
+    TOOLSHED_DB: database,
+    TOOLSHED_SEED: "0",
+    TOOLSHED_URL: ORIGIN,
+    TOOLSHED_MCP_SYNC_INTERVAL_MS: "0",
+    TOOLSHED_RATE_LIMIT_READ: "0",
+    TOOLSHED_RATE_LIMIT_WRITE: "0",
+    TOOLSHED_RATE_LIMIT_MODEL: "0",
+    NODE_ENV: "production",
+  };
+  // The token is made on the database before the server opens it: the CLI migrates it.
+  const created = spawnSync(process.execPath, ["--import", "tsx", "scripts/toolshed.ts", "token", "create", "--team", "default", "--scope", "admin", "--name", "bench"], { env, encoding: "utf8" });
+  if (created.status !== 0) throw new Error(`Creating the bench token failed: ${created.stderr}`);
+  const child = spawn("./node_modules/.bin/next", ["start", "-p", String(PORT)], { env, stdio: ["ignore", "ignore", "inherit"], detached: true });
+  await waitFor(async () => (await fetch(`${ORIGIN}/api/health`)).ok, 60_000, "the server to start");
+  return {
+    child,
+    token: created.stdout.trim(),
+    stop: () => {
+      if (child.pid) process.kill(-child.pid, "SIGTERM");
+    },
+  };
+}
+
+/** Resident memory of the server's whole process tree (next start runs the server in a child). */
+function treeRss(rootPid: number): number {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const tree = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, parent] of parents) if (tree.has(parent) && !tree.has(pid)) (tree.add(pid), (grew = true));
+  }
+  let kib = 0;
+  for (const pid of tree) {
+    try {
+      kib += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // Gone.
+    }
+  }
+  return kib * 1024;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+async function call(server: Server, method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(`${ORIGIN}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${server.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const ms = performance.now() - started;
+  return { status: response.status, body: text ? JSON.parse(text) : null, ms };
+}
+
+async function expectOk(server: Server, method: string, route: string, body?: unknown) {
+  const answer = await call(server, method, route, body);
+  if (answer.status >= 300 && answer.status !== 202) throw new Error(`${method} ${route} → ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`);
+  return answer;
+}
+
+const TYPES = ["string", "integer", "boolean", "number"] as const;
+
+/** A labelled-set import document: realistic names and descriptions, schemas of 2–7 properties with enums and nesting. */
+function importDocument(count: number) {
+  const random = seededRandom(count);
+  return {
+    tools: syntheticCatalog(count).map((tool) => {
+      const properties: Record<string, unknown> = {};
+      for (const name of tool.parameterNames ?? []) {
+        const type = TYPES[Math.floor(random() * TYPES.length)];
+        properties[name] = { type, description: `The ${name.replace(/([A-Z])/g, " $1").toLowerCase()} to use.` };
+      }
+      if (random() < 0.5) properties.sort = { type: "string", enum: ["asc", "desc", "relevance"], description: "Sort order." };
+      if (random() < 0.3) properties.filter = { type: "object", properties: { field: { type: "string" }, value: { type: "string" } }, required: ["field"] };
+      return { name: tool.name, description: `${tool.summary} ${tool.description}`, parameters: { type: "object", properties, required: [tool.parameterNames?.[0]] } };
+    }),
+  };
+}
+
+interface Percentiles {
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+function percentiles(samples: number[]): Percentiles {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+
+/** Runs `total` requests `concurrency` at a time; every request's latency, and requests per second. */
+async function load(total: number, concurrency: number, request: (index: number) => Promise<number>): Promise<{ samples: number[]; perSecond: number }> {
+  const samples: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) samples.push(await request(next++));
+    }),
+  );
+  return { samples, perSecond: (total / (performance.now() - started)) * 1000 };
+}
+
+/** Imports the catalog (waiting for a job if the server makes one) while /api/health is polled. */
+async function timedImport(server: Server, count: number): Promise<{ seconds: number; health: Percentiles; healthSamples: number }> {
+  const document = importDocument(count);
+  const health: number[] = [];
+  let importing = true;
+  const poller = (async () => {
+    while (importing) {
+      const started = performance.now();
+      await fetch(`${ORIGIN}/api/health`);
+      health.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  })();
+  const started = performance.now();
+  try {
+    const answer = await expectOk(server, "POST", `/api/catalogs/${CATALOG}/import`, document);
+    if (answer.status === 202) {
+      const { url } = (answer.body as { job: { url: string } }).job;
+      for (;;) {
+        const job = (await expectOk(server, "GET", url)).body as { job: { status: string; error?: unknown } };
+        if (job.job.status === "done") break;
+        if (job.job.status === "failed") throw new Error(`Import failed: ${JSON.stringify(job.job.error)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } finally {
+    importing = false;
+    await poller;
+  }
+  return { seconds: (performance.now() - started) / 1000, health: percentiles(health), healthSamples: health.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One catalog size
+
+interface RouteFigures {
+  route: string;
+  cold: number;
+  byConcurrency: Record<number, Percentiles & { perSecond: number }>;
+}
+
+interface SizeFigures {
+  size: number;
+  importSeconds: number;
+  health: Percentiles;
+  healthSamples: number;
+  routes: RouteFigures[];
+  rssBytes: number;
+}
+
+async function measureSize(size: number, requests: number): Promise<SizeFigures> {
+  const server = await startServer();
+  try {
+    await expectOk(server, "POST", "/api/catalogs", { name: "Bench", id: CATALOG });
+    const imported = await timedImport(server, size);
+    const conversations = syntheticConversations(64);
+    const combination = (index: number) => COMBINATIONS[index % COMBINATIONS.length];
+    const routes: { route: string; run: (index: number) => Promise<number> }[] = [
+      { route: "POST tool-list", run: async (i) => (await expectOk(server, "POST", `/api/catalogs/${CATALOG}/tool-list`, combination(i))).ms },
+      {
+        route: "POST preselect",
+        run: async (i) => (await expectOk(server, "POST", `/api/catalogs/${CATALOG}/preselect`, { ...combination(i), messages: conversations[i % conversations.length], k: 10 })).ms,
+      },
+      {
+        route: "POST tool-search",
+        run: async (i) => (await expectOk(server, "POST", `/api/catalogs/${CATALOG}/tool-search`, { ...combination(i), query: conversations[i % conversations.length].at(-1)!.content })).ms,
+      },
+      { route: "GET decisions", run: async () => (await expectOk(server, "GET", `/api/catalogs/${CATALOG}/decisions`)).ms },
+    ];
+    const figures: RouteFigures[] = [];
+    for (const { route, run } of routes) {
+      // The first request after the import pays for building caches and indexes.
+      const cold = await run(0);
+      for (let i = 1; i < COMBINATIONS.length; i++) await run(i);
+      const byConcurrency: RouteFigures["byConcurrency"] = {};
+      for (const concurrency of [1, 8]) {
+        const { samples, perSecond } = await load(requests, concurrency, run);
+        byConcurrency[concurrency] = { ...percentiles(samples), perSecond };
+      }
+      figures.push({ route, cold, byConcurrency });
+    }
+    return { size, importSeconds: imported.seconds, health: imported.health, healthSamples: imported.healthSamples, routes: figures, rssBytes: treeRss(server.child.pid!) };
+  } finally {
+    server.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const ms = (value: number) => fixed(value, 1);
+
+function targetFor(size: number, route: string): string {
+  const target = TARGETS[size];
+  if (!target || route === "GET decisions") return "—";
+  return `p50 ≤ ${target.p50}${target.p99 ? `, p99 ≤ ${target.p99}` : ""}`;
+}
+
+function report(results: SizeFigures[]): string {
+  const latency = markdownTable(
+    ["tools", "route", "c=1 p50 / p95 / p99 ms", "c=8 p50 / p95 / p99 ms", "c=8 req/s", "first request ms", "target (ms)"],
+    results.flatMap((result) =>
+      result.routes.map((figures) => {
+        const one = figures.byConcurrency[1];
+        const eight = figures.byConcurrency[8];
+        return [
+          result.size.toLocaleString("en"),
+          figures.route,
+          `${ms(one.p50)} / ${ms(one.p95)} / ${ms(one.p99)}`,
+          `${ms(eight.p50)} / ${ms(eight.p95)} / ${ms(eight.p99)}`,
+          fixed(eight.perSecond, 0),
+          ms(figures.cold),
+          targetFor(result.size, figures.route),
+        ];
+      }),
+    ),
+  );
+  const importTargets: Record<number, string> = { 10_000: "≤ 10 s, health p99 ≤ 100 ms", 50_000: "≤ 60 s, health p99 ≤ 100 ms" };
+  const imports = markdownTable(
+    ["tools", "import s", "/api/health during import p50 / p99 ms (samples)", "server RSS MB", "target"],
+    results.map((result) => [
+      result.size.toLocaleString("en"),
+      fixed(result.importSeconds, 1),
+      `${ms(result.health.p50)} / ${ms(result.health.p99)} (${result.healthSamples})`,
+      fixed(result.rssBytes / 1024 / 1024, 0),
+      `${importTargets[result.size] ?? "—"}${result.size === 50_000 ? "; RSS ≤ 1,024 MB" : ""}`,
+    ]),
+  );
+  return `${latency}\n\n${imports}`;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { sizes: { type: "string", default: "1000,10000,50000" }, requests: { type: "string", default: "200" } } });
+  const sizes = values.sizes.split(",").map(Number);
+  const requests = Number(values.requests);
+  ensureBuild();
+  const results: SizeFigures[] = [];
+  for (const size of sizes) {
+    console.error(`Measuring ${size.toLocaleString("en")} tools …`);
+    results.push(await measureSize(size, requests));
+  }
+  console.log(`## Over HTTP against the production build (${os.cpus().length} cores, ${requests} requests per route and concurrency, 8 model/agent combinations rotating)\n`);
+  console.log(report(results));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
