@@ -4,6 +4,7 @@ import { AgentSchema } from "./rules/agents";
 import { ModelRuleSchema } from "./rules/model-rules";
 import { DefinitionOverrideSchema } from "./rules/overrides";
 import { ProviderProfileSchema } from "./rules/providers";
+import { TOOL_SOURCES } from "./tools/types";
 
 /** Request bodies of the HTTP API and the server actions, validated once at the edge. */
 export const createCatalogBody = z.strictObject({
@@ -81,6 +82,20 @@ export const decisionQuery = z.strictObject({
   path: z.enum(["preselect", "exact", "semantic"]).optional(),
   rejected: z.enum(["1", "true"]).optional(),
   fallback: z.enum(["1", "true"]).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+
+/**
+ * The query of a page of tools (GET …/tools?q=&source=&state=&tag=&cursor=|offset=&limit=). Other
+ * parameters are ignored, as they always were on that route; without any of these it lists every tool.
+ */
+export const toolPageQuery = z.object({
+  q: z.string().max(200, "Search with at most 200 characters.").optional(),
+  source: z.enum(TOOL_SOURCES).optional(),
+  state: z.enum(["all", "enabled", "disabled"]).optional(),
+  tag: z.string().min(1).max(64).optional(),
+  cursor: z.string().regex(/^\d{1,15}$/, "cursor is the nextCursor of a previous page.").optional(),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 

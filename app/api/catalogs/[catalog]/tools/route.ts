@@ -1,12 +1,24 @@
 import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
+import { listToolPage } from "@/db/queries/tool-pages";
 import { createCustomTool, listTools } from "@/db/queries/tools";
-import { toolBody } from "@/lib/api-schemas";
+import { toolBody, toolPageQuery } from "@/lib/api-schemas";
 import { parseWith, readJsonBody } from "@/lib/http";
 
 type Params = { catalog: string };
 
-export const GET = catalogRoute<Params>("read", ({ params }) => Response.json({ tools: listTools(getDb(), params.catalog) }));
+const PAGE_PARAMETERS = Object.keys(toolPageQuery.shape);
+
+/**
+ * Every tool (`{ tools }`, as always), or with any of q, source, state, tag, cursor, offset, limit
+ * one page of them: `{ tools, total, nextCursor?, facets, revision }`.
+ */
+export const GET = catalogRoute<Params>("read", ({ request, params }) => {
+  const search = new URL(request.url).searchParams;
+  if (!PAGE_PARAMETERS.some((key) => search.has(key))) return Response.json({ tools: listTools(getDb(), params.catalog) });
+  const query = parseWith(toolPageQuery, Object.fromEntries(search));
+  return Response.json(listToolPage(getDb(), params.catalog, query));
+});
 
 export const POST = catalogRoute<Params>("write", async ({ request, params, actor }) => {
   const body = parseWith(toolBody, await readJsonBody(request));
