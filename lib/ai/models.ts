@@ -54,6 +54,20 @@ function setting(env: ModelEnv, variable: string): string | undefined {
   return value ? value : undefined;
 }
 
+export const STRUCTURED_OUTPUTS_VARIABLE = "TOOLSHED_OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS";
+
+const TRUE_WORDS = new Set(["1", "true", "yes", "on"]);
+const FALSE_WORDS = new Set(["0", "false", "no", "off"]);
+
+/** An on/off setting: 1/0, true/false, yes/no, on/off in any case; anything else is a configuration error. */
+export function booleanSetting(env: ModelEnv, variable: string, fallback: boolean): boolean {
+  const value = setting(env, variable)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (TRUE_WORDS.has(value)) return true;
+  if (FALSE_WORDS.has(value)) return false;
+  throw new ToolshedError("bad_request", `${variable}="${env[variable]}" must be 1 or 0 (true/false, yes/no, on/off).`, variable);
+}
+
 function isHttpUrl(value: string): boolean {
   return URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
 }
@@ -90,7 +104,7 @@ export function createLanguageModel(spec: RemoteModelSpec, env: ModelEnv): Langu
         apiKey,
         // Sends the schema as response_format json_schema; without it the provider sends only
         // json_object and the schema reaches the model through the prompt alone.
-        supportsStructuredOutputs: setting(env, "TOOLSHED_OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS") !== "false",
+        supportsStructuredOutputs: booleanSetting(env, STRUCTURED_OUTPUTS_VARIABLE, true),
       })(spec.model);
   }
 }
