@@ -38,6 +38,32 @@ export function buildExport(catalog: CatalogExport["catalog"], tools: Tool[], no
 
 type Entry = Record<string, unknown>;
 
+const LABELLED_SET_FIELDS = new Set(["name", "description", "parameters"]);
+const SUPPORTED = `"${EXPORT_FORMAT}" version ${EXPORT_VERSION} (a Toolshed export), or a labelled set without "format" ({"tools": [{"name", "description", "parameters"}]})`;
+
+/** Which of the two documents this is; anything else is refused rather than read with fields lost. */
+function documentKind(doc: Entry): "export" | "labelled-set" {
+  if (doc.format === undefined) {
+    if (doc.version !== undefined) throw new ToolshedError("bad_request", `"version" without "format": imports take ${SUPPORTED}.`, "version");
+    return "labelled-set";
+  }
+  if (doc.format !== EXPORT_FORMAT) throw new ToolshedError("bad_request", `Unknown format ${JSON.stringify(doc.format)}: imports take ${SUPPORTED}.`, "format");
+  if (doc.version !== EXPORT_VERSION) {
+    throw new ToolshedError("bad_request", `Unsupported version ${JSON.stringify(doc.version)} of "${EXPORT_FORMAT}": this server reads version ${EXPORT_VERSION}.`, "version");
+  }
+  return "export";
+}
+
+/** A labelled-set entry with other fields would silently lose them: name each one instead. */
+function labelledSetProblems(entry: Entry, field: string): FieldError[] {
+  return Object.keys(entry)
+    .filter((key) => !LABELLED_SET_FIELDS.has(key))
+    .map((key) => ({
+      field: `${field}.${key}`,
+      message: `A labelled-set tool has only name, description and parameters; "${key}" would be lost (to import full tools, use the "${EXPORT_FORMAT}" format).`,
+    }));
+}
+
 /** A tool of a labelled selection set ({name, description, parameters}) as a custom tool. */
 function fromLabelledSet(entry: Entry): Entry {
   const description = entry.description;
@@ -78,7 +104,7 @@ export function parseImport(document: unknown): ImportedTool[] {
   if (doc.tools.length > IMPORT_MAX_TOOLS) {
     throw new ToolshedError("too_large", `An import holds at most ${IMPORT_MAX_TOOLS} tools; this one has ${doc.tools.length}.`, "tools");
   }
-  const isExport = doc.format === EXPORT_FORMAT;
+  const isExport = documentKind(doc) === "export";
   const problems: FieldError[] = [];
   const seen = new Map<string, number>();
   const tools = doc.tools.map((raw, index) => {
@@ -86,6 +112,7 @@ export function parseImport(document: unknown): ImportedTool[] {
       problems.push({ field: `tools.${index}`, message: "Each tool must be a JSON object." });
       return undefined;
     }
+    if (!isExport) problems.push(...labelledSetProblems(raw as Entry, `tools.${index}`));
     const entry = isExport ? fromExport(raw as Entry) : fromLabelledSet(raw as Entry);
     problems.push(...validateToolDraft(entry, `tools.${index}`));
     if (typeof entry.name === "string") {
