@@ -4,7 +4,9 @@ import { loadCatalogState } from "@/db/queries/catalog-state";
 import { listCatalogs } from "@/db/queries/catalogs";
 import { allMcpServerNames, getMcpServerConfig, recordMcpHealth, scrubMcpServerText } from "@/db/queries/mcp-servers";
 import { sourceRefsOf, syncSourceTools, unregisterSourceTools, type SourceSyncResult } from "@/db/queries/source-tools";
+import { ToolshedError } from "@/lib/errors";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
+import { hostSecretValues, scrubSecrets } from "@/lib/secrets";
 import { loadAgentFiles, type FileAgent } from "@/lib/sources/agents";
 import { sourceFolders } from "@/lib/sources/folders";
 import { McpConnections, McpSourceError, type McpServerConfig, type McpToolResult } from "@/lib/sources/mcp";
@@ -25,10 +27,14 @@ export interface LocalSources {
   loadedAt: string;
 }
 
+type McpSyncResult = SourceSyncResult & { error?: string };
+
 interface SourcesState {
   pool?: McpConnections;
   local?: LocalSources;
   timer?: NodeJS.Timeout;
+  /** The sync of each server (by `catalog/server`) that is running or queued last: syncs of one server never overlap. */
+  syncs?: Map<string, Promise<McpSyncResult>>;
 }
 
 const shared = globalThis as unknown as { toolshedSources?: SourcesState };
@@ -45,10 +51,19 @@ function pool(): McpConnections {
   return state.pool;
 }
 
+/** Text about a server, scrubbed of its secrets; of the host's alone when its stored configuration cannot be read. */
+function scrubbedText(db: Db, catalogId: string, server: string, text: string): string {
+  try {
+    return scrubMcpServerText(db, catalogId, server, text);
+  } catch {
+    return scrubSecrets(text, hostSecretValues());
+  }
+}
+
 /** Unregisters the server's tools and records why, scrubbed of its secrets: the reason lands in audit entries and lastError. */
 function markServerDown(db: Db, catalogId: string, server: string, reason: string): void {
   try {
-    const scrubbed = scrubMcpServerText(db, catalogId, server, reason);
+    const scrubbed = scrubbedText(db, catalogId, server, reason);
     unregisterSourceTools(db, catalogId, "mcp", server, SYSTEM_ACTOR, scrubbed);
     recordMcpHealth(db, catalogId, server, { status: "error", lastError: scrubbed });
   } catch (error) {
@@ -57,10 +72,37 @@ function markServerDown(db: Db, catalogId: string, server: string, reason: strin
   }
 }
 
-/** Connects if needed, lists the server's tools into the registry and records its health. */
-export async function syncMcpServer(db: Db, catalogId: string, name: string): Promise<SourceSyncResult & { error?: string }> {
-  const config = getMcpServerConfig(db, catalogId, name);
+const isNotFound = (error: unknown) => error instanceof ToolshedError && error.code === "not_found";
+
+/**
+ * Connects if needed, lists the server's tools into the registry and records its health. Syncs
+ * of one server run one after another: a sync asked for while another runs waits for it (it may
+ * be about a configuration changed meanwhile). A server or catalog that no longer exists is a
+ * not-found error, and its connection is closed; any other failure is recorded and returned.
+ */
+export function syncMcpServer(db: Db, catalogId: string, name: string): Promise<McpSyncResult> {
+  const key = keyOf(catalogId, name);
+  const syncs = (state.syncs ??= new Map());
+  const previous = syncs.get(key);
+  const run = (previous ? previous.then(settledOk, settledOk) : Promise.resolve()).then(() => syncNow(db, catalogId, name));
+  syncs.set(key, run);
+  const done = () => {
+    if (syncs.get(key) === run) syncs.delete(key);
+  };
+  run.then(done, done);
+  return run;
+}
+
+const settledOk = () => undefined;
+
+/** Whether a sync of this server is running (or queued) now. */
+export function isMcpServerSyncing(catalogId: string, name: string): boolean {
+  return state.syncs?.has(keyOf(catalogId, name)) ?? false;
+}
+
+async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSyncResult> {
   try {
+    const config = getMcpServerConfig(db, catalogId, name);
     const listing = await pool().list(keyOf(catalogId, name), config);
     const result = syncSourceTools(
       db,
@@ -79,7 +121,12 @@ export async function syncMcpServer(db: Db, catalogId: string, name: string): Pr
     });
     return result;
   } catch (error) {
-    const message = scrubMcpServerText(db, catalogId, name, error instanceof Error ? error.message : String(error));
+    if (isNotFound(error)) {
+      // Deleted meanwhile (the server, or its catalog): its process must not outlive it.
+      await pool().disconnect(keyOf(catalogId, name));
+      throw error;
+    }
+    const message = scrubbedText(db, catalogId, name, error instanceof Error ? error.message : String(error));
     markServerDown(db, catalogId, name, message);
     return { added: [], updated: [], unregistered: [], conflicts: [], error: message };
   }
@@ -149,13 +196,54 @@ export async function catalogState(db: Db, catalogId: string): Promise<CatalogSt
 export async function syncAllSources(db: Db): Promise<void> {
   await reloadLocalSources();
   for (const catalog of listCatalogs(db)) await syncLocalSources(db, catalog.id);
-  for (const { catalogId, name } of allMcpServerNames(db)) await syncMcpServer(db, catalogId, name);
+  for (const { catalogId, name } of allMcpServerNames(db)) await syncMcpServer(db, catalogId, name).catch(passOverDeleted);
+}
+
+/** A server deleted between listing the servers and syncing it is no failure of the sync. */
+function passOverDeleted(error: unknown): void {
+  if (!isNotFound(error)) throw error;
+}
+
+/**
+ * One periodic round: every server whose previous sync has finished is synced (in parallel); a
+ * server still syncing is skipped until the next round. Never rejects: a server deleted meanwhile
+ * is passed over, any other failure is logged.
+ */
+export async function syncMcpServersPeriodically(db: Db): Promise<{ synced: string[]; skipped: string[] }> {
+  let servers: { catalogId: string; name: string }[];
+  try {
+    servers = allMcpServerNames(db);
+  } catch (error) {
+    console.warn("Periodic MCP sync: could not list the servers:", error);
+    return { synced: [], skipped: [] };
+  }
+  const synced: string[] = [];
+  const skipped: string[] = [];
+  const runs: Promise<unknown>[] = [];
+  for (const { catalogId, name } of servers) {
+    const key = keyOf(catalogId, name);
+    if (isMcpServerSyncing(catalogId, name)) {
+      skipped.push(key);
+      continue;
+    }
+    synced.push(key);
+    runs.push(
+      syncMcpServer(db, catalogId, name)
+        .catch(passOverDeleted)
+        .catch((error: unknown) => console.warn(`Periodic MCP sync of ${key} failed:`, error)),
+    );
+  }
+  await Promise.all(runs);
+  return { synced, skipped };
 }
 
 export function startPeriodicSync(db: Db, intervalMs: number): void {
   if (state.timer || intervalMs <= 0) return;
-  state.timer = setInterval(() => {
-    for (const { catalogId, name } of allMcpServerNames(db)) void syncMcpServer(db, catalogId, name);
-  }, intervalMs);
+  state.timer = setInterval(() => void syncMcpServersPeriodically(db), intervalMs);
   state.timer.unref();
+}
+
+export function stopPeriodicSync(): void {
+  clearInterval(state.timer);
+  state.timer = undefined;
 }

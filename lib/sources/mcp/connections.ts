@@ -21,6 +21,14 @@ interface Live {
   closing: boolean;
 }
 
+/** A connection being opened: every use of the key meanwhile waits for it instead of opening another. */
+interface Attempt {
+  fingerprint: string;
+  promise: Promise<Connection>;
+  /** Set by `disconnect` while the handshake runs: the connection is closed as soon as it is open. */
+  cancel: { requested: boolean };
+}
+
 export interface McpConnectionTimeouts {
   connectTimeoutMs: number;
   listTimeoutMs: number;
@@ -37,6 +45,7 @@ const DEFAULT_TIMEOUTS: McpConnectionTimeouts = { connectTimeoutMs: 10_000, list
  */
 export class McpConnections {
   private readonly live = new Map<string, Live>();
+  private readonly opening = new Map<string, Attempt>();
   private readonly timeouts: McpConnectionTimeouts;
 
   constructor(
@@ -65,8 +74,21 @@ export class McpConnections {
     );
   }
 
-  /** Closes a connection on purpose: `onLost` is not told. */
+  /** Closes a connection on purpose (one still being opened too, once it is open): `onLost` is not told. */
   async disconnect(key: string): Promise<void> {
+    const attempt = this.opening.get(key);
+    if (attempt) {
+      attempt.cancel.requested = true;
+      await attempt.promise.catch(() => undefined);
+    }
+    await this.closeLive(key);
+  }
+
+  async disconnectAll(): Promise<void> {
+    await Promise.all([...new Set([...this.live.keys(), ...this.opening.keys()])].map((key) => this.disconnect(key)));
+  }
+
+  private async closeLive(key: string): Promise<void> {
     const entry = this.live.get(key);
     if (!entry) return;
     entry.closing = true;
@@ -74,17 +96,36 @@ export class McpConnections {
     await close(entry.connection, false);
   }
 
-  async disconnectAll(): Promise<void> {
-    await Promise.all([...this.live.keys()].map((key) => this.disconnect(key)));
-  }
-
+  /**
+   * The key's connection for this configuration. Uses of a key while its connection is being
+   * opened share that one attempt (one process, one handshake); a use with another configuration
+   * waits for it to settle, then replaces it.
+   */
   private async connect(key: string, rawConfig: McpServerConfig): Promise<{ connection: Connection; config: McpServerConfig }> {
     const config = parseConfig(rawConfig);
     const fingerprint = JSON.stringify(config);
-    const existing = this.live.get(key);
-    if (existing && existing.fingerprint === fingerprint) return { connection: existing.connection, config };
-    if (existing) await this.disconnect(key);
+    for (;;) {
+      const existing = this.live.get(key);
+      if (existing && existing.fingerprint === fingerprint) return { connection: existing.connection, config };
+      const inFlight = this.opening.get(key);
+      if (!inFlight) break;
+      if (inFlight.fingerprint === fingerprint) return { connection: await inFlight.promise, config };
+      await inFlight.promise.catch(() => undefined);
+    }
+    // No await between the checks above and registering the attempt: nobody else can start one.
+    const cancel = { requested: false };
+    const attempt: Attempt = { fingerprint, cancel, promise: this.open(key, config, fingerprint, cancel) };
+    this.opening.set(key, attempt);
+    const settled = () => {
+      if (this.opening.get(key) === attempt) this.opening.delete(key);
+    };
+    attempt.promise.then(settled, settled);
+    return { connection: await attempt.promise, config };
+  }
 
+  private async open(key: string, config: McpServerConfig, fingerprint: string, cancel: Attempt["cancel"]): Promise<Connection> {
+    // Another configuration's connection (the server was edited) goes first.
+    await this.closeLive(key);
     const connection = openTransport(config);
     const entry: Live = { connection, fingerprint, closing: false };
     try {
@@ -97,6 +138,10 @@ export class McpConnections {
       await close(connection, true);
       throw describeFailure(error, config, connection.stderrTail());
     }
+    if (cancel.requested) {
+      await close(connection, false);
+      throw new McpSourceError("connection", config.name, `The connection to the MCP server "${config.name}" was closed while it was being opened.`);
+    }
     connection.client.onclose = () => {
       if (entry.closing || this.live.get(key) !== entry) return;
       this.live.delete(key);
@@ -105,7 +150,7 @@ export class McpConnections {
       this.onLost(key, `Disconnected: ${how}.${tail ? ` The server wrote to stderr: ${tail}` : ""}`);
     };
     this.live.set(key, entry);
-    return { connection, config };
+    return connection;
   }
 
   /** Runs a request within its deadline; a failure closes the connection so the next use starts afresh. */
