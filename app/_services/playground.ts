@@ -10,7 +10,7 @@ import { simulatedPlaceholder, type PlaygroundEvent, type TurnDetails } from "@/
 import { TOOL_SEARCH_NAME } from "@/lib/selection/tool-search-definition";
 import { registryView, type RegistryView } from "@/lib/selection/verify";
 import { runPreselection, runToolSearchCall, type TurnRequest } from "./selection";
-import { McpSourceError } from "@/lib/sources/mcp";
+import { McpSourceError, mcpResultMaxChars } from "@/lib/sources/mcp";
 import { callMcpServerTool, catalogState } from "./sources";
 
 const MAX_STEPS = 8;
@@ -138,6 +138,8 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
   const records = new Map((state.tools as ToolRecord[]).map((tool) => [tool.name, tool]));
   const history = getConversation(db, conversation.id).history;
   const turnSet = [...turn.toolSet.filter((entry) => entry.origin !== "entry").map((entry) => entry.name), ...history];
+  // A live MCP result is cut to this size before it reaches the stream, the database and the model.
+  const resultMaxChars = mcpResultMaxChars(process.env);
 
   return new ReadableStream({
     async start(controller) {
@@ -153,6 +155,7 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
         turnSet,
         // MCP tools have a live backend and are really called; everything else is simulated.
         isSimulated: (tool) => tool.source !== "mcp",
+        resultMaxChars,
         execute: async (tool, args) => {
           const record = records.get(tool.name);
           if (!record?.sourceRef || !record.meta?.mcpName) return { error: `${tool.name} has no live backend.` };
@@ -185,6 +188,7 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
           messages: modelMessagesOf(db, conversation.id),
           tools: turnTools.tools,
           prepareStep: turnTools.prepareStep,
+          repairToolCall: turnTools.repairToolCall,
           stopWhen: stepCountIs(MAX_STEPS),
         });
         for await (const part of result.fullStream) {

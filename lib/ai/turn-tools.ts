@@ -1,5 +1,6 @@
-import { dynamicTool, jsonSchema, tool, type ToolSet } from "ai";
+import { dynamicTool, jsonSchema, NoSuchToolError, tool, type ToolCallRepairFunction, type ToolSet } from "ai";
 import type { FinalTool } from "../pipeline/types";
+import { DEFAULT_MCP_RESULT_MAX_CHARS, isMcpToolResult, limitMcpResult } from "../sources/mcp/result-limit";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "../selection/tool-search-definition";
 import type { ToolSearchResult } from "../selection/tool-search";
 import type { RegistryView } from "../selection/verify";
@@ -29,6 +30,11 @@ export function toToolSearchAnswer(result: ToolSearchResult): ToolSearchAnswer {
   };
 }
 
+/** What the model reads when it calls a tool it does not have at this step, whether or not that tool exists. */
+export function unavailableToolMessage(name: string): string {
+  return `${name} is not available at this step: load it with ${TOOL_SEARCH_NAME} first (query "select:${name}"), then call it at the next step.`;
+}
+
 /**
  * The tools of one turn in an AI SDK loop. Every visible tool is defined (and nothing else: a tool
  * the agent may not use is never defined at all), but only the turn's tool set and what ToolSearch
@@ -46,7 +52,10 @@ export function createTurnTools(input: {
    * `execute`, so the SDK ends the run at their call and hands it back.
    */
   isSimulated?: (tool: FinalTool) => boolean;
+  /** Live MCP results are cut to this many characters, with a note (TOOLSHED_MCP_RESULT_MAX_CHARS). */
+  resultMaxChars?: number;
 }) {
+  const resultMaxChars = input.resultMaxChars ?? DEFAULT_MCP_RESULT_MAX_CHARS;
   const found = new Set<string>();
   const active = () => [...new Set([...input.turnSet.filter((name) => input.view.visible.has(name)), ...found]), TOOL_SEARCH_NAME];
 
@@ -61,10 +70,9 @@ export function createTurnTools(input: {
       inputSchema: jsonSchema(definition.inputSchema),
       execute: async (args) => {
         // The SDK already refuses calls to inactive tools; this guard keeps that true for direct callers.
-        if (!active().includes(definition.name)) {
-          return { error: `${definition.name} is not available at this step: load it with ${TOOL_SEARCH_NAME} first.` };
-        }
-        return input.execute(definition, args);
+        if (!active().includes(definition.name)) return { error: unavailableToolMessage(definition.name) };
+        const output = await input.execute(definition, args);
+        return isMcpToolResult(output) ? limitMcpResult(output, resultMaxChars) : output;
       },
     });
   }
@@ -78,9 +86,21 @@ export function createTurnTools(input: {
     },
   });
 
+  /**
+   * The SDK parses each call against the step's active tools; a call to any other name (a tool
+   * not loaded yet, hidden from this agent, or made up) becomes a tool error whose text the model
+   * reads as the call's result. Returning null keeps that error; its text becomes ours, which says
+   * what to do and is the same whether the tool exists or not.
+   */
+  const repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall, error }) => {
+    if (NoSuchToolError.isInstance(error)) error.message = unavailableToolMessage(toolCall.toolName);
+    return null;
+  };
+
   return {
     tools,
     prepareStep: () => ({ activeTools: active() }),
+    repairToolCall,
     /** Names active at the next step: the turn's set, what ToolSearch found, and ToolSearch itself. */
     activeTools: active,
     found: () => [...found],

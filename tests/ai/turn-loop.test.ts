@@ -2,7 +2,7 @@ import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV
 import { generateText, stepCountIs, type ToolExecutionOptions } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it, vi } from "vitest";
-import { createTurnTools, toToolSearchAnswer, type ToolSearchAnswer } from "../../lib/ai/turn-tools";
+import { createTurnTools, toToolSearchAnswer, unavailableToolMessage, type ToolSearchAnswer } from "../../lib/ai/turn-tools";
 import type { FinalTool } from "../../lib/pipeline/types";
 import { DEFAULT_AGENTS } from "../../lib/rules/agents";
 import { createLocalSelector } from "../../lib/selection/local-selector";
@@ -30,6 +30,10 @@ function textStep(text: string): LanguageModelV4GenerateResult {
 
 /** The names of the tools the SDK sent to the model in one call. */
 const toolsSent = (call: LanguageModelV4CallOptions) => (call.tools ?? []).map((tool) => tool.name);
+
+/** The tool results the model read in one call (its prompt's tool messages). */
+const toolResultsSent = (call: LanguageModelV4CallOptions) =>
+  call.prompt.flatMap((message) => (message.role === "tool" ? message.content : [])).filter((part) => part.type === "tool-result");
 
 const ISSUE_ARGS = { owner: "acme", repo: "web-app", title: "Login fails on Safari", labels: ["bug"] };
 
@@ -139,7 +143,7 @@ describe("createTurnTools in a generateText loop", () => {
     expect(result.text).toBe("Done.");
   });
 
-  it("turns away a call to a defined but inactive tool without executing it", async () => {
+  it("turns away a call to a defined but inactive tool without executing it, telling the model to use ToolSearch", async () => {
     const { turnTools, execute } = setUp();
     expect(turnTools.tools).toHaveProperty("github_create_issue");
     const model = new MockLanguageModelV4({
@@ -149,19 +153,24 @@ describe("createTurnTools in a generateText loop", () => {
       model,
       tools: turnTools.tools,
       prepareStep: turnTools.prepareStep,
+      repairToolCall: turnTools.repairToolCall,
       stopWhen: stepCountIs(5),
       prompt: "File the issue.",
     });
 
     expect(execute).not.toHaveBeenCalled();
-    // The SDK parses calls against the step's active tools, so it answers with a tool error first.
+    // The SDK parses calls against the step's active tools: the call ends as an error result...
     const errors = result.steps[0].content.filter((part) => part.type === "tool-error");
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ toolName: "github_create_issue" });
-    expect(String((errors[0] as { error: unknown }).error)).toMatch(/unavailable tool 'github_create_issue'/);
+    expect(String((errors[0] as { error: unknown }).error)).toContain(unavailableToolMessage("github_create_issue"));
     expect(result.steps[0].toolResults).toEqual([]);
     expect(turnTools.found()).toEqual([]);
     expect(toolsSent(model.doGenerateCalls[1])).not.toContain("github_create_issue");
+    // ...which the model reads at its next step as the call's result: what to do, not the SDK's exception.
+    const answer = toolResultsSent(model.doGenerateCalls[1]).find((part) => part.toolCallId === "call-1");
+    expect(answer?.output).toEqual({ type: "error-text", value: expect.stringContaining(`load it with ${TOOL_SEARCH_NAME} first (query "select:github_create_issue")`) });
+    expect(JSON.stringify(answer)).not.toMatch(/Available tools|unavailable tool/);
   });
 
   it("guards execution itself: an inactive tool's execute answers 'not available at this step'", async () => {
@@ -210,6 +219,96 @@ describe("createTurnTools in a generateText loop", () => {
     expect(result.steps[1].content.filter((part) => part.type === "tool-error")).toHaveLength(1);
     expect(execute).not.toHaveBeenCalled();
     expect(turnTools.activeTools()).not.toContain("bash");
+  });
+
+  it("answers a call to a hidden or unknown tool with the same explicit result, revealing nothing", async () => {
+    const { turnTools } = setUp({ agent: "plan" });
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        {
+          content: [
+            { type: "tool-call", toolCallId: "hidden", toolName: "bash", input: JSON.stringify({ command: "ls" }) },
+            { type: "tool-call", toolCallId: "invented", toolName: "teleport", input: "{}" },
+          ],
+          finishReason: { unified: "tool-calls", raw: "tool_calls" },
+          usage,
+          warnings: [],
+        },
+        textStep("Neither exists for me."),
+      ],
+    });
+    await generateText({
+      model,
+      tools: turnTools.tools,
+      prepareStep: turnTools.prepareStep,
+      repairToolCall: turnTools.repairToolCall,
+      stopWhen: stepCountIs(5),
+      prompt: "List the files, then teleport.",
+    });
+    const results = toolResultsSent(model.doGenerateCalls[1]);
+    expect(results.map((part) => [part.toolCallId, part.output])).toEqual([
+      ["hidden", { type: "error-text", value: expect.stringContaining(unavailableToolMessage("bash")) }],
+      ["invented", { type: "error-text", value: expect.stringContaining(unavailableToolMessage("teleport")) }],
+    ]);
+  });
+});
+
+/** An MCP result as a server might send it: `size` characters of text, and structured content. */
+function hugeMcpResult(size: number) {
+  return {
+    content: [
+      { type: "text" as const, text: "x".repeat(size) },
+      { type: "image" as const, data: "A".repeat(5_000), mimeType: "image/png" },
+    ],
+    isError: false,
+    structuredContent: { rows: ["y".repeat(5_000)] },
+  };
+}
+
+describe("live MCP results in the turn loop", () => {
+  function runWith(result: unknown, resultMaxChars?: number) {
+    const view = viewFor(demoCatalogState({ patch: { slack_post_message: { source: "mcp" } } }), { model: CLAUDE, agent: "build" });
+    const turnTools = createTurnTools({
+      view,
+      turnSet: ["slack_post_message"],
+      search: async () => {
+        throw new Error("not searched");
+      },
+      execute: async () => result,
+      resultMaxChars,
+    });
+    const model = new MockLanguageModelV4({
+      doGenerate: [toolCallStep("call-1", "slack_post_message", { channel: "#general", text: "hi" }), textStep("Posted.")],
+    });
+    return generateText({ model, tools: turnTools.tools, prepareStep: turnTools.prepareStep, stopWhen: stepCountIs(3), prompt: "Post hi." }).then((run) => ({ run, model }));
+  }
+
+  it("cuts a result over the limit (100,000 characters by default) with a visible note, in the step's output and in what the model reads next", async () => {
+    // 1,234,567 characters of text + 5,000 of image data + 5,013 of structured content (as JSON).
+    const { run, model } = await runWith(hugeMcpResult(1_234_567));
+    const output = run.steps[0].toolResults[0].output as { content: { type: string; text?: string }[]; structuredContent?: unknown; isError: boolean };
+    expect(output.content.map((block) => block.type)).toEqual(["text", "text"]);
+    expect(output.content[0].text).toBe("x".repeat(100_000));
+    expect(output.content[1].text).toBe("… [truncated: 1,244,580 characters, limit 100,000]");
+    expect(output.structuredContent).toBeUndefined();
+    expect(output.isError).toBe(false);
+
+    const sent = JSON.stringify(toolResultsSent(model.doGenerateCalls[1]));
+    expect(sent.length).toBeLessThan(101_000);
+    expect(sent).toContain("[truncated: 1,244,580 characters, limit 100,000]");
+  });
+
+  it("follows the configured limit, and leaves a result within it as it is", async () => {
+    const small = hugeMcpResult(100);
+    expect((await runWith(small, 20_000)).run.steps[0].toolResults[0].output).toEqual(small);
+    const { run } = await runWith(small, 50);
+    expect(run.steps[0].toolResults[0].output).toEqual({
+      content: [
+        { type: "text", text: "x".repeat(50) },
+        { type: "text", text: "… [truncated: 10,113 characters, limit 50]" },
+      ],
+      isError: false,
+    });
   });
 });
 

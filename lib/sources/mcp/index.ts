@@ -19,6 +19,15 @@ export {
 } from "./config";
 export { McpConnections, type McpConnectionTimeouts } from "./connections";
 export { registryNamesForServer } from "./names";
+export {
+  DEFAULT_MCP_RESULT_MAX_CHARS,
+  isMcpToolResult,
+  limitMcpResult,
+  MCP_RESULT_MAX_CHARS_ENV,
+  mcpResultMaxChars,
+  mcpResultSize,
+  truncationNote,
+} from "./result-limit";
 export { addressClass, ALLOW_PRIVATE_ENV, BlockedAddressError, guardedFetch, hostRefusal } from "./network-policy";
 export { mcpPolicyProblem } from "./policy";
 export { hasSecrets, HIDDEN_SECRET, joinMcpSecrets, mcpSecretValues, redactMcpConfig, splitMcpSecrets, type McpConfigSecrets } from "./secrets";
