@@ -12,8 +12,8 @@ import {
 } from "../rules/agents";
 import { validatePattern } from "../rules/patterns";
 import { validateToolName } from "../tools/validate";
-import type { FrontMatterValue } from "./front-matter";
-import { isMissing, readFrontMatter, readSourceFile, scalarField, SourceFileError, toLoadError, type SourceLoadError } from "./source-file";
+import { z } from "zod";
+import { isMissing, kindOf, readFrontMatter, readSourceFile, SourceFileError, textField, toLoadError, type FrontMatter, type SourceLoadError } from "./source-file";
 
 /** An agent read from a markdown file: the front matter defines it, the body is its prompt. */
 export interface FileAgent extends Agent {
@@ -21,7 +21,20 @@ export interface FileAgent extends Agent {
   file: string;
 }
 
-const AGENT_KEYS = ["name", "description", "mode", "permissions", "baseTools"] as const;
+/** An empty value ("permissions:" with nothing after it) means none. */
+const empty = z.literal("");
+
+const AgentFrontMatterSchema = z.strictObject({
+  name: textField("name").optional(),
+  description: textField("description").optional(),
+  mode: textField("mode").optional(),
+  permissions: z
+    .union([empty, z.array(z.unknown()), z.map(z.unknown(), z.unknown())], { error: '"permissions" must be a list of "pattern: action" entries or a map.' })
+    .optional(),
+  baseTools: z.union([empty, z.array(z.unknown())], { error: '"baseTools" must be a list of tool names, e.g. [read, grep].' }).optional(),
+});
+
+type AgentFrontMatter = FrontMatter<z.output<typeof AgentFrontMatterSchema>>;
 
 /**
  * Parses an agent file. The name defaults to the file name; the mode defaults to `subagent`,
@@ -29,73 +42,80 @@ const AGENT_KEYS = ["name", "description", "mode", "permissions", "baseTools"] a
  * are a list of `pattern: action` entries or a map, in order (the last matching rule wins).
  */
 export function parseAgentFile(text: string, file: string): Omit<FileAgent, "file"> {
-  const { fields, body } = readFrontMatter(text, file, AGENT_KEYS);
+  const frontMatter = readFrontMatter(text, file, AgentFrontMatterSchema);
+  const { data, lineOf } = frontMatter;
   const fileName = basename(file, extname(file));
-  const name = scalarField(fields, "name", file) ?? fileName;
+  const name = data.name ?? fileName;
   if (!AGENT_NAME_PATTERN.test(name)) {
     throw new SourceFileError(
       file,
       `The agent name "${name}" must start with a lowercase letter or digit and contain only lowercase letters, digits, '_' and '-' (at most 64).`,
-      fields.get("name")?.line,
+      lineOf(["name"]),
     );
   }
-  const description = scalarField(fields, "description", file);
+  const description = data.description;
   if (!description) {
-    throw new SourceFileError(file, 'The front matter has no "description": it tells the delegating agent when to use this one.', fields.get("description")?.line);
+    throw new SourceFileError(file, 'The front matter has no "description": it tells the delegating agent when to use this one.', lineOf(["description"]));
   }
-  const mode = scalarField(fields, "mode", file) ?? "subagent";
+  const mode = data.mode ?? "subagent";
   if (!AGENT_MODES.includes(mode as AgentMode)) {
-    throw new SourceFileError(file, `The mode "${mode}" is not one of ${AGENT_MODES.join(", ")}.`, fields.get("mode")?.line);
+    throw new SourceFileError(file, `The mode "${mode}" is not one of ${AGENT_MODES.join(", ")}.`, lineOf(["mode"]));
   }
   const agent: Agent = {
     name,
     mode: mode as AgentMode,
     description,
-    permissions: permissionRules(fields.get("permissions"), file),
-    baseTools: toolNames(fields.get("baseTools"), file),
+    permissions: permissionRules(frontMatter, file),
+    baseTools: toolNames(frontMatter, file),
   };
   const checked = AgentSchema.safeParse(agent);
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const field = String(issue.path[0]);
-    throw new SourceFileError(file, `"${field}": ${issue.message}`, fields.get(field)?.line);
+    throw new SourceFileError(file, `"${field}": ${issue.message}`, lineOf([field]));
   }
-  return { ...agent, prompt: body };
+  return { ...agent, prompt: frontMatter.body };
 }
 
-function permissionRules(value: FrontMatterValue | undefined, file: string): PermissionRule[] {
-  if (value === undefined) return [];
-  if (value.kind === "scalar") {
-    if (value.value.trim() === "") return [];
-    throw new SourceFileError(file, '"permissions" must be a list of "pattern: action" entries or a map.', value.line);
+/** The rules in file order: a map's entries, or a list's items, each a `pattern: action` pair. */
+function permissionRules({ data, lineOf }: AgentFrontMatter, file: string): PermissionRule[] {
+  const value = data.permissions;
+  if (value === undefined || value === "") return [];
+  const entries: { pattern: unknown; action: unknown; path: PropertyKey[] }[] = [];
+  if (value instanceof Map) {
+    for (const [pattern, action] of value) entries.push({ pattern, action, path: ["permissions", String(pattern)] });
+  } else {
+    value.forEach((item, index) => {
+      if (!(item instanceof Map)) {
+        throw new SourceFileError(file, `Write each permission as "pattern: action", e.g. "bash: deny"; found ${kindOf(item)}.`, lineOf(["permissions", index]));
+      }
+      for (const [pattern, action] of item) entries.push({ pattern, action, path: ["permissions", index, String(pattern)] });
+    });
   }
-  const pairs = value.kind === "map" ? value.entries : value.items;
-  return pairs.map((entry) => {
-    if (entry.kind !== "pair") {
-      throw new SourceFileError(file, `Write each permission as "pattern: action", e.g. "bash: deny"; found "${entry.value}".`, entry.line);
+  return entries.map(({ pattern, action, path }) => {
+    const line = lineOf(path);
+    if (typeof pattern !== "string") throw new SourceFileError(file, `A permission's pattern must be text, not ${kindOf(pattern)}.`, line);
+    const [patternError] = validatePattern(pattern, "pattern");
+    if (patternError) throw new SourceFileError(file, `Permission "${pattern}": ${patternError.message}`, line);
+    if (typeof action !== "string") {
+      throw new SourceFileError(file, `Permission "${pattern}": the action must be one of ${PERMISSION_ACTIONS.join(", ")}, not ${kindOf(action)}.`, line);
     }
-    const [patternError] = validatePattern(entry.key, "pattern");
-    if (patternError) throw new SourceFileError(file, `Permission "${entry.key}": ${patternError.message}`, entry.line);
-    if (!PERMISSION_ACTIONS.includes(entry.value as PermissionAction)) {
-      throw new SourceFileError(
-        file,
-        `Permission "${entry.key}": the action "${entry.value}" is not one of ${PERMISSION_ACTIONS.join(", ")}.`,
-        entry.line,
-      );
+    if (!PERMISSION_ACTIONS.includes(action as PermissionAction)) {
+      throw new SourceFileError(file, `Permission "${pattern}": the action "${action}" is not one of ${PERMISSION_ACTIONS.join(", ")}.`, line);
     }
-    return { pattern: entry.key, action: entry.value as PermissionAction };
+    return { pattern, action: action as PermissionAction };
   });
 }
 
-function toolNames(value: FrontMatterValue | undefined, file: string): string[] {
-  if (value === undefined) return [];
-  if (value.kind === "scalar" && value.value.trim() === "") return [];
-  if (value.kind !== "list") throw new SourceFileError(file, '"baseTools" must be a list of tool names, e.g. [read, grep].', value.line);
-  return value.items.map((item) => {
-    if (item.kind !== "scalar") throw new SourceFileError(file, `"baseTools" holds tool names, not "${item.key}: ${item.value}".`, item.line);
-    const [nameError] = validateToolName(item.value);
-    if (nameError) throw new SourceFileError(file, `Base tool "${item.value}": ${nameError.message}`, item.line);
-    return item.value;
+function toolNames({ data, lineOf }: AgentFrontMatter, file: string): string[] {
+  const value = data.baseTools;
+  if (value === undefined || value === "") return [];
+  return value.map((item, index) => {
+    const line = lineOf(["baseTools", index]);
+    if (typeof item !== "string") throw new SourceFileError(file, `"baseTools" holds tool names, not ${kindOf(item)}.`, line);
+    const [nameError] = validateToolName(item);
+    if (nameError) throw new SourceFileError(file, `Base tool "${item}": ${nameError.message}`, line);
+    return item;
   });
 }
 

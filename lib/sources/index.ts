@@ -1,6 +1,5 @@
 export { loadAgentFiles, parseAgentFile, type FileAgent } from "./agents";
 export { sourceFolders, type SourceFolders } from "./folders";
-export { FrontMatterError, parseFrontMatter, type FrontMatterValue, type ParsedFrontMatter } from "./front-matter";
 export * from "./mcp";
 export * from "./plugins";
 export {
@@ -15,4 +14,4 @@ export {
   type Skill,
   type SkillToolDraft,
 } from "./skills";
-export { SourceFileError, type SourceLoadError } from "./source-file";
+export { readFrontMatter, SourceFileError, type FrontMatter, type SourceLoadError } from "./source-file";

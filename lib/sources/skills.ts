@@ -3,7 +3,8 @@ import { basename, dirname, join } from "node:path";
 import { isBuiltinToolName } from "../tools/builtin";
 import type { ToolDefinition } from "../tools/types";
 import { EMPTY_INPUT_SCHEMA, summarize } from "../tools/validate";
-import { isMissing, readFrontMatter, readSourceFile, scalarField, SourceFileError, toLoadError, type SourceLoadError } from "./source-file";
+import { z } from "zod";
+import { isMissing, readFrontMatter, readSourceFile, SourceFileError, textField, toLoadError, type SourceLoadError } from "./source-file";
 
 export interface Skill {
   name: string;
@@ -29,14 +30,25 @@ export const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const SKILL_NAME_MAX = 64;
 export const SKILL_DESCRIPTION_MAX = 1_024;
 
-// Optional keys of the Agent Skills format: accepted so that skills written for other agents load.
-const SKILL_KEYS = ["name", "description", "license", "compatibility", "allowed-tools", "metadata"] as const;
+/**
+ * The front matter of the Agent Skills format. Toolshed uses the name and description; the other
+ * keys are accepted (and checked only loosely) so that skills written for other agents load.
+ */
+const SkillFrontMatterSchema = z.strictObject({
+  name: textField("name").optional(),
+  description: textField("description").optional(),
+  license: textField("license").optional(),
+  compatibility: textField("compatibility").optional(),
+  "allowed-tools": z.union([z.string(), z.array(z.string())], { error: '"allowed-tools" must be text or a list of tool names.' }).optional(),
+  /** Anything the skill's author keeps: nested maps and lists included. */
+  metadata: z.unknown().optional(),
+});
 
 /** Parses and checks one `<name>/SKILL.md`; throws a SourceFileError that says what to fix. */
 export function parseSkillFile(text: string, file: string): Skill {
-  const { fields, body } = readFrontMatter(text, file, SKILL_KEYS);
-  const name = scalarField(fields, "name", file);
-  const nameLine = fields.get("name")?.line;
+  const { data, body, lineOf } = readFrontMatter(text, file, SkillFrontMatterSchema);
+  const name = data.name;
+  const nameLine = lineOf(["name"]);
   if (!name) throw new SourceFileError(file, 'The front matter has no "name".', nameLine);
   if (name.length > SKILL_NAME_MAX) {
     throw new SourceFileError(file, `The name is ${name.length} characters long; the limit is ${SKILL_NAME_MAX}.`, nameLine);
@@ -55,8 +67,8 @@ export function parseSkillFile(text: string, file: string): Skill {
   if (isBuiltinToolName(name)) {
     throw new SourceFileError(file, `The name "${name}" is taken by a built-in tool; rename the skill and its folder.`, nameLine);
   }
-  const description = scalarField(fields, "description", file);
-  const descriptionLine = fields.get("description")?.line;
+  const description = data.description;
+  const descriptionLine = lineOf(["description"]);
   if (!description) {
     throw new SourceFileError(file, 'The front matter has no "description": it is how an agent knows when to use the skill.', descriptionLine);
   }

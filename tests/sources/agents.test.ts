@@ -66,6 +66,32 @@ describe("parseAgentFile", () => {
     });
   });
 
+  it("reads permissions and base tools written as flow collections, in file order (numeric patterns too)", () => {
+    const agent = parseAgentFile('---\ndescription: >-\n  Writes\n  docs.\npermissions: {"*": deny, "2024": allow, docs_*: ask}\nbaseTools: [read, "grep"]\n---\nPrompt', "agents/docs.md");
+    expect(agent).toMatchObject({
+      description: "Writes docs.",
+      permissions: [
+        { pattern: "*", action: "deny" },
+        { pattern: "2024", action: "allow" },
+        { pattern: "docs_*", action: "ask" },
+      ],
+      baseTools: ["read", "grep"],
+      prompt: "Prompt",
+    });
+  });
+
+  it("accepts empty permissions and base tools as none", () => {
+    expect(parseAgentFile("---\ndescription: x\npermissions:\nbaseTools:\n---\n", "agents/empty.md")).toMatchObject({ permissions: [], baseTools: [] });
+  });
+
+  it("points at the line of the entry that is wrong", () => {
+    const text = ["---", "description: x", "permissions:", '  - "*": allow', "  - bash: never", "baseTools:", "  - read", '  - "web fetch"', "---"].join("\n");
+    expect(parseError(text)).toMatchObject({ line: 5, detail: 'Permission "bash": the action "never" is not one of allow, ask, deny.' });
+    const tools = ["---", "description: x", "baseTools:", "  - read", '  - "web fetch"', "---"].join("\n");
+    expect(parseError(tools)).toMatchObject({ line: 5, detail: expect.stringMatching(/^Base tool "web fetch"/) });
+    expect(parseError("---\ndescription: x\nmode: [all]\n---\n")).toMatchObject({ line: 3, detail: '"mode" must be text, not a list.' });
+  });
+
   it.each([
     ["no front matter", "You review code.\n", /must start with a line '---'/],
     ["no description", "---\nname: reviewer\n---\n", /no "description"/],
@@ -77,7 +103,10 @@ describe("parseAgentFile", () => {
     ["permissions as text", "---\ndescription: x\npermissions: all\n---\n", /must be a list of "pattern: action" entries or a map/],
     ["base tools as text", "---\ndescription: x\nbaseTools: read\n---\n", /"baseTools" must be a list/],
     ["an invalid tool name", "---\ndescription: x\nbaseTools: [read, \"web fetch\"]\n---\n", /Base tool "web fetch"/],
-    ["a nested map", "---\ndescription: x\npermissions:\n  bash:\n    rm: deny\n---\n", /Only one level of nesting is supported/],
+    ["a nested map", "---\ndescription: x\npermissions:\n  bash:\n    rm: deny\n---\n", /Permission "bash": the action must be one of allow, ask, deny, not a map/],
+    ["a list in a permission", "---\ndescription: x\npermissions:\n  - bash: [deny]\n---\n", /Permission "bash": the action must be one of allow, ask, deny, not a list/],
+    ["a map among base tools", "---\ndescription: x\nbaseTools:\n  - read: yes\n---\n", /"baseTools" holds tool names, not a map/],
+    ["an unknown key", "---\ndescription: x\npermission:\n  - bash: deny\n---\n", /Unknown front-matter key "permission"; expected name, description, mode, permissions, baseTools/],
     ["a description over 2000 characters", `---\ndescription: ${"a".repeat(2001)}\n---\n`, /"description": Too big/],
   ])("rejects %s", (_case, text, message) => {
     expect(parseError(text).detail).toMatch(message);

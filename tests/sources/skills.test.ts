@@ -35,6 +35,53 @@ describe("parseSkillFile", () => {
     expect(literal.body).toBe("");
   });
 
+  it("reads multi-line descriptions: folded (>), literal (|), plain and quoted over several lines", () => {
+    const folded = parseSkillFile(
+      ["---", "name: release-notes", "description: >", "  Drafts release notes", "  from merged pull requests.", "", "    - grouped by area", "  Use for changelogs.", "---"].join("\n"),
+      FILE,
+    );
+    expect(folded.description).toBe("Drafts release notes from merged pull requests.\n\n  - grouped by area\nUse for changelogs.");
+    const literal = parseSkillFile(["---", "name: release-notes", "description: |", "  Line one", "    indented", "  Line three", "---"].join("\n"), FILE);
+    expect(literal.description).toBe("Line one\n  indented\nLine three");
+    const plain = parseSkillFile("---\nname: release-notes\ndescription: Drafts\n  release notes.\n---\n", FILE);
+    expect(plain.description).toBe("Drafts release notes.");
+    const quoted = parseSkillFile('---\nname: release-notes\ndescription: "Drafts: release\n  notes."\n---\n', FILE);
+    expect(quoted.description).toBe("Drafts: release notes.");
+  });
+
+  it("accepts nested metadata and flow maps, as other agents' skills use them", () => {
+    const nested = parseSkillFile(
+      [
+        "---",
+        "name: release-notes",
+        "description: Drafts notes.",
+        "metadata:",
+        "  author: platform-team",
+        '  version: "1.0"',
+        "  tags: [release, docs]",
+        "  owners:",
+        "    - name: Ada",
+        "      email: ada@example.com",
+        "  review:",
+        "    required: true",
+        "    approvers: {lead: bob, backup: [carol, dan]}",
+        "allowed-tools: Bash(git:*) Read",
+        "---",
+        "Body",
+      ].join("\n"),
+      FILE,
+    );
+    expect(nested).toEqual({ name: "release-notes", description: "Drafts notes.", body: "Body" });
+    const flow = parseSkillFile('---\nname: release-notes\ndescription: Drafts notes.\nmetadata: {author: platform, "version": 2, nested: {deep: [a, b]}}\n---\n', FILE);
+    expect(flow.name).toBe("release-notes");
+  });
+
+  it("keeps every value text (failsafe schema): yes, 1.0 and null mean what they say", () => {
+    const skill = parseSkillFile("---\nname: release-notes\ndescription: null\n---\n", FILE);
+    expect(skill.description).toBe("null");
+    expect(parseSkillFile("---\nname: release-notes\ndescription: 1.0\n---\n", FILE).description).toBe("1.0");
+  });
+
   it("accepts the optional keys of the Agent Skills format", () => {
     const skill = parseSkillFile(
       "---\nname: release-notes\ndescription: Drafts notes.\nlicense: MIT\nallowed-tools: [read, \"bash\"]\nmetadata:\n  owner: platform\n  version: '1.0'\n---\n",
@@ -56,12 +103,18 @@ describe("parseSkillFile", () => {
     ["a description over 1024 characters", `---\nname: release-notes\ndescription: ${"a".repeat(1025)}\n---\n`, /1025 characters long; the limit is 1024/, 3],
     ["an unknown key", "---\nname: release-notes\ndescriptoin: x\n---\n", /Unknown front-matter key "descriptoin"/, 3],
     ["a duplicated key", "---\nname: release-notes\nname: release-notes\ndescription: x\n---\n", /"name" is given twice/, 3],
-    ["a multi-line plain value", "---\nname: release-notes\ndescription: Drafts\n  notes.\n---\n", /block scalar/, 3],
-    ["an unquoted colon", "---\nname: release-notes\ndescription: Use when: asked\n---\n", /must be quoted/, 3],
-    ["an unclosed quote", '---\nname: "release-notes\ndescription: x\n---\n', /not closed/, 2],
-    ["a YAML alias", "---\nname: *other\ndescription: x\n---\n", /Anchors, aliases and tags/, 2],
+    ["an unquoted colon", "---\nname: release-notes\ndescription: Use when: asked\n---\n", /quote a value that contains ": "/, 3],
+    ["an unclosed quote", '---\nname: "release-notes\ndescription: x\n---\n', /A quoted value is not closed \(YAML: Missing closing "quote\)/, 2],
+    ["an unclosed flow list", "---\nname: release-notes\nallowed-tools: [read, grep\ndescription: x\n---\n", /end with a \]/, 4],
+    ["an alias without its anchor", "---\nname: *other\ndescription: x\n---\n", /The alias "\*other" refers to no anchor "&other" before it/, 2],
+    ["an unknown tag", "---\nname: !shout release-notes\ndescription: x\n---\n", /Invalid YAML: Unresolved tag: !shout/, 2],
+    ["a tab as indentation", "---\nname: release-notes\nmetadata:\n\towner: x\ndescription: x\n---\n", /Tabs cannot be used for indentation/, 4],
+    ["a block scalar not indented", "---\nname: release-notes\ndescription: >\nDrafts.\n---\n", /Expected "key: value"; the lines of a value that goes on below its key must be indented/, 4],
     ["a list where text is expected", "---\nname: release-notes\ndescription:\n  - one\n---\n", /"description" must be text, not a list/, 3],
+    ["a map where text is expected", "---\nname: release-notes\ndescription: {short: x}\n---\n", /"description" must be text, not a map/, 3],
+    ["allowed-tools as a map", "---\nname: release-notes\ndescription: x\nallowed-tools: {read: yes}\n---\n", /"allowed-tools" must be text or a list of tool names/, 4],
     ["a line that is not key: value", "---\nname release-notes\ndescription: x\n---\n", /Expected "key: value"/, 2],
+    ["a list instead of keys", "---\n- name: release-notes\n---\n", /must be "key: value" lines, not a list/, 2],
   ])("rejects %s with a clear message", (_case, text, message, line) => {
     const error = parseError(text);
     expect(error.detail).toMatch(message);
