@@ -1,22 +1,46 @@
 import type { Conversation, StoredMessage } from "@/db/queries/conversations";
+import type { ToolPage } from "@/db/queries/tool-pages";
 import type { ToolRecord } from "@/db/queries/tools";
 import type { AuditRow } from "@/db/schema";
 
 /** Client-side reads of the HTTP API, shared by the pages' react-query hooks. */
-async function getJson<T>(url: string): Promise<T> {
-  const response = await fetch(url, { headers: { accept: "application/json" } });
+async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(url, { headers: { accept: "application/json" }, signal });
   const body = await response.json();
   if (!response.ok) throw new Error(body?.error?.message ?? `Request failed: ${response.status}`);
   return body as T;
 }
 
+/** What the tools page filters by, as its URL keeps it ("" = any). */
+export interface ToolPageFilters {
+  q: string;
+  source: string;
+  state: string;
+  tag: string;
+}
+
 export const queryKeys = {
+  /** Every tool of a catalog; also the prefix of the pages below, so invalidating it refreshes both. */
   tools: (catalogId: string) => ["tools", catalogId] as const,
+  /** The server-side pages of the tools table, per filter. */
+  toolPages: (catalogId: string, filters?: ToolPageFilters) => (filters ? (["tools", catalogId, "pages", filters] as const) : (["tools", catalogId, "pages"] as const)),
   audit: (catalogId: string, name: string) => ["audit", catalogId, name] as const,
 };
 
 export function fetchTools(catalogId: string) {
   return getJson<{ tools: ToolRecord[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools`).then((body) => body.tools);
+}
+
+export type { ToolPage };
+
+export const TOOL_PAGE_SIZE = 100;
+
+/** One page of tools searched and filtered on the server; `cursor` is the previous page's nextCursor. */
+export function fetchToolPage(catalogId: string, filters: ToolPageFilters, cursor?: string, signal?: AbortSignal) {
+  const query = new URLSearchParams({ limit: String(TOOL_PAGE_SIZE) });
+  for (const key of ["q", "source", "state", "tag"] as const) if (filters[key]) query.set(key, filters[key]);
+  if (cursor) query.set("cursor", cursor);
+  return getJson<ToolPage>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools?${query}`, signal);
 }
 
 export type AuditEntry = Omit<AuditRow, "createdAt"> & { createdAt: string };

@@ -1,10 +1,12 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useState } from "react";
 import type { Decision } from "@/db/queries/decisions";
 import { formatTime, resultCount } from "./decision-detail";
+import { useLoadMore, VirtualRows } from "./tool-table";
 
 /** The filters the URL keeps, by their key there. */
 const FILTER_KEYS = ["conversation", "kind", "path", "rejected", "fallback"] as const;
@@ -14,15 +16,22 @@ export interface ConversationOption {
   title: string;
 }
 
-async function fetchDecisions(catalogId: string, search: URLSearchParams): Promise<Decision[]> {
+/** One page of decisions, newest first; `nextCursor` is there while older ones remain (the API pages with a cursor). */
+interface DecisionPage {
+  decisions: Decision[];
+  nextCursor?: string | null;
+}
+
+async function fetchDecisions(catalogId: string, search: URLSearchParams, cursor: string | undefined, signal: AbortSignal): Promise<DecisionPage> {
   const query = new URLSearchParams();
+  if (cursor) query.set("cursor", cursor);
   if (search.get("conversation")) query.set("conversationId", search.get("conversation")!);
   for (const key of ["kind", "path"] as const) if (search.get(key)) query.set(key, search.get(key)!);
   for (const key of ["rejected", "fallback"] as const) if (search.get(key) === "1") query.set(key, "1");
-  const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/decisions?${query.toString()}`, { headers: { accept: "application/json" } });
+  const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/decisions?${query.toString()}`, { headers: { accept: "application/json" }, signal });
   const body = await response.json();
   if (!response.ok) throw new Error(body?.error?.message ?? `Request failed: ${response.status}`);
-  return body.decisions as Decision[];
+  return body as DecisionPage;
 }
 
 export function DecisionsList({ catalogId, conversations }: { catalogId: string; conversations: ConversationOption[] }) {
@@ -30,10 +39,16 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
   const pathname = usePathname();
   const params = useSearchParams();
   const filters = Object.fromEntries(FILTER_KEYS.map((key) => [key, params.get(key) ?? ""])) as Record<(typeof FILTER_KEYS)[number], string>;
-  const { data: decisions, error, isPending } = useQuery({
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  const pages = useInfiniteQuery({
     queryKey: ["decisions", catalogId, filters],
-    queryFn: () => fetchDecisions(catalogId, params),
+    queryFn: ({ pageParam, signal }) => fetchDecisions(catalogId, params, pageParam, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
+  const { data, error, isPending, hasNextPage, isFetchingNextPage } = pages;
+  const decisions = data?.pages.flatMap((page) => page.decisions);
+  const loadMore = useLoadMore(pages);
 
   const setParam = (key: (typeof FILTER_KEYS)[number], value: string) => {
     const next = new URLSearchParams(params);
@@ -80,9 +95,9 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
           <button type="button" className="ghost" onClick={() => router.replace(pathname, { scroll: false })} data-testid="clear-filters">Clear filters</button>
         )}
       </div>
-      {error ? (
+      {error && !decisions ? (
         <div className="error-box" role="alert">Could not load decisions: {error.message}</div>
-      ) : isPending ? (
+      ) : isPending || !decisions ? (
         <div className="panel empty">Loading decisions…</div>
       ) : decisions.length === 0 ? (
         <div className="panel empty" data-testid="decisions-empty">
@@ -93,8 +108,11 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
         </div>
       ) : (
         <>
-          <p className="muted small" data-testid="decision-count">{decisions.length} decision{decisions.length === 1 ? "" : "s"}, newest first</p>
-          <div className="table-wrap">
+          <p className="muted small" data-testid="decision-count">
+            {decisions.length} decision{decisions.length === 1 ? "" : "s"}{hasNextPage ? " loaded (more as you scroll)" : ""}, newest first
+          </p>
+          {error && <div className="error-box" role="alert">Could not load more decisions: {error.message}</div>}
+          <div className="table-wrap virtual-scroll" ref={setScroller}>
             <table data-testid="decision-table">
               <thead>
                 <tr>
@@ -110,26 +128,37 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
                 </tr>
               </thead>
               <tbody>
-                {decisions.map((decision) => (
-                  <tr key={decision.id} data-testid={`decision-row-${decision.id}`} data-kind={decision.kind}>
-                    <td className="small mono">{formatTime(decision.createdAt)}</td>
-                    <td><span className={`badge kind-${decision.kind}`}>{decision.kind}</span></td>
-                    <td className="mono small">{decision.path}</td>
-                    <td className="mono small">{decision.model}<br /><span className="muted">{decision.agent}</span></td>
-                    <td className="small">
-                      {decision.selector ?? <span className="faint">none (exact)</span>}
-                      {decision.fallback && (
-                        <span className="badge warn" title={`${decision.fallback.from}: ${decision.fallback.cause}`} data-testid="fallback-badge"> fallback</span>
-                      )}
-                    </td>
-                    <td data-testid="result-count">{resultCount(decision)} {decision.kind === "preselect" ? "selected" : "found"}</td>
-                    <td data-testid="rejected-count">{decision.rejected.length > 0 ? <span className="badge off">{decision.rejected.length}</span> : <span className="faint">0</span>}</td>
-                    <td className="small">{decision.latencyMs.toFixed(1)} ms</td>
-                    <td>
-                      <Link href={`/catalogs/${catalogId}/decisions/${decision.id}`} data-testid={`open-decision-${decision.id}`}>Details</Link>
-                    </td>
-                  </tr>
-                ))}
+                <VirtualRows
+                  count={decisions.length}
+                  scrollElement={scroller}
+                  columns={9}
+                  estimateSize={58}
+                  onNearEnd={loadMore}
+                  more={hasNextPage ? { pending: isFetchingNextPage, label: "Load older decisions", testId: "decisions-loading-more" } : undefined}
+                  renderRow={(index, measure) => {
+                    const decision = decisions[index];
+                    return (
+                      <tr key={decision.id} ref={measure} data-index={index} data-testid={`decision-row-${decision.id}`} data-kind={decision.kind}>
+                        <td className="small mono">{formatTime(decision.createdAt)}</td>
+                        <td><span className={`badge kind-${decision.kind}`}>{decision.kind}</span></td>
+                        <td className="mono small">{decision.path}</td>
+                        <td className="mono small">{decision.model}<br /><span className="muted">{decision.agent}</span></td>
+                        <td className="small">
+                          {decision.selector ?? <span className="faint">none (exact)</span>}
+                          {decision.fallback && (
+                            <span className="badge warn" title={`${decision.fallback.from}: ${decision.fallback.cause}`} data-testid="fallback-badge"> fallback</span>
+                          )}
+                        </td>
+                        <td data-testid="result-count">{resultCount(decision)} {decision.kind === "preselect" ? "selected" : "found"}</td>
+                        <td data-testid="rejected-count">{decision.rejected.length > 0 ? <span className="badge off">{decision.rejected.length}</span> : <span className="faint">0</span>}</td>
+                        <td className="small">{decision.latencyMs.toFixed(1)} ms</td>
+                        <td>
+                          <Link href={`/catalogs/${catalogId}/decisions/${decision.id}`} prefetch={false} data-testid={`open-decision-${decision.id}`}>Details</Link>
+                        </td>
+                      </tr>
+                    );
+                  }}
+                />
               </tbody>
             </table>
           </div>

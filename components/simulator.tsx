@@ -2,9 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import type { KnownModel } from "@/lib/rules/providers";
 import { fetchToolList, toolNameOf, type ToolListConfig, type ToolListResponse } from "./api-client";
+import { VirtualRows } from "./tool-table";
 
 const KNOWN_FLAGS = ["experimental.lsp"];
 const FORMATS = ["ai-sdk", "openai", "anthropic"] as const;
@@ -232,9 +233,12 @@ function ConfigForm({ label, agents, config, onChange }: { label?: string; agent
 }
 
 function FinalList({ result, otherNames, otherTotal }: { result: ToolListResponse; otherNames?: Set<string>; otherTotal?: number }) {
-  const names = result.tools.map(toolNameOf);
-  const max = Math.max(1, ...Object.values(result.tokens.perTool));
-  const annotations = new Map(result.annotations.map((annotation) => [annotation.name, annotation]));
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  const { names, max, annotations } = useMemo(() => {
+    let largest = 1;
+    for (const tokens of Object.values(result.tokens.perTool)) largest = Math.max(largest, tokens);
+    return { names: result.tools.map(toolNameOf), max: largest, annotations: new Map(result.annotations.map((annotation) => [annotation.name, annotation])) };
+  }, [result]);
   const scale = Math.max(result.tokens.total, otherTotal ?? 0, 1);
   return (
     <div className="panel" data-testid="final-list">
@@ -252,45 +256,75 @@ function FinalList({ result, otherNames, otherTotal }: { result: ToolListRespons
           <div className="bar" style={{ width: `${(result.tokens.total / scale) * 100}%` }} />
         </div>
       </div>
-      <table>
-        <tbody>
-          {names.map((name) => {
-            const annotation = annotations.get(name);
-            const onlyHere = otherNames && !otherNames.has(name);
-            const tokens = result.tokens.perTool[name] ?? 0;
-            return (
-              <tr key={name} className={onlyHere ? "only-here" : undefined} data-testid={`final-${name}`} data-only-here={onlyHere ? "true" : undefined}>
-                <td className="name">
-                  {name}
-                  {onlyHere && <span className="badge warn" style={{ marginLeft: 6 }}>only here</span>}
-                  {annotation?.needsApproval && <span className="badge warn" style={{ marginLeft: 6 }}>asks first</span>}
-                </td>
-                <td><span className={`badge ${annotation?.source ?? ""}`}>{annotation?.source}</span></td>
-                <td style={{ width: "40%" }}>
-                  <div className="row" style={{ flexWrap: "nowrap" }}>
-                    <div className="bar-track" style={{ flex: 1 }}>
-                      <div className="bar" style={{ width: `${(tokens / max) * 100}%` }} />
-                    </div>
-                    <span className="small mono" style={{ width: 44, textAlign: "right" }}>{tokens}</span>
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div className="virtual-scroll final-scroll" ref={setScroller}>
+        <table className="fixed-layout">
+          <colgroup>
+            <col />
+            <col style={{ width: 90 }} />
+            <col style={{ width: "40%" }} />
+          </colgroup>
+          <tbody>
+            <VirtualRows
+              count={names.length}
+              scrollElement={scroller}
+              columns={3}
+              estimateSize={38}
+              renderRow={(index, measure) => {
+                const name = names[index];
+                const annotation = annotations.get(name);
+                const onlyHere = otherNames && !otherNames.has(name);
+                const tokens = result.tokens.perTool[name] ?? 0;
+                return (
+                  <tr key={name} ref={measure} data-index={index} className={onlyHere ? "only-here" : undefined} data-testid={`final-${name}`} data-only-here={onlyHere ? "true" : undefined}>
+                    <td className="name">
+                      {name}
+                      {onlyHere && <span className="badge warn" style={{ marginLeft: 6 }}>only here</span>}
+                      {annotation?.needsApproval && <span className="badge warn" style={{ marginLeft: 6 }}>asks first</span>}
+                    </td>
+                    <td><span className={`badge ${annotation?.source ?? ""}`}>{annotation?.source}</span></td>
+                    <td>
+                      <div className="row" style={{ flexWrap: "nowrap" }}>
+                        <div className="bar-track" style={{ flex: 1 }}>
+                          <div className="bar" style={{ width: `${(tokens / max) * 100}%` }} />
+                        </div>
+                        <span className="small mono" style={{ width: 44, textAlign: "right" }}>{tokens}</span>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              }}
+            />
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
 
+/** At most this many names of a long list are shown until asked for more. */
+const SHOWN_AT_FIRST = 100;
+
+/** A long list of notes or names cut at `shown`, with a button for the next ones. */
+function useShownCount(length: number): [number, ReactNode] {
+  const [shown, setShown] = useState(SHOWN_AT_FIRST);
+  const more = length > shown && (
+    <button type="button" className="ghost small" onClick={() => setShown((count) => count * 4)} data-testid="show-more">
+      … {(length - shown).toLocaleString()} more: show {Math.min(length - shown, shown * 3).toLocaleString()}
+    </button>
+  );
+  return [shown, more];
+}
+
 /** What this configuration sees that the other does not, and the token difference. */
 function Difference({ result, otherNames, otherTotal }: { result: ToolListResponse; otherNames: Set<string>; otherTotal?: number }) {
-  const onlyHere = result.tools.map(toolNameOf).filter((name) => !otherNames.has(name));
+  const onlyHere = useMemo(() => result.tools.map(toolNameOf).filter((name) => !otherNames.has(name)), [result, otherNames]);
+  const [shown, more] = useShownCount(onlyHere.length);
   const delta = otherTotal === undefined ? undefined : result.tokens.total - otherTotal;
   return (
     <div className="panel small" data-testid="difference">
       <b>Only here:</b>{" "}
-      {onlyHere.length === 0 ? <span className="faint">nothing</span> : onlyHere.map((name) => <span key={name} className="tag" style={{ background: "#fff8e6" }}>{name}</span>)}
+      {onlyHere.length === 0 ? <span className="faint">nothing</span> : onlyHere.slice(0, shown).map((name) => <span key={name} className="tag" style={{ background: "#fff8e6" }}>{name}</span>)}
+      {more}
       {delta !== undefined && (
         <span className="muted" style={{ marginLeft: 8 }}>
           · {delta === 0 ? "same token cost" : `${delta > 0 ? "+" : ""}${delta.toLocaleString()} tokens vs the other`}
@@ -338,27 +372,40 @@ function Trace({ result }: { result: ToolListResponse }) {
       <h2>Stage by stage</h2>
       <ol className="timeline">
         {result.trace.map((entry) => (
-          <li key={entry.stage} data-testid={`stage-${entry.stage}`}>
-            <div className="spread">
-              <b>{entry.stage}</b>
-              <span className="muted small">
-                {entry.removed.length > 0 && <span className="badge off">−{entry.removed.length}</span>}{" "}
-                {entry.changed.length > 0 && <span className="badge warn">~{entry.changed.length}</span>} {entry.remaining} left
-              </span>
-            </div>
-            {entry.removed.map((note) => (
-              <div key={`r-${note.name}`} className="small" data-testid="trace-removed">
-                <code>−{note.name}</code> <span className="muted">{note.reason}</span>
-              </div>
-            ))}
-            {entry.changed.map((note) => (
-              <div key={`c-${note.name}`} className="small">
-                <code>~{note.name}</code> <span className="muted">{note.reason}</span>
-              </div>
-            ))}
-          </li>
+          <TraceStage key={entry.stage} entry={entry} />
         ))}
       </ol>
     </div>
+  );
+}
+
+function TraceStage({ entry }: { entry: ToolListResponse["trace"][number] }) {
+  const notes = useMemo(
+    () => [...entry.removed.map((note) => ({ ...note, kind: "removed" as const })), ...entry.changed.map((note) => ({ ...note, kind: "changed" as const }))],
+    [entry],
+  );
+  const [shown, more] = useShownCount(notes.length);
+  return (
+    <li data-testid={`stage-${entry.stage}`}>
+      <div className="spread">
+        <b>{entry.stage}</b>
+        <span className="muted small">
+          {entry.removed.length > 0 && <span className="badge off">−{entry.removed.length}</span>}{" "}
+          {entry.changed.length > 0 && <span className="badge warn">~{entry.changed.length}</span>} {entry.remaining} left
+        </span>
+      </div>
+      {notes.slice(0, shown).map((note) =>
+        note.kind === "removed" ? (
+          <div key={`r-${note.name}`} className="small" data-testid="trace-removed">
+            <code>−{note.name}</code> <span className="muted">{note.reason}</span>
+          </div>
+        ) : (
+          <div key={`c-${note.name}`} className="small">
+            <code>~{note.name}</code> <span className="muted">{note.reason}</span>
+          </div>
+        ),
+      )}
+      {more}
+    </li>
   );
 }

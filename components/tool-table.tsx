@@ -1,38 +1,54 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient, type InfiniteData, type UseInfiniteQueryResult } from "@tanstack/react-query";
+import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from "react";
 import { toast } from "sonner";
 import { importToolsAction, updateToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import { useCan } from "./catalog-access";
 import type { ToolRecord } from "@/db/queries/tools";
 import { TOOL_SOURCES } from "@/lib/tools/types";
-import { fetchTools, queryKeys } from "./api-client";
+import { fetchToolPage, queryKeys, type ToolPage, type ToolPageFilters } from "./api-client";
 
 type StateFilter = "all" | "enabled" | "disabled";
 
-function matches(tool: ToolRecord, words: string[]): boolean {
-  const haystack = `${tool.name} ${tool.summary} ${tool.description} ${tool.tags.join(" ")}`.toLowerCase();
-  return words.every((word) => haystack.includes(word));
-}
+/** How long typing rests before the search goes to the URL and the server. */
+const SEARCH_DEBOUNCE_MS = 200;
 
 export function ToolTable({ catalogId }: { catalogId: string }) {
   const canEdit = useCan("write");
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
-  const query = params.get("q") ?? "";
-  const source = params.get("source") ?? "all";
-  const state = (params.get("state") ?? "all") as StateFilter;
+  const filters: ToolPageFilters = {
+    q: params.get("q") ?? "",
+    source: params.get("source") ?? "",
+    state: params.get("state") ?? "",
+    tag: params.get("tag") ?? "",
+  };
   const searchBox = useRef<HTMLInputElement>(null);
-  const { data: tools, error, isPending } = useQuery({ queryKey: queryKeys.tools(catalogId), queryFn: () => fetchTools(catalogId) });
+  // State, not a ref: the rows' virtualizer must see the element once it exists (see VirtualRows).
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+
+  const setParams = useCallback(
+    (changes: Record<string, string>) => {
+      const next = new URLSearchParams(window.location.search);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value) next.set(key, value);
+        else next.delete(key);
+      }
+      const search = next.toString();
+      router.replace(search ? `${pathname}?${search}` : pathname, { scroll: false });
+    },
+    [router, pathname],
+  );
 
   useEffect(() => {
     const focusSearch = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement;
-      if (event.key === "/" && !["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) {
+      if (event.key === "/" && !["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) && !target.isContentEditable) {
         event.preventDefault();
         searchBox.current?.focus();
       }
@@ -41,82 +57,91 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
     return () => window.removeEventListener("keydown", focusSearch);
   }, []);
 
-  const setParam = (key: string, value: string, fallback: string) => {
-    const next = new URLSearchParams(params);
-    if (value === fallback) next.delete(key);
-    else next.set(key, value);
-    const search = next.toString();
-    router.replace(search ? `${pathname}?${search}` : pathname, { scroll: false });
-  };
+  const pages = useInfiniteQuery({
+    queryKey: queryKeys.toolPages(catalogId, filters),
+    queryFn: ({ pageParam, signal }) => fetchToolPage(catalogId, filters, pageParam, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor,
+    placeholderData: keepPreviousData,
+  });
+  const { data, error, isPending, hasNextPage, isFetchingNextPage, isPlaceholderData } = pages;
+  const tools = data?.pages.flatMap((page) => page.tools) ?? [];
+  const first = data?.pages[0];
+  const sourceCounts = new Map(first?.facets.sources.map((entry) => [entry.source, entry.count]));
+  const tagOptions = first?.facets.tags ?? [];
 
-  const visible = useMemo(() => {
-    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    return (tools ?? []).filter(
-      (tool) =>
-        (source === "all" || tool.source === source) &&
-        (state === "all" || tool.enabled === (state === "enabled")) &&
-        matches(tool, words),
-    );
-  }, [tools, query, source, state]);
+  const loadMore = useLoadMore(pages);
 
-  const counts = useMemo(() => {
-    const bySource = new Map<string, number>();
-    for (const tool of tools ?? []) bySource.set(tool.source, (bySource.get(tool.source) ?? 0) + 1);
-    return bySource;
-  }, [tools]);
+  // A new search starts at the top of the list.
+  const filterKey = JSON.stringify(filters);
+  useEffect(() => {
+    scroller?.scrollTo({ top: 0 });
+  }, [filterKey, scroller]);
 
   return (
     <div>
       <div className="toolbar">
-        <input
-          ref={searchBox}
-          type="search"
-          placeholder="Search name, summary, description, tags   ( / )"
-          aria-label="Search tools"
-          value={query}
-          onChange={(event) => setParam("q", event.target.value, "")}
-          data-testid="tool-search"
-        />
-        <select aria-label="Filter by source" value={source} onChange={(event) => setParam("source", event.target.value, "all")} data-testid="source-filter">
+        <SearchBox inputRef={searchBox} value={filters.q} onSearch={(q) => setParams({ q })} />
+        <select aria-label="Filter by source" value={filters.source || "all"} onChange={(event) => setParams({ source: event.target.value === "all" ? "" : event.target.value })} data-testid="source-filter">
           <option value="all">All sources</option>
           {TOOL_SOURCES.map((name) => (
             <option key={name} value={name}>
-              {name} ({counts.get(name) ?? 0})
+              {name} ({sourceCounts.get(name) ?? 0})
             </option>
           ))}
         </select>
-        <select aria-label="Filter by state" value={state} onChange={(event) => setParam("state", event.target.value, "all")} data-testid="state-filter">
+        <select aria-label="Filter by state" value={filters.state || "all"} onChange={(event) => setParams({ state: event.target.value === "all" ? "" : event.target.value })} data-testid="state-filter">
           <option value="all">Enabled and disabled</option>
           <option value="enabled">Enabled only</option>
           <option value="disabled">Disabled only</option>
         </select>
+        {(tagOptions.length > 0 || filters.tag) && (
+          <select aria-label="Filter by tag" value={filters.tag} onChange={(event) => setParams({ tag: event.target.value })} data-testid="tag-filter">
+            <option value="">Any tag</option>
+            {filters.tag && !tagOptions.some((option) => option.tag === filters.tag) && <option value={filters.tag}>{filters.tag}</option>}
+            {tagOptions.map((option) => (
+              <option key={option.tag} value={option.tag}>
+                {option.tag} ({option.count})
+              </option>
+            ))}
+          </select>
+        )}
         <span className="spacer" style={{ flex: 1 }} />
         {canEdit && <ImportButton catalogId={catalogId} />}
         <a className="button" href={`/api/catalogs/${catalogId}/export`} download data-testid="export-catalog">Export</a>
         {canEdit && <Link className="button primary" href={`/catalogs/${catalogId}/tools/new`} data-testid="new-tool">New tool</Link>}
       </div>
-      {error ? (
+      {error && !data ? (
         <div className="error-box" role="alert">Could not load tools: {error.message}</div>
-      ) : isPending ? (
+      ) : isPending || !first ? (
         <div className="panel empty">Loading tools…</div>
       ) : (
         <>
-          <p className="muted small" data-testid="tool-count">
-            Showing {visible.length} of {tools.length} tools
+          <p className="muted small" data-testid="tool-count" aria-live="polite">
+            Showing {first.total.toLocaleString("en")} of {first.facets.catalogTotal.toLocaleString("en")} tools
+            {isPlaceholderData && <span className="faint"> · searching…</span>}
           </p>
-          {visible.length === 0 ? (
+          {error && <div className="error-box" role="alert">Could not load more tools: {error.message}</div>}
+          {tools.length === 0 ? (
             <div className="panel empty" data-testid="tools-empty">
               <strong>No tools match</strong>
-              {tools.length > 0 && (
+              {first.facets.catalogTotal > 0 && (
                 <button type="button" className="ghost" onClick={() => router.replace(pathname, { scroll: false })}>Clear filters</button>
               )}
             </div>
           ) : (
-            <div className="table-wrap">
-              <table data-testid="tool-table">
+            <div className={`table-wrap virtual-scroll${isPlaceholderData ? " stale" : ""}`} ref={setScroller} data-testid="tool-scroller">
+              <table data-testid="tool-table" className="fixed-layout">
+                <colgroup>
+                  <col style={{ width: 60 }} />
+                  <col style={{ width: "28%" }} />
+                  <col style={{ width: 120 }} />
+                  <col />
+                  <col style={{ width: "18%" }} />
+                </colgroup>
                 <thead>
                   <tr>
-                    <th style={{ width: 60 }}>On</th>
+                    <th>On</th>
                     <th>Name</th>
                     <th>Source</th>
                     <th>Summary</th>
@@ -124,9 +149,15 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {visible.map((tool) => (
-                    <ToolRow key={tool.name} catalogId={catalogId} tool={tool} />
-                  ))}
+                  <VirtualRows
+                    count={tools.length}
+                    scrollElement={scroller}
+                    columns={5}
+                    estimateSize={45}
+                    onNearEnd={loadMore}
+                    more={hasNextPage ? { pending: isFetchingNextPage, label: "Load more tools", testId: "tools-loading-more" } : undefined}
+                    renderRow={(index, measure) => <ToolRow key={tools[index].name} catalogId={catalogId} tool={tools[index]} index={index} measure={measure} />}
+                  />
                 </tbody>
               </table>
             </div>
@@ -137,15 +168,131 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
   );
 }
 
-function ToolRow({ catalogId, tool }: { catalogId: string; tool: ToolRecord }) {
+/**
+ * The search field keeps what is typed in its own state, so no keystroke is lost while the URL and
+ * the server catch up; the URL gets it once typing rests, and a change of the URL from elsewhere
+ * (Clear filters, back) comes back into the field.
+ */
+function SearchBox({ inputRef, value, onSearch }: { inputRef: RefObject<HTMLInputElement | null>; value: string; onSearch: (q: string) => void }) {
+  const [text, setText] = useState(value);
+  const sent = useRef(value);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => {
+    if (value !== sent.current) {
+      sent.current = value;
+      clearTimeout(timer.current);
+      setText(value);
+    }
+  }, [value]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const send = (next: string) => {
+    clearTimeout(timer.current);
+    sent.current = next;
+    onSearch(next);
+  };
+  return (
+    <input
+      ref={inputRef}
+      type="search"
+      placeholder="Search name, summary, tags   ( / )"
+      aria-label="Search tools"
+      value={text}
+      onChange={(event) => {
+        const next = event.target.value;
+        setText(next);
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => send(next), SEARCH_DEBOUNCE_MS);
+      }}
+      onKeyDown={(event) => {
+        if (event.key === "Enter") send(event.currentTarget.value);
+      }}
+      data-testid="tool-search"
+    />
+  );
+}
+
+/**
+ * The rows of a table body near the scrolling container's viewport (TanStack Virtual), with spacer
+ * rows standing for the others; rows are measured as they render, so they may wrap. `onNearEnd` is
+ * called when the last rows come near, to load the next page (`more` adds a row with a button for
+ * it, for keyboards and for when nothing scrolls). The container comes as an element
+ * kept in state (a callback ref's `useState` setter), not a ref object: it is an ancestor, whose ref
+ * is attached only after these rows' layout effects ran, so only a re-render tells the virtualizer
+ * it exists.
+ */
+export function VirtualRows({
+  count,
+  scrollElement,
+  columns,
+  estimateSize,
+  renderRow,
+  onNearEnd,
+  more,
+}: {
+  count: number;
+  scrollElement: HTMLElement | null;
+  columns: number;
+  estimateSize: number;
+  renderRow: (index: number, measure: (node: Element | null) => void) => ReactNode;
+  onNearEnd?: () => void;
+  more?: { pending: boolean; label: string; testId: string };
+}) {
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollElement,
+    estimateSize: () => estimateSize,
+    overscan: 20,
+    useFlushSync: false,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length ? items[items.length - 1].index : -1;
+  useEffect(() => {
+    if (onNearEnd && lastIndex >= count - 30) onNearEnd();
+  }, [onNearEnd, lastIndex, count]);
+  const top = items.length ? items[0].start : 0;
+  const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  return (
+    <>
+      {top > 0 && <Spacer height={top} columns={columns} />}
+      {items.map((item) => renderRow(item.index, virtualizer.measureElement))}
+      {bottom > 0 && <Spacer height={bottom} columns={columns} />}
+      {more && (
+        <tr data-testid={more.testId}>
+          <td colSpan={columns} className="muted small">
+            <button type="button" className="ghost" onClick={onNearEnd} disabled={more.pending}>
+              {more.pending ? "Loading…" : more.label}
+            </button>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+/** Asks an infinite query for its next page, one request at a time. */
+export function useLoadMore({ hasNextPage, isFetchingNextPage, fetchNextPage }: Pick<UseInfiniteQueryResult, "hasNextPage" | "isFetchingNextPage" | "fetchNextPage">) {
+  return useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+}
+
+function Spacer({ height, columns }: { height: number; columns: number }) {
+  return (
+    <tr aria-hidden="true" className="virtual-spacer">
+      <td colSpan={columns} style={{ height }} />
+    </tr>
+  );
+}
+
+function ToolRow({ catalogId, tool, index, measure }: { catalogId: string; tool: ToolRecord; index: number; measure: (node: Element | null) => void }) {
   const toggle = useEnabledToggle(catalogId);
   return (
-    <tr className={tool.enabled ? undefined : "disabled"} data-testid={`tool-row-${tool.name}`}>
+    <tr className={tool.enabled ? undefined : "disabled"} data-testid={`tool-row-${tool.name}`} data-index={index} ref={measure}>
       <td>
         <EnabledSwitch tool={tool} onToggle={(enabled) => toggle.mutate({ name: tool.name, enabled })} />
       </td>
       <td className="name">
-        <Link href={`/catalogs/${catalogId}/tools/${encodeURIComponent(tool.name)}`}>{tool.name}</Link>
+        <Link href={`/catalogs/${catalogId}/tools/${encodeURIComponent(tool.name)}`} prefetch={false}>{tool.name}</Link>
         {!tool.registered && <span className="badge off" style={{ marginLeft: 6 }}>unregistered</span>}
       </td>
       <td>
@@ -175,7 +322,10 @@ export function EnabledSwitch({ tool, onToggle }: { tool: ToolRecord; onToggle: 
   );
 }
 
-/** Enables or disables a tool, showing the change at once and rolling back if the server refuses. */
+/**
+ * Enables or disables a tool, showing the change at once in the full list and in every loaded page
+ * of the table, and rolling back if the server refuses; then both are read again.
+ */
 export function useEnabledToggle(catalogId: string) {
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -188,12 +338,16 @@ export function useEnabledToggle(catalogId: string) {
     },
     onMutate: async ({ name, enabled }) => {
       await queryClient.cancelQueries({ queryKey: key });
-      const previous = queryClient.getQueryData<ToolRecord[]>(key);
-      queryClient.setQueryData<ToolRecord[]>(key, (tools) => tools?.map((tool) => (tool.name === name ? { ...tool, enabled } : tool)));
+      const previous = queryClient.getQueriesData({ queryKey: key });
+      const flip = (tool: ToolRecord) => (tool.name === name ? { ...tool, enabled } : tool);
+      queryClient.setQueryData<ToolRecord[]>(key, (tools) => tools?.map(flip));
+      queryClient.setQueriesData<InfiniteData<ToolPage>>({ queryKey: queryKeys.toolPages(catalogId) }, (data) =>
+        data ? { ...data, pages: data.pages.map((page) => ({ ...page, tools: page.tools.map(flip) })) } : data,
+      );
       return { previous };
     },
     onError: (error, _vars, context) => {
-      queryClient.setQueryData(key, context?.previous);
+      for (const [queryKey, data] of context?.previous ?? []) queryClient.setQueryData(queryKey, data);
       toast.error(error.message);
     },
     onSuccess: (tool) => {
@@ -201,16 +355,42 @@ export function useEnabledToggle(catalogId: string) {
       router.refresh();
     },
     onSettled: (tool) => {
+      // The prefix covers the full list and the table's pages.
       queryClient.invalidateQueries({ queryKey: key });
       if (tool) queryClient.invalidateQueries({ queryKey: queryKeys.audit(catalogId, tool.name) });
     },
   });
 }
 
+interface ImportSummary {
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+}
+
+type ImportProgress = { done: number; total: number };
+
+/** Sends an import and reports its progress; resolves with what it changed. */
+async function runImport(catalogId: string, document: unknown, onProgress: (progress: ImportProgress) => void): Promise<ImportSummary> {
+  const total = Array.isArray((document as { tools?: unknown[] } | null)?.tools) ? (document as { tools: unknown[] }).tools.length : 0;
+  onProgress({ done: 0, total });
+  const result = await importToolsAction(catalogId, document);
+  if (!result.ok) throw importError(result.error);
+  onProgress({ done: total, total });
+  return result.data;
+}
+
+function importError(error: { message: string; problems: { field: string; message: string }[] }): Error {
+  const details = error.problems.slice(0, 5).map((p) => `${p.field}: ${p.message}`);
+  const more = error.problems.length > 5 ? [`… and ${error.problems.length - 5} more`] : [];
+  return new Error([error.message, ...details, ...more].join("\n"));
+}
+
 function ImportButton({ catalogId }: { catalogId: string }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<ImportProgress>();
   const importFile = useMutation({
     mutationFn: async (file: File) => {
       let document: unknown;
@@ -219,13 +399,7 @@ function ImportButton({ catalogId }: { catalogId: string }) {
       } catch (error) {
         throw new Error(`${file.name} is not valid JSON: ${(error as Error).message}`);
       }
-      const result = await importToolsAction(catalogId, document);
-      if (!result.ok) {
-        const details = result.error.problems.slice(0, 5).map((p) => `${p.field}: ${p.message}`);
-        const more = result.error.problems.length > 5 ? [`… and ${result.error.problems.length - 5} more`] : [];
-        throw new Error([result.error.message, ...details, ...more].join("\n"));
-      }
-      return result.data;
+      return runImport(catalogId, document, setProgress);
     },
     onSuccess: (result) => {
       toast.success(`Imported: ${result.created.length} created, ${result.updated.length} updated, ${result.unchanged.length} unchanged`);
@@ -233,6 +407,7 @@ function ImportButton({ catalogId }: { catalogId: string }) {
       router.refresh();
     },
     onError: (error) => toast.error("Import rejected: nothing was changed", { description: error.message, duration: 15_000 }),
+    onSettled: () => setProgress(undefined),
   });
   return (
     <>
@@ -244,11 +419,28 @@ function ImportButton({ catalogId }: { catalogId: string }) {
         data-testid="import-file"
         onChange={(event) => {
           const file = event.target.files?.[0];
-          if (file) importFile.mutate(file);
+          if (file) {
+            importFile.reset();
+            importFile.mutate(file);
+          }
           event.target.value = "";
         }}
       />
-      <button type="button" onClick={() => input.current?.click()} disabled={importFile.isPending}>
+      {importFile.isPending && progress && (
+        <span className="import-progress" data-testid="import-progress">
+          <progress value={progress.done} max={Math.max(progress.total, 1)} aria-label="Import progress" />
+          <span className="small mono">
+            {progress.done.toLocaleString("en")} / {progress.total.toLocaleString("en")}
+          </span>
+        </span>
+      )}
+      {importFile.isSuccess && (
+        <span className="small" data-testid="import-result" title="The last import">
+          Imported: <b>{importFile.data.created.length}</b> created, <b>{importFile.data.updated.length}</b> updated,{" "}
+          <b>{importFile.data.unchanged.length}</b> unchanged
+        </span>
+      )}
+      <button type="button" onClick={() => input.current?.click()} disabled={importFile.isPending} data-testid="import-button">
         {importFile.isPending ? "Importing…" : "Import"}
       </button>
     </>

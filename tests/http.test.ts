@@ -124,12 +124,14 @@ describe("routes refuse oversized chunked bodies while streaming", () => {
     expect(listTools(db, "demo").length).toBe(before);
   });
 
-  it("the import route stops at its own 20 MiB limit", async () => {
+  it("the import route stops at its own, larger limit, long before the 200 MiB sent", async () => {
     const { stream, counter } = endlessBody(200 * 1024 * 1024, new Uint8Array(1024 * 1024).fill(0x20));
     const request = apiRequest("/api/catalogs/demo/import", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit);
     const response = await importRoute.POST(request, params({ catalog: "demo" }));
     expect(response.status).toBe(413);
     expect((await response.json()).error.code).toBe("too_large");
-    expect(counter.pulled).toBeLessThanOrEqual(22);
+    // 1 MiB chunks: the import limit is tens of MiB, so the reader stops well before chunk 200.
+    expect(counter.pulled).toBeLessThan(100);
+    expect(counter.cancelled).toBe(true);
   });
 });
