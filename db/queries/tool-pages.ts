@@ -1,8 +1,8 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, max } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
 import type { ToolSource } from "@/lib/tools/types";
 import type { Db } from "../client";
-import { catalogs, tools } from "../schema";
+import { auditEntries, catalogs, tools } from "../schema";
 import type { Tx } from "./audit";
 import { toToolRecord, type ToolRecord } from "./tools";
 
@@ -12,6 +12,8 @@ export const TOOL_PAGE_MAX_LIMIT = 500;
 export const TAG_FACET_LIMIT = 200;
 /** How many catalogs keep a search index in memory (per database), the least recently used going first. */
 const CACHED_CATALOGS = 16;
+/** Up to this many changed tools since the index was made, it is patched; beyond, made again. */
+const PATCH_MAX_CHANGES = 2_000;
 
 export type ToolStateFilter = "all" | "enabled" | "disabled";
 
@@ -51,7 +53,8 @@ export interface ToolPage {
 /** What filtering needs of one tool, kept in memory per catalog revision. */
 interface IndexEntry {
   id: number;
-  /** Name, summary and tags, ASCII lower-cased, one per line. */
+  name: string;
+  /** Name, summary and tags, lower-cased, one per line. */
   haystack: string;
   source: ToolSource;
   enabled: boolean;
@@ -61,6 +64,8 @@ interface IndexEntry {
 interface CatalogIndex {
   revision: number;
   createdAt: number;
+  /** The last audit entry (of any catalog) the index has seen: the changes after it are still to apply. */
+  lastAuditId: number;
   /** In registration (id) order. */
   entries: IndexEntry[];
   facets: ToolFacets;
@@ -68,41 +73,88 @@ interface CatalogIndex {
 
 const indexes = new WeakMap<Db, Map<string, CatalogIndex>>();
 
-/** Lower-cases ASCII only, so that "É" and "é" stay what they are on both sides. */
-function foldAscii(text: string): string {
-  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
-}
-
+/** The words of a search, lower-cased like the haystacks they are looked for in. */
 export function searchWords(q: string | undefined): string[] {
-  return [...new Set(foldAscii(q ?? "").split(/\s+/).filter(Boolean))];
+  return [...new Set((q ?? "").toLowerCase().split(/\s+/).filter(Boolean))];
 }
 
-function buildIndex(db: Tx, catalogId: string, revision: number, createdAt: number): CatalogIndex {
-  const rows = db
-    .select({ id: tools.id, name: tools.name, summary: tools.summary, source: tools.source, enabled: tools.enabled, tags: tools.tags })
-    .from(tools)
-    .where(eq(tools.catalogId, catalogId))
-    .orderBy(asc(tools.id))
-    .all();
+const INDEX_COLUMNS = { id: tools.id, name: tools.name, summary: tools.summary, source: tools.source, enabled: tools.enabled, tags: tools.tags };
+
+type IndexRow = { id: number; name: string; summary: string; source: ToolSource; enabled: boolean; tags: string[] };
+
+function entryOf(row: IndexRow): IndexEntry {
+  return { id: row.id, name: row.name, haystack: `${row.name}\n${row.summary}\n${row.tags.join("\n")}`.toLowerCase(), source: row.source, enabled: row.enabled, tags: row.tags };
+}
+
+function facetsOf(entries: IndexEntry[]): ToolFacets {
   const bySource = new Map<ToolSource, number>();
   const byTag = new Map<string, number>();
-  const entries = rows.map((row): IndexEntry => {
-    bySource.set(row.source, (bySource.get(row.source) ?? 0) + 1);
-    for (const tag of row.tags) byTag.set(tag, (byTag.get(tag) ?? 0) + 1);
-    return { id: row.id, haystack: foldAscii(`${row.name}\n${row.summary}\n${row.tags.join("\n")}`), source: row.source, enabled: row.enabled, tags: row.tags };
-  });
+  for (const entry of entries) {
+    bySource.set(entry.source, (bySource.get(entry.source) ?? 0) + 1);
+    for (const tag of entry.tags) byTag.set(tag, (byTag.get(tag) ?? 0) + 1);
+  }
   const tags = [...byTag]
     .sort(([a, countA], [b, countB]) => countB - countA || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, TAG_FACET_LIMIT)
     .map(([tag, count]) => ({ tag, count }));
   const sources = [...bySource].map(([source, count]) => ({ source, count }));
-  return { revision, createdAt, entries, facets: { sources, tags, catalogTotal: entries.length } };
+  return { sources, tags, catalogTotal: entries.length };
+}
+
+function lastAuditId(tx: Tx): number {
+  return tx.select({ id: max(auditEntries.id) }).from(auditEntries).get()?.id ?? 0;
+}
+
+function buildIndex(tx: Tx, catalogId: string, revision: number, createdAt: number): CatalogIndex {
+  const auditId = lastAuditId(tx);
+  // Sorted here, not by SQLite: its plan walks the (catalog, name) index and would sort every row in a temporary b-tree.
+  const entries = tx.select(INDEX_COLUMNS).from(tools).where(eq(tools.catalogId, catalogId)).all().map(entryOf).sort((a, b) => a.id - b.id);
+  return { revision, createdAt, lastAuditId: auditId, entries, facets: facetsOf(entries) };
 }
 
 /**
- * The catalog's search index at its current revision: every change to a tool bumps the revision
- * (db/queries/audit), so an index is rebuilt only after a change, and a catalog deleted and made
- * again under the same id is told apart by its creation time.
+ * The index brought up to date from the audit entries written since it was made (every change to
+ * a tool writes one, named after the tool): the named tools are read again, the ones gone are
+ * dropped. Undefined when too much changed, or when the count of tools does not add up (a write
+ * that left no audit entry): then the index is made again.
+ */
+function patchIndex(tx: Tx, index: CatalogIndex, catalogId: string, revision: number): CatalogIndex | undefined {
+  const changes = tx
+    .select({ id: auditEntries.id, kind: auditEntries.subjectKind, subject: auditEntries.subject })
+    .from(auditEntries)
+    .where(and(gt(auditEntries.id, index.lastAuditId), eq(auditEntries.catalogId, catalogId)))
+    .all();
+  const names = [...new Set(changes.filter((change) => change.kind === "tool").map((change) => change.subject))];
+  if (names.length > PATCH_MAX_CHANGES) return undefined;
+  const auditId = Math.max(index.lastAuditId, lastAuditId(tx));
+  const counted = tx.select({ n: count() }).from(tools).where(eq(tools.catalogId, catalogId)).get()?.n ?? 0;
+  if (names.length === 0) return counted === index.entries.length ? { ...index, revision, lastAuditId: auditId } : undefined;
+  const fresh: IndexEntry[] = [];
+  for (let start = 0; start < names.length; start += 500) {
+    const rows = tx.select(INDEX_COLUMNS).from(tools).where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names.slice(start, start + 500)))).all();
+    fresh.push(...rows.map(entryOf));
+  }
+  // Drop every entry of a named tool (by name: deleted; by id: renamed), then merge the fresh ones in by id.
+  const named = new Set(names);
+  const freshIds = new Set(fresh.map((entry) => entry.id));
+  const kept = index.entries.filter((entry) => !named.has(entry.name) && !freshIds.has(entry.id));
+  fresh.sort((a, b) => a.id - b.id);
+  const entries: IndexEntry[] = [];
+  let next = 0;
+  for (const entry of kept) {
+    while (next < fresh.length && fresh[next].id < entry.id) entries.push(fresh[next++]);
+    entries.push(entry);
+  }
+  entries.push(...fresh.slice(next));
+  if (counted !== entries.length) return undefined;
+  return { revision, createdAt: index.createdAt, lastAuditId: auditId, entries, facets: facetsOf(entries) };
+}
+
+/**
+ * The catalog's search index at its current revision. Every change to a tool bumps the revision and
+ * writes an audit entry (db/queries/audit), so the index is reused while the revision stands,
+ * patched from the audit entries after a change, and made again when a catalog was deleted and
+ * made again under the same id (told apart by its creation time).
  */
 function catalogIndex(db: Db, catalogId: string): CatalogIndex {
   return db.transaction((tx) => {
@@ -113,9 +165,8 @@ function catalogIndex(db: Db, catalogId: string): CatalogIndex {
     const createdAt = catalog.createdAt.getTime();
     let index = cache.get(catalogId);
     cache.delete(catalogId);
-    if (!index || index.revision !== catalog.revision || index.createdAt !== createdAt) {
-      index = buildIndex(tx, catalogId, catalog.revision, createdAt);
-    }
+    if (index && index.createdAt === createdAt && index.revision !== catalog.revision) index = patchIndex(tx, index, catalogId, catalog.revision);
+    if (!index || index.revision !== catalog.revision || index.createdAt !== createdAt) index = buildIndex(tx, catalogId, catalog.revision, createdAt);
     cache.set(catalogId, index);
     while (cache.size > CACHED_CATALOGS) cache.delete(cache.keys().next().value!);
     return index;

@@ -127,6 +127,20 @@ describe("GET /api/catalogs/{c}/tools with page parameters", () => {
     expect((await page("q=ticket")).total).toBe(0);
   });
 
+  it("follows a rename and an import after the index was made, and notices a write that left no audit entry", async () => {
+    await importTools([custom("old_name", "Ünïcode Summary here.")]);
+    expect((await page("q=ÜNÏCODE")).tools.map((tool) => tool.name)).toEqual(["old_name"]);
+    await toolRoute.PATCH(jsonRequest("PATCH", { name: "new_name" }), params({ catalog: "team", name: "old_name" }));
+    expect((await page("q=_name")).tools.map((tool) => tool.name)).toEqual(["new_name"]);
+    await importTools([custom("new_name", "Changed by import."), custom("another", "Also imported.")]);
+    expect((await page("q=imported")).tools.map((tool) => tool.name)).toEqual(["another"]);
+    expect((await page("q=changed%20by")).tools.map((tool) => tool.name)).toEqual(["new_name"]);
+
+    db.insert(tools).values({ catalogId: "team", name: "sneaked_in", source: "custom", summary: "No audit entry.", description: "", inputSchema: { type: "object" } }).run();
+    db.update(catalogs).set({ revision: 1_000 }).run();
+    expect((await page("q=sneaked")).total).toBe(1);
+  });
+
   it("a cursor stays right when tools are added before the next page is read", async () => {
     await importTools(Array.from({ length: 10 }, (_, i) => custom(`t${i}`, `Tool ${i}.`)));
     const one = await page("source=custom&limit=6");
