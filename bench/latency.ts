@@ -95,8 +95,9 @@ export function latencySection(): string {
     "",
     markdownTable(["selector", "tools", "p50 ms", "p95 ms", "index build ms", "heap MB"], rows),
     "",
-    `Through the Selector interface (what preselection and ToolSearch call) each selection also fingerprints the ` +
-      `candidate names to find its cached index: p50 ${fixed(percentile(fingerprintSamples, 50), 3)} ms more at ` +
-      `${largest.length.toLocaleString("en-US")} tools. The index itself is built once per catalog revision, model and agent.`,
+    `Preselection and ToolSearch hand the local selector the catalog as a corpus: one index per catalog revision serves ` +
+      `every model and agent, each ranking only the tools it sees (LocalIndex.rankAmong). Without a corpus, a selection ` +
+      `fingerprints the candidate names to find its cached index: p50 ${fixed(percentile(fingerprintSamples, 50), 3)} ms more at ` +
+      `${largest.length.toLocaleString("en-US")} tools.`,
   ].join("\n");
 }

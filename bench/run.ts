@@ -1,4 +1,5 @@
 import { loadLabelledSet, DEFAULT_LABELLED_SET } from "./labelledSet";
+import { hotPathSection } from "./hot-paths";
 import { latencySection } from "./latency";
 import { pipelineSection } from "./pipeline";
 import { tokenShareSection } from "./token-share";
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     { title: `Selection quality on ${typeof setPath === "string" ? setPath : "bench/data/metatool_selection.json"}`, run: () => qualitySection(set) },
     { title: "Selection latency, index build and heap (synthetic catalogs)", run: latencySection },
     { title: "Pipeline time per tool-list request (synthetic catalogs, HTTP excluded)", run: pipelineSection },
+    { title: "Hot paths per request, in-process (10,000 and 50,000 tools, HTTP excluded)", run: () => hotPathSection() },
     { title: "The turn's tool set against the whole visible list (tokens)", run: () => tokenShareSection(set) },
   ];
   for (const section of sections) {

@@ -127,3 +127,20 @@ export function syntheticConversations(count: number, seed = 7): ConversationMes
     ];
   });
 }
+
+const PARAMETER_TYPES = ["string", "integer", "boolean", "number"] as const;
+
+/**
+ * An input schema of the kind real tools carry: one described property per parameter name, half
+ * of the time a sort enum, a third of the time a nested filter object; the first parameter required.
+ */
+export function syntheticInputSchema(random: () => number, parameterNames: readonly string[]) {
+  const properties: Record<string, unknown> = {};
+  for (const name of parameterNames) {
+    const type = PARAMETER_TYPES[Math.floor(random() * PARAMETER_TYPES.length)];
+    properties[name] = { type, description: `The ${name.replace(/([A-Z])/g, " $1").toLowerCase()} to use.` };
+  }
+  if (random() < 0.5) properties.sort = { type: "string", enum: ["asc", "desc", "relevance"], description: "Sort order." };
+  if (random() < 0.3) properties.filter = { type: "object", properties: { field: { type: "string" }, value: { type: "string" } }, required: ["field"] };
+  return { type: "object" as const, properties, required: [parameterNames[0]] };
+}

@@ -3,12 +3,13 @@ import { addToHistory, listMessages, openConversation } from "@/db/queries/conve
 import { recordDecision } from "@/db/queries/decisions";
 import { auxSelectorFromEnv } from "@/lib/ai/models";
 import { computeToolList } from "@/lib/pipeline/tool-list";
+import { catalogCorpus } from "@/lib/selection/candidates";
 import { LocalIndexCache } from "@/lib/selection/local";
 import { createLocalSelector, LOCAL_SELECTOR_ID } from "@/lib/selection/local-selector";
 import { indexKeyFor, preselect } from "@/lib/selection/preselect";
 import type { Selector } from "@/lib/selection/selector";
 import { runToolSearch } from "@/lib/selection/tool-search";
-import { countTokens } from "@/lib/formats/tokens";
+import { totalTokens } from "@/lib/formats/tokens";
 import type { ConversationMessage } from "@/lib/selection/types";
 import { registryView } from "@/lib/selection/verify";
 import { ToolshedError } from "@/lib/errors";
@@ -115,6 +116,7 @@ export async function runToolSearchCall(
     selector: selectorById(request.selector),
     messages,
     indexKey: `${indexKeyFor(catalogId, state.revision, request)}:search`,
+    corpus: catalogCorpus(catalogId, state.revision, state.tools),
   });
   const decision = recordDecision(db, {
     catalogId,
@@ -133,7 +135,7 @@ export async function runToolSearchCall(
     result: { requested: result.requested, tools: result.tools.map((tool) => tool.name) },
     rejected: result.rejected,
     latencyMs: result.latencyMs,
-    tokens: { found: countTokens(result.tools, "ai-sdk").total, visible: list.tokens.total },
+    tokens: { found: totalTokens(result.tools, "ai-sdk"), visible: list.tokens.total },
   });
   const history = addToHistory(db, conversation.id, result.tools.map((tool) => tool.name));
   return { conversationId: conversation.id, decisionId: decision.id, history, ...result };

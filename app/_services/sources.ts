@@ -1,11 +1,11 @@
 import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
-import { loadCatalogState } from "@/db/queries/catalog-state";
+import { catalogVersion, loadCatalogState } from "@/db/queries/catalog-state";
 import { listCatalogs } from "@/db/queries/catalogs";
 import { allMcpServerNames, getMcpServerConfig, recordMcpHealth, scrubMcpServerText } from "@/db/queries/mcp-servers";
 import { sourceRefsOf, syncSourceTools, unregisterSourceTools, type SourceSyncResult } from "@/db/queries/source-tools";
 import { ToolshedError } from "@/lib/errors";
-import type { CatalogState } from "@/lib/pipeline/tool-list";
+import { freezeCatalogState, type CatalogState } from "@/lib/pipeline/tool-list";
 import { hostSecretValues, scrubSecrets } from "@/lib/secrets";
 import { loadAgentFiles, type FileAgent } from "@/lib/sources/agents";
 import { sourceFolders } from "@/lib/sources/folders";
@@ -13,6 +13,7 @@ import { McpConnections, McpSourceError, type McpServerConfig, type McpToolResul
 import { loadPlugins, pluginDefinitionHooks, type LoadedPlugin } from "@/lib/sources/plugins";
 import { loadSkills, skillToolDraft, type LoadedSkill } from "@/lib/sources/skills";
 import type { SourceLoadError } from "@/lib/sources/source-file";
+import { Lru } from "@/lib/tools/lru";
 
 const SYSTEM_ACTOR = "sync";
 const SKILLS_REF = "skills";
@@ -177,19 +178,61 @@ export async function syncLocalSources(db: Db, catalogId: string): Promise<void>
   syncSourceTools(db, catalogId, "skill", SKILLS_REF, local.skills.map((skill) => ({ ...skillToolDraft(skill), tags: ["skill"] })), SYSTEM_ACTOR);
 }
 
+// The catalog states last read, per database and catalog. A state is reused while the catalog's
+// version (one indexed row read per request, see catalogVersion) and the loaded local sources
+// (a reload replaces the object) are those it was built from; every write to a catalog bumps its
+// version. States are frozen (freezeCatalogState) so the tool lists, views and indexes computed
+// from one are reused with it, and die with it when it is replaced or evicted.
+export const CATALOG_STATES_CACHED = 8;
+/** About 2–3 kB a tool with its derived lists: a few hundred MB at most. */
+export const CATALOG_STATE_TOOLS_CACHED = 150_000;
+
+interface CachedCatalogState {
+  version: string;
+  local: LocalSources;
+  state: CatalogState & { revision: number };
+}
+
+const stateCaches = new WeakMap<Db, Lru<string, CachedCatalogState>>();
+
+function stateCacheOf(db: Db): Lru<string, CachedCatalogState> {
+  let cache = stateCaches.get(db);
+  if (cache === undefined) {
+    cache = new Lru({ maxEntries: CATALOG_STATES_CACHED, maxWeight: CATALOG_STATE_TOOLS_CACHED, weigh: (entry) => entry.state.tools.length + 1 });
+    stateCaches.set(db, cache);
+  }
+  return cache;
+}
+
+/** For tests: the number of catalog states cached for this database. */
+export function cachedCatalogStates(db: Db): number {
+  return stateCaches.get(db)?.size ?? 0;
+}
+
 /**
  * The catalog as the pipeline reads it: the stored catalog, plus the agents read from files (an
  * agent defined in the browser wins over a file agent of the same name) and the plugins' hooks.
+ * Frozen and shared between requests until the catalog or the local sources change.
  */
 export async function catalogState(db: Db, catalogId: string): Promise<CatalogState & { revision: number }> {
-  const stored = loadCatalogState(db, catalogId);
   const local = await localSources();
+  const version = catalogVersion(db, catalogId);
+  const cache = stateCacheOf(db);
+  const cached = cache.get(catalogId);
+  if (cached !== undefined && cached.version === version && cached.local === local) return cached.state;
+
+  const stored = loadCatalogState(db, catalogId);
   const named = new Set(stored.agents.map((agent) => agent.name));
-  return {
-    ...stored,
+  const state = freezeCatalogState({
+    catalogId: stored.catalogId,
+    revision: stored.revision,
+    tools: stored.tools,
+    rules: stored.rules,
     agents: [...stored.agents, ...local.agents.filter((agent) => !named.has(agent.name)).map(({ prompt: _prompt, file: _file, ...agent }) => agent)],
     definitionHooks: pluginDefinitionHooks(local.plugins),
-  };
+  });
+  cache.set(catalogId, { version: stored.version, local, state });
+  return state;
 }
 
 /** At start-up and then periodically: local sources into every catalog, and every MCP server synced. */

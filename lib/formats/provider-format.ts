@@ -1,3 +1,4 @@
+import { derivedFromFrozen } from "../tools/frozen";
 import type { InputSchema, ToolDefinition } from "../tools/types";
 
 export const PROVIDER_FORMATS = ["ai-sdk", "openai", "anthropic"] as const;
@@ -42,7 +43,16 @@ export function toProviderTool(tool: ToolDefinition, format: ProviderFormat): Pr
   }
 }
 
+// A frozen definition (a cached catalog state's, see freezeCatalogState) is formatted once per
+// format and shared by every list that hands it over.
+const formatted: Record<ProviderFormat, WeakMap<ToolDefinition, ProviderTools[ProviderFormat]>> = {
+  "ai-sdk": new WeakMap(),
+  openai: new WeakMap(),
+  anthropic: new WeakMap(),
+};
+
 /** The tool list exactly as the format's API receives it, in the given order. */
-export function toProviderFormat<F extends ProviderFormat>(tools: ToolDefinition[], format: F): ProviderTools[F][] {
-  return tools.map((tool) => toProviderTool(tool, format));
+export function toProviderFormat<F extends ProviderFormat>(tools: readonly ToolDefinition[], format: F): ProviderTools[F][] {
+  const shared = formatted[format];
+  return tools.map((tool) => derivedFromFrozen(shared, tool, (definition) => toProviderTool(definition, format)) as ProviderTools[F]);
 }

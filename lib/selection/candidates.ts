@@ -1,13 +1,44 @@
 import type { FinalTool } from "../pipeline/types";
+import { derivedFromFrozen } from "../tools/frozen";
+import type { Tool } from "../tools/types";
+import type { SelectionCorpus } from "./selector";
 import type { SelectorCandidate } from "./types";
 
-/** What a selector may know of visible tools: names and text, never the schemas themselves. */
-export function toCandidates(tools: FinalTool[]): SelectorCandidate[] {
-  return tools.map((tool) => ({
+/** What a candidate is made of: a visible tool, or a catalog tool for a corpus. */
+type CandidateSource = Pick<FinalTool, "name" | "summary" | "description" | "tags" | "inputSchema">;
+
+function toCandidate(tool: CandidateSource): SelectorCandidate {
+  return {
     name: tool.name,
     summary: tool.summary,
     description: tool.description,
     tags: tool.tags,
     parameterNames: Object.keys(tool.inputSchema.properties ?? {}),
-  }));
+  };
+}
+
+// A frozen tool (a cached catalog state's, or a final definition made from one) always yields the
+// same candidate: made once, shared by every candidate set and the catalog's corpus.
+const candidateOf = new WeakMap<CandidateSource, SelectorCandidate>();
+
+/** What a selector may know of visible tools: names and text, never the schemas themselves. */
+export function toCandidates(tools: readonly CandidateSource[]): SelectorCandidate[] {
+  return tools.map((tool) => derivedFromFrozen(candidateOf, tool, toCandidate));
+}
+
+// A number per tool array: the app shares one frozen array per catalog revision and local
+// sources, so the corpus key (and the local selector's index over it) lasts as long as it does.
+const arrayNumbers = new WeakMap<readonly Tool[], number>();
+let nextArrayNumber = 1;
+
+/**
+ * Every tool of the catalog as a selection corpus, keyed by catalog, revision and the tool array
+ * itself: a selector indexes the catalog once and ranks each model's and agent's candidates in
+ * it. The key never outlives the tools it stands for; were the array changed in place, the local
+ * selector would still rank the candidates by their own text (see LocalIndex.rankAmong).
+ */
+export function catalogCorpus(catalogId: string, revision: number, tools: readonly Tool[]): SelectionCorpus {
+  let number = arrayNumbers.get(tools);
+  if (number === undefined) arrayNumbers.set(tools, (number = nextArrayNumber++));
+  return { key: `${catalogId}@${revision}#${number}`, candidates: () => toCandidates(tools) };
 }

@@ -23,13 +23,18 @@ export function candidateFingerprint(candidates: readonly SelectorCandidate[]): 
   return `${candidates.length}:${(hash >>> 0).toString(16)}`;
 }
 
-/** The embedded selector: the in-process BM25F ranker, its index reused per candidate set. */
+/**
+ * The embedded selector: the in-process BM25F ranker. Given a corpus, one index per corpus key
+ * (a catalog revision) serves every candidate set drawn from it; otherwise the index is built
+ * over, and reused per, the candidate set.
+ */
 export function createLocalSelector(cache: LocalIndexCache = new LocalIndexCache()): Selector {
   return {
     id: LOCAL_SELECTOR_ID,
-    async select({ candidates, messages, k, indexKey }: SelectionInput): Promise<SelectionOutput> {
-      const index = cache.get(`${indexKey}#${candidateFingerprint(candidates)}`, () => candidates);
-      const ranked = index.rank(messages, k);
+    async select({ candidates, messages, k, indexKey, corpus }: SelectionInput): Promise<SelectionOutput> {
+      const ranked = corpus
+        ? cache.get(`corpus:${corpus.key}`, corpus.candidates).rankAmong(candidates, messages, k)
+        : cache.get(`${indexKey}#${candidateFingerprint(candidates)}`, () => candidates).rank(messages, k);
       return { ranked, selector: LOCAL_SELECTOR_ID, raw: ranked, invented: [] };
     },
   };

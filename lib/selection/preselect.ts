@@ -1,11 +1,13 @@
-import { countTokens } from "../formats/tokens";
-import { computeToolList, type CatalogState, type ToolListRequest } from "../pipeline/tool-list";
+import { totalTokens } from "../formats/tokens";
+import { computeToolList, type CatalogState, type ToolList, type ToolListRequest } from "../pipeline/tool-list";
+import type { FinalTool } from "../pipeline/types";
 import { ToolshedError } from "../errors";
-import { toCandidates } from "./candidates";
+import type { InputSchema } from "../tools/types";
+import { catalogCorpus, toCandidates } from "./candidates";
 import type { Selector, SelectionOutput } from "./selector";
 import { TOOL_SEARCH_DEFINITION } from "./tool-search-definition";
 import { assembleTurnToolSet, type TurnToolEntry } from "./turn";
-import type { ConversationMessage, RankedTool } from "./types";
+import type { ConversationMessage, RankedTool, SelectorCandidate } from "./types";
 import { registryView, verifyNames, type Rejection, type RegistryView } from "./verify";
 
 export const DEFAULT_PRESELECT_K = 8;
@@ -31,6 +33,43 @@ export function indexKeyFor(catalogId: string, revision: number, request: Pick<T
   return `${catalogId}@${revision}:${request.model}:${request.agent}`;
 }
 
+/** What preselection offers the selector for one tool list and set of base tools. */
+interface CandidateBasis {
+  tools: readonly FinalTool[];
+  candidates: readonly SelectorCandidate[];
+  names: readonly string[];
+  /** Tokens of the candidates as the selector sees them: name and summary. */
+  tokens: number;
+}
+
+// A shared schema object, so the token counts of summary-only definitions are remembered by identity.
+const SUMMARY_ONLY_SCHEMA: InputSchema = Object.freeze({ type: "object" as const });
+
+// Per tool list (shared while its catalog state is) and base tools; dies with the list.
+const candidateBases = new WeakMap<ToolList, Map<string, CandidateBasis>>();
+
+function candidateBasis(list: ToolList, baseTools: readonly string[]): CandidateBasis {
+  let byBase = candidateBases.get(list);
+  if (byBase === undefined) candidateBases.set(list, (byBase = new Map()));
+  const key = baseTools.join("\n");
+  let basis = byBase.get(key);
+  if (basis === undefined) {
+    const base = new Set(baseTools);
+    const tools = Object.freeze(list.final.filter((tool) => !base.has(tool.name)));
+    basis = {
+      tools,
+      candidates: Object.freeze(toCandidates(tools)),
+      names: Object.freeze(tools.map((tool) => tool.name)),
+      tokens: totalTokens(
+        tools.map((tool) => ({ name: tool.name, summary: tool.summary, description: tool.summary, inputSchema: SUMMARY_ONLY_SCHEMA })),
+        "ai-sdk",
+      ),
+    };
+    byBase.set(key, basis);
+  }
+  return basis;
+}
+
 /**
  * Before a turn: the pipeline gives the visible tools, the auxiliary selector ranks them from
  * names and short text, the registry check keeps only visible ones, and the turn's tool set is
@@ -54,15 +93,15 @@ export async function preselect(input: {
   const list = computeToolList(input.state, { ...input.request, format: "ai-sdk" });
   const view = registryView(input.state.tools, list);
   const agent = input.state.agents.find((candidate) => candidate.name === input.request.agent)!;
-  const base = new Set(agent.baseTools);
-  const candidates = list.final.filter((tool) => !base.has(tool.name));
+  const basis = candidateBasis(list, agent.baseTools);
 
   const started = now();
   const selection = await input.selector.select({
-    candidates: toCandidates(candidates),
+    candidates: basis.candidates as SelectorCandidate[],
     messages: input.messages,
     k,
     indexKey: `${indexKeyFor(input.state.catalogId, input.revision, input.request)}:preselect`,
+    corpus: catalogCorpus(input.state.catalogId, input.revision, input.state.tools),
   });
   const latencyMs = now() - started;
 
@@ -78,14 +117,11 @@ export async function preselect(input: {
     rejected: verified.rejected,
     dropped: turn.dropped,
     selection,
-    candidates: candidates.map((tool) => tool.name),
+    candidates: [...basis.names],
     tokens: {
-      toolSet: countTokens(setDefinitions, "ai-sdk").total,
+      toolSet: totalTokens(setDefinitions, "ai-sdk"),
       visible: list.tokens.total,
-      candidates: countTokens(
-        candidates.map((tool) => ({ name: tool.name, summary: tool.summary, description: tool.summary, inputSchema: { type: "object" } })),
-        "ai-sdk",
-      ).total,
+      candidates: basis.tokens,
     },
     latencyMs,
     view,

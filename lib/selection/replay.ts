@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ToolshedError } from "../errors";
 import { computeToolList, type CatalogState } from "../pipeline/tool-list";
+import { catalogCorpus } from "./candidates";
 import { indexKeyFor, preselect } from "./preselect";
 import type { Selector } from "./selector";
 import { runToolSearch } from "./tool-search";
@@ -214,6 +215,7 @@ export async function replayDecision(input: {
       selector,
       messages: recorded.messages,
       indexKey: `${indexKeyFor(state.catalogId, state.revision, request)}:search`,
+      corpus: catalogCorpus(state.catalogId, state.revision, state.tools),
       now,
     });
     after = {

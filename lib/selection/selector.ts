@@ -7,6 +7,18 @@ export interface SelectionInput {
   k: number;
   /** Identifies the candidate set for index reuse, e.g. `${catalogId}@${revision}:${model}:${agent}`. */
   indexKey: string;
+  /**
+   * The catalog the candidates are drawn from. A selector that indexes (the local one) then keeps
+   * one index per corpus key over the whole catalog and ranks only the candidates in it, instead
+   * of an index per candidate set (per model and agent). Without it, it indexes the candidates.
+   */
+  corpus?: SelectionCorpus;
+}
+
+/** A catalog's tools as a selector may know them, under a key that changes whenever they may. */
+export interface SelectionCorpus {
+  key: string;
+  candidates: () => SelectorCandidate[];
 }
 
 export interface SelectionOutput {

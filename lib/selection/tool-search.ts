@@ -1,7 +1,7 @@
 import type { FinalTool } from "../pipeline/types";
 import { toCandidates } from "./candidates";
-import type { Selector, SelectionOutput } from "./selector";
-import type { ConversationMessage } from "./types";
+import type { SelectionCorpus, Selector, SelectionOutput } from "./selector";
+import type { ConversationMessage, SelectorCandidate } from "./types";
 import { verifyNames, type Rejection, type RegistryView } from "./verify";
 
 export const TOOL_SEARCH_DEFAULT_RESULTS = 5;
@@ -30,6 +30,15 @@ export function exactNames(query: string, view: RegistryView): string[] | undefi
   return view.all.has(trimmed) ? [trimmed] : undefined;
 }
 
+// The visible tools as candidates, once per view (views are shared while their tool list is).
+const viewCandidates = new WeakMap<RegistryView, readonly SelectorCandidate[]>();
+
+function candidatesOf(view: RegistryView): SelectorCandidate[] {
+  let candidates = viewCandidates.get(view);
+  if (candidates === undefined) viewCandidates.set(view, (candidates = Object.freeze(toCandidates([...view.visible.values()]))));
+  return candidates as SelectorCandidate[];
+}
+
 /**
  * ToolSearch: exact names are resolved locally with no model call; anything else goes to the
  * auxiliary selector over the visible tools. Either way every name is checked against the registry
@@ -42,6 +51,8 @@ export async function runToolSearch(input: {
   selector: Selector;
   messages: ConversationMessage[];
   indexKey: string;
+  /** The catalog the visible tools come from, for a selector that indexes it once (see SelectionInput). */
+  corpus?: SelectionCorpus;
   now?: () => number;
 }): Promise<ToolSearchResult> {
   const now = input.now ?? performance.now.bind(performance);
@@ -53,10 +64,11 @@ export async function runToolSearch(input: {
     return { path: "exact", requested: exact, tools: passed.slice(0, Math.max(maxResults, exact.length)), rejected, latencyMs: now() - started };
   }
   const selection = await input.selector.select({
-    candidates: toCandidates([...input.view.visible.values()]),
+    candidates: candidatesOf(input.view),
     messages: [...input.messages, { role: "user", content: input.query }],
     k: maxResults,
     indexKey: input.indexKey,
+    corpus: input.corpus,
   });
   const requested = [...selection.ranked.map((tool) => tool.name), ...selection.invented];
   const { passed, rejected } = verifyNames(requested, input.view);

@@ -18,16 +18,32 @@ export interface RegistryView {
   removedBy: ReadonlyMap<string, string>;
 }
 
+// Views are derived from a catalog's tool array and a tool list, both shared between requests
+// while their catalog state is cached (see freezeCatalogState): for frozen ones, each view is
+// built once. Anything not frozen may still change, and is read afresh.
+const toolsByName = new WeakMap<readonly Tool[], ReadonlyMap<string, Tool>>();
+const views = new WeakMap<object, { allTools: readonly Tool[]; view: RegistryView }>();
+
 export function registryView(allTools: Tool[], list: Pick<ToolList, "final" | "trace">): RegistryView {
+  const shared = Object.isFrozen(allTools) && Object.isFrozen(list);
+  const known = shared ? views.get(list) : undefined;
+  if (known !== undefined && known.allTools === allTools) return known.view;
+  let all = Object.isFrozen(allTools) ? toolsByName.get(allTools) : undefined;
+  if (all === undefined) {
+    all = new Map(allTools.map((tool) => [tool.name, tool]));
+    if (Object.isFrozen(allTools)) toolsByName.set(allTools, all);
+  }
   const removedBy = new Map<string, string>();
   for (const entry of list.trace) {
     for (const note of entry.removed) if (!removedBy.has(note.name)) removedBy.set(note.name, `removed at ${entry.stage}: ${note.reason}`);
   }
-  return {
-    all: new Map(allTools.map((tool) => [tool.name, tool])),
+  const view: RegistryView = {
+    all,
     visible: new Map(list.final.map((tool) => [tool.name, tool])),
     removedBy,
   };
+  if (shared) views.set(list, { allTools, view });
+  return view;
 }
 
 /** Why a name is not visible; undefined when it is. */

@@ -1,5 +1,6 @@
 import AjvDraft07 from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
+import { Lru } from "./lru";
 import { SUMMARY_MAX, TOOL_NAME_PATTERN, TOOL_SOURCES, type InputSchema } from "./types";
 
 /** One problem with one field, phrased for the person who has to fix it. */
@@ -23,9 +24,10 @@ export type ToolDraft = Partial<Record<"name" | "source" | "summary" | "descript
 const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: false } as const;
 const ajv2020 = new Ajv2020(AJV_OPTIONS);
 const ajvDraft07 = new AjvDraft07(AJV_OPTIONS);
+type SchemaValidator = typeof ajv2020 | typeof ajvDraft07;
 
 /** Draft-07 schemas (common from MCP servers and older generators) are checked as draft-07; the rest as 2020-12. */
-function validatorFor(schema: Record<string, unknown>) {
+function validatorFor(schema: Record<string, unknown>): SchemaValidator {
   return typeof schema.$schema === "string" && /draft-0[67]/.test(schema.$schema) ? ajvDraft07 : ajv2020;
 }
 
@@ -38,67 +40,201 @@ export function validateToolName(name: unknown, field = "name"): FieldError[] {
   return [];
 }
 
-/** Walks a schema once, counting properties and depth, stopping as soon as a limit is passed. */
-function measureSchema(node: unknown, depth: number, acc: { properties: number; depth: number }): void {
-  if (acc.properties > SCHEMA_MAX_PROPERTIES || acc.depth > SCHEMA_MAX_DEPTH) return;
-  if (Array.isArray(node)) {
-    for (const item of node) measureSchema(item, depth + 1, acc);
-    return;
+/**
+ * Counts properties and depth without recursion, so no nesting can overflow the stack. Objects
+ * and arrays both count as a level. Stops as soon as a limit is passed.
+ */
+function measureSchema(schema: object): { properties: number; depth: number } {
+  let properties = 0;
+  let depth = 0;
+  const nodes: unknown[] = [schema];
+  const depths: number[] = [0];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const level = depths.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    if (level > depth) depth = level;
+    if (properties > SCHEMA_MAX_PROPERTIES || depth > SCHEMA_MAX_DEPTH) break;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    if (!Array.isArray(node)) {
+      const nested = (node as Record<string, unknown>).properties;
+      if (nested && typeof nested === "object" && !Array.isArray(nested)) properties += Object.keys(nested).length;
+    }
+    for (const child of children) {
+      if (child !== null && typeof child === "object") {
+        nodes.push(child);
+        depths.push(level + 1);
+      }
+    }
   }
-  if (node === null || typeof node !== "object") return;
-  acc.depth = Math.max(acc.depth, depth);
-  const properties = (node as Record<string, unknown>).properties;
-  if (properties && typeof properties === "object" && !Array.isArray(properties)) {
-    acc.properties += Object.keys(properties).length;
-  }
-  for (const value of Object.values(node)) measureSchema(value, depth + 1, acc);
+  return { properties, depth };
 }
 
-export function validateInputSchema(schema: unknown, field = "inputSchema"): FieldError[] {
-  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) {
-    return [{ field, message: "Input schema must be a JSON object." }];
+// Keywords whose code Ajv generates without any check that could fail once the meta-schema has
+// accepted the schema. A schema made of these alone needs no compilation to be known compilable;
+// anything else (references, ids, anchors, regular expressions, `nullable`, conditionals, unknown
+// keywords…) is compiled, as before.
+const VALUE_KEYWORDS = new Set([
+  "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment",
+  "type", "const", "multipleOf", "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum",
+  "maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "maxProperties", "minProperties", "required", "format",
+]);
+const SCHEMA_KEYWORDS = new Set(["items", "additionalProperties", "not"]);
+const SCHEMA_LIST_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+
+/** True when the meta-valid schema uses only keywords whose compilation cannot fail (see above). */
+export function compilesTrivially(schema: unknown, root = true): boolean {
+  const pending: unknown[] = [schema];
+  let first = root;
+  while (pending.length > 0) {
+    const node = pending.pop();
+    const isRoot = first;
+    first = false;
+    if (typeof node === "boolean") continue;
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return false;
+    for (const [keyword, value] of Object.entries(node)) {
+      if (VALUE_KEYWORDS.has(keyword)) continue;
+      if (keyword === "$schema" && isRoot) continue;
+      if (keyword === "enum") {
+        if (!Array.isArray(value) || value.length === 0) return false;
+      } else if (keyword === "properties") {
+        if (value === null || typeof value !== "object" || Array.isArray(value) || Object.hasOwn(value, "__proto__")) return false;
+        pending.push(...Object.values(value));
+      } else if (SCHEMA_KEYWORDS.has(keyword)) {
+        if (Array.isArray(value)) pending.push(...value);
+        else pending.push(value);
+      } else if (SCHEMA_LIST_KEYWORDS.has(keyword)) {
+        if (!Array.isArray(value)) return false;
+        pending.push(...value);
+      } else {
+        return false;
+      }
+    }
   }
-  const bytes = JSON.stringify(schema).length;
-  if (bytes > SCHEMA_MAX_BYTES) {
-    return [{ field, message: `Input schema is too large: ${bytes} bytes; the limit is ${SCHEMA_MAX_BYTES}.`, tooLarge: true }];
+  return true;
+}
+
+interface AjvInternals {
+  refs: Record<string, unknown>;
+  schemas: Record<string, unknown>;
+  _cache?: { delete(key: unknown): boolean };
+}
+
+/**
+ * Compiles the schema to find what only compilation finds (unresolvable references, bad regular
+ * expressions…), then takes everything the compilation registered back out of the validator:
+ * otherwise every compiled schema stays cached for good, a schema's `$id` is taken by its first
+ * validation (the second one failed with "already exists"), and one tool's ids could resolve
+ * another tool's references.
+ */
+function compileError(ajv: SchemaValidator, schema: object): string | undefined {
+  const internals = ajv as unknown as AjvInternals;
+  const refs = new Set(Object.keys(internals.refs));
+  const schemas = new Set(Object.keys(internals.schemas));
+  try {
+    ajv.compile(schema);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    for (const key of Object.keys(internals.refs)) if (!refs.has(key)) delete internals.refs[key];
+    for (const key of Object.keys(internals.schemas)) if (!schemas.has(key)) delete internals.schemas[key];
+    internals._cache?.delete(schema);
   }
-  const measured = { properties: 0, depth: 0 };
-  measureSchema(schema, 0, measured);
+}
+
+/** For tests: how much the shared validators hold, which must not grow with what they validate. */
+export function schemaValidatorFootprint(): number {
+  return [ajv2020, ajvDraft07].reduce((sum, ajv) => {
+    const internals = ajv as unknown as AjvInternals & { _cache?: { size: number } };
+    return sum + Object.keys(internals.refs).length + Object.keys(internals.schemas).length + (internals._cache?.size ?? 0);
+  }, 0);
+}
+
+/** A problem relative to the schema's own field, so one cached result serves any field name. */
+interface SchemaProblem {
+  at: string;
+  message: string;
+  tooLarge?: true;
+}
+
+/**
+ * The outcome per schema text: the same schema is validated again and again (an import checks
+ * each tool twice, every MCP sync re-lists every tool), and its outcome depends on its text only.
+ * Bounded by entries and by the characters of the texts it keeps.
+ */
+const SCHEMA_RESULTS_MAX_ENTRIES = 20_000;
+const SCHEMA_RESULTS_MAX_CHARACTERS = 32 * 1024 * 1024;
+const schemaResults = new Lru<string, SchemaProblem[]>({
+  maxEntries: SCHEMA_RESULTS_MAX_ENTRIES,
+  maxWeight: SCHEMA_RESULTS_MAX_CHARACTERS,
+  weigh: (_problems, text) => text.length,
+});
+
+/** For tests: the number of schema texts whose outcome is cached. */
+export function cachedSchemaResults(): number {
+  return schemaResults.size;
+}
+
+const tooDeep = (): SchemaProblem[] => [
+  { at: "", message: `Input schema is nested too deeply: more than ${SCHEMA_MAX_DEPTH} levels.`, tooLarge: true },
+];
+
+function checkSchema(schema: object): SchemaProblem[] {
+  const measured = measureSchema(schema);
   if (measured.properties > SCHEMA_MAX_PROPERTIES) {
-    return [
-      { field, message: `Input schema is too large: more than ${SCHEMA_MAX_PROPERTIES} properties.`, tooLarge: true },
-    ];
+    return [{ at: "", message: `Input schema is too large: more than ${SCHEMA_MAX_PROPERTIES} properties.`, tooLarge: true }];
   }
-  if (measured.depth > SCHEMA_MAX_DEPTH) {
-    return [{ field, message: `Input schema is nested too deeply: more than ${SCHEMA_MAX_DEPTH} levels.`, tooLarge: true }];
-  }
+  if (measured.depth > SCHEMA_MAX_DEPTH) return tooDeep();
   const root = schema as Record<string, unknown>;
-  if (root.type !== "object") {
-    return [{ field: `${field}.type`, message: 'The root of an input schema must have type "object".' }];
-  }
+  if (root.type !== "object") return [{ at: ".type", message: 'The root of an input schema must have type "object".' }];
   const ajv = validatorFor(root);
   let valid: boolean;
   try {
     valid = ajv.validateSchema(schema) as boolean;
   } catch (error) {
     // Ajv throws rather than reports for a `$schema` it does not know.
-    return [{ field: `${field}.$schema`, message: `Not a valid JSON Schema: ${(error as Error).message}.` }];
+    return [{ at: ".$schema", message: `Not a valid JSON Schema: ${(error as Error).message}.` }];
   }
   if (!valid) {
     // The meta-schema reports one mistake several ways (enum, type, anyOf): keep the first per place.
     const firstPerPlace = new Map<string, string>();
     for (const error of ajv.errors ?? []) {
-      const place = `${field}${error.instancePath.replaceAll("/", ".")}`;
+      const place = error.instancePath.replaceAll("/", ".");
       if (!firstPerPlace.has(place)) firstPerPlace.set(place, error.message ?? "invalid");
     }
-    return [...firstPerPlace].map(([place, message]) => ({ field: place, message: `Not a valid JSON Schema: ${message}.` }));
+    return [...firstPerPlace].map(([at, message]) => ({ at, message: `Not a valid JSON Schema: ${message}.` }));
   }
+  if (compilesTrivially(schema)) return [];
+  const problem = compileError(ajv, schema);
+  return problem === undefined ? [] : [{ at: "", message: `Not a valid JSON Schema: ${problem}` }];
+}
+
+export function validateInputSchema(schema: unknown, field = "inputSchema"): FieldError[] {
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) {
+    return [{ field, message: "Input schema must be a JSON object." }];
+  }
+  let text: string;
   try {
-    ajv.compile(schema);
+    text = JSON.stringify(schema);
   } catch (error) {
-    return [{ field, message: `Not a valid JSON Schema: ${(error as Error).message}` }];
+    // Nesting deep enough to exhaust the stack while serialising is, above all, nesting too deep.
+    if (error instanceof RangeError && measureSchema(schema).depth > SCHEMA_MAX_DEPTH) return toFieldErrors(tooDeep(), field);
+    throw error;
   }
-  return [];
+  if (text.length > SCHEMA_MAX_BYTES) {
+    return [{ field, message: `Input schema is too large: ${text.length} bytes; the limit is ${SCHEMA_MAX_BYTES}.`, tooLarge: true }];
+  }
+  let problems = schemaResults.get(text);
+  if (problems === undefined) {
+    problems = checkSchema(schema);
+    schemaResults.set(text, problems);
+  }
+  return toFieldErrors(problems, field);
+}
+
+function toFieldErrors(problems: SchemaProblem[], field: string): FieldError[] {
+  return problems.map(({ at, message, tooLarge }) => (tooLarge ? { field: `${field}${at}`, message, tooLarge } : { field: `${field}${at}`, message }));
 }
 
 export function validateTags(tags: unknown, field = "tags"): FieldError[] {

@@ -1,6 +1,6 @@
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { countTokens } from "../../lib/formats/tokens";
+import { cachedDefinitionCounts, countTokens, totalTokens } from "../../lib/formats/tokens";
 import { toProviderFormat } from "../../lib/formats/provider-format";
 import type { ToolDefinition } from "../../lib/tools/types";
 
@@ -32,5 +32,41 @@ describe("countTokens", () => {
     const { perTool, total } = countTokens([tool("__proto__", "x")], "openai");
     expect(Object.keys(perTool)).toEqual(["__proto__"]);
     expect(perTool["__proto__"]).toBe(total);
+  });
+});
+
+describe("token counts remembered per definition", () => {
+  const fresh = (definition: ToolDefinition, format: "openai" | "anthropic" | "ai-sdk") =>
+    countO200k(JSON.stringify(toProviderFormat([definition], format)[0]));
+
+  it("stay exactly what tokenising the definition gives, whatever changes under the same schema object", () => {
+    const schema = { type: "object" as const, properties: { q: { type: "string" } } };
+    const first: ToolDefinition = { name: "find", summary: "", description: "Finds things.", inputSchema: schema };
+    const renamed: ToolDefinition = { ...first, name: "find_everything_everywhere" };
+    const redescribed: ToolDefinition = { ...first, description: "Finds things in many places, quickly and thoroughly." };
+    for (const format of ["openai", "anthropic", "ai-sdk"] as const) {
+      for (const definition of [first, renamed, redescribed, first]) {
+        expect(countTokens([definition], format).total).toBe(fresh(definition, format));
+      }
+    }
+  });
+
+  it("are found again by content for a new but equal schema object, and totalTokens is the same sum", () => {
+    const make = (): ToolDefinition => ({ name: "lookup", summary: "", description: `Looks up ${"many ".repeat(30)}words.`, inputSchema: { type: "object", properties: { id: { type: "integer" } } } });
+    const before = cachedDefinitionCounts();
+    const once = countTokens([make()], "openai").total;
+    expect(cachedDefinitionCounts()).toBe(before + 1);
+    expect(countTokens([make()], "openai").total).toBe(once);
+    expect(cachedDefinitionCounts()).toBe(before + 1);
+    expect(totalTokens([...tools, make()], "anthropic")).toBe(countTokens([...tools, make()], "anthropic").total);
+  });
+
+  it("never count a changed schema as the old one", () => {
+    const schema: ToolDefinition["inputSchema"] = { type: "object", properties: { a: { type: "string" } } };
+    const definition: ToolDefinition = { name: "grow", summary: "", description: "Grows.", inputSchema: schema };
+    const small = countTokens([definition], "ai-sdk").total;
+    const bigger: ToolDefinition = { ...definition, inputSchema: { ...schema, properties: { a: { type: "string", description: "A long description of a. ".repeat(10) } } } };
+    expect(countTokens([bigger], "ai-sdk").total).toBe(fresh(bigger, "ai-sdk"));
+    expect(countTokens([bigger], "ai-sdk").total).toBeGreaterThan(small);
   });
 });

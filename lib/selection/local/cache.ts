@@ -1,30 +1,30 @@
+import { Lru } from "../../tools/lru";
 import type { SelectorCandidate } from "../types";
 import { createLocalIndex, type LocalIndex } from "./bm25f";
 
+/** Enough for a few catalogs, each with an index over the catalog and some over candidate sets. */
+export const LOCAL_INDEX_CACHE_ENTRIES = 16;
+/** ≈ 0.2 kB of postings per indexed tool: 400,000 tools is ≈ 80 MB at most. */
+export const LOCAL_INDEX_CACHE_DOCUMENTS = 400_000;
+
 /**
- * A small LRU of built indexes, keyed by the caller (e.g. `${catalogId}@${revision}`), so an index
- * is built once per catalog revision and old revisions fall out.
+ * An LRU of built indexes, keyed by the caller (e.g. `${catalogId}@${revision}`), so an index
+ * is built once per catalog revision and old revisions fall out. Bounded by entries and by the
+ * number of tools indexed in all of them.
  */
 export class LocalIndexCache {
-  private readonly entries = new Map<string, LocalIndex>();
+  private readonly entries: Lru<string, LocalIndex>;
 
-  constructor(private readonly capacity = 4) {
+  constructor(capacity = LOCAL_INDEX_CACHE_ENTRIES, maxDocuments = LOCAL_INDEX_CACHE_DOCUMENTS) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError("capacity must be a positive integer");
+    if (!Number.isInteger(maxDocuments) || maxDocuments < 1) throw new RangeError("maxDocuments must be a positive integer");
+    // An index is kept even when it alone is larger than the bound: the weight is one at least.
+    this.entries = new Lru({ maxEntries: capacity, maxWeight: maxDocuments, weigh: (index) => Math.min(maxDocuments, Math.max(1, index.size)) });
   }
 
   /** The index for `key`, building it from `loadCandidates()` only when it is not cached. */
   get(key: string, loadCandidates: () => SelectorCandidate[]): LocalIndex {
-    const cached = this.entries.get(key);
-    if (cached) {
-      // Re-insert to mark as most recently used: Map keeps insertion order.
-      this.entries.delete(key);
-      this.entries.set(key, cached);
-      return cached;
-    }
-    const built = createLocalIndex(loadCandidates());
-    this.entries.set(key, built);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    return built;
+    return this.entries.getOrCreate(key, () => createLocalIndex(loadCandidates()));
   }
 
   has(key: string): boolean {
@@ -33,5 +33,10 @@ export class LocalIndexCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Tools indexed in all cached indexes. */
+  get documents(): number {
+    return this.entries.weight;
   }
 }

@@ -1,0 +1,96 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { cachedCatalogStates, catalogState, CATALOG_STATES_CACHED, reloadLocalSources } from "@/app/_services/sources";
+import { openDb, type Db } from "@/db/client";
+import { catalogVersion } from "@/db/queries/catalog-state";
+import { createCatalog, deleteCatalog } from "@/db/queries/catalogs";
+import { createCustomTool, updateTool } from "@/db/queries/tools";
+import { computeToolList, cachedToolLists } from "@/lib/pipeline/tool-list";
+import { ToolshedError } from "@/lib/errors";
+
+const ACTOR = "test";
+const empty = mkdtempSync(path.join(os.tmpdir(), "toolshed-state-cache-"));
+const folders = (agents = empty) => ({ TOOLSHED_PLUGINS_DIR: empty, TOOLSHED_SKILLS_DIR: empty, TOOLSHED_AGENTS_DIR: agents });
+
+const weather = {
+  name: "weather_lookup",
+  summary: "Look up the weather.",
+  description: "Returns the weather.",
+  inputSchema: { type: "object", properties: { city: { type: "string" } } },
+};
+
+let db: Db;
+beforeEach(async () => {
+  await reloadLocalSources(folders());
+  db = openDb(":memory:");
+  createCatalog(db, { name: "Cached", id: "cached" }, ACTOR);
+});
+afterAll(async () => {
+  await reloadLocalSources(folders());
+});
+
+describe("catalogState cache", () => {
+  it("hands out one frozen state per catalog version, with the tool lists computed from it", async () => {
+    const state = await catalogState(db, "cached");
+    expect(await catalogState(db, "cached")).toBe(state);
+    expect(Object.isFrozen(state) && Object.isFrozen(state.tools) && Object.isFrozen(state.tools[0])).toBe(true);
+    const list = computeToolList(state, { model: "gpt-5", agent: "build" });
+    expect(computeToolList(await catalogState(db, "cached"), { model: "gpt-5", agent: "build" })).toBe(list);
+    expect(cachedToolLists(state)).toBe(1);
+  });
+
+  it("is replaced by every write that bumps the revision", async () => {
+    const state = await catalogState(db, "cached");
+    createCustomTool(db, "cached", weather, ACTOR);
+    const afterCreate = await catalogState(db, "cached");
+    expect(afterCreate).not.toBe(state);
+    expect(afterCreate.revision).toBe(state.revision + 1);
+    expect(afterCreate.tools.map((tool) => tool.name)).toContain("weather_lookup");
+    updateTool(db, "cached", "weather_lookup", { summary: "Weather, now." }, ACTOR);
+    const afterUpdate = await catalogState(db, "cached");
+    expect(afterUpdate.tools.find((tool) => tool.name === "weather_lookup")?.summary).toBe("Weather, now.");
+    expect(computeToolList(afterUpdate, { model: "gpt-5", agent: "build" }).final.find((tool) => tool.name === "weather_lookup")?.summary).toBe("Weather, now.");
+  });
+
+  it("is replaced when the local sources are reloaded, taking in their agents", async () => {
+    const state = await catalogState(db, "cached");
+    const agents = mkdtempSync(path.join(os.tmpdir(), "toolshed-state-agents-"));
+    writeFileSync(path.join(agents, "auditor.md"), "---\nname: auditor\ndescription: Audits.\nmode: subagent\n---\nAudit.\n");
+    await reloadLocalSources(folders(agents));
+    const reloaded = await catalogState(db, "cached");
+    expect(reloaded).not.toBe(state);
+    expect(reloaded.agents.map((agent) => agent.name)).toContain("auditor");
+    expect(await catalogState(db, "cached")).toBe(reloaded);
+  });
+
+  it("does not take a catalog deleted and created again for the old one, nor mix databases", async () => {
+    const state = await catalogState(db, "cached");
+    deleteCatalog(db, "cached");
+    await expect(catalogState(db, "cached")).rejects.toBeInstanceOf(ToolshedError);
+    // The version tells them apart by creation time, to the millisecond.
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    createCatalog(db, { name: "Cached again", id: "cached" }, ACTOR);
+    const recreated = await catalogState(db, "cached");
+    expect(recreated).not.toBe(state);
+    expect(recreated.revision).toBe(state.revision);
+    expect(catalogVersion(db, "cached")).toMatch(new RegExp(`^${state.revision}/`));
+
+    const other = openDb(":memory:");
+    createCatalog(other, { name: "Cached", id: "cached" }, ACTOR);
+    createCustomTool(other, "cached", weather, ACTOR);
+    const elsewhere = await catalogState(other, "cached");
+    expect(elsewhere).not.toBe(recreated);
+    expect(elsewhere.tools.map((tool) => tool.name)).toContain("weather_lookup");
+    expect((await catalogState(db, "cached")).tools.map((tool) => tool.name)).not.toContain("weather_lookup");
+  });
+
+  it("keeps at most CATALOG_STATES_CACHED catalogs per database", async () => {
+    for (let index = 0; index < CATALOG_STATES_CACHED + 3; index++) {
+      createCatalog(db, { name: `Catalog ${index}`, id: `catalog-${index}` }, ACTOR);
+      await catalogState(db, `catalog-${index}`);
+    }
+    expect(cachedCatalogStates(db)).toBe(CATALOG_STATES_CACHED);
+  });
+});
