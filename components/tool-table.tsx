@@ -249,8 +249,10 @@ export function VirtualRows({
   useEffect(() => {
     if (onNearEnd && lastIndex >= count - 30) onNearEnd();
   }, [onNearEnd, lastIndex, count]);
+  // Before the container is measured no row is in range: the spacer then stands for all of them,
+  // so that the container takes its height (a container that is all rows would stay 0 px high).
   const top = items.length ? items[0].start : 0;
-  const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  const bottom = virtualizer.getTotalSize() - (items.length ? items[items.length - 1].end : 0);
   return (
     <>
       {top > 0 && <Spacer height={top} columns={columns} />}
