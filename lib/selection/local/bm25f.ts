@@ -21,13 +21,18 @@ export interface LocalIndex extends ToolRanker {
 
 const FIELD_NAMES: readonly FieldName[] = ["name", "summary", "description", "tags", "parameters"];
 
-/** Stemmed content terms of one field; run-together words are also split into known words. */
-function fieldTerms(text: string, vocabulary: ReadonlySet<string>): string[] {
+/** Run-together words already segmented during one index build: the same words recur across a catalog. */
+type SegmentMemo = Map<string, string[]>;
+
+/** Stemmed content terms of one field's words; run-together words are also split into known words. */
+function fieldTerms(words: readonly string[], vocabulary: ReadonlySet<string>, segments: SegmentMemo): string[] {
   const terms: string[] = [];
-  for (const word of splitWords(text)) {
+  for (const word of words) {
     if (isStopword(word)) continue;
     terms.push(stem(word));
-    for (const piece of segmentCompound(word, vocabulary)) {
+    let pieces = segments.get(word);
+    if (pieces === undefined) segments.set(word, (pieces = segmentCompound(word, vocabulary)));
+    for (const piece of pieces) {
       if (!isStopword(piece)) terms.push(stem(piece));
     }
   }
@@ -44,8 +49,16 @@ function fieldTexts(candidate: SelectorCandidate): Record<FieldName, string> {
   };
 }
 
-/** Words that run-together names may be made of: the catalog's own prose plus the lexicon. */
-function segmentationVocabulary(candidates: readonly SelectorCandidate[]): Set<string> {
+/** Each field's words, split once per build: they make both the vocabulary and the terms. */
+function fieldWords(candidate: SelectorCandidate): string[][] {
+  const texts = fieldTexts(candidate);
+  return FIELD_NAMES.map((field) => splitWords(texts[field]));
+}
+
+const PROSE_FIELDS = [FIELD_NAMES.indexOf("summary"), FIELD_NAMES.indexOf("description"), FIELD_NAMES.indexOf("tags")];
+
+/** Words that run-together names may be made of: the catalog's own prose (summaries, descriptions, tags) plus the lexicon. */
+function segmentationVocabulary(documents: readonly string[][][]): Set<string> {
   const vocabulary = new Set<string>();
   const add = (word: string): void => {
     if (word.length < 3 || isStopword(word)) return;
@@ -53,10 +66,8 @@ function segmentationVocabulary(candidates: readonly SelectorCandidate[]): Set<s
     // Names use the singular more often than prose does ("competitorads" beside "competitors").
     if (word.length > 4 && word.endsWith("s") && !word.endsWith("ss")) vocabulary.add(word.slice(0, -1));
   };
-  for (const candidate of candidates) {
-    for (const text of [candidate.summary, candidate.description ?? "", ...(candidate.tags ?? [])]) {
-      for (const word of splitWords(text)) add(word);
-    }
+  for (const fields of documents) {
+    for (const field of PROSE_FIELDS) for (const word of fields[field]) add(word);
   }
   for (const word of lexiconWords()) add(word);
   return vocabulary;
@@ -88,9 +99,8 @@ function saturatedWeight(frequency: number, documentCount: number, documentFrequ
   return (idf * frequency * (k1 + 1)) / (frequency + k1);
 }
 
-function documentFields(candidate: SelectorCandidate, vocabulary: ReadonlySet<string>): string[][] {
-  const texts = fieldTexts(candidate);
-  return FIELD_NAMES.map((field) => fieldTerms(texts[field], vocabulary));
+function documentFields(words: readonly string[][], vocabulary: ReadonlySet<string>, segments: SegmentMemo): string[][] {
+  return words.map((fieldWordList) => fieldTerms(fieldWordList, vocabulary, segments));
 }
 
 interface FieldedPostings {
@@ -101,8 +111,10 @@ interface FieldedPostings {
 
 /** BM25F postings over the candidates, with what scoring another document against them needs. */
 function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings: LocalRankingSettings): FieldedPostings {
-  const vocabulary = segmentationVocabulary(candidates);
-  const documents = candidates.map((candidate) => documentFields(candidate, vocabulary));
+  const words = candidates.map(fieldWords);
+  const vocabulary = segmentationVocabulary(words);
+  const segments: SegmentMemo = new Map();
+  const documents = words.map((fields) => documentFields(fields, vocabulary, segments));
   const averageLength = FIELD_NAMES.map(
     (_, field) => documents.reduce((sum, fields) => sum + fields[field].length, 0) / Math.max(1, documents.length),
   );
@@ -252,7 +264,7 @@ class FieldedIndex implements LocalIndex {
     const texts = fieldTexts(candidate);
     const key = [candidate.name, ...FIELD_NAMES.map((field) => texts[field])].join("\u0000");
     return this.extraDocuments.getOrCreate(key, () => {
-      const frequencies = pseudoFrequencies(documentFields(candidate, this.vocabulary), this.averageLength, this.settings);
+      const frequencies = pseudoFrequencies(documentFields(fieldWords(candidate), this.vocabulary, new Map()), this.averageLength, this.settings);
       const weights = new Map<string, number>();
       for (const [term, frequency] of frequencies) {
         const termId = this.postings.termIds.get(term);
