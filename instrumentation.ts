@@ -1,7 +1,8 @@
 /**
  * At server start, on the Node.js runtime only (never during the build): migrate and seed, make
  * sure someone can sign in (the operator's admin, or a one-time setup link in the log), then
- * load plugins, skills and agent files, connect the MCP servers, and keep them synced.
+ * load plugins, skills and agent files, connect the MCP servers, and keep them synced; prune the
+ * decision log now and then.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -15,4 +16,7 @@ export async function register() {
   // Not awaited: a slow MCP server must not hold up start-up; each sync has its own timeouts.
   void syncAllSources(db).catch((error) => console.error("Syncing tool sources failed:", error));
   startPeriodicSync(db, Number(process.env.TOOLSHED_MCP_SYNC_INTERVAL_MS ?? 60_000));
+  // The decision log keeps what TOOLSHED_DECISION_RETENTION_DAYS / _ROWS say, cleaned up hourly.
+  const { startDecisionCleanup } = await import("./app/_services/retention");
+  startDecisionCleanup(db);
 }

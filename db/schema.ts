@@ -128,10 +128,26 @@ export const conversations = sqliteTable("conversations", {
   agent: text("agent").notNull(),
   mode: text("mode"),
   flags: text("flags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-  /** Every tool selected or found earlier in the conversation, first occurrence first. */
-  history: text("history", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
   ...timestamps,
 });
+
+/**
+ * A conversation's tool history: every tool selected or found earlier in it, one row each, in the
+ * order they joined (first occurrence first). A row per entry (not a JSON array rewritten on every
+ * append) so that concurrent appends cannot lose each other's entries.
+ */
+export const conversationTools = sqliteTable(
+  "conversation_tools",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [uniqueIndex("conversation_tools_conversation_name").on(table.conversationId, table.name)],
+);
 
 export const conversationMessages = sqliteTable(
   "conversation_messages",

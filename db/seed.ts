@@ -1,5 +1,5 @@
 import { DEMO_CATALOG, DEMO_TOOLS } from "@/lib/demo";
-import type { Db } from "./client";
+import { writeTransaction, type Db } from "./client";
 import { upgradeCatalog, createCatalog, listCatalogs } from "./queries/catalogs";
 import { readSetting, writeSetting } from "./queries/settings";
 import { getSecretKey } from "@/lib/secrets";
@@ -25,11 +25,12 @@ export function seed(db: Db, { demo }: { demo: boolean }): void {
   const catalogs = listCatalogs(db);
   for (const catalog of catalogs) upgradeCatalog(db, catalog.id, SEED_ACTOR);
   if (!demo || readSetting(db, DEMO_SEEDED) !== undefined) return;
-  db.transaction((tx) => {
+  writeTransaction(db, (tx) => {
     const txDb = tx as unknown as Db;
     if (!catalogs.some((catalog) => catalog.id === DEMO_CATALOG.id)) {
       createCatalog(txDb, DEMO_CATALOG, SEED_ACTOR);
-      importTools(txDb, DEMO_CATALOG.id, DEMO_TOOLS.map((tool) => ({ ...tool, tags: [...tool.tags] })), SEED_ACTOR);
+      // The outer handle: the import writes on the same connection, inside this transaction (as a savepoint).
+      importTools(db, DEMO_CATALOG.id, DEMO_TOOLS.map((tool) => ({ ...tool, tags: [...tool.tags] })), SEED_ACTOR);
       // Not when the operator's TOOLSHED_MCP_STDIO_COMMANDS leaves the demo server out.
       if (!mcpPolicyProblem(DEMO_MCP_SERVER)) createMcpServer(txDb, DEMO_CATALOG.id, DEMO_MCP_SERVER, SEED_ACTOR);
     }

@@ -82,7 +82,10 @@ export const decisionQuery = z.strictObject({
   path: z.enum(["preselect", "exact", "semantic"]).optional(),
   rejected: z.enum(["1", "true"]).optional(),
   fallback: z.enum(["1", "true"]).optional(),
+  /** Page size: 50 by default, at most 500. */
   limit: z.coerce.number().int().min(1).max(500).optional(),
+  /** The previous page's `nextCursor` (opaque). */
+  cursor: z.string().min(1).max(200).optional(),
 });
 
 /**

@@ -1,7 +1,7 @@
 import { stepCountIs, streamText, type ModelMessage } from "ai";
 import type { Db } from "@/db/client";
 import type { ToolRecord } from "@/db/queries/tools";
-import { appendMessage, getConversation, listMessages, updateConversation } from "@/db/queries/conversations";
+import { appendMessage, getConversation, listMessages, setMessageDetails, updateConversation } from "@/db/queries/conversations";
 import { mainModelFromEnv } from "@/lib/ai/models";
 import { createTurnTools } from "@/lib/ai/turn-tools";
 import { ToolshedError } from "@/lib/errors";
@@ -96,7 +96,9 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
       tokens: preselection.tokens,
       latencyMs: preselection.latencyMs,
     };
-    appendMessage(db, conversationId, { role: "user", content: request.message, details: turn });
+    // Recording the decision stored the message in the conversation (the decision refers to it there): the turn goes beside it.
+    if (preselection.storedMessageId !== undefined) setMessageDetails(db, conversationId, preselection.storedMessageId, turn);
+    else appendMessage(db, conversationId, { role: "user", content: request.message, details: turn });
     events.push({ type: "preselection", conversationId, turn });
   } else {
     const conversation = getConversation(db, conversationId!, catalogId);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { listAuditBetween, type CatalogChange } from "@/db/queries/audit-between";
 import { getDecision } from "@/db/queries/decisions";
+import { ToolshedError } from "@/lib/errors";
 import { replayDecision, type ReplayResult } from "@/lib/selection/replay";
 import type { Selector } from "@/lib/selection/selector";
 import { selectorById, selectorRegistry } from "./selection";
@@ -34,6 +35,10 @@ function replaySelector(requested: string | undefined, recorded: { selector: str
 /** Replays a recorded decision against the catalog as it is now. Reads only: nothing is recorded. */
 export async function replayDecisionById(db: Db, id: string, request: z.infer<typeof replayBody> = {}): Promise<ReplayResponse> {
   const decision = getDecision(db, id);
+  const missing = (decision.input as { messagesUnavailable?: number } | null)?.messagesUnavailable;
+  if (missing) {
+    throw new ToolshedError("conflict", `Decision "${id}" cannot be replayed: the ${missing} conversation messages it refers to were deleted with the conversation.`, "conversationId");
+  }
   const selector = replaySelector(request.selector, decision);
   const state = await catalogState(db, decision.catalogId);
   const result = await replayDecision({ decision, state, selector });

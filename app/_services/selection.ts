@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { addToHistory, listMessages, openConversation } from "@/db/queries/conversations";
+import { addToHistory, listTranscript, openConversation } from "@/db/queries/conversations";
 import { recordDecision } from "@/db/queries/decisions";
 import { auxSelectorFromEnv } from "@/lib/ai/models";
 import { computeToolList } from "@/lib/pipeline/tool-list";
@@ -85,13 +85,16 @@ export async function runPreselection(db: Db, catalogId: string, request: TurnRe
     selector: result.selection.selector,
     fallback: result.selection.fallback ?? null,
     raw: result.selection.raw,
-    result: { selected: result.selected, toolSet: result.toolSet, dropped: result.dropped, candidates: result.candidates },
+    // The count, not every candidate's name: at 50,000 tools the names alone are a megabyte per decision.
+    result: { selected: result.selected, toolSet: result.toolSet, dropped: result.dropped, candidateCount: result.candidates.length },
     rejected: result.rejected,
     latencyMs: result.latencyMs,
     tokens: result.tokens,
   });
   addToHistory(db, conversation.id, result.selected.map((tool) => tool.name));
-  return { conversationId: conversation.id, decisionId: decision.id, revision: state.revision, state, ...result };
+  // The id under which recording the decision stored the last message in the conversation, if it did.
+  const storedMessageId = decision.appendedMessageIds.at(-1);
+  return { conversationId: conversation.id, decisionId: decision.id, storedMessageId, revision: state.revision, state, ...result };
 }
 
 /** A ToolSearch call as the main model makes it, recorded as a decision; found tools join the history. */
@@ -104,11 +107,8 @@ export async function runToolSearchCall(
   const conversation = openConversation(db, catalogId, request.conversationId, { ...pipelineRequest(request), title: request.query.slice(0, 80) });
   const list = computeToolList(state, { ...pipelineRequest(request), format: "ai-sdk" });
   const view = registryView(state.tools, list);
-  const messages =
-    request.messages ??
-    listMessages(db, conversation.id)
-      .filter((message) => message.role === "user" || message.role === "assistant")
-      .map((message) => ({ role: message.role, content: message.content }));
+  // The conversation's transcript, which the decision then refers to instead of copying it.
+  const messages = request.messages ?? listTranscript(db, conversation.id).map(({ role, content }) => ({ role, content }));
   const result = await runToolSearch({
     query: request.query,
     maxResults: request.maxResults,

@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { DEFAULT_AGENTS, type Agent } from "@/lib/rules/agents";
 import { validateAgents } from "@/lib/rules/validate";
-import type { Db } from "../client";
+import { writeTransaction, type Db } from "../client";
 import { agents, type AgentRow } from "../schema";
 import { recordChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
@@ -34,7 +34,7 @@ export function getAgent(db: Db | Tx, catalogId: string, name: string): Agent {
  * agent list is validated after the change, so a rename onto another agent's name is refused.
  */
 export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string, previousName?: string): Agent {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     requireCatalog(tx, catalogId);
     const current = listAgents(tx, catalogId);
     const before = previousName === undefined ? undefined : current.find((candidate) => candidate.name === previousName);
@@ -67,7 +67,7 @@ export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string
 }
 
 export function deleteAgent(db: Db, catalogId: string, name: string, actor: string): void {
-  db.transaction((tx) => {
+  writeTransaction(db, (tx) => {
     const before = getAgent(tx, catalogId, name);
     tx.delete(agents).where(and(eq(agents.catalogId, catalogId), eq(agents.name, name))).run();
     recordChanges(tx, catalogId, actor, [{ subjectKind: "agent", subject: name, action: "delete", before }]);

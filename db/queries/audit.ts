@@ -13,6 +13,8 @@ export interface ChangeEntry {
   after?: unknown;
 }
 
+const AUDIT_INSERT_CHUNK = 500;
+
 /**
  * Bumps the catalog's revision once and writes an audit entry per change, inside the
  * caller's transaction, so a change and its record land together or not at all.
@@ -24,9 +26,10 @@ export function recordChanges(tx: Tx, catalogId: string, actor: string, entries:
     .where(eq(catalogs.id, catalogId))
     .returning({ revision: catalogs.revision })
     .all();
-  if (entries.length > 0) {
+  // In chunks: one statement binds at most 32,766 values (8 per entry), and thousands of entries are ordinary.
+  for (let start = 0; start < entries.length; start += AUDIT_INSERT_CHUNK) {
     tx.insert(auditEntries)
-      .values(entries.map((entry) => ({ ...entry, before: entry.before ?? null, after: entry.after ?? null, catalogId, revision, actor })))
+      .values(entries.slice(start, start + AUDIT_INSERT_CHUNK).map((entry) => ({ ...entry, before: entry.before ?? null, after: entry.after ?? null, catalogId, revision, actor })))
       .run();
   }
   return revision;

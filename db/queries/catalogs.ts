@@ -2,7 +2,7 @@ import { asc, eq, inArray, sql } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 import { CATALOG_ID_PATTERN, slugify } from "@/lib/catalogs/slug";
-import type { Db } from "../client";
+import { writeTransaction, type Db } from "../client";
 import { catalogs, tools, type CatalogRow } from "../schema";
 import { ensureAgents } from "./agents";
 import { recordChanges } from "./audit";
@@ -99,7 +99,7 @@ export function createCatalog(db: Db, input: { name: string; description?: strin
       input.id ? "id" : "name",
     );
   }
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     if (tx.select({ id: catalogs.id }).from(catalogs).where(eq(catalogs.id, id)).get()) {
       throw new ToolshedError("conflict", `A catalog with id "${id}" already exists.`, input.id ? "id" : "name");
     }
@@ -115,7 +115,7 @@ export function createCatalog(db: Db, input: { name: string; description?: strin
 }
 
 export function updateCatalog(db: Db, id: string, input: { name?: string; description?: string }, actor: string): Catalog {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const before = tx.select().from(catalogs).where(eq(catalogs.id, id)).get();
     if (!before) throw notFound(`Catalog "${id}"`, "catalog");
     const next = {
@@ -140,7 +140,7 @@ export function deleteCatalog(db: Db, id: string): void {
  * and agents if it has none. Returns how many built-ins were added.
  */
 export function upgradeCatalog(db: Db, catalogId: string, actor: string): number {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     ensureRules(tx, catalogId);
     ensureAgents(tx, catalogId);
     const present = new Set(tx.select({ name: tools.name }).from(tools).where(eq(tools.catalogId, catalogId)).all().map((t) => t.name));

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, ne } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
-import type { Db } from "../client";
-import { conversationMessages, conversations, type ConversationRow } from "../schema";
+import { writeTransaction, type Db } from "../client";
+import { conversationMessages, conversations, conversationTools, type ConversationRow } from "../schema";
+import type { Tx } from "./audit";
 import { requireCatalog } from "./guards";
 
 export interface Conversation {
@@ -13,13 +14,28 @@ export interface Conversation {
   agent: string;
   mode: string | null;
   flags: string[];
+  /** Every tool selected or found earlier in the conversation, first occurrence first. */
   history: string[];
   createdAt: string;
   updatedAt: string;
 }
 
-function toConversation(row: ConversationRow): Conversation {
-  return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+/** Rows per INSERT statement: far below SQLite's limit on bound variables. */
+const INSERT_CHUNK = 200;
+
+function toConversation(row: ConversationRow, history: string[]): Conversation {
+  return { ...row, history, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+}
+
+/** The conversation's tool history, in the order the tools joined it. */
+export function historyOf(db: Tx, conversationId: string): string[] {
+  return db
+    .select({ name: conversationTools.name })
+    .from(conversationTools)
+    .where(eq(conversationTools.conversationId, conversationId))
+    .orderBy(asc(conversationTools.id))
+    .all()
+    .map((row) => row.name);
 }
 
 export function createConversation(
@@ -32,7 +48,7 @@ export function createConversation(
     .values({ id: randomUUID(), catalogId: input.catalogId, model: input.model, agent: input.agent, mode: input.mode ?? null, flags: input.flags ?? [], title: input.title ?? "" })
     .returning()
     .get();
-  return toConversation(row);
+  return toConversation(row, []);
 }
 
 export function getConversation(db: Db, id: string, catalogId?: string): Conversation {
@@ -40,7 +56,7 @@ export function getConversation(db: Db, id: string, catalogId?: string): Convers
   if (!row || (catalogId !== undefined && row.catalogId !== catalogId)) {
     throw notFound(`Conversation "${id}"${catalogId ? ` in catalog "${catalogId}"` : ""}`, "conversationId");
   }
-  return toConversation(row);
+  return toConversation(row, historyOf(db, id));
 }
 
 /** The named conversation (which must belong to the catalog), or a new one for this model and agent. */
@@ -55,17 +71,39 @@ export function openConversation(
 
 export function listConversations(db: Db, catalogId: string, limit = 100): Conversation[] {
   requireCatalog(db, catalogId);
-  return db.select().from(conversations).where(eq(conversations.catalogId, catalogId)).orderBy(desc(conversations.updatedAt)).limit(limit).all().map(toConversation);
+  const rows = db.select().from(conversations).where(eq(conversations.catalogId, catalogId)).orderBy(desc(conversations.updatedAt)).limit(limit).all();
+  const histories = new Map<string, string[]>(rows.map((row) => [row.id, []]));
+  if (rows.length > 0) {
+    const entries = db
+      .select({ conversationId: conversationTools.conversationId, name: conversationTools.name })
+      .from(conversationTools)
+      .where(inArray(conversationTools.conversationId, rows.map((row) => row.id)))
+      .orderBy(asc(conversationTools.id))
+      .all();
+    for (const entry of entries) histories.get(entry.conversationId)!.push(entry.name);
+  }
+  return rows.map((row) => toConversation(row, histories.get(row.id)!));
 }
 
-/** Adds names to the conversation's tool history, keeping first occurrences first. */
+/**
+ * Adds names to the conversation's tool history, keeping first occurrences first, and returns the
+ * whole history. One row per name with a unique key, written in an immediate transaction: appends
+ * from any number of connections at once all land, each name once.
+ */
 export function addToHistory(db: Db, id: string, names: string[]): string[] {
-  return db.transaction((tx) => {
-    const row = tx.select({ history: conversations.history }).from(conversations).where(eq(conversations.id, id)).get();
-    if (!row) throw notFound(`Conversation "${id}"`, "conversationId");
-    const history = [...new Set([...row.history, ...names])];
-    tx.update(conversations).set({ history, updatedAt: new Date() }).where(eq(conversations.id, id)).run();
-    return history;
+  return writeTransaction(db, (tx) => {
+    if (!tx.select({ id: conversations.id }).from(conversations).where(eq(conversations.id, id)).get()) {
+      throw notFound(`Conversation "${id}"`, "conversationId");
+    }
+    const fresh = [...new Set(names)];
+    for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
+      tx.insert(conversationTools)
+        .values(fresh.slice(start, start + INSERT_CHUNK).map((name) => ({ conversationId: id, name })))
+        .onConflictDoNothing()
+        .run();
+    }
+    if (fresh.length > 0) tx.update(conversations).set({ updatedAt: new Date() }).where(eq(conversations.id, id)).run();
+    return historyOf(tx, id);
   });
 }
 
@@ -73,7 +111,7 @@ export function updateConversation(db: Db, id: string, changes: { title?: string
   if (changes.title !== undefined && changes.title.length > 200) throw new ToolshedError("bad_request", "A title is at most 200 characters.", "title");
   const row = db.update(conversations).set({ ...changes, updatedAt: new Date() }).where(eq(conversations.id, id)).returning().get();
   if (!row) throw notFound(`Conversation "${id}"`, "conversationId");
-  return toConversation(row);
+  return toConversation(row, historyOf(db, id));
 }
 
 export function deleteConversation(db: Db, catalogId: string, id: string): void {
@@ -99,6 +137,16 @@ export function appendMessage(db: Db, conversationId: string, message: { role: S
   return { id: row.id, role: row.role, content: row.content, details: row.details, createdAt: row.createdAt.toISOString() };
 }
 
+/** Attaches what the playground shows beside a stored message (e.g. a user message's turn). */
+export function setMessageDetails(db: Db, conversationId: string, messageId: number, details: unknown): void {
+  const result = db
+    .update(conversationMessages)
+    .set({ details: details ?? null })
+    .where(and(eq(conversationMessages.id, messageId), eq(conversationMessages.conversationId, conversationId)))
+    .run();
+  if (result.changes === 0) throw notFound(`Message ${messageId} of conversation "${conversationId}"`, "messageId");
+}
+
 export function listMessages(db: Db, conversationId: string): StoredMessage[] {
   return db
     .select()
@@ -107,4 +155,42 @@ export function listMessages(db: Db, conversationId: string): StoredMessage[] {
     .orderBy(asc(conversationMessages.id))
     .all()
     .map((row) => ({ id: row.id, role: row.role, content: row.content, details: row.details, createdAt: row.createdAt.toISOString() }));
+}
+
+export interface TranscriptMessage {
+  id: number;
+  role: StoredMessage["role"];
+  content: string;
+}
+
+/**
+ * The conversation as a selector reads it: its stored messages that have text, oldest first, up
+ * to and including message `throughId` when given. Decisions refer to a prefix of this instead of
+ * copying it (see db/queries/decisions.ts).
+ */
+export function listTranscript(db: Tx, conversationId: string, throughId?: number): TranscriptMessage[] {
+  const conditions = [eq(conversationMessages.conversationId, conversationId), ne(conversationMessages.content, "")];
+  if (throughId !== undefined) conditions.push(lte(conversationMessages.id, throughId));
+  return db
+    .select({ id: conversationMessages.id, role: conversationMessages.role, content: conversationMessages.content })
+    .from(conversationMessages)
+    .where(and(...conditions))
+    .orderBy(asc(conversationMessages.id))
+    .all();
+}
+
+/** Appends messages (inside the caller's transaction) and returns their ids, in order. */
+export function appendTranscript(tx: Tx, conversationId: string, messages: { role: StoredMessage["role"]; content: string }[]): number[] {
+  const ids: number[] = [];
+  for (let start = 0; start < messages.length; start += INSERT_CHUNK) {
+    const rows = tx
+      .insert(conversationMessages)
+      .values(messages.slice(start, start + INSERT_CHUNK).map((message) => ({ conversationId, role: message.role, content: message.content, details: null })))
+      .returning({ id: conversationMessages.id })
+      .all();
+    // Ids are handed out in the order of the rows; RETURNING may list them in any order.
+    ids.push(...rows.map((row) => row.id).sort((a, b) => a - b));
+  }
+  if (ids.length > 0) tx.update(conversations).set({ updatedAt: new Date() }).where(eq(conversations.id, conversationId)).run();
+  return ids;
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, ne, isNotNull, sql, type SQL } from "drizzle-orm";
-import { notFound } from "@/lib/errors";
-import type { Db } from "../client";
+import { and, eq, ne, isNotNull, sql, type SQL } from "drizzle-orm";
+import { ToolshedError, notFound } from "@/lib/errors";
+import { writeTransaction, type Db } from "../client";
 import { decisions, type DecisionRow } from "../schema";
+import type { Tx } from "./audit";
+import { appendTranscript, listTranscript, type StoredMessage } from "./conversations";
 import { requireCatalog } from "./guards";
 
 export type NewDecision = Omit<typeof decisions.$inferInsert, "id" | "createdAt">;
@@ -11,18 +13,101 @@ export interface Decision extends Omit<DecisionRow, "createdAt"> {
   createdAt: string;
 }
 
+/** A decision as the list gives it: without its input and raw selector output (the detail has them). */
+export type DecisionSummary = Omit<Decision, "input" | "raw">;
+
+/**
+ * Where a decision's messages are: the first `count` messages of its conversation's transcript
+ * (db/queries/conversations.ts `listTranscript`), up to message `through`; the input's own
+ * `messages` follow them. Stored instead of a copy of the conversation, which every turn would
+ * otherwise store again.
+ */
+export interface TranscriptRef {
+  through: number;
+  count: number;
+}
+
+interface Message {
+  role: StoredMessage["role"];
+  content: string;
+}
+
+const ROLES = new Set(["user", "assistant", "system", "tool"]);
+
+function messagesOf(input: unknown): Message[] | undefined {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return undefined;
+  const messages = (input as { messages?: unknown }).messages;
+  if (!Array.isArray(messages)) return undefined;
+  const valid = messages.every(
+    (message) => message !== null && typeof message === "object" && ROLES.has((message as Message).role) && typeof (message as Message).content === "string",
+  );
+  return valid ? (messages as Message[]) : undefined;
+}
+
+/**
+ * Moves a decision's messages out of its input: the ones its conversation already holds (its
+ * transcript is a prefix of them) are referred to, the rest are appended to the conversation and
+ * referred to as well. When the transcript is not a prefix (the caller sent another history), the
+ * messages stay in the input, as they were.
+ */
+function compactInput(tx: Tx, conversationId: string | null | undefined, input: unknown): { input: unknown; appended: number[] } {
+  const messages = messagesOf(input);
+  if (!conversationId || !messages || messages.length === 0) return { input, appended: [] };
+  const stored = listTranscript(tx, conversationId);
+  const isPrefix = stored.length <= messages.length && stored.every((row, index) => row.role === messages[index].role && row.content === messages[index].content);
+  if (!isPrefix) return { input, appended: [] };
+  const rest = messages.slice(stored.length);
+  // A message without text is not part of a transcript: such a tail stays in the input.
+  const appended = rest.every((message) => message.content !== "") ? appendTranscript(tx, conversationId, rest) : [];
+  const count = stored.length + appended.length;
+  if (count === 0) return { input, appended };
+  const through = appended.at(-1) ?? stored.at(-1)!.id;
+  const transcript: TranscriptRef = { through, count };
+  return { input: { ...(input as object), messages: messages.slice(count), transcript }, appended };
+}
+
+/**
+ * The input as it was recorded: the referred messages are read back from the conversation. When
+ * they are gone (the conversation was deleted), `messages` holds only what the input kept and
+ * `messagesUnavailable` says how many are missing.
+ */
+function hydrateInput(db: Db, row: DecisionRow): unknown {
+  const input = row.input as { messages?: Message[]; transcript?: TranscriptRef } | null;
+  if (!input || typeof input !== "object" || !input.transcript) return row.input;
+  const { through, count } = input.transcript;
+  const rows = row.conversationId ? listTranscript(db, row.conversationId, through) : [];
+  const kept = input.messages ?? [];
+  if (rows.length !== count) return { ...input, messages: kept, messagesUnavailable: count };
+  return { ...input, messages: [...rows.map(({ role, content }) => ({ role, content })), ...kept] };
+}
+
 function toDecision(row: DecisionRow): Decision {
   return { ...row, createdAt: row.createdAt.toISOString() };
 }
 
-export function recordDecision(db: Db, decision: NewDecision): Decision {
-  return toDecision(db.insert(decisions).values({ ...decision, id: randomUUID() }).returning().get());
+/**
+ * Logs a decision. Its input's `messages` are not copied when its conversation holds them: the
+ * decision refers to them, and messages the conversation does not have yet are appended to it
+ * (their ids are returned, the last message's last). One immediate transaction, so concurrent
+ * turns of one conversation cannot interleave.
+ */
+export function recordDecision(db: Db, decision: NewDecision): Decision & { appendedMessageIds: number[] } {
+  return writeTransaction(db, (tx) => {
+    const { input, appended } = compactInput(tx, decision.conversationId, decision.input);
+    const row = tx
+      .insert(decisions)
+      .values({ ...decision, input, id: randomUUID() })
+      .returning()
+      .get();
+    return { ...toDecision({ ...row, input: decision.input }), appendedMessageIds: appended };
+  });
 }
 
+/** One decision with everything it recorded, its messages included. */
 export function getDecision(db: Db, id: string): Decision {
   const row = db.select().from(decisions).where(eq(decisions.id, id)).get();
   if (!row) throw notFound(`Decision "${id}"`, "id");
-  return toDecision(row);
+  return toDecision({ ...row, input: hydrateInput(db, row) });
 }
 
 export interface DecisionFilter {
@@ -31,24 +116,134 @@ export interface DecisionFilter {
   path?: "preselect" | "exact" | "semantic";
   withRejections?: boolean;
   withFallback?: boolean;
+  /** Page size: 50 by default, at most 500. */
   limit?: number;
+  /** Where the previous page ended (its `nextCursor`). */
+  cursor?: string;
 }
 
-/** A catalog's decisions, newest first. */
-export function listDecisions(db: Db, catalogId: string, filter: DecisionFilter = {}): Decision[] {
+export const DECISION_PAGE_DEFAULT = 50;
+export const DECISION_PAGE_MAX = 500;
+
+interface Position {
+  createdAt: number;
+  rowid: number;
+}
+
+function encodeCursor(position: Position): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.rowid])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): Position {
+  try {
+    const [createdAt, rowid] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (typeof createdAt === "number" && Number.isFinite(createdAt) && Number.isSafeInteger(rowid)) return { createdAt, rowid: rowid as number };
+  } catch {
+    // Reported below.
+  }
+  throw new ToolshedError("bad_request", "This cursor is not one a decisions page gave: start again without it.", "cursor");
+}
+
+/** Newest first; rowid breaks ties between decisions of the same millisecond. */
+const createdRaw = sql<number>`${decisions.createdAt}`;
+const rowid = sql<number>`${decisions}.rowid`;
+
+function olderThan(position: Position): SQL {
+  return sql`(${createdRaw} < ${position.createdAt} OR (${createdRaw} = ${position.createdAt} AND ${rowid} < ${position.rowid}))`;
+}
+
+export interface DecisionPage {
+  decisions: DecisionSummary[];
+  /** Pass it as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** A page of a catalog's decisions, newest first, without their heavy fields. */
+export function pageDecisions(db: Db, catalogId: string, filter: DecisionFilter = {}): DecisionPage {
   requireCatalog(db, catalogId);
+  const limit = Math.max(1, Math.min(filter.limit ?? DECISION_PAGE_DEFAULT, DECISION_PAGE_MAX));
   const conditions: SQL[] = [eq(decisions.catalogId, catalogId)];
   if (filter.conversationId) conditions.push(eq(decisions.conversationId, filter.conversationId));
   if (filter.kind) conditions.push(eq(decisions.kind, filter.kind));
   if (filter.path) conditions.push(eq(decisions.path, filter.path));
   if (filter.withRejections) conditions.push(ne(decisions.rejected, sql`'[]'`));
   if (filter.withFallback) conditions.push(isNotNull(decisions.fallback), ne(decisions.fallback, sql`'null'`));
-  return db
-    .select()
+  if (filter.cursor) conditions.push(olderThan(decodeCursor(filter.cursor)));
+  const rows = db
+    .select({
+      position: sql<string>`json_array(${createdRaw}, ${rowid})`,
+      id: decisions.id,
+      catalogId: decisions.catalogId,
+      conversationId: decisions.conversationId,
+      revision: decisions.revision,
+      kind: decisions.kind,
+      path: decisions.path,
+      model: decisions.model,
+      agent: decisions.agent,
+      mode: decisions.mode,
+      flags: decisions.flags,
+      selector: decisions.selector,
+      fallback: decisions.fallback,
+      // Decisions recorded before the candidate count replaced the list still carry every name.
+      result: sql<string>`json_remove(${decisions.result}, '$.candidates')`,
+      rejected: decisions.rejected,
+      latencyMs: decisions.latencyMs,
+      tokens: decisions.tokens,
+      createdAt: decisions.createdAt,
+    })
     .from(decisions)
     .where(and(...conditions))
-    .orderBy(desc(decisions.createdAt), desc(sql`rowid`))
-    .limit(Math.min(filter.limit ?? 100, 500))
-    .all()
-    .map(toDecision);
+    .orderBy(sql`${createdRaw} DESC, ${rowid} DESC`)
+    .limit(limit + 1)
+    .all();
+  const page = rows.slice(0, limit);
+  const last = rows.length > limit ? (JSON.parse(page.at(-1)!.position) as [number, number]) : undefined;
+  return {
+    decisions: page.map(({ position: _position, result, createdAt, ...row }) => ({ ...row, result: JSON.parse(result) as unknown, createdAt: createdAt.toISOString() })),
+    nextCursor: last ? encodeCursor({ createdAt: last[0], rowid: last[1] }) : null,
+  };
+}
+
+/** The decisions of pageDecisions' page, alone. */
+export function listDecisions(db: Db, catalogId: string, filter: DecisionFilter = {}): DecisionSummary[] {
+  return pageDecisions(db, catalogId, filter).decisions;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retention
+
+/** Where a catalog's newest `keep` decisions end: everything older than this position goes. */
+export function retentionBoundary(db: Db, catalogId: string, keep: number): Position | undefined {
+  const row = db
+    .select({ createdAt: createdRaw, rowid })
+    .from(decisions)
+    .where(eq(decisions.catalogId, catalogId))
+    .orderBy(sql`${createdRaw} DESC, ${rowid} DESC`)
+    .limit(1)
+    .offset(keep - 1)
+    .get();
+  return row && { createdAt: row.createdAt, rowid: row.rowid };
+}
+
+/**
+ * Deletes at most `limit` of a catalog's decisions that were made before `before` (ms since the
+ * epoch) or that lie past `boundary` (see retentionBoundary); returns how many it deleted. Small
+ * batches keep each write short: the caller repeats until fewer than `limit` go.
+ */
+export function deleteOldDecisions(db: Db, catalogId: string, rule: { before?: number; boundary?: Position }, limit: number): number {
+  const expired: SQL[] = [];
+  if (rule.before !== undefined) expired.push(sql`${createdRaw} < ${rule.before}`);
+  if (rule.boundary) expired.push(olderThan(rule.boundary));
+  if (expired.length === 0) return 0;
+  return db
+    .delete(decisions)
+    .where(
+      sql`${rowid} IN (SELECT rowid FROM ${decisions} WHERE ${decisions.catalogId} = ${catalogId} AND (${sql.join(expired, sql` OR `)}) LIMIT ${limit})`,
+    )
+    .run().changes;
+}
+
+/** How many decisions a catalog holds (for tests and the settings page). */
+export function countDecisions(db: Db, catalogId: string): number {
+  return db.select({ count: sql<number>`count(*)` }).from(decisions).where(eq(decisions.catalogId, catalogId)).get()!.count;
 }

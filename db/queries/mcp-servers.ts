@@ -12,7 +12,7 @@ import {
   type McpConfigSecrets,
   type McpServerConfig,
 } from "@/lib/sources/mcp";
-import type { Db } from "../client";
+import { writeTransaction, type Db } from "../client";
 import { auditEntries, mcpServers, tools, type McpServerRow } from "../schema";
 import { recordChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
@@ -101,7 +101,7 @@ export function createMcpServer(db: Db, catalogId: string, config: McpServerConf
   const problem = mcpPolicyProblem(config, env);
   if (problem) throw new ToolshedError("bad_request", problem.message, problem.field);
   const stored = storedForm(config);
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     requireCatalog(tx, catalogId);
     if (findRow(tx, catalogId, config.name)) {
       throw new ToolshedError("conflict", `An MCP server named "${config.name}" already exists in this catalog.`, "name");
@@ -113,7 +113,7 @@ export function createMcpServer(db: Db, catalogId: string, config: McpServerConf
 }
 
 export function deleteMcpServer(db: Db, catalogId: string, name: string, actor: string): void {
-  db.transaction((tx) => {
+  writeTransaction(db, (tx) => {
     requireCatalog(tx, catalogId);
     const row = findRow(tx, catalogId, name);
     if (!row) throw notFound(`MCP server "${name}" in catalog "${catalogId}"`, "name");
@@ -143,7 +143,7 @@ export function recordMcpHealth(
  * every start: converted rows are left alone. Returns how many servers were converted.
  */
 export function encryptStoredMcpSecrets(db: Db): number {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     let converted = 0;
     for (const row of tx.select().from(mcpServers).where(isNull(mcpServers.secrets)).all()) {
       const stored = storedForm(row.config);

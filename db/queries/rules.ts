@@ -6,7 +6,7 @@ import type { DefinitionOverride } from "@/lib/rules/overrides";
 import type { ProviderProfile } from "@/lib/rules/providers";
 import { validateModelRules, validateOverrides } from "@/lib/rules/validate";
 import type { FieldError } from "@/lib/tools/validate";
-import type { Db } from "../client";
+import { writeTransaction, type Db } from "../client";
 import { catalogRules, tools } from "../schema";
 import { recordChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
@@ -42,7 +42,7 @@ function saveRulesPart<K extends keyof CatalogRules>(
   subjectKind: "model-rule" | "provider" | "override" | "setting",
   actor: string,
 ): CatalogRules {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const before = getRules(tx as unknown as Db, catalogId);
     ensureRules(tx, catalogId);
     tx.update(catalogRules).set({ [key]: value }).where(eq(catalogRules.catalogId, catalogId)).run();
@@ -78,7 +78,7 @@ export function saveOverrides(db: Db, catalogId: string, overrides: DefinitionOv
 
 /** Replaces each part of the rules that `changes` names, all or nothing, and returns the result. */
 export function saveRules(db: Db, catalogId: string, changes: Partial<CatalogRules>, actor: string): CatalogRules {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const txDb = tx as unknown as Db;
     requireCatalog(tx, catalogId);
     if (changes.modelRules) saveModelRules(txDb, catalogId, changes.modelRules, actor);

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { ToolSource } from "@/lib/tools/types";
 import type { InputSchema } from "@/lib/tools/types";
 import type { FieldError } from "@/lib/tools/validate";
-import type { Db } from "../client";
+import { writeTransaction, type Db } from "../client";
 import { tools, type ToolRow } from "../schema";
 import { recordChanges, type ChangeEntry } from "./audit";
 import { requireCatalog } from "./guards";
@@ -41,7 +41,7 @@ export function syncSourceTools(
   drafts: SourceToolDraft[],
   actor: string,
 ): SourceSyncResult {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     requireCatalog(tx, catalogId);
     const result: SourceSyncResult = { added: [], updated: [], unregistered: [], conflicts: [] };
     const entries: ChangeEntry[] = [];
@@ -81,7 +81,7 @@ export function syncSourceTools(
 
 /** Takes every tool of one source out of "registered" (its server is gone); returns their names. */
 export function unregisterSourceTools(db: Db, catalogId: string, source: ToolSource, sourceRef: string, actor: string, reason: string): string[] {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const rows = tx
       .select()
       .from(tools)
@@ -102,7 +102,7 @@ export function unregisterSourceTools(db: Db, catalogId: string, source: ToolSou
 
 /** Deletes every tool of one source (the source itself was removed); their audit history stays. */
 export function deleteSourceTools(db: Db, catalogId: string, source: ToolSource, sourceRef: string, actor: string): string[] {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const rows = tx.select().from(tools).where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef))).all();
     if (rows.length === 0) return [];
     tx.delete(tools).where(inArray(tools.id, rows.map((row) => row.id))).run();

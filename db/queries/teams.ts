@@ -3,7 +3,7 @@ import { hashSecretToken, newLinkSecret } from "@/lib/auth/tokens";
 import type { TeamRole } from "@/lib/auth/policy";
 import { CATALOG_ID_PATTERN, slugify } from "@/lib/catalogs/slug";
 import { ToolshedError, notFound } from "@/lib/errors";
-import type { Db } from "../client";
+import { writeTransaction, type Db } from "../client";
 import { catalogs, invitations, teamMembers, teams, users } from "../schema";
 
 export const DEFAULT_TEAM = "default";
@@ -48,7 +48,7 @@ export function createTeam(db: Db, input: { name: string; id?: string }, creator
   if (!name || name.length > 80) throw new ToolshedError("bad_request", "A team name is 1-80 characters.", "name");
   const id = input.id ?? slugify(name);
   if (!CATALOG_ID_PATTERN.test(id)) throw new ToolshedError("bad_request", "A team id is lowercase letters, digits and '-', at most 48 characters.", input.id ? "id" : "name");
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     if (tx.select({ id: teams.id }).from(teams).where(eq(teams.id, id)).get()) {
       throw new ToolshedError("conflict", `A team with id "${id}" already exists.`, input.id ? "id" : "name");
     }
@@ -87,7 +87,7 @@ function adminCount(db: Pick<Db, "select">, teamId: string): number {
 
 /** Adds a member or changes their role; a team never loses its last admin. */
 export function setMemberRole(db: Db, teamId: string, userId: string, role: TeamRole): void {
-  db.transaction((tx) => {
+  writeTransaction(db, (tx) => {
     getTeam(tx as unknown as Db, teamId);
     const current = tx.select({ role: teamMembers.role }).from(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId))).get();
     if (current?.role === "admin" && role !== "admin" && adminCount(tx, teamId) <= 1) {
@@ -99,7 +99,7 @@ export function setMemberRole(db: Db, teamId: string, userId: string, role: Team
 }
 
 export function removeMember(db: Db, teamId: string, userId: string): void {
-  db.transaction((tx) => {
+  writeTransaction(db, (tx) => {
     const current = tx.select({ role: teamMembers.role }).from(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId))).get();
     if (!current) throw notFound("Team member", "userId");
     if (current.role === "admin" && adminCount(tx, teamId) <= 1) {
@@ -185,7 +185,7 @@ export function hasOpenInvitationFor(db: Db, email: string): boolean {
 export function acceptInvitation(db: Db, secret: string, userId: string): OpenInvitation {
   const open = findOpenInvitation(db, secret);
   if (!open) throw new ToolshedError("not_found", "This invitation link is not valid: it was used, revoked or has expired.", "token");
-  db.transaction((tx) => {
+  writeTransaction(db, (tx) => {
     const claimed = tx
       .update(invitations)
       .set({ acceptedAt: new Date() })
@@ -202,7 +202,7 @@ export function acceptInvitation(db: Db, secret: string, userId: string): OpenIn
 
 /** Changes the role of someone who is already a member (404 otherwise); a team never loses its last admin. */
 export function changeMemberRole(db: Db, teamId: string, userId: string, role: TeamRole): TeamMember {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const inner = tx as unknown as Db;
     getTeam(inner, teamId);
     const member = () => listMembers(inner, teamId).find((candidate) => candidate.userId === userId);

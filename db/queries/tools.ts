@@ -1,11 +1,12 @@
 import { and, asc, eq } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import type { Tool } from "@/lib/tools/types";
-import { validateToolDraft, type FieldError, type ToolDraft } from "@/lib/tools/validate";
-import type { Db } from "../client";
-import { catalogs, tools, type ToolRow } from "../schema";
+import { validateToolDraft, type ToolDraft } from "@/lib/tools/validate";
+import { writeTransaction, type Db } from "../client";
+import { tools, type ToolRow } from "../schema";
 import { recordChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
+import { importDrafts, type ImportResult } from "./tool-import";
 
 export interface ToolRecord extends Tool {
   /** The MCP server, plugin file or skill the tool came from; null for built-in and custom tools. */
@@ -80,7 +81,7 @@ function validated(draft: ToolDraft): CustomToolInput {
 
 export function createCustomTool(db: Db, catalogId: string, draft: ToolDraft, actor: string): ToolRecord {
   const input = validated(draft);
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     requireCatalog(tx, catalogId);
     if (findRow(tx, catalogId, input.name)) {
       throw new ToolshedError("conflict", `A tool named "${input.name}" already exists in this catalog.`, "name");
@@ -105,7 +106,7 @@ function describeAction(before: ToolRow, patch: ToolPatch): string {
 }
 
 export function updateTool(db: Db, catalogId: string, name: string, patch: ToolPatch, actor: string): ToolRecord {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     requireCatalog(tx, catalogId);
     const before = findRow(tx, catalogId, name);
     if (!before) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
@@ -142,7 +143,7 @@ export function updateTool(db: Db, catalogId: string, name: string, patch: ToolP
 }
 
 export function deleteTool(db: Db, catalogId: string, name: string, actor: string): void {
-  db.transaction((tx) => {
+  writeTransaction(db, (tx) => {
     requireCatalog(tx, catalogId);
     const row = findRow(tx, catalogId, name);
     if (!row) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
@@ -158,61 +159,14 @@ export function deleteTool(db: Db, catalogId: string, name: string, actor: strin
   });
 }
 
-export interface ImportResult {
-  created: string[];
-  updated: string[];
-  unchanged: string[];
-  revision: number;
-}
+export type { ImportResult };
 
 /**
  * Writes already-validated imported tools in one transaction: new names become custom tools,
  * existing custom tools are replaced, built-ins only take their enabled state. Anything else
- * (a clash with a tool another source manages) is a problem and nothing is written.
+ * (a clash with a tool another source manages) is a problem and nothing is written. Large imports
+ * run as jobs off the main thread (app/_services/imports.ts); this is the same write.
  */
 export function importTools(db: Db, catalogId: string, drafts: CustomToolInput[], actor: string): ImportResult {
-  return db.transaction((tx) => {
-    requireCatalog(tx, catalogId);
-    const existing = new Map(
-      tx.select().from(tools).where(eq(tools.catalogId, catalogId)).all().map((row) => [row.name, row]),
-    );
-    const problems: FieldError[] = [];
-    drafts.forEach((draft, index) => {
-      const row = existing.get(draft.name);
-      if (row && row.source !== "custom" && row.source !== "builtin") {
-        problems.push({ field: `tools.${index}.name`, message: `"${draft.name}" is managed by its ${row.source} source and cannot be imported over.` });
-      }
-    });
-    if (problems.length > 0) throw ToolshedError.fromFieldErrors(problems, "Import rejected");
-
-    const result: ImportResult = { created: [], updated: [], unchanged: [], revision: 0 };
-    const entries = [];
-    for (const draft of drafts) {
-      const row = existing.get(draft.name);
-      if (!row) {
-        const created = tx
-          .insert(tools)
-          .values({ ...draft, tags: draft.tags ?? [], enabled: draft.enabled ?? true, catalogId, source: "custom" })
-          .returning()
-          .get();
-        result.created.push(draft.name);
-        entries.push({ subjectKind: "tool" as const, subject: draft.name, action: "import", after: snapshot(created) });
-        continue;
-      }
-      const changes =
-        row.source === "builtin"
-          ? { enabled: draft.enabled ?? row.enabled }
-          : { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags: draft.tags ?? [], enabled: draft.enabled ?? row.enabled };
-      const before = snapshot(row);
-      if (JSON.stringify({ ...before, ...changes }) === JSON.stringify(before)) {
-        result.unchanged.push(draft.name);
-        continue;
-      }
-      const after = tx.update(tools).set({ ...changes, updatedAt: new Date() }).where(eq(tools.id, row.id)).returning().get();
-      result.updated.push(draft.name);
-      entries.push({ subjectKind: "tool" as const, subject: draft.name, action: "import", before, after: snapshot(after) });
-    }
-    result.revision = entries.length > 0 ? recordChanges(tx, catalogId, actor, entries) : tx.select({ r: catalogs.revision }).from(catalogs).where(eq(catalogs.id, catalogId)).get()!.r;
-    return result;
-  });
+  return importDrafts(db, catalogId, drafts, actor);
 }

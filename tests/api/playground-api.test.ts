@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as conversationRoute from "@/app/api/catalogs/[catalog]/conversations/[id]/route";
 import * as playgroundRoute from "@/app/api/catalogs/[catalog]/playground/route";
+import * as decisionRoute from "@/app/api/decisions/[id]/route";
+import type { Db } from "@/db/client";
+import { decisions } from "@/db/schema";
 import { seed } from "@/db/seed";
 import type { PlaygroundEvent } from "@/lib/playground/events";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
@@ -34,8 +38,10 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
     delete process.env.TOOLSHED_OPENAI_COMPATIBLE_BASE_URL;
     await server.close();
   });
+  let db: Db;
   beforeEach(() => {
-    seed(useFreshDatabase(), { demo: true });
+    db = useFreshDatabase();
+    seed(db, { demo: true });
   });
 
   it("runs two turns: history carries a tool over, ToolSearch loads a missing one for the next step", async () => {
@@ -78,6 +84,18 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
     const stored = await (await conversationRoute.GET(jsonRequest("GET"), params({ catalog: "demo", id: conversationId }))).json();
     expect(stored.conversation.history).toEqual(expect.arrayContaining(["github_create_issue", "slack_post_message"]));
     expect(stored.messages.map((message: { role: string }) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant", "tool", "assistant"]);
+
+    // The second turn's decision refers to the conversation instead of copying it, and its detail reads it back.
+    const storedInput = db.select({ input: sql<string>`${decisions.input}` }).from(decisions).where(sql`${decisions.id} = ${turn2.decisionId}`).get()!.input;
+    expect(JSON.parse(storedInput)).toMatchObject({ messages: [], transcript: { count: 3 } });
+    const decision = (await (await decisionRoute.GET(jsonRequest("GET"), params({ id: turn2.decisionId }))).json()).decision;
+    expect(decision.input.messages).toEqual([
+      { role: "user", content: "Please file the login bug on GitHub" },
+      { role: "assistant", content: "Created issue #42 for the login bug." },
+      { role: "user", content: "Check the signup page in the browser and take a screenshot" },
+    ]);
+    // The turn is kept beside its user message, which is stored once.
+    expect(stored.messages[4]).toMatchObject({ role: "user", details: { decisionId: turn2.decisionId } });
   });
 });
 

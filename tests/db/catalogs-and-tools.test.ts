@@ -5,9 +5,9 @@ import { createCatalog, deleteCatalog, getCatalog, listCatalogSummaries, updateC
 import { createCustomTool, deleteTool, getTool, importTools, listTools, updateTool } from "@/db/queries/tools";
 import { seed } from "@/db/seed";
 import { parseImport } from "@/lib/catalogs/exchange";
-import { ToolshedError } from "@/lib/errors";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 import { DEMO_TOOLS } from "@/lib/demo";
+import { thrown } from "./support/thrown";
 
 const ACTOR = "test";
 
@@ -20,16 +20,6 @@ function draft(overrides: Record<string, unknown> = {}) {
     tags: ["weather"],
     ...overrides,
   };
-}
-
-function thrown(work: () => unknown): ToolshedError {
-  try {
-    work();
-  } catch (error) {
-    if (error instanceof ToolshedError) return error;
-    throw error;
-  }
-  throw new Error("expected a ToolshedError");
 }
 
 let db: Db;
@@ -174,7 +164,7 @@ describe("import", () => {
   it("round-trips an export: unchanged tools stay unchanged, built-ins only take their enabled state", () => {
     createCustomTool(db, "team", draft(), ACTOR);
     updateTool(db, "team", "bash", { enabled: false }, ACTOR);
-    const exported = { format: "toolshed.catalog", tools: listTools(db, "team") };
+    const exported = { format: "toolshed.catalog", version: 1, tools: listTools(db, "team") };
     const other = createCatalog(db, { name: "Other" }, ACTOR);
     const result = importTools(db, other.id, parseImport(exported), ACTOR);
     expect(result.created).toEqual(["weather_lookup"]);

@@ -2,11 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { authorizeCatalogAction } from "@/app/_services/access";
+import { getImportJob, importAndWait, startImport, type ImportDocument } from "@/app/_services/imports";
 import { getDb } from "@/db/client";
-import { createCustomTool, deleteTool, importTools, updateTool } from "@/db/queries/tools";
+import { createCustomTool, deleteTool, updateTool } from "@/db/queries/tools";
 import { runAction } from "@/lib/action-result";
 import { toolBody } from "@/lib/api-schemas";
-import { parseImport } from "@/lib/catalogs/exchange";
 import { parseWith } from "@/lib/http";
 
 function refresh(catalogId: string) {
@@ -40,11 +40,40 @@ export async function deleteToolAction(catalogId: string, name: string) {
   });
 }
 
+/** The document as JSON text (what the page read from the file: parsed off the server's main thread) or parsed. */
+function importDocument(document: unknown): ImportDocument {
+  return typeof document === "string" ? { text: document } : { document };
+}
+
+/** Imports and waits for the result, however large the import (it runs in the import worker). */
 export async function importToolsAction(catalogId: string, document: unknown) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
-    const result = importTools(getDb(), catalogId, parseImport(document), actor);
+    const result = await importAndWait(getDb(), catalogId, importDocument(document), actor);
     refresh(catalogId);
     return result;
+  });
+}
+
+/**
+ * Starts an import: `{ result }` (created / updated / unchanged / revision) for up to
+ * SYNC_IMPORT_MAX_TOOLS tools, else `{ job: { id, url } }` to follow with importJobAction.
+ */
+export async function startImportAction(catalogId: string, document: unknown) {
+  return runAction(async () => {
+    const { actor } = await authorizeCatalogAction(catalogId, "write");
+    const started = await startImport(getDb(), catalogId, importDocument(document), actor);
+    if ("result" in started) refresh(catalogId);
+    return started;
+  });
+}
+
+/** An import job of the catalog: `{ id, status: "running" | "done" | "failed", progress: { done, total, phase }, result?, error? }`. */
+export async function importJobAction(catalogId: string, jobId: string) {
+  return runAction(async () => {
+    await authorizeCatalogAction(catalogId, "read");
+    const job = getImportJob(catalogId, jobId);
+    if (job.status === "done") refresh(catalogId);
+    return job;
   });
 }

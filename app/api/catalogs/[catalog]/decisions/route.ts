@@ -1,18 +1,20 @@
 import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
-import { listDecisions } from "@/db/queries/decisions";
+import { pageDecisions } from "@/db/queries/decisions";
 import { decisionQuery } from "@/lib/api-schemas";
 import { parseWith } from "@/lib/http";
 
+/** A page of decisions, newest first, without input and raw output (GET /api/decisions/{id} has them). */
 export const GET = catalogRoute<{ catalog: string }>("read", ({ request, params }) => {
   const query = parseWith(decisionQuery, Object.fromEntries(new URL(request.url).searchParams));
-  const decisions = listDecisions(getDb(), params.catalog, {
+  const page = pageDecisions(getDb(), params.catalog, {
     conversationId: query.conversationId,
     kind: query.kind,
     path: query.path,
     withRejections: query.rejected !== undefined,
     withFallback: query.fallback !== undefined,
     limit: query.limit,
+    cursor: query.cursor,
   });
-  return Response.json({ decisions });
+  return Response.json(page);
 });

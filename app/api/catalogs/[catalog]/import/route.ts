@@ -1,12 +1,17 @@
 import { catalogRoute } from "@/app/_services/access";
+import { readImportBody, startImport } from "@/app/_services/imports";
 import { getDb } from "@/db/client";
-import { importTools } from "@/db/queries/tools";
-import { parseImport } from "@/lib/catalogs/exchange";
-import { readJsonBody } from "@/lib/http";
 
-const IMPORT_BODY_LIMIT = 20 * 1024 * 1024;
+/** A 50,000-tool import with full schemas is about 30 MiB. */
+const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
+/**
+ * The body goes to the import worker as bytes: decoding, parsing, validation and the write all
+ * happen off this thread. Up to SYNC_IMPORT_MAX_TOOLS tools → 200 with the result; more → 202 with the job.
+ */
 export const POST = catalogRoute<{ catalog: string }>("write", async ({ request, params, actor }) => {
-  const tools = parseImport(await readJsonBody(request, IMPORT_BODY_LIMIT));
-  return Response.json(importTools(getDb(), params.catalog, tools, actor));
+  const bytes = await readImportBody(request, IMPORT_BODY_LIMIT);
+  const started = await startImport(getDb(), params.catalog, { bytes }, actor);
+  if ("result" in started) return Response.json(started.result);
+  return Response.json({ job: started.job }, { status: 202, headers: { location: started.job.url } });
 });

@@ -1,0 +1,201 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/db/client";
+import type { ImportJobInput, ImportProgress } from "@/db/import-job";
+import { runImport } from "@/db/import-runner";
+import type { ImportResult } from "@/db/queries/tool-import";
+import { ToolshedError, notFound, type ErrorCode } from "@/lib/errors";
+import type { FieldError } from "@/lib/tools/validate";
+
+/**
+ * Imports of at most this many tools are answered with their result (200), larger ones with a job
+ * to follow (202). Either way the work runs in the import worker, never on the request's thread.
+ */
+export const SYNC_IMPORT_MAX_TOOLS = 1_000;
+
+export interface ImportJobError {
+  code: ErrorCode | "internal";
+  message: string;
+  field?: string;
+  problems?: FieldError[];
+}
+
+/** An import as its page and the API show it. */
+export interface ImportJob {
+  id: string;
+  catalogId: string;
+  status: "running" | "done" | "failed";
+  progress: { done: number; total: number; phase: ImportProgress["phase"] };
+  result?: ImportResult;
+  /** In the API's error shape: what failed, and every problem with its field. */
+  error?: ImportJobError;
+  createdAt: string;
+  finishedAt?: string;
+}
+
+/** Where jobs are kept. In process memory for now; a shared store (PostgreSQL) can take its place. */
+export interface ImportJobStore {
+  save(job: ImportJob): void;
+  get(id: string): ImportJob | undefined;
+}
+
+/** Jobs in this process's memory: finished ones are forgotten after an hour, and at most 500 are kept. */
+export class MemoryImportJobStore implements ImportJobStore {
+  private readonly jobs = new Map<string, ImportJob>();
+
+  constructor(
+    private readonly keepFinishedMs = 60 * 60 * 1000,
+    private readonly maxJobs = 500,
+  ) {}
+
+  save(job: ImportJob): void {
+    this.jobs.delete(job.id);
+    this.jobs.set(job.id, job);
+    this.prune();
+  }
+
+  get(id: string): ImportJob | undefined {
+    return this.jobs.get(id);
+  }
+
+  private prune(): void {
+    const now = Date.now();
+    for (const [id, job] of this.jobs) {
+      const finished = job.finishedAt ? Date.parse(job.finishedAt) : undefined;
+      if (this.jobs.size > this.maxJobs || (finished !== undefined && now - finished > this.keepFinishedMs)) this.jobs.delete(id);
+    }
+  }
+}
+
+const shared = globalThis as unknown as { toolshedImportJobs?: ImportJobStore };
+
+export function importJobStore(): ImportJobStore {
+  shared.toolshedImportJobs ??= new MemoryImportJobStore();
+  return shared.toolshedImportJobs;
+}
+
+/** Replaces the job store (tests, or another backend). */
+export function useImportJobStore(store: ImportJobStore): void {
+  shared.toolshedImportJobs = store;
+}
+
+export function importJobUrl(catalogId: string, id: string): string {
+  return `/api/catalogs/${encodeURIComponent(catalogId)}/import-jobs/${encodeURIComponent(id)}`;
+}
+
+function errorOf(error: unknown): ImportJobError {
+  if (error instanceof ToolshedError) return error.toJSON().error;
+  console.error("Import failed:", error);
+  return { code: "internal", message: "Internal error: the server log has details." };
+}
+
+/**
+ * The document: JSON as bytes (an HTTP body) or text (a file the page read) is decoded and parsed
+ * by the job, off this thread; or already parsed.
+ */
+export type ImportDocument = { bytes: Uint8Array } | { text: string } | { document: unknown };
+
+function jobInput(catalogId: string, document: ImportDocument, actor: string): ImportJobInput {
+  return { catalogId, actor, ...document };
+}
+
+/**
+ * Bytes between two pauses of the body read, for other requests to be served meanwhile: each of
+ * them needs several turns of the event loop, so the slices are kept short.
+ */
+const READ_SLICE = 256 * 1024;
+
+/**
+ * Reads an import's body as bytes, at most `maxBytes`: a declared Content-Length above it is
+ * refused unread, and the count stops the read the moment it passes (413). A body the proxy has
+ * already buffered arrives without a pause, so the read lets other work through every 256 KiB;
+ * the bytes go to the import worker as they are (no decoding here).
+ */
+export async function readImportBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = (size: string) => new ToolshedError("too_large", `The import ${size}; the limit is ${maxBytes} bytes.`);
+  const declared = Number(request.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await request.body?.cancel().catch(() => undefined);
+    throw tooLarge(`is ${declared} bytes`);
+  }
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let sinceBreak = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    try {
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        size += next.value.byteLength;
+        if (size > maxBytes) {
+          await reader.cancel().catch(() => undefined);
+          throw tooLarge(`passes ${maxBytes} bytes`);
+        }
+        parts.push(next.value);
+        sinceBreak += next.value.byteLength;
+        if (sinceBreak >= READ_SLICE) {
+          sinceBreak = 0;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+    } finally {
+      reader.releaseLock();
+    }
+  }
+  // Next.js's proxy buffers bodies up to experimental.proxyClientMaxBodySize and passes on only that much.
+  if (Number.isFinite(declared) && size < declared) {
+    throw new ToolshedError("too_large", `The server received ${size} of the ${declared} bytes sent: its proxy passes on at most that much (experimental.proxyClientMaxBodySize).`);
+  }
+  // A body buffered whole (the usual case behind the proxy) comes as one chunk of its own: no copy.
+  const [only] = parts;
+  if (parts.length === 1 && only.byteOffset === 0 && only.byteLength === only.buffer.byteLength) return only;
+  const body = new Uint8Array(new ArrayBuffer(size));
+  let offset = 0;
+  for (const part of parts) {
+    body.set(part, offset);
+    offset += part.byteLength;
+  }
+  return body;
+}
+
+/**
+ * Starts an import. A document of at most SYNC_IMPORT_MAX_TOOLS tools is waited for: its result,
+ * or its error (thrown, as the API answers it). A larger one returns a job at once, to follow with
+ * getImportJob. All or nothing either way.
+ */
+export async function startImport(db: Db, catalogId: string, document: ImportDocument, actor: string): Promise<{ result: ImportResult } | { job: { id: string; url: string } }> {
+  const store = importJobStore();
+  const job: ImportJob = { id: randomUUID(), catalogId, status: "running", progress: { done: 0, total: 0, phase: "reading" }, createdAt: new Date().toISOString() };
+  store.save(job);
+  let large!: () => void;
+  const becameLarge = new Promise<"large">((resolve) => (large = () => resolve("large")));
+  const finished = runImport(db, jobInput(catalogId, document, actor), (progress) => {
+    store.save({ ...(store.get(job.id) ?? job), progress });
+    if (progress.total > SYNC_IMPORT_MAX_TOOLS) large();
+  }).then(
+    (result) => {
+      const total = result.created.length + result.updated.length + result.unchanged.length;
+      store.save({ ...(store.get(job.id) ?? job), status: "done", result, progress: { done: total, total, phase: "writing" }, finishedAt: new Date().toISOString() });
+      return { result };
+    },
+    (error: unknown) => {
+      store.save({ ...(store.get(job.id) ?? job), status: "failed", error: errorOf(error), finishedAt: new Date().toISOString() });
+      return { error };
+    },
+  );
+  const first = await Promise.race([finished, becameLarge]);
+  if (first === "large") return { job: { id: job.id, url: importJobUrl(catalogId, job.id) } };
+  if ("error" in first) throw first.error;
+  return { result: first.result };
+}
+
+/** Imports and waits for the result however large the import is (the work still runs off this thread). */
+export async function importAndWait(db: Db, catalogId: string, document: ImportDocument, actor: string): Promise<ImportResult> {
+  return runImport(db, jobInput(catalogId, document, actor));
+}
+
+/** A job of this catalog, as `GET …/import-jobs/{id}` answers it; 404 for an unknown one or another catalog's. */
+export function getImportJob(catalogId: string, id: string): Pick<ImportJob, "id" | "status" | "progress" | "result" | "error"> {
+  const job = importJobStore().get(id);
+  if (!job || job.catalogId !== catalogId) throw notFound(`Import job "${id}"`, "id");
+  const { id: jobId, status, progress, result, error } = job;
+  return { id: jobId, status, progress, ...(result ? { result } : {}), ...(error ? { error } : {}) };
+}

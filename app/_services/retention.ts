@@ -1,0 +1,90 @@
+import type { Db } from "@/db/client";
+import { listCatalogs } from "@/db/queries/catalogs";
+import { deleteOldDecisions, retentionBoundary } from "@/db/queries/decisions";
+
+/** How long and how many decisions are kept, and how often the cleanup runs. 0 turns a rule off. */
+export interface RetentionSettings {
+  /** Decisions older than this many days are deleted (TOOLSHED_DECISION_RETENTION_DAYS, default 30). */
+  days: number;
+  /** Each catalog keeps at most its newest this many decisions (TOOLSHED_DECISION_RETENTION_ROWS, default 100,000). */
+  rowsPerCatalog: number;
+  /** Time between cleanups (TOOLSHED_DECISION_CLEANUP_INTERVAL_MS, default one hour). */
+  intervalMs: number;
+}
+
+export const DEFAULT_RETENTION: RetentionSettings = { days: 30, rowsPerCatalog: 100_000, intervalMs: 60 * 60 * 1000 };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * Rows deleted per statement: each write stays short (decisions logged before they referred to
+ * their conversation can be a megabyte each), and other work runs between them.
+ */
+const DELETE_BATCH = 200;
+/** The first cleanup runs this long after start, out of start-up's way. */
+const FIRST_RUN_DELAY_MS = 30_000;
+
+function setting(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (Number.isFinite(value) && value >= 0) return value;
+  console.warn(`${name}=${JSON.stringify(raw)} is not a number of 0 or more: using ${fallback}.`);
+  return fallback;
+}
+
+export function retentionFromEnv(env: Record<string, string | undefined> = process.env): RetentionSettings {
+  return {
+    days: setting(env, "TOOLSHED_DECISION_RETENTION_DAYS", DEFAULT_RETENTION.days),
+    rowsPerCatalog: Math.floor(setting(env, "TOOLSHED_DECISION_RETENTION_ROWS", DEFAULT_RETENTION.rowsPerCatalog)),
+    intervalMs: setting(env, "TOOLSHED_DECISION_CLEANUP_INTERVAL_MS", DEFAULT_RETENTION.intervalMs),
+  };
+}
+
+const yieldToOtherWork = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Deletes the decisions the settings no longer keep, catalog by catalog, in small batches with
+ * other work let through between them. Returns how many it deleted.
+ */
+export async function cleanupDecisions(db: Db, settings: Pick<RetentionSettings, "days" | "rowsPerCatalog">, now = Date.now()): Promise<number> {
+  let deleted = 0;
+  for (const catalog of listCatalogs(db)) {
+    const rule = {
+      before: settings.days > 0 ? now - settings.days * DAY_MS : undefined,
+      boundary: settings.rowsPerCatalog > 0 ? retentionBoundary(db, catalog.id, settings.rowsPerCatalog) : undefined,
+    };
+    for (;;) {
+      const batch = deleteOldDecisions(db, catalog.id, rule, DELETE_BATCH);
+      deleted += batch;
+      if (batch < DELETE_BATCH) break;
+      await yieldToOtherWork();
+    }
+  }
+  return deleted;
+}
+
+/** Runs the cleanup now and then (never two at once); returns a function that stops it. */
+export function startDecisionCleanup(db: Db, settings: RetentionSettings = retentionFromEnv()): () => void {
+  if (settings.intervalMs <= 0 || (settings.days <= 0 && settings.rowsPerCatalog <= 0)) return () => {};
+  let running = false;
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const deleted = await cleanupDecisions(db, settings);
+      if (deleted > 0) console.log(`Decision log: deleted ${deleted} decision${deleted === 1 ? "" : "s"} past retention.`);
+    } catch (error) {
+      console.error("Cleaning up the decision log failed:", error);
+    } finally {
+      running = false;
+    }
+  };
+  const first = setTimeout(run, Math.min(FIRST_RUN_DELAY_MS, settings.intervalMs));
+  const every = setInterval(run, settings.intervalMs);
+  first.unref();
+  every.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(every);
+  };
+}

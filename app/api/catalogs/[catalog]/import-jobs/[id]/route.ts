@@ -1,0 +1,10 @@
+import { catalogRoute } from "@/app/_services/access";
+import { getImportJob } from "@/app/_services/imports";
+
+/**
+ * An import job of this catalog: its status, progress, and result or error. Polled, and a done
+ * job's result can name 50,000 tools: never cached, and not compressed on the server's main thread.
+ */
+export const GET = catalogRoute<{ catalog: string; id: string }>("read", ({ params }) =>
+  Response.json({ job: getImportJob(params.catalog, params.id) }, { headers: { "cache-control": "no-store, no-transform" } }),
+);

@@ -1,0 +1,139 @@
+import { Worker } from "node:worker_threads";
+import { ToolshedError, type ErrorCode } from "@/lib/errors";
+import type { FieldError } from "@/lib/tools/validate";
+import { fileOf, type Db } from "./client";
+import type { ImportJobInput, ImportProgress } from "./import-job";
+import type { ImportResult } from "./queries/tool-import";
+
+/** What the main thread sends the import worker: one import, on the database at `file`. */
+export interface WorkerRequest {
+  id: number;
+  file: string;
+  input: ImportJobInput;
+}
+
+export interface SerializedError {
+  code: ErrorCode | "internal";
+  message: string;
+  field?: string;
+  problems?: FieldError[];
+}
+
+export type WorkerReply =
+  | { type: "progress"; id: number; progress: ImportProgress }
+  | { type: "done"; id: number; result: ImportResult }
+  | { type: "failed"; id: number; error: SerializedError };
+
+interface Pending {
+  resolve: (result: ImportResult) => void;
+  reject: (error: Error) => void;
+  onProgress: (progress: ImportProgress) => void;
+}
+
+/** An idle worker is stopped after this long, which frees the memory the last import used. */
+const IDLE_MS = 30_000;
+
+interface WorkerState {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  idle?: NodeJS.Timeout;
+  nextId: number;
+}
+
+const state = globalThis as unknown as { toolshedImportWorker?: WorkerState };
+
+/**
+ * The worker thread. Under `next dev` and `next start` the bundler turns `new Worker(new URL(…,
+ * import.meta.url))` into a worker chunk of db/import-worker.ts and its imports. Unbundled (vitest,
+ * tsx), a small bootstrap registers tsx in the worker first, and the bundler is told to leave it be.
+ */
+function spawn(): Worker {
+  if (process.env.NEXT_RUNTIME) return new Worker(new URL("./import-worker.ts", import.meta.url));
+  return new Worker(/* turbopackIgnore: true */ new URL("./import-worker-dev.mjs", import.meta.url));
+}
+
+function toError(error: SerializedError): Error {
+  if (error.code === "internal") return new Error(error.message);
+  return new ToolshedError(error.code, error.message, error.field, error.problems);
+}
+
+function workerState(): WorkerState {
+  if (state.toolshedImportWorker) return state.toolshedImportWorker;
+  const current: WorkerState = { worker: spawn(), pending: new Map<number, Pending>(), nextId: 1 };
+  const { worker } = current;
+  const fail = (error: Error) => {
+    if ((state.toolshedImportWorker as WorkerState | undefined) === current) state.toolshedImportWorker = undefined;
+    clearTimeout(current.idle);
+    for (const pending of current.pending.values()) pending.reject(error);
+    current.pending.clear();
+  };
+  worker.on("message", (reply: WorkerReply) => {
+    const pending = current.pending.get(reply.id);
+    if (!pending) return;
+    if (reply.type === "progress") return pending.onProgress(reply.progress);
+    current.pending.delete(reply.id);
+    if (reply.type === "done") pending.resolve(reply.result);
+    else pending.reject(toError(reply.error));
+    if (current.pending.size === 0) idle(current);
+  });
+  worker.on("error", (error) => {
+    console.error("The import worker failed:", error);
+    fail(new Error("The import worker stopped unexpectedly: the server log has details."));
+  });
+  worker.on("exit", (code) => fail(new Error(`The import worker exited (code ${code}).`)));
+  state.toolshedImportWorker = current;
+  return current;
+}
+
+/** No job left: the worker no longer keeps the process alive, and stops after a while. */
+function idle(current: WorkerState): void {
+  current.worker.unref();
+  clearTimeout(current.idle);
+  current.idle = setTimeout(() => {
+    if (current.pending.size === 0) void stopImportWorker();
+  }, IDLE_MS);
+  current.idle.unref();
+}
+
+/** Stops the import worker (tests, shutdown); imports still running in it fail. */
+export async function stopImportWorker(): Promise<void> {
+  const current = state.toolshedImportWorker;
+  if (!current) return;
+  state.toolshedImportWorker = undefined;
+  clearTimeout(current.idle);
+  await current.worker.terminate();
+}
+
+/**
+ * Runs an import off the request's path: on a database file, in the import worker thread (its
+ * own connection; one import at a time, in order); on an in-memory database, which no other
+ * connection can reach, on this thread once the caller has returned. `onProgress` hears how far it is.
+ */
+export function runImport(db: Db, input: ImportJobInput, onProgress: (progress: ImportProgress) => void = () => {}): Promise<ImportResult> {
+  const file = fileOf(db);
+  if (!file) {
+    // Loaded here only: validation (Ajv) and the parsing stay out of the main thread's code otherwise.
+    return import("./import-job").then(
+      ({ runImportJob }) =>
+        new Promise((resolve, reject) => {
+          setImmediate(() => {
+            try {
+              resolve(runImportJob(db, input, onProgress));
+            } catch (error) {
+              reject(error as Error);
+            }
+          });
+        }),
+    );
+  }
+  const current = workerState();
+  const id = current.nextId++;
+  clearTimeout(current.idle);
+  current.worker.ref();
+  return new Promise((resolve, reject) => {
+    current.pending.set(id, { resolve, reject, onProgress });
+    // A body's bytes move to the worker instead of being copied (the caller hands over a buffer of their own).
+    const whole = input.bytes && input.bytes.byteOffset === 0 && input.bytes.byteLength === input.bytes.buffer.byteLength;
+    current.worker.postMessage({ id, file, input } satisfies WorkerRequest, whole ? [input.bytes!.buffer as ArrayBuffer] : []);
+  });
+}

@@ -1,0 +1,226 @@
+import type { Database, Statement } from "better-sqlite3";
+import { ToolshedError, notFound } from "@/lib/errors";
+import type { InputSchema } from "@/lib/tools/types";
+import type { FieldError } from "@/lib/tools/validate";
+import type { Db } from "../client";
+import { recordChanges } from "./audit";
+
+/** A validated tool of an import (lib/catalogs/exchange.ts `parseImport`). */
+export interface ImportDraft {
+  name: string;
+  summary: string;
+  description: string;
+  inputSchema: InputSchema;
+  tags?: string[];
+  enabled?: boolean;
+}
+
+export interface ImportResult {
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+  revision: number;
+}
+
+/** A tool of the catalog as stored (JSON columns still text). */
+interface StoredTool {
+  id: number;
+  name: string;
+  source: string;
+  summary: string;
+  description: string;
+  input_schema: string;
+  enabled: number;
+  tags: string;
+  registered: number;
+  requires: string;
+  source_ref: string | null;
+  meta: string | null;
+}
+
+/**
+ * What an import will write, worked out before the write lock is taken: rows to insert, rows to
+ * update and audit entries, every JSON value already serialised. `fingerprint` is the state of the
+ * catalog it was computed from; the write plans again if the catalog changed meanwhile.
+ */
+export interface ImportPlan {
+  catalogId: string;
+  fingerprint: string;
+  /** Rows of TOOL_COLUMNS. */
+  inserts: unknown[][];
+  /** Rows of UPDATE_COLUMNS. */
+  updates: unknown[][];
+  /** Rows of STAGED_AUDIT_COLUMNS. */
+  audit: unknown[][];
+  result: Omit<ImportResult, "revision">;
+}
+
+const TOOL_COLUMNS = [
+  "catalog_id", "name", "source", "summary", "description", "input_schema", "enabled", "tags",
+  "registered", "requires", "source_ref", "meta", "created_at", "updated_at",
+];
+const UPDATE_COLUMNS = ["id", "builtin", "summary", "description", "input_schema", "tags", "enabled", "updated_at"];
+const STAGED_AUDIT_COLUMNS = ["subject", "before", "after"];
+/**
+ * Rows per INSERT statement: 500 × 14 values, far below the 32,766 variables SQLite binds per
+ * statement (the old single statement failed above 4,095 audit entries).
+ */
+export const IMPORT_INSERT_CHUNK = 500;
+
+/** The audit snapshot of a stored tool: the same fields, in the same order, as db/queries/tools.ts writes. */
+function storedSnapshot(row: StoredTool) {
+  return {
+    name: row.name,
+    source: row.source,
+    summary: row.summary,
+    description: row.description,
+    inputSchema: JSON.parse(row.input_schema) as unknown,
+    enabled: row.enabled === 1,
+    tags: JSON.parse(row.tags) as unknown,
+    registered: row.registered === 1,
+    requires: JSON.parse(row.requires) as unknown,
+    sourceRef: row.source_ref,
+    meta: row.meta === null ? null : (JSON.parse(row.meta) as unknown),
+  };
+}
+
+function catalogFingerprint(sqlite: Database, catalogId: string): string {
+  const catalog = sqlite.prepare("SELECT revision FROM catalogs WHERE id = ?").get(catalogId) as { revision: number } | undefined;
+  if (!catalog) throw notFound(`Catalog "${catalogId}"`, "catalog");
+  const tools = sqlite.prepare("SELECT count(*) AS n, max(id) AS id, max(updated_at) AS at FROM tools WHERE catalog_id = ?").get(catalogId) as { n: number; id: number; at: number };
+  return `${catalog.revision}:${tools.n}:${tools.id}:${tools.at}`;
+}
+
+/**
+ * Works out an import against the catalog as it is: new names become custom tools, existing custom
+ * tools are replaced, built-ins only take their enabled state, and a tool another source manages is
+ * a problem (nothing is written). Reads only.
+ */
+export function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now = Date.now()): ImportPlan {
+  const sqlite = db.$client;
+  const fingerprint = catalogFingerprint(sqlite, catalogId);
+  const existing = new Map<string, StoredTool>();
+  const select = sqlite.prepare(
+    "SELECT id, name, source, summary, description, input_schema, enabled, tags, registered, requires, source_ref, meta FROM tools WHERE catalog_id = ?",
+  );
+  for (const row of select.iterate(catalogId) as IterableIterator<StoredTool>) existing.set(row.name, row);
+
+  const problems: FieldError[] = [];
+  drafts.forEach((draft, index) => {
+    const row = existing.get(draft.name);
+    if (row && row.source !== "custom" && row.source !== "builtin") {
+      problems.push({ field: `tools.${index}.name`, message: `"${draft.name}" is managed by its ${row.source} source and cannot be imported over.` });
+    }
+  });
+  if (problems.length > 0) throw ToolshedError.fromFieldErrors(problems, "Import rejected");
+
+  const plan: ImportPlan = { catalogId, fingerprint, inserts: [], updates: [], audit: [], result: { created: [], updated: [], unchanged: [] } };
+  for (const draft of drafts) {
+    const row = existing.get(draft.name);
+    const schema = JSON.stringify(draft.inputSchema);
+    const tags = draft.tags ?? [];
+    if (!row) {
+      const enabled = draft.enabled ?? true;
+      plan.inserts.push([catalogId, draft.name, "custom", draft.summary, draft.description, schema, enabled ? 1 : 0, JSON.stringify(tags), 1, "{}", null, null, now, now]);
+      const after = { name: draft.name, source: "custom", summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, enabled, tags, registered: true, requires: {}, sourceRef: null, meta: null };
+      plan.audit.push([draft.name, null, JSON.stringify(after)]);
+      plan.result.created.push(draft.name);
+      continue;
+    }
+    const enabled = draft.enabled ?? row.enabled === 1;
+    const builtin = row.source === "builtin";
+    const unchanged = builtin
+      ? enabled === (row.enabled === 1)
+      : draft.summary === row.summary && draft.description === row.description && schema === row.input_schema && JSON.stringify(tags) === row.tags && enabled === (row.enabled === 1);
+    if (unchanged) {
+      plan.result.unchanged.push(draft.name);
+      continue;
+    }
+    const before = storedSnapshot(row);
+    const changes = builtin ? { enabled } : { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags, enabled };
+    plan.updates.push([row.id, builtin ? 1 : 0, draft.summary, draft.description, schema, JSON.stringify(tags), enabled ? 1 : 0, now]);
+    plan.audit.push([draft.name, JSON.stringify(before), JSON.stringify({ ...before, ...changes })]);
+    plan.result.updated.push(draft.name);
+  }
+  return plan;
+}
+
+function chunkedInsert(sqlite: Database, table: string, columns: string[], rows: unknown[][]): void {
+  const statements = new Map<number, Statement>();
+  const row = `(${columns.map(() => "?").join(", ")})`;
+  for (let start = 0; start < rows.length; start += IMPORT_INSERT_CHUNK) {
+    const chunk = rows.slice(start, start + IMPORT_INSERT_CHUNK);
+    let statement = statements.get(chunk.length);
+    if (!statement) {
+      statement = sqlite.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${Array.from({ length: chunk.length }, () => row).join(", ")}`);
+      statements.set(chunk.length, statement);
+    }
+    statement.run(chunk.flat());
+  }
+}
+
+/**
+ * The plan's rows go into temporary tables of this connection first: filling them takes no lock
+ * on the database, and copying them inside the write transaction (INSERT … SELECT) is several
+ * times quicker than binding every row there, so other writers wait for far less.
+ */
+function stage(sqlite: Database, plan: ImportPlan): void {
+  sqlite.exec(`
+    CREATE TEMP TABLE IF NOT EXISTS import_tools (${TOOL_COLUMNS.join(", ")});
+    CREATE TEMP TABLE IF NOT EXISTS import_updates (${UPDATE_COLUMNS.join(", ")});
+    CREATE TEMP TABLE IF NOT EXISTS import_audit (${STAGED_AUDIT_COLUMNS.join(", ")});`);
+  // One transaction that writes only this connection's temporary tables: no lock on the database.
+  sqlite.transaction(() => {
+    clearStage(sqlite);
+    chunkedInsert(sqlite, "temp.import_tools", TOOL_COLUMNS, plan.inserts);
+    chunkedInsert(sqlite, "temp.import_updates", UPDATE_COLUMNS, plan.updates);
+    chunkedInsert(sqlite, "temp.import_audit", STAGED_AUDIT_COLUMNS, plan.audit);
+  })();
+}
+
+function clearStage(sqlite: Database): void {
+  sqlite.exec("DELETE FROM temp.import_tools; DELETE FROM temp.import_updates; DELETE FROM temp.import_audit;");
+}
+
+/**
+ * Writes a plan in one immediate transaction: the tools, one revision bump and an audit entry per
+ * created or updated tool, all or nothing. A catalog that changed since the plan was made is
+ * planned again inside the transaction. `drafts` are the plan's input, for that case.
+ */
+export function writeImport(db: Db, plan: ImportPlan, drafts: ImportDraft[], actor: string): ImportResult {
+  const sqlite = db.$client;
+  stage(sqlite, plan);
+  const write = sqlite.transaction((): ImportResult => {
+    let current = plan;
+    if (catalogFingerprint(sqlite, plan.catalogId) !== plan.fingerprint) {
+      current = planImport(db, plan.catalogId, drafts);
+      stage(sqlite, current);
+    }
+    sqlite.exec(`INSERT INTO tools (${TOOL_COLUMNS.join(", ")}) SELECT ${TOOL_COLUMNS.join(", ")} FROM temp.import_tools`);
+    sqlite.exec(`UPDATE tools SET summary = u.summary, description = u.description, input_schema = u.input_schema, tags = u.tags, enabled = u.enabled, updated_at = u.updated_at
+      FROM temp.import_updates AS u WHERE tools.id = u.id AND u.builtin = 0`);
+    sqlite.exec("UPDATE tools SET enabled = u.enabled, updated_at = u.updated_at FROM temp.import_updates AS u WHERE tools.id = u.id AND u.builtin = 1");
+    if (current.audit.length === 0) {
+      const { revision } = sqlite.prepare("SELECT revision FROM catalogs WHERE id = ?").get(plan.catalogId) as { revision: number };
+      return { ...current.result, revision };
+    }
+    const revision = recordChanges(db, plan.catalogId, actor, []);
+    sqlite
+      .prepare(
+        `INSERT INTO audit_entries (catalog_id, revision, subject_kind, subject, action, actor, before, after)
+         SELECT ?, ?, 'tool', subject, 'import', ?, before, after FROM temp.import_audit ORDER BY rowid`,
+      )
+      .run(plan.catalogId, revision, actor);
+    return { ...current.result, revision };
+  });
+  try {
+    return write.immediate();
+  } finally {
+    clearStage(sqlite);
+  }
+}
+
+/** Plans and writes an import (see planImport and writeImport). */
+export function importDrafts(db: Db, catalogId: string, drafts: ImportDraft[], actor: string): ImportResult {
+  return writeImport(db, planImport(db, catalogId, drafts), drafts, actor);
+}

@@ -1,0 +1,198 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import * as importJobRoute from "@/app/api/catalogs/[catalog]/import-jobs/[id]/route";
+import * as importRoute from "@/app/api/catalogs/[catalog]/import/route";
+import * as healthRoute from "@/app/api/health/route";
+import { getImportJob, startImport, SYNC_IMPORT_MAX_TOOLS } from "@/app/_services/imports";
+import { openDb, type Db } from "@/db/client";
+import { stopImportWorker } from "@/db/import-runner";
+import { listAudit } from "@/db/queries/audit";
+import { createCatalog, getCatalog } from "@/db/queries/catalogs";
+import { listTools } from "@/db/queries/tools";
+import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
+import { apiRequest, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";
+
+const team = params({ catalog: "team" });
+let db: Db;
+let auth: Record<string, string>;
+
+function labelledSet(count: number, prefix = "tool") {
+  return {
+    tools: Array.from({ length: count }, (_, index) => ({
+      name: `${prefix}_${index}`,
+      description: `Fetch record ${index} from the service with optional filters and return its metadata.`,
+      parameters: {
+        type: "object",
+        properties: { id: { type: "string", description: "The record id." }, limit: { type: "integer", minimum: 1, maximum: 100 }, sort: { type: "string", enum: ["asc", "desc"] } },
+        required: ["id"],
+      },
+    })),
+  };
+}
+
+/** The route handlers on a database file, as in production: imports run in the worker thread. */
+function useDatabaseFile(): void {
+  useFreshDatabase();
+  db = openDb(path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-import-api-")), "toolshed.db"));
+  (globalThis as { toolshedDb?: Db }).toolshedDb = db;
+  createCatalog(db, { name: "Team", id: "team" }, "test");
+  auth = { authorization: `Bearer ${createTestToken(db, "admin", "tests")}` };
+}
+
+async function postImport(document: unknown, headers = auth) {
+  const response = await importRoute.POST(jsonRequest("POST", document, headers), team);
+  return { status: response.status, location: response.headers.get("location"), body: await response.json() };
+}
+
+async function getJob(url: string, headers = auth) {
+  const id = url.split("/").at(-1)!;
+  const response = await importJobRoute.GET(apiRequest(url, { headers }), params({ catalog: "team", id }));
+  return { status: response.status, body: await response.json() };
+}
+
+/** Polls a job until it is no longer running; every state seen on the way. */
+async function follow(url: string) {
+  const seen = [];
+  for (;;) {
+    const { status, body } = await getJob(url);
+    expect(status).toBe(200);
+    seen.push(body.job);
+    if (body.job.status !== "running") return seen;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+afterAll(() => stopImportWorker());
+
+describe("POST /api/catalogs/{catalog}/import on a database file (the import worker)", () => {
+  beforeEach(useDatabaseFile);
+
+  it(`answers an import of up to ${SYNC_IMPORT_MAX_TOOLS} tools with its result, as before`, async () => {
+    const revision = getCatalog(db, "team").revision;
+    const { status, body } = await postImport(labelledSet(SYNC_IMPORT_MAX_TOOLS));
+    expect(status).toBe(200);
+    expect(body.created).toHaveLength(SYNC_IMPORT_MAX_TOOLS);
+    expect(body).toMatchObject({ updated: [], unchanged: [], revision: revision + 1 });
+    const again = await postImport(labelledSet(2));
+    expect(again.body).toMatchObject({ created: [], updated: [], unchanged: ["tool_0", "tool_1"], revision: revision + 1 });
+  });
+
+  it("answers a larger one with a job whose progress and result can be followed; audit and revision as for any import", async () => {
+    const revision = getCatalog(db, "team").revision;
+    const { status, location, body } = await postImport(labelledSet(6_000));
+    expect(status).toBe(202);
+    expect(body.job).toEqual({ id: expect.any(String), url: `/api/catalogs/team/import-jobs/${body.job.id}` });
+    expect(location).toBe(body.job.url);
+    const seen = await follow(body.job.url);
+    const last = seen.at(-1);
+    expect(last).toMatchObject({ id: body.job.id, status: "done", progress: { done: 6_000, total: 6_000 }, result: { updated: [], unchanged: [], revision: revision + 1 } });
+    expect(last.result.created).toHaveLength(6_000);
+    expect(last).not.toHaveProperty("error");
+    expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length + 6_000);
+    const audit = listAudit(db, "team", { limit: 10_000 }).filter((entry) => entry.action === "import");
+    expect(audit).toHaveLength(6_000);
+    expect(audit.every((entry) => entry.revision === revision + 1 && entry.actor === "token:tests")).toBe(true);
+  });
+
+  it("keeps this thread free while a 20,000-tool import runs", async () => {
+    const document = labelledSet(20_000);
+    const lags: number[] = [];
+    let importing = true;
+    const probe = (async () => {
+      while (importing) {
+        const started = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const response = await healthRoute.GET();
+        expect(response.status).toBe(200);
+        lags.push(performance.now() - started - 5);
+      }
+    })();
+    const { status, body } = await postImport(document);
+    expect(status).toBe(202);
+    const seen = await follow(body.job.url);
+    importing = false;
+    await probe;
+    expect(seen.at(-1)).toMatchObject({ status: "done", progress: { done: 20_000, total: 20_000 } });
+    // Polls saw it validating, part way through.
+    expect(seen.some((job) => job.status === "running" && job.progress.phase === "validating" && job.progress.done > 0 && job.progress.done < 20_000)).toBe(true);
+    lags.sort((a, b) => a - b);
+    const p99 = lags[Math.floor(lags.length * 0.99)];
+    // Before, such an import held this thread for its whole length (≈ 7 s at 4,000 tools).
+    expect(lags.length).toBeGreaterThan(20);
+    expect(p99).toBeLessThan(250);
+  });
+
+  it("writes nothing when any tool is bad: the job fails with every problem, in the API's error shape", async () => {
+    const document = labelledSet(3_000);
+    document.tools[17] = { name: "bad name", description: "x", parameters: { type: "object" } } as never;
+    document.tools[2_999] = { ...document.tools[2_999], parameters: { type: "nope" } } as never;
+    const { status, body } = await postImport(document);
+    expect(status).toBe(202);
+    const last = (await follow(body.job.url)).at(-1);
+    expect(last.status).toBe("failed");
+    expect(last.error).toMatchObject({ code: "bad_request", field: "tools.17.name" });
+    expect(last.error.problems.map((problem: { field: string }) => problem.field)).toEqual(["tools.17.name", "tools.2999.inputSchema.type"]);
+    expect(last).not.toHaveProperty("result");
+    expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
+  });
+
+  it("answers small failures directly, as before: problems (400), malformed JSON (400), too large (413)", async () => {
+    const bad = await postImport({ tools: [{ name: "x y", description: "x", parameters: null }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.problems.map((problem: { field: string }) => problem.field)).toEqual(["tools.0.name"]);
+    const malformed = await importRoute.POST(jsonRequest("POST", "{ nope", auth), team);
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error.message).toMatch(/not valid JSON/);
+    const huge = await importRoute.POST(jsonRequest("POST", "{}", { ...auth, "content-length": String(65 * 1024 * 1024) }), team);
+    expect(huge.status).toBe(413);
+    // A body cut short on its way (Next.js's proxy passes on at most proxyClientMaxBodySize) is not read as a broken document.
+    const cut = await importRoute.POST(jsonRequest("POST", "{}", { ...auth, "content-length": "1000" }), team);
+    expect(cut.status).toBe(413);
+    expect((await cut.json()).error.message).toMatch(/received 2 of the 1000 bytes/);
+    const many = await postImport({ tools: Array(50_001).fill({}) });
+    expect(many.status).toBe(413);
+    expect(many.body.error.field).toBe("tools");
+  });
+
+  it("shows a job to whoever may read the catalog; other catalogs' jobs and unknown ones are 404; starting one needs write", async () => {
+    const { body } = await postImport(labelledSet(1_500));
+    await follow(body.job.url);
+    const viewer = { authorization: `Bearer ${createTestToken(db, "read", "viewer")}` };
+    expect((await getJob(body.job.url, viewer)).body.job.status).toBe("done");
+    createCatalog(db, { name: "Other", id: "other" }, "test");
+    const elsewhere = await importJobRoute.GET(apiRequest("/api", { headers: auth }), params({ catalog: "other", id: body.job.id }));
+    expect(elsewhere.status).toBe(404);
+    expect((await getJob("/api/catalogs/team/import-jobs/nope")).status).toBe(404);
+    expect((await postImport(labelledSet(1), viewer)).status).toBe(403);
+    expect((await getJob(body.job.url, { authorization: "" })).status).toBe(401);
+  });
+});
+
+describe("imports on an in-memory database (tests): the same contract, run on this thread", () => {
+  beforeEach(() => {
+    db = useFreshDatabase();
+    createCatalog(db, { name: "Team", id: "team" }, "test");
+    auth = {};
+  });
+
+  it("gives the result or a job alike", async () => {
+    expect((await postImport(labelledSet(10))).status).toBe(200);
+    const { status, body } = await postImport(labelledSet(1_200, "more"));
+    expect(status).toBe(202);
+    expect((await follow(body.job.url)).at(-1)).toMatchObject({ status: "done", progress: { done: 1_200, total: 1_200 } });
+  });
+
+  it("startImport and getImportJob serve the page's server actions", async () => {
+    const small = await startImport(db, "team", { document: labelledSet(3) }, "someone");
+    expect(small).toEqual({ result: { created: ["tool_0", "tool_1", "tool_2"], updated: [], unchanged: [], revision: expect.any(Number) } });
+    const large = await startImport(db, "team", { text: JSON.stringify(labelledSet(1_001, "big")) }, "someone");
+    expect(large).toEqual({ job: { id: expect.any(String), url: expect.stringMatching(/^\/api\/catalogs\/team\/import-jobs\//) } });
+    const id = "job" in large ? large.job.id : "";
+    await expect.poll(() => getImportJob("team", id).status).toBe("done");
+    expect(getImportJob("team", id).result?.created).toHaveLength(1_001);
+    expect(() => getImportJob("other", id)).toThrow(/not found/);
+    await expect(startImport(db, "team", { document: { tools: [{ name: "x y" }] } }, "someone")).rejects.toMatchObject({ code: "bad_request" });
+  });
+});

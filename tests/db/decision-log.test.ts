@@ -1,0 +1,192 @@
+import { sql } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { cleanupDecisions, DEFAULT_RETENTION, retentionFromEnv } from "@/app/_services/retention";
+import { openDb, type Db } from "@/db/client";
+import { createCatalog } from "@/db/queries/catalogs";
+import { createConversation, deleteConversation, listMessages, listTranscript } from "@/db/queries/conversations";
+import { countDecisions, getDecision, pageDecisions, recordDecision, type NewDecision } from "@/db/queries/decisions";
+import { decisions } from "@/db/schema";
+import { ToolshedError } from "@/lib/errors";
+
+type Message = { role: "user" | "assistant"; content: string };
+
+let db: Db;
+beforeEach(() => {
+  db = openDb(":memory:");
+  createCatalog(db, { name: "Team", id: "team" }, "test");
+  createCatalog(db, { name: "Other", id: "other" }, "test");
+});
+
+function decision(overrides: Partial<NewDecision> = {}): NewDecision {
+  return {
+    catalogId: "team",
+    conversationId: null,
+    revision: 1,
+    kind: "preselect",
+    path: "preselect",
+    model: "gpt-5",
+    agent: "build",
+    mode: null,
+    flags: [],
+    input: { messages: [{ role: "user", content: "hello" }], k: 5, history: [], provider: null },
+    selector: "local",
+    fallback: null,
+    raw: { ranked: ["a"] },
+    result: { selected: [{ name: "a", score: 1 }], toolSet: [], dropped: [], candidateCount: 1 },
+    rejected: [],
+    latencyMs: 1,
+    tokens: {},
+    ...overrides,
+  };
+}
+
+/** The stored input column, as text: what the decision really costs on disk. */
+function storedInput(id: string): string {
+  return db.select({ input: sql<string>`${decisions.input}` }).from(decisions).where(sql`${decisions.id} = ${id}`).get()!.input;
+}
+
+/** A long conversation: every turn sends the whole history again, as API callers and the playground do. */
+function converse(turns: number, conversationId: string): { ids: string[]; messages: Message[] } {
+  const messages: Message[] = [];
+  const ids: string[] = [];
+  for (let turn = 0; turn < turns; turn++) {
+    messages.push({ role: "user", content: `Question ${turn}: ${"words ".repeat(200)}` });
+    ids.push(recordDecision(db, decision({ conversationId, input: { messages: [...messages], k: 5, history: [], provider: null } })).id);
+    messages.push({ role: "assistant", content: `Answer ${turn}` });
+  }
+  return { ids, messages };
+}
+
+describe("decisions refer to their conversation instead of copying it", () => {
+  it("stores each message once: a decision keeps a reference, and its detail reads the messages back", () => {
+    const conversation = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
+    const { ids, messages } = converse(30, conversation.id);
+
+    // Every message of the conversation is stored once, in order.
+    expect(listTranscript(db, conversation.id).map(({ role, content }) => ({ role, content }))).toEqual(messages.slice(0, -1));
+    // The 30th decision saw 59 messages of ≈ 1.2 kB; it stores a reference of a few dozen bytes.
+    const last = storedInput(ids.at(-1)!);
+    expect(last.length).toBeLessThan(200);
+    expect(JSON.parse(last)).toMatchObject({ messages: [], transcript: { count: 59 }, k: 5 });
+    const total = ids.reduce((sum, id) => sum + storedInput(id).length, 0);
+    expect(total).toBeLessThan(30 * 200);
+
+    // The detail gives the messages as the decision saw them, for the page and for replay.
+    expect((getDecision(db, ids.at(-1)!).input as { messages: Message[] }).messages).toEqual(messages.slice(0, -1));
+    expect((getDecision(db, ids[0]).input as { messages: Message[] }).messages).toEqual(messages.slice(0, 1));
+  });
+
+  it("keeps messages in the decision when the conversation holds another history, and when there is no conversation", () => {
+    const conversation = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
+    converse(2, conversation.id);
+    const edited: Message[] = [{ role: "user", content: "A rewritten first question" }, { role: "user", content: "and another" }];
+    const id = recordDecision(db, decision({ conversationId: conversation.id, input: { messages: edited, k: null, history: [], provider: null } })).id;
+    expect(JSON.parse(storedInput(id)).messages).toEqual(edited);
+    expect((getDecision(db, id).input as { messages: Message[] }).messages).toEqual(edited);
+    // The conversation was not touched by the other history.
+    expect(listTranscript(db, conversation.id)).toHaveLength(3);
+
+    const alone = recordDecision(db, decision()).id;
+    expect(getDecision(db, alone).input).toEqual(decision().input);
+  });
+
+  it("returns the ids of the messages it stored, the last message's last (the playground attaches the turn to it)", () => {
+    const conversation = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
+    const first = recordDecision(db, decision({ conversationId: conversation.id }));
+    expect(first.appendedMessageIds).toHaveLength(1);
+    expect(listMessages(db, conversation.id).map((message) => message.id)).toEqual(first.appendedMessageIds);
+    // The same messages again: nothing new to store.
+    expect(recordDecision(db, decision({ conversationId: conversation.id })).appendedMessageIds).toEqual([]);
+  });
+
+  it("says how many messages are missing once the conversation is deleted", () => {
+    const conversation = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
+    const { ids } = converse(3, conversation.id);
+    deleteConversation(db, "team", conversation.id);
+    const input = getDecision(db, ids[2]).input as { messages: Message[]; messagesUnavailable?: number };
+    expect(input.messages).toEqual([]);
+    expect(input.messagesUnavailable).toBe(5);
+  });
+});
+
+describe("pages of decisions", () => {
+  it("walks every decision once, newest first, 50 a page by default, without input and raw output", () => {
+    const ids = Array.from({ length: 120 }, (_, index) => recordDecision(db, decision({ result: { selected: [], candidates: ["x", "y"], n: index } })).id);
+    // Same-millisecond decisions are ordered by insertion too.
+    db.update(decisions).set({ createdAt: new Date(1_700_000_000_000) }).where(sql`rowid % 3 = 0`).run();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = pageDecisions(db, "team", { cursor });
+      pages++;
+      expect(page.decisions.length).toBeLessThanOrEqual(50);
+      for (const item of page.decisions) {
+        expect(item).not.toHaveProperty("input");
+        expect(item).not.toHaveProperty("raw");
+        expect(item.result).not.toHaveProperty("candidates");
+      }
+      seen.push(...page.decisions.map((item) => item.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(new Set(seen).size).toBe(120);
+    expect(seen.toSorted()).toEqual(ids.toSorted());
+    // Newest first: the ones moved to an old millisecond come last, in reverse insertion order.
+    const moved = ids.filter((_, index) => (index + 1) % 3 === 0);
+    expect(seen.slice(-moved.length)).toEqual(moved.toReversed());
+  });
+
+  it("takes a limit of up to 500, keeps filters across pages, and refuses a cursor it did not give", () => {
+    for (let index = 0; index < 7; index++) recordDecision(db, decision({ kind: index % 2 ? "tool-search" : "preselect", path: index % 2 ? "exact" : "preselect" }));
+    const first = pageDecisions(db, "team", { kind: "preselect", limit: 3 });
+    expect(first.decisions).toHaveLength(3);
+    const second = pageDecisions(db, "team", { kind: "preselect", limit: 3, cursor: first.nextCursor! });
+    expect(second.decisions).toHaveLength(1);
+    expect(second.nextCursor).toBeNull();
+    expect(pageDecisions(db, "team", { limit: 5_000 }).decisions).toHaveLength(7);
+    expect(() => pageDecisions(db, "team", { cursor: "not-a-cursor" })).toThrow(ToolshedError);
+    expect(pageDecisions(db, "other").decisions).toEqual([]);
+  });
+});
+
+describe("retention", () => {
+  it("deletes decisions older than the days setting and beyond the rows per catalog", async () => {
+    const now = Date.UTC(2026, 5, 1);
+    const day = 24 * 60 * 60 * 1000;
+    const old = Array.from({ length: 5 }, () => recordDecision(db, decision()).id);
+    db.update(decisions).set({ createdAt: new Date(now - 40 * day) }).where(sql`${decisions.id} IN (${sql.join(old.map((id) => sql`${id}`), sql`, `)})`).run();
+    for (let index = 0; index < 30; index++) recordDecision(db, decision());
+    for (let index = 0; index < 4; index++) recordDecision(db, decision({ catalogId: "other" }));
+    db.update(decisions).set({ createdAt: new Date(now - day) }).where(sql`${decisions.createdAt} > ${now - 2 * day}`).run();
+
+    expect(await cleanupDecisions(db, { days: 30, rowsPerCatalog: 0 }, now)).toBe(5);
+    expect(countDecisions(db, "team")).toBe(30);
+    const newest = pageDecisions(db, "team", { limit: 10 }).decisions.map((item) => item.id);
+    expect(await cleanupDecisions(db, { days: 0, rowsPerCatalog: 10 }, now)).toBe(20);
+    expect(pageDecisions(db, "team", { limit: 500 }).decisions.map((item) => item.id)).toEqual(newest);
+    expect(countDecisions(db, "other")).toBe(4);
+    expect(await cleanupDecisions(db, { days: 0, rowsPerCatalog: 0 }, now)).toBe(0);
+  });
+
+  it("deletes in batches until all are gone", async () => {
+    const insert = db.$client.prepare(
+      "INSERT INTO decisions (id, catalog_id, revision, kind, path, model, agent, input, result, rejected, latency_ms, tokens, created_at) VALUES (?, 'team', 1, 'preselect', 'preselect', 'm', 'a', '{}', '{}', '[]', 1, '{}', ?)",
+    );
+    db.$client.transaction(() => {
+      for (let index = 0; index < 4_500; index++) insert.run(`d${index}`, 1_000 + index);
+    })();
+    expect(await cleanupDecisions(db, { days: 0, rowsPerCatalog: 100 }, Date.now())).toBe(4_400);
+    expect(countDecisions(db, "team")).toBe(100);
+  });
+
+  it("reads its settings from the environment, defaults for anything unreadable", () => {
+    expect(retentionFromEnv({})).toEqual(DEFAULT_RETENTION);
+    expect(retentionFromEnv({ TOOLSHED_DECISION_RETENTION_DAYS: "7", TOOLSHED_DECISION_RETENTION_ROWS: "0", TOOLSHED_DECISION_CLEANUP_INTERVAL_MS: "60000" })).toEqual({
+      days: 7,
+      rowsPerCatalog: 0,
+      intervalMs: 60_000,
+    });
+    expect(retentionFromEnv({ TOOLSHED_DECISION_RETENTION_DAYS: "soon" }).days).toBe(30);
+  });
+});

@@ -1,0 +1,153 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { fileOf, openDb, type Db } from "@/db/client";
+import { runImportJob, validateImport, type ImportProgress } from "@/db/import-job";
+import { runImport, stopImportWorker } from "@/db/import-runner";
+import { listAudit } from "@/db/queries/audit";
+import { createCatalog, getCatalog } from "@/db/queries/catalogs";
+import { getConversation } from "@/db/queries/conversations";
+import { planImport, writeImport } from "@/db/queries/tool-import";
+import { createCustomTool, getTool, importTools, listTools, updateTool } from "@/db/queries/tools";
+import { parseImport } from "@/lib/catalogs/exchange";
+import { ToolshedError } from "@/lib/errors";
+import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
+import { thrown } from "./support/thrown";
+
+const ACTOR = "test";
+
+function labelledSet(count: number, prefix = "tool") {
+  return {
+    tools: Array.from({ length: count }, (_, index) => ({
+      name: `${prefix}_${index}`,
+      description: `Does thing number ${index}.`,
+      parameters: { type: "object", properties: { id: { type: "string" }, limit: { type: "integer", minimum: 1 } }, required: ["id"] },
+    })),
+  };
+}
+
+let db: Db;
+beforeEach(() => {
+  db = openDb(":memory:");
+  createCatalog(db, { name: "Team", id: "team" }, ACTOR);
+});
+
+describe("the import write", () => {
+  it("takes 5,000 new tools in one revision with an audit entry each (one statement per tool list failed above 4,095)", () => {
+    const before = getCatalog(db, "team").revision;
+    const result = importTools(db, "team", parseImport(labelledSet(5_000)), ACTOR);
+    expect(result.created).toHaveLength(5_000);
+    expect(result.revision).toBe(before + 1);
+    expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length + 5_000);
+    const audit = listAudit(db, "team", { limit: 10_000 }).filter((entry) => entry.action === "import");
+    expect(audit).toHaveLength(5_000);
+    expect(new Set(audit.map((entry) => entry.revision))).toEqual(new Set([result.revision]));
+    expect(audit.find((entry) => entry.subject === "tool_7")).toMatchObject({ actor: ACTOR, before: null, after: { name: "tool_7", source: "custom", registered: true, requires: {}, sourceRef: null } });
+    expect(getTool(db, "team", "tool_4999").inputSchema).toEqual(labelledSet(5_000).tools[4_999].parameters);
+  });
+
+  it("audits updates with the tool before and after, as the tool editor does, and leaves unchanged tools alone", () => {
+    importTools(db, "team", parseImport(labelledSet(3)), ACTOR);
+    const changed = labelledSet(3);
+    changed.tools[1].description = "Does something else now.";
+    const result = importTools(db, "team", parseImport({ tools: [...changed.tools, { name: "bash", description: "x", parameters: null }] }), "second");
+    expect(result).toMatchObject({ created: [], updated: ["tool_1"], unchanged: ["tool_0", "tool_2", "bash"] });
+    const [entry] = listAudit(db, "team", { subject: "tool_1" });
+    expect(entry).toMatchObject({ action: "import", actor: "second", revision: result.revision, before: { description: "Does thing number 1." }, after: { description: "Does something else now." } });
+    updateTool(db, "team", "tool_1", { enabled: false }, ACTOR);
+    // A tool disabled since stays disabled when the import does not say otherwise.
+    expect(importTools(db, "team", parseImport(changed), ACTOR).unchanged).toContain("tool_1");
+    expect(getTool(db, "team", "tool_1").enabled).toBe(false);
+  });
+
+  it("plans again inside the write when the catalog changed after the plan", () => {
+    const drafts = parseImport(labelledSet(2));
+    const plan = planImport(db, "team", drafts);
+    expect(plan.result.created).toEqual(["tool_0", "tool_1"]);
+    createCustomTool(db, "team", { name: "tool_1", summary: "Made meanwhile.", description: "", inputSchema: { type: "object", properties: {} } }, ACTOR);
+    const result = writeImport(db, plan, drafts, ACTOR);
+    expect(result).toMatchObject({ created: ["tool_0"], updated: ["tool_1"] });
+    expect(getTool(db, "team", "tool_1").summary).toBe("Does thing number 1.");
+  });
+
+  it("writes nothing when a tool clashes with one a source manages", () => {
+    db.$client.prepare("UPDATE tools SET source = 'mcp', source_ref = 'srv' WHERE catalog_id = 'team' AND name = 'read'").run();
+    const revision = getCatalog(db, "team").revision;
+    const error = thrown(() => importTools(db, "team", parseImport({ tools: [...labelledSet(2).tools, { name: "read", description: "x", parameters: null }] }), ACTOR));
+    expect(error.problems).toEqual([{ field: "tools.2.name", message: '"read" is managed by its mcp source and cannot be imported over.' }]);
+    expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
+    expect(getCatalog(db, "team").revision).toBe(revision);
+  });
+});
+
+describe("the import job", () => {
+  it("validates tool by tool with the same problems, fields and messages as parseImport, reporting progress", () => {
+    const document = labelledSet(600);
+    document.tools[3] = { name: "bad name", description: 3, parameters: { type: "nope" } } as never;
+    document.tools[550] = { ...document.tools[550], name: "tool_2" };
+    const expected = thrown(() => parseImport(document));
+    const reports: number[] = [];
+    const actual = thrown(() => validateImport(document, (done) => reports.push(done)));
+    expect(actual.problems).toEqual(expected.problems);
+    expect(actual.message).toBe(expected.message);
+    expect(actual.code).toBe(expected.code);
+    expect(reports).toEqual([0, 250, 500]);
+    // Documents that are not a tools list fail exactly as parseImport fails.
+    for (const bad of [null, [], { tools: "x" }, { format: "other", tools: [] }]) expect(thrown(() => validateImport(bad)).message).toBe(thrown(() => parseImport(bad)).message);
+    expect(validateImport(labelledSet(3))).toEqual(parseImport(labelledSet(3)));
+  });
+
+  it("reads JSON text, and refuses more than 50,000 tools before looking at any", () => {
+    const progress: ImportProgress[] = [];
+    const result = runImportJob(db, { catalogId: "team", actor: ACTOR, text: JSON.stringify(labelledSet(300)) }, (step) => progress.push(step));
+    expect(result.created).toHaveLength(300);
+    expect(progress.at(-1)).toEqual({ done: 300, total: 300, phase: "writing" });
+    expect(thrown(() => runImportJob(db, { catalogId: "team", actor: ACTOR, text: "{" })).message).toMatch(/not valid JSON/);
+    const huge = thrown(() => runImportJob(db, { catalogId: "team", actor: ACTOR, document: { tools: Array(50_001).fill({}) } }));
+    expect(huge).toMatchObject({ code: "too_large", field: "tools" });
+  });
+});
+
+describe("the import worker", () => {
+  afterAll(() => stopImportWorker());
+
+  it("imports into a database file from its own thread and connection", async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-import-")), "toolshed.db");
+    const onDisk = openDb(file);
+    expect(fileOf(onDisk)).toBe(file);
+    expect(fileOf(db)).toBeUndefined();
+    createCatalog(onDisk, { name: "Team", id: "team" }, ACTOR);
+    const phases = new Set<string>();
+    const result = await runImport(onDisk, { catalogId: "team", actor: ACTOR, text: JSON.stringify(labelledSet(6_000)) }, (progress) => phases.add(progress.phase));
+    expect(result.created).toHaveLength(6_000);
+    expect(phases).toEqual(new Set(["reading", "validating", "writing"]));
+    expect(listTools(onDisk, "team")).toHaveLength(BUILTIN_TOOLS.length + 6_000);
+    // Its errors arrive as the same typed errors.
+    const error = await runImport(onDisk, { catalogId: "nope", actor: ACTOR, document: labelledSet(1) }).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(ToolshedError);
+    expect(error).toMatchObject({ code: "not_found", message: 'Catalog "nope" not found.' });
+  });
+});
+
+describe("migration 0005", () => {
+  it("moves each conversation's tool history from its JSON array to rows, in order", () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), "toolshed-migrations-"));
+    cpSync("db/migrations", folder, { recursive: true });
+    const journalFile = path.join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.filter((entry) => entry.tag < "0005") }));
+    const file = path.join(folder, "old.db");
+    const sqlite = new Database(file);
+    migrate(drizzle(sqlite), { migrationsFolder: folder });
+    sqlite.exec(`INSERT INTO catalogs (id, name) VALUES ('team', 'Team');
+      INSERT INTO conversations (id, catalog_id, model, agent, history) VALUES ('c1', 'team', 'm', 'a', '["read","github_create_issue","grep"]'), ('c2', 'team', 'm', 'a', '[]');`);
+    sqlite.close();
+    const upgraded = openDb(file);
+    expect(getConversation(upgraded, "c1").history).toEqual(["read", "github_create_issue", "grep"]);
+    expect(getConversation(upgraded, "c2").history).toEqual([]);
+  });
+});
