@@ -6,7 +6,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from "react";
 import { toast } from "sonner";
-import { importToolsAction, updateToolAction } from "@/app/catalogs/[catalog]/tools/actions";
+import { importJobAction, startImportAction, updateToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import { useCan } from "./catalog-access";
 import type { ToolRecord } from "@/db/queries/tools";
 import { TOOL_SOURCES } from "@/lib/tools/types";
@@ -370,16 +370,31 @@ interface ImportSummary {
   unchanged: string[];
 }
 
-type ImportProgress = { done: number; total: number };
+type ImportProgress = { done: number; total: number; phase?: string };
 
-/** Sends an import and reports its progress; resolves with what it changed. */
-async function runImport(catalogId: string, document: unknown, onProgress: (progress: ImportProgress) => void): Promise<ImportSummary> {
-  const total = Array.isArray((document as { tools?: unknown[] } | null)?.tools) ? (document as { tools: unknown[] }).tools.length : 0;
-  onProgress({ done: 0, total });
-  const result = await importToolsAction(catalogId, document);
-  if (!result.ok) throw importError(result.error);
-  onProgress({ done: total, total });
-  return result.data;
+/** Between two looks at a running import job. */
+const IMPORT_POLL_MS = 500;
+
+/**
+ * Sends an import (the file's text: the server parses it off its main thread) and follows it: a
+ * small one answers with its result at once, a large one with a job whose progress is polled
+ * until it is done (or failed, having written nothing).
+ */
+async function runImport(catalogId: string, text: string, onProgress: (progress: ImportProgress) => void): Promise<ImportSummary> {
+  onProgress({ done: 0, total: 0, phase: "sending" });
+  const started = await startImportAction(catalogId, text);
+  if (!started.ok) throw importError(started.error);
+  if ("result" in started.data) return started.data.result;
+  const jobId = started.data.job.id;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, IMPORT_POLL_MS));
+    const polled = await importJobAction(catalogId, jobId);
+    if (!polled.ok) throw importError(polled.error);
+    const job = polled.data;
+    onProgress(job.progress);
+    if (job.status === "done" && job.result) return job.result;
+    if (job.status === "failed") throw importError({ message: job.error?.message ?? "The import failed.", problems: job.error?.problems ?? [] });
+  }
 }
 
 function importError(error: { message: string; problems: { field: string; message: string }[] }): Error {
@@ -394,15 +409,7 @@ function ImportButton({ catalogId }: { catalogId: string }) {
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<ImportProgress>();
   const importFile = useMutation({
-    mutationFn: async (file: File) => {
-      let document: unknown;
-      try {
-        document = JSON.parse(await file.text());
-      } catch (error) {
-        throw new Error(`${file.name} is not valid JSON: ${(error as Error).message}`);
-      }
-      return runImport(catalogId, document, setProgress);
-    },
+    mutationFn: async (file: File) => runImport(catalogId, await file.text(), setProgress),
     onSuccess: (result) => {
       toast.success(`Imported: ${result.created.length} created, ${result.updated.length} updated, ${result.unchanged.length} unchanged`);
       queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
@@ -432,6 +439,7 @@ function ImportButton({ catalogId }: { catalogId: string }) {
         <span className="import-progress" data-testid="import-progress">
           <progress value={progress.done} max={Math.max(progress.total, 1)} aria-label="Import progress" />
           <span className="small mono">
+            {progress.phase && <span className="muted">{progress.phase} </span>}
             {progress.done.toLocaleString("en")} / {progress.total.toLocaleString("en")}
           </span>
         </span>

@@ -146,4 +146,12 @@ test("importing a file from the tools page shows its progress and then what it c
   await expect(tools.count()).toHaveText(`Showing ${total} of ${total} tools`);
   await page.getByTestId("import-file").setInputFiles({ name: "tools.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(document)) });
   await expect(page.getByTestId("import-result")).toHaveText("Imported: 0 created, 0 updated, 300 unchanged");
+
+  // Over a thousand tools the import runs as a job: its progress shows until the result does.
+  const large = { tools: Array.from({ length: 2_500 }, (_, index) => syntheticTool(index)) };
+  await page.getByTestId("import-file").setInputFiles({ name: "large.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(large)) });
+  await expect(page.getByTestId("import-progress")).toBeVisible();
+  await expect(page.getByTestId("import-result")).toHaveText("Imported: 2200 created, 0 updated, 300 unchanged", { timeout: 60_000 });
+  await expect(page.getByTestId("import-progress")).toHaveCount(0);
+  await expect(tools.count()).toHaveText(`Showing ${(total + 2_200).toLocaleString("en")} of ${(total + 2_200).toLocaleString("en")} tools`);
 });
