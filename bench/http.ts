@@ -57,7 +57,7 @@ async function startServer(): Promise<Server> {
     TOOLSHED_RATE_LIMIT_READ: "0",
     TOOLSHED_RATE_LIMIT_WRITE: "0",
     TOOLSHED_RATE_LIMIT_MODEL: "0",
-    NODE_ENV: "production",
+    NODE_ENV: "production" as const,
   };
   // The token is made on the database before the server opens it: the CLI migrates it.
   const created = spawnSync(process.execPath, ["--import", "tsx", "scripts/toolshed.ts", "token", "create", "--team", "default", "--scope", "admin", "--name", "bench"], { env, encoding: "utf8" });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpConnections, type McpServerConfig } from "@/lib/sources/mcp";
+import { McpConnections, type McpServerConfig, type McpStdioConfig } from "@/lib/sources/mcp";
 import { processesMentioning, useEnv } from "./helpers";
 
 const DEMO_SERVER = path.resolve("mcp-servers/demo-server.mjs");
@@ -103,7 +103,7 @@ describe("McpConnections", () => {
   it("replaces the connection once when the configuration changes while it is being opened", async () => {
     const { marker, config: base } = markedDemo("changed");
     connections = new McpConnections(() => undefined);
-    const changed: McpServerConfig = { ...base, env: { DEMO_MCP_TOOLS: "notes_get" } };
+    const changed: McpServerConfig = { ...(base as McpStdioConfig), env: { DEMO_MCP_TOOLS: "notes_get" } };
 
     const [before, after, afterAgain] = await Promise.all([connections.list("demo/notes", base), connections.list("demo/notes", changed), connections.list("demo/notes", changed)]);
     expect(before.tools.length).toBe(5);
