@@ -6,7 +6,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import type { Decision } from "@/db/queries/decisions";
 import { formatTime, resultCount } from "./decision-detail";
-import { useLoadMore, VirtualRows } from "./tool-table";
+import { useLoadMore, VirtualRows } from "./virtual-rows";
 
 /** The filters the URL keeps, by their key there. */
 const FILTER_KEYS = ["conversation", "kind", "path", "rejected", "fallback"] as const;

@@ -5,7 +5,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState, type ReactNode } from "react";
 import type { KnownModel } from "@/lib/rules/providers";
 import { fetchToolList, toolNameOf, type ToolListConfig, type ToolListResponse } from "./api-client";
-import { VirtualRows } from "./tool-table";
+import { VirtualRows } from "./virtual-rows";
 
 const KNOWN_FLAGS = ["experimental.lsp"];
 const FORMATS = ["ai-sdk", "openai", "anthropic"] as const;
