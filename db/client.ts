@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "./schema";
+import { asConflict } from "./unique-conflicts";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -62,8 +63,12 @@ export type WriteTx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * Runs `work` in a write transaction that begins immediately (see IMMEDIATE); inside another
- * transaction it is a savepoint of that one.
+ * transaction it is a savepoint of that one. A unique index refusing a write is a 409 conflict.
  */
 export function writeTransaction<T>(db: Db, work: (tx: WriteTx) => T): T {
-  return db.transaction(work, IMMEDIATE);
+  try {
+    return db.transaction(work, IMMEDIATE);
+  } catch (error) {
+    throw asConflict(error);
+  }
 }

@@ -30,8 +30,8 @@ export function getAgent(db: Db | Tx, catalogId: string, name: string): Agent {
 }
 
 /**
- * Creates an agent, or replaces the one named `previousName` (which may rename it). The whole
- * agent list is validated after the change, so a rename onto another agent's name is refused.
+ * Creates an agent, or replaces the one named `previousName` (which may rename it); a name another
+ * agent has is a conflict. The whole agent list is validated after the change.
  */
 export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string, previousName?: string): Agent {
   return writeTransaction(db, (tx) => {
@@ -39,15 +39,15 @@ export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string
     const current = listAgents(tx, catalogId);
     const before = previousName === undefined ? undefined : current.find((candidate) => candidate.name === previousName);
     if (previousName !== undefined && !before) throw notFound(`Agent "${previousName}" in catalog "${catalogId}"`, "agent");
-    if (previousName === undefined && current.some((candidate) => candidate.name === agent.name)) {
+    // Checked here, not left to validateAgents: it flags only the later of two equal names, which
+    // is the other agent when the renamed one comes first in the list.
+    if (current.some((candidate) => candidate !== before && candidate.name === agent.name)) {
       throw new ToolshedError("conflict", `An agent named "${agent.name}" already exists in this catalog.`, "name");
     }
     const next = before ? current.map((candidate) => (candidate === before ? agent : candidate)) : [...current, agent];
     const index = next.indexOf(agent);
     const errors = validateAgents(next, toolNamesOf(tx, catalogId)).filter((error) => error.field.startsWith(`agents.${index}.`));
     if (errors.length > 0) {
-      const duplicate = errors.find((error) => error.message.includes("already named"));
-      if (duplicate) throw new ToolshedError("conflict", duplicate.message, "name");
       throw ToolshedError.fromFieldErrors(
         errors.map((error) => ({ ...error, field: error.field.replace(`agents.${index}.`, "") })),
         "Invalid agent",
