@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as agentRoute from "@/app/api/catalogs/[catalog]/agents/[name]/route";
 import * as agentsRoute from "@/app/api/catalogs/[catalog]/agents/route";
@@ -48,6 +49,25 @@ describe("POST /tool-list", () => {
     const names = body.tools.map((tool: { function: { name: string } }) => tool.function.name);
     expect(names).toContain("plan");
     expect(names).not.toContain("bash");
+  });
+
+  it("answers gzipped (compressed once, not per request) when the caller accepts gzip, as is otherwise", async () => {
+    const request = { model: "gpt-5", agent: "build" };
+    const plain = await toolList(request);
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    const expected = await plain.text();
+    for (const acceptEncoding of ["gzip, deflate, br", "gzip;q=0.5, identity;q=0.1"]) {
+      const gzipped = await toolListRoute.POST(jsonRequest("POST", request, { "accept-encoding": acceptEncoding }), team);
+      expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+      expect(gzipped.headers.get("cache-control")).toContain("no-transform");
+      expect(gzipped.headers.get("vary")).toBe("accept-encoding");
+      expect(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString("utf8")).toBe(expected);
+    }
+    for (const acceptEncoding of ["gzip;q=0", "br", "identity"]) {
+      const refused = await toolListRoute.POST(jsonRequest("POST", request, { "accept-encoding": acceptEncoding }), team);
+      expect(refused.headers.get("content-encoding")).toBeNull();
+      expect(await refused.text()).toBe(expected);
+    }
   });
 
   it("gives 404 for an unknown agent or catalog and 400 for a bad body", async () => {
