@@ -2,9 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { actionPrincipal, authorizeCatalogAction, enforceRateLimit, requireTeamAccess } from "@/app/_services/access";
-import { syncLocalSources } from "@/app/_services/sources";
+import { removeCatalog, syncLocalSources } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
-import { createCatalog, deleteCatalog, updateCatalog } from "@/db/queries/catalogs";
+import { createCatalog, updateCatalog } from "@/db/queries/catalogs";
 import { DEFAULT_TEAM } from "@/db/queries/teams";
 import { runAction } from "@/lib/action-result";
 import { actorOf } from "@/lib/auth/policy";
@@ -38,7 +38,7 @@ export async function updateCatalogAction(id: string, input: unknown) {
 export async function deleteCatalogAction(id: string) {
   return runAction(async () => {
     await authorizeCatalogAction(id, "admin");
-    deleteCatalog(getDb(), id);
+    await removeCatalog(getDb(), id);
     revalidatePath("/");
     return { id };
   });

@@ -1,9 +1,9 @@
 import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
 import { catalogVersion, loadCatalogState } from "@/db/queries/catalog-state";
-import { listCatalogs } from "@/db/queries/catalogs";
-import { allMcpServerNames, getMcpServerConfig, recordMcpHealth, scrubMcpServerText } from "@/db/queries/mcp-servers";
-import { sourceRefsOf, syncSourceTools, unregisterSourceTools, type SourceSyncResult } from "@/db/queries/source-tools";
+import { deleteCatalog, listCatalogs } from "@/db/queries/catalogs";
+import { allMcpServerNames, deleteMcpServer, getMcpServerConfig, recordMcpHealth, scrubMcpServerText } from "@/db/queries/mcp-servers";
+import { deleteSourceTools, sourceRefsOf, syncSourceTools, unregisterSourceTools, type SourceSyncResult } from "@/db/queries/source-tools";
 import { ToolshedError } from "@/lib/errors";
 import { freezeCatalogState, type CatalogState } from "@/lib/pipeline/tool-list";
 import { hostSecretValues, scrubSecrets } from "@/lib/secrets";
@@ -137,6 +137,22 @@ export async function disconnectMcpServer(catalogId: string, name: string): Prom
   await pool().disconnect(keyOf(catalogId, name));
 }
 
+/**
+ * Removes a server and its tools (their audit history stays) and stops its process. The tools go
+ * last: a sync that was listing when the server was deleted may still write them meanwhile.
+ */
+export async function removeMcpServer(db: Db, catalogId: string, name: string, actor: string): Promise<void> {
+  deleteMcpServer(db, catalogId, name, actor);
+  await disconnectMcpServer(catalogId, name);
+  deleteSourceTools(db, catalogId, "mcp", name, actor);
+}
+
+/** Deletes a catalog with everything in it, and stops the processes of its MCP servers (and closes their connections). */
+export async function removeCatalog(db: Db, catalogId: string): Promise<void> {
+  deleteCatalog(db, catalogId);
+  await pool().disconnectWhere((key) => key.startsWith(keyOf(catalogId, "")));
+}
+
 /** Calls a live MCP tool for the playground, on the server's connection. */
 export async function callMcpServerTool(db: Db, catalogId: string, server: string, mcpName: string, args: Record<string, unknown>): Promise<McpToolResult> {
   const config: McpServerConfig = getMcpServerConfig(db, catalogId, server);
@@ -250,7 +266,8 @@ function passOverDeleted(error: unknown): void {
 /**
  * One periodic round: every server whose previous sync has finished is synced (in parallel); a
  * server still syncing is skipped until the next round. Never rejects: a server deleted meanwhile
- * is passed over, any other failure is logged.
+ * is passed over, any other failure is logged. A connection whose server is no longer configured
+ * (deleted without `removeCatalog` or `removeMcpServer`, e.g. by another process) is closed.
  */
 export async function syncMcpServersPeriodically(db: Db): Promise<{ synced: string[]; skipped: string[] }> {
   let servers: { catalogId: string; name: string }[];
@@ -260,6 +277,8 @@ export async function syncMcpServersPeriodically(db: Db): Promise<{ synced: stri
     console.warn("Periodic MCP sync: could not list the servers:", error);
     return { synced: [], skipped: [] };
   }
+  const configured = new Set(servers.map(({ catalogId, name }) => keyOf(catalogId, name)));
+  const orphansClosed = pool().disconnectWhere((key) => !configured.has(key));
   const synced: string[] = [];
   const skipped: string[] = [];
   const runs: Promise<unknown>[] = [];
@@ -276,7 +295,7 @@ export async function syncMcpServersPeriodically(db: Db): Promise<{ synced: stri
         .catch((error: unknown) => console.warn(`Periodic MCP sync of ${key} failed:`, error)),
     );
   }
-  await Promise.all(runs);
+  await Promise.all([orphansClosed, ...runs]);
   return { synced, skipped };
 }
 

@@ -84,8 +84,14 @@ export class McpConnections {
     await this.closeLive(key);
   }
 
+  /** Closes every connection (open or being opened) whose key passes `selected`. */
+  async disconnectWhere(selected: (key: string) => boolean): Promise<void> {
+    const keys = new Set([...this.live.keys(), ...this.opening.keys()].filter(selected));
+    await Promise.all([...keys].map((key) => this.disconnect(key)));
+  }
+
   async disconnectAll(): Promise<void> {
-    await Promise.all([...new Set([...this.live.keys(), ...this.opening.keys()])].map((key) => this.disconnect(key)));
+    await this.disconnectWhere(() => true);
   }
 
   private async closeLive(key: string): Promise<void> {

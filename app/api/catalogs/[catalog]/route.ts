@@ -1,6 +1,7 @@
 import { catalogRoute } from "@/app/_services/access";
+import { removeCatalog } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
-import { deleteCatalog, getCatalog, updateCatalog } from "@/db/queries/catalogs";
+import { getCatalog, updateCatalog } from "@/db/queries/catalogs";
 import { updateCatalogBody } from "@/lib/api-schemas";
 import { parseWith, readJsonBody } from "@/lib/http";
 
@@ -13,7 +14,8 @@ export const PATCH = catalogRoute<Params>("write", async ({ request, params, act
   return Response.json({ catalog: updateCatalog(getDb(), params.catalog, body, actor) });
 });
 
-export const DELETE = catalogRoute<Params>("admin", ({ params }) => {
-  deleteCatalog(getDb(), params.catalog);
+/** Deletes the catalog with everything in it; its MCP servers' processes stop. */
+export const DELETE = catalogRoute<Params>("admin", async ({ params }) => {
+  await removeCatalog(getDb(), params.catalog);
   return new Response(null, { status: 204 });
 });

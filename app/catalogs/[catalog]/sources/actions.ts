@@ -2,11 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { authorizeCatalogAction } from "@/app/_services/access";
-import { disconnectMcpServer, reloadLocalSources, syncLocalSources, syncMcpServer } from "@/app/_services/sources";
+import { reloadLocalSources, removeMcpServer, syncLocalSources, syncMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { listCatalogs } from "@/db/queries/catalogs";
-import { createMcpServer, deleteMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
-import { deleteSourceTools } from "@/db/queries/source-tools";
+import { createMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
 import { runAction } from "@/lib/action-result";
 import { mcpServerBody } from "@/lib/api-schemas";
 import { parseWith } from "@/lib/http";
@@ -40,10 +39,7 @@ export async function syncMcpServerAction(catalogId: string, name: string) {
 export async function deleteMcpServerAction(catalogId: string, name: string) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "admin");
-    const db = getDb();
-    deleteMcpServer(db, catalogId, name, actor);
-    deleteSourceTools(db, catalogId, "mcp", name, actor);
-    await disconnectMcpServer(catalogId, name);
+    await removeMcpServer(getDb(), catalogId, name, actor);
     refresh(catalogId);
     return { name };
   });

@@ -1,9 +1,8 @@
 import { catalogRoute } from "@/app/_services/access";
 import { mcpServerViewFor } from "@/app/_services/mcp-views";
-import { disconnectMcpServer } from "@/app/_services/sources";
+import { removeMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
-import { deleteMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
-import { deleteSourceTools } from "@/db/queries/source-tools";
+import { getMcpServer } from "@/db/queries/mcp-servers";
 
 type Params = { catalog: string; name: string };
 
@@ -11,9 +10,6 @@ export const GET = catalogRoute<Params>("read", ({ params, access }) => Response
 
 /** Removes the server and its tools (their audit history stays) and closes its connection. */
 export const DELETE = catalogRoute<Params>("admin", async ({ params, actor }) => {
-  const db = getDb();
-  deleteMcpServer(db, params.catalog, params.name, actor);
-  deleteSourceTools(db, params.catalog, "mcp", params.name, actor);
-  await disconnectMcpServer(params.catalog, params.name);
+  await removeMcpServer(getDb(), params.catalog, params.name, actor);
   return new Response(null, { status: 204 });
 });
