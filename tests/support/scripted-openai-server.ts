@@ -11,8 +11,11 @@ export type ScriptedReply =
   | { toolCalls: { name: string; arguments: unknown }[] }
   /** Text content holding this value as JSON, as a model answers a structured-output request. */
   | { json: unknown }
-  /** Never answers; the connection is dropped when the server closes. */
-  | { hang: true }
+  /**
+   * Never finishes; the connection is dropped when the client or the server closes it. A streamed
+   * request first gets `textFirst` as text deltas (a model stuck mid-answer).
+   */
+  | { hang: true; textFirst?: string }
   | { status: number; body?: unknown };
 
 export interface RecordedRequest {
@@ -51,6 +54,8 @@ export interface ScriptedOpenAIServer {
   requests: RecordedRequest[];
   /** The bodies of the chat completion requests only, in arrival order. */
   chatRequests: ChatCompletionRequest[];
+  /** The requests whose client closed the connection before the reply ended (an aborted call). */
+  abandoned: RecordedRequest[];
   close(): Promise<void>;
 }
 
@@ -135,6 +140,18 @@ function completionOf(reply: Exclude<ScriptedReply, { hang: true } | { status: n
   return { content, toolCalls: [], finishReason: "stop" };
 }
 
+/** Starts an SSE reply with the assistant's role; returns the function that sends each delta. */
+function startStream(response: ServerResponse, request: ChatCompletionRequest, id: string, created = Math.floor(Date.now() / 1000)) {
+  const model = request.model ?? SCRIPTED_MODEL_ID;
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  const send = (delta: object, finishReason: string | null = null) =>
+    response.write(
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`,
+    );
+  send({ role: "assistant", content: "" });
+  return send;
+}
+
 function sendCompletion(response: ServerResponse, request: ChatCompletionRequest, completion: Completion, id: string) {
   const created = Math.floor(Date.now() / 1000);
   const model = request.model ?? SCRIPTED_MODEL_ID;
@@ -176,12 +193,7 @@ function sendCompletion(response: ServerResponse, request: ChatCompletionRequest
     return;
   }
 
-  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-  const send = (delta: object, finishReason: string | null = null) =>
-    response.write(
-      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`,
-    );
-  send({ role: "assistant", content: "" });
+  const send = startStream(response, request, id, created);
   if (completion.content !== null) for (const piece of pieces(completion.content)) send({ content: piece });
   completion.toolCalls.forEach((call, index) => {
     send({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] });
@@ -205,6 +217,7 @@ export async function startScriptedOpenAIServer(
   const nextReply = scriptFunction(script);
   const requests: RecordedRequest[] = [];
   const chatRequests: ChatCompletionRequest[] = [];
+  const abandoned: RecordedRequest[] = [];
   const models = options.models ?? [SCRIPTED_MODEL_ID];
   let completions = 0;
 
@@ -228,6 +241,9 @@ export async function startScriptedOpenAIServer(
         authorization: incoming.headers.authorization,
       };
       requests.push(recorded);
+      response.on("close", () => {
+        if (!response.writableFinished) abandoned.push(recorded);
+      });
 
       if (recorded.method === "GET" && (path === "/v1/models" || path === "/models")) {
         sendJson(response, 200, {
@@ -252,6 +268,10 @@ export async function startScriptedOpenAIServer(
         sendJson(response, 500, errorBody(`The script has no reply for request ${completions}.`));
       } else if ("hang" in reply) {
         // Leave the response open: the client's timeout or close() ends it.
+        if (body.stream && reply.textFirst !== undefined) {
+          const send = startStream(response, body, `chatcmpl-scripted-${completions}`);
+          for (const piece of pieces(reply.textFirst)) send({ content: piece });
+        }
       } else if ("status" in reply) {
         const payload = reply.body ?? errorBody(`Scripted failure (status ${reply.status}).`);
         if (typeof payload === "string") {
@@ -279,6 +299,7 @@ export async function startScriptedOpenAIServer(
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     chatRequests,
+    abandoned,
     close() {
       return new Promise<void>((resolve, reject) => {
         if (!server.listening) return resolve();
