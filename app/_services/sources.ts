@@ -6,7 +6,6 @@ import { allMcpServerNames, deleteMcpServer, getMcpServerConfig, recordMcpHealth
 import { deleteSourceTools, sourceRefsOf, syncSourceTools, unregisterSourceTools, type SourceSyncResult } from "@/db/queries/source-tools";
 import { ToolshedError } from "@/lib/errors";
 import { freezeCatalogState, type CatalogState } from "@/lib/pipeline/tool-list";
-import { hostSecretValues, scrubSecrets } from "@/lib/secrets";
 import { loadAgentFiles, type FileAgent } from "@/lib/sources/agents";
 import { sourceFolders } from "@/lib/sources/folders";
 import { McpConnections, McpSourceError, type McpServerConfig, type McpToolResult } from "@/lib/sources/mcp";
@@ -52,19 +51,10 @@ function pool(): McpConnections {
   return state.pool;
 }
 
-/** Text about a server, scrubbed of its secrets; of the host's alone when its stored configuration cannot be read. */
-function scrubbedText(db: Db, catalogId: string, server: string, text: string): string {
-  try {
-    return scrubMcpServerText(db, catalogId, server, text);
-  } catch {
-    return scrubSecrets(text, hostSecretValues());
-  }
-}
-
 /** Unregisters the server's tools and records why, scrubbed of its secrets: the reason lands in audit entries and lastError. */
 function markServerDown(db: Db, catalogId: string, server: string, reason: string): void {
   try {
-    const scrubbed = scrubbedText(db, catalogId, server, reason);
+    const scrubbed = scrubMcpServerText(db, catalogId, server, reason);
     unregisterSourceTools(db, catalogId, "mcp", server, SYSTEM_ACTOR, scrubbed);
     recordMcpHealth(db, catalogId, server, { status: "error", lastError: scrubbed });
   } catch (error) {
@@ -127,7 +117,7 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
       await pool().disconnect(keyOf(catalogId, name));
       throw error;
     }
-    const message = scrubbedText(db, catalogId, name, error instanceof Error ? error.message : String(error));
+    const message = scrubMcpServerText(db, catalogId, name, error instanceof Error ? error.message : String(error));
     markServerDown(db, catalogId, name, message);
     return { added: [], updated: [], unregistered: [], conflicts: [], error: message };
   }

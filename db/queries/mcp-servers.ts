@@ -78,12 +78,23 @@ export function getMcpServerConfig(db: Db, catalogId: string, name: string): Mcp
 }
 
 /**
+ * What a server's text is scrubbed of: its secrets and the host's. When its stored secrets cannot be
+ * decrypted (another key), the host's alone, and why: no process was started with them then.
+ */
+function secretsToScrub(row: McpServerRow | undefined): { values: string[]; unreadable?: string } {
+  try {
+    return { values: [...(row ? mcpSecretValues(fullConfig(row)) : []), ...hostSecretValues()] };
+  } catch (error) {
+    return { values: hostSecretValues(), unreadable: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
  * Text about a server (an error, its stderr, why it went down) as it may be stored and shown:
  * every secret of the server, and of Toolshed's own environment, masked in each of its encodings.
  */
 export function scrubMcpServerText(db: Db, catalogId: string, name: string, text: string): string {
-  const row = findRow(db, catalogId, name);
-  return scrubSecrets(text, [...(row ? mcpSecretValues(fullConfig(row)) : []), ...hostSecretValues()]);
+  return scrubSecrets(text, secretsToScrub(findRow(db, catalogId, name)).values);
 }
 
 export function getMcpServer(db: Db, catalogId: string, name: string): McpServerView {
@@ -122,16 +133,28 @@ export function deleteMcpServer(db: Db, catalogId: string, name: string, actor: 
   });
 }
 
-/** Records a sync's outcome; the error text is scrubbed of the server's secrets (in all their encodings) before it is stored. */
+/**
+ * Records a sync's outcome; the error text is scrubbed of the server's secrets (in all their
+ * encodings) before it is stored. A server whose stored secrets cannot be decrypted is recorded
+ * as in error, saying so, whatever the outcome reported.
+ */
 export function recordMcpHealth(
   db: Db,
   catalogId: string,
   name: string,
   health: { status: "connected" | "error"; lastError: string | null; serverInfo?: McpServerRow["serverInfo"]; toolCount?: number },
 ): void {
-  const lastError = health.lastError === null ? null : scrubMcpServerText(db, catalogId, name, health.lastError);
+  const { values, unreadable } = secretsToScrub(findRow(db, catalogId, name));
+  const reported = health.lastError === null ? null : scrubSecrets(health.lastError, values);
+  const recorded =
+    unreadable === undefined
+      ? { status: health.status, lastError: reported }
+      : {
+          status: "error" as const,
+          lastError: [`The server's stored secrets cannot be read, so it cannot be connected: ${unreadable}`, ...(reported === null || reported === unreadable ? [] : [reported])].join(" "),
+        };
   db.update(mcpServers)
-    .set({ ...health, lastError, lastSyncAt: new Date(), updatedAt: new Date() })
+    .set({ ...health, ...recorded, lastSyncAt: new Date(), updatedAt: new Date() })
     .where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name)))
     .run();
 }

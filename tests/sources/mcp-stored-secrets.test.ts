@@ -14,6 +14,7 @@ import {
 import { seed } from "@/db/seed";
 import { decryptSecret, secretForms } from "@/lib/secrets";
 import type { McpServerConfig } from "@/lib/sources/mcp";
+import { withEnv } from "./helpers";
 
 const CANARY = "Canary7fQ2-secret";
 
@@ -67,6 +68,18 @@ describe("stored MCP secrets", () => {
     expectNoCanary(JSON.stringify(listAudit(db, "team")), "the audit entries");
     // The edges of a masked base64 run may stay (they mix in the neighbouring bytes): a few bits, not the secret.
     expect(listMcpServers(db, "team")[0].lastError).toMatch(/^upstream said \S*\*{8}\S* and \*{8}$/);
+  });
+
+  it("records a server whose stored secrets cannot be decrypted (another key) as unhealthy, saying why, instead of throwing", async () => {
+    createMcpServer(db, "team", HTTP, "test");
+    recordMcpHealth(db, "team", "remote", { status: "connected", lastError: null, toolCount: 3 });
+    await withEnv({ TOOLSHED_SECRET_KEY: Buffer.alloc(32, 7).toString("base64") }, () => {
+      recordMcpHealth(db, "team", "remote", { status: "error", lastError: "Disconnected: the connection closed." });
+    });
+    const server = getMcpServer(db, "team", "remote");
+    expect(server.status).toBe("error");
+    expect(server.lastError).toMatch(/stored secrets .*could not be decrypted.*TOOLSHED_SECRET_KEY/);
+    expect(server.lastError).toContain("Disconnected: the connection closed.");
   });
 
   it("converts rows an older version wrote with secrets in the clear, at every start and only once", () => {

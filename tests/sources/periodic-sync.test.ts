@@ -122,7 +122,6 @@ describe("MCP syncs of one server", () => {
 
   it("a stored configuration that cannot be read (another secret key) is the sync's error, not a rejection, in a periodic round too", async () => {
     createMcpServer(db, "team", { name: "secretive", transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MCP_TOKEN: "tok-secret" } }, "tests");
-    // Marking it down cannot record its health either (that scrubs with the unreadable secrets): logged, not thrown.
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -138,6 +137,9 @@ describe("MCP syncs of one server", () => {
       });
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(unhandled).toEqual([]);
+      // Its health is recorded all the same: down, and why.
+      expect(getMcpServer(db, "team", "secretive")).toMatchObject({ status: "error", lastError: expect.stringMatching(/could not be decrypted/) });
+      expect(warn).not.toHaveBeenCalled();
     } finally {
       process.off("unhandledRejection", onUnhandled);
       warn.mockRestore();
