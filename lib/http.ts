@@ -83,3 +83,26 @@ export function handle<A extends unknown[]>(handler: (...args: A) => Promise<Res
     }
   };
 }
+
+const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type RouteMethod = (typeof ROUTE_METHODS)[number];
+
+/**
+ * Handlers for the methods a route file does not implement. Next answers those with an empty 405;
+ * these answer in the JSON error shape, with an `Allow` header naming what the path does answer
+ * (HEAD and OPTIONS as Next adds them). At the end of every route file under app/api:
+ * `export const { PUT, PATCH, DELETE } = refuseOtherMethods({ GET, POST });`
+ */
+export function refuseOtherMethods<Implemented extends Partial<Record<RouteMethod, unknown>>>(
+  implemented: Implemented,
+): Record<Exclude<RouteMethod, keyof Implemented>, (request: Request) => Response> {
+  const names = Object.keys(implemented);
+  const allow = [...names, ...(names.includes("GET") ? ["HEAD"] : []), "OPTIONS"].sort().join(", ");
+  const refuse = (request: Request) => {
+    const response = new ToolshedError("method_not_allowed", `${request.method} is not allowed here; this path answers ${allow}.`).toResponse();
+    response.headers.set("allow", allow);
+    return response;
+  };
+  const refused = ROUTE_METHODS.filter((method) => !names.includes(method)).map((method) => [method, refuse]);
+  return Object.fromEntries(refused) as Record<Exclude<RouteMethod, keyof Implemented>, (request: Request) => Response>;
+}

@@ -5,7 +5,7 @@ import { createCatalog, listCatalogs } from "@/db/queries/catalogs";
 import { DEFAULT_TEAM } from "@/db/queries/teams";
 import { teamsOf, type Principal } from "@/lib/auth/policy";
 import { createCatalogBody } from "@/lib/api-schemas";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 /** The catalogs of every team the caller belongs to (a token: its own team's). */
 export const GET = signedInRoute(({ principal }) => Response.json({ catalogs: listCatalogs(getDb(), teamsOf(principal)) }));
@@ -26,3 +26,5 @@ export const POST = signedInRoute(async ({ request, principal, actor }) => {
   await syncLocalSources(db, catalog.id);
   return Response.json({ catalog }, { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods({ GET, POST });

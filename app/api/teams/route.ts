@@ -2,7 +2,7 @@ import { signedInRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { createTeam, getTeam, listTeams } from "@/db/queries/teams";
 import { ToolshedError } from "@/lib/errors";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 import { createTeamBody } from "@/lib/team-schemas";
 
 /** The caller's teams: a person's with their role, a token's own team with its scope. */
@@ -18,3 +18,5 @@ export const POST = signedInRoute(async ({ request, principal }) => {
   const team = createTeam(getDb(), body, principal.id);
   return Response.json({ team: { ...team, role: "admin" } }, { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods({ GET, POST });

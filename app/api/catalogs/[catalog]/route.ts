@@ -3,7 +3,7 @@ import { removeCatalog } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { getCatalog, updateCatalog } from "@/db/queries/catalogs";
 import { updateCatalogBody } from "@/lib/api-schemas";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string };
 
@@ -19,3 +19,5 @@ export const DELETE = catalogRoute<Params>("admin", async ({ params }) => {
   await removeCatalog(getDb(), params.catalog);
   return new Response(null, { status: 204 });
 });
+
+export const { POST, PUT } = refuseOtherMethods({ GET, PATCH, DELETE });

@@ -2,7 +2,7 @@ import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { listAgents, saveAgent } from "@/db/queries/agents";
 import { agentBody } from "@/lib/api-schemas";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string };
 
@@ -12,3 +12,5 @@ export const POST = catalogRoute<Params>("write", async ({ request, params, acto
   const agent = saveAgent(getDb(), params.catalog, parseWith(agentBody, await readJsonBody(request)), actor);
   return Response.json({ agent }, { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods({ GET, POST });

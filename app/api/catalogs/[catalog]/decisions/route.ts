@@ -2,7 +2,7 @@ import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { pageDecisions } from "@/db/queries/decisions";
 import { decisionQuery } from "@/lib/api-schemas";
-import { parseWith } from "@/lib/http";
+import { parseWith, refuseOtherMethods } from "@/lib/http";
 
 /** A page of decisions, newest first, without input and raw output (GET /api/decisions/{id} has them). */
 export const GET = catalogRoute<{ catalog: string }>("read", ({ request, params }) => {
@@ -18,3 +18,5 @@ export const GET = catalogRoute<{ catalog: string }>("read", ({ request, params 
   });
   return Response.json(page);
 });
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods({ GET });

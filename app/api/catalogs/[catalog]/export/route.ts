@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { getCatalog } from "@/db/queries/catalogs";
 import { listTools } from "@/db/queries/tools";
 import { buildExport } from "@/lib/catalogs/exchange";
+import { refuseOtherMethods } from "@/lib/http";
 
 export const GET = catalogRoute<{ catalog: string }>("read", ({ params }) => {
   const db = getDb();
@@ -11,3 +12,5 @@ export const GET = catalogRoute<{ catalog: string }>("read", ({ params }) => {
     headers: { "content-disposition": `attachment; filename="${params.catalog}.toolshed.json"` },
   });
 });
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods({ GET });

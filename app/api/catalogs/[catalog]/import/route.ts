@@ -1,6 +1,7 @@
 import { catalogRoute } from "@/app/_services/access";
 import { readImportBody, startImport } from "@/app/_services/imports";
 import { getDb } from "@/db/client";
+import { refuseOtherMethods } from "@/lib/http";
 
 /** A 50,000-tool import with full schemas is about 30 MiB. */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
@@ -15,3 +16,5 @@ export const POST = catalogRoute<{ catalog: string }>("write", async ({ request,
   if ("result" in started) return Response.json(started.result);
   return Response.json({ job: started.job }, { status: 202, headers: { location: started.job.url } });
 });
+
+export const { GET, PUT, PATCH, DELETE } = refuseOtherMethods({ POST });

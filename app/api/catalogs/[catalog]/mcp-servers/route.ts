@@ -4,7 +4,7 @@ import { syncMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { createMcpServer, getMcpServer, listMcpServers } from "@/db/queries/mcp-servers";
 import { mcpServerBody } from "@/lib/api-schemas";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string };
 
@@ -20,3 +20,5 @@ export const POST = catalogRoute<Params>("admin", async ({ request, params, acto
   const sync = await syncMcpServer(db, params.catalog, config.name);
   return Response.json({ server: getMcpServer(db, params.catalog, config.name), sync }, { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods({ GET, POST });

@@ -2,7 +2,7 @@ import { catalogRoute } from "@/app/_services/access";
 import { playTurn } from "@/app/_services/playground";
 import { getDb } from "@/db/client";
 import { playgroundBody } from "@/lib/api-schemas";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -16,3 +16,5 @@ export const POST = catalogRoute<{ catalog: string }>(
   },
   { limit: "model" },
 );
+
+export const { GET, PUT, PATCH, DELETE } = refuseOtherMethods({ POST });

@@ -2,7 +2,7 @@ import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { getRules, saveRules } from "@/db/queries/rules";
 import { rulesBody } from "@/lib/api-schemas";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string };
 
@@ -12,3 +12,5 @@ export const PUT = catalogRoute<Params>("write", async ({ request, params, actor
   const body = parseWith(rulesBody, await readJsonBody(request));
   return Response.json({ rules: saveRules(getDb(), params.catalog, body, actor) });
 });
+
+export const { POST, PATCH, DELETE } = refuseOtherMethods({ GET, PUT });

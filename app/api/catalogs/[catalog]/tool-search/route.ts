@@ -2,7 +2,7 @@ import { catalogRoute, enforceRateLimit } from "@/app/_services/access";
 import { runToolSearchCall, selectorCallsModel } from "@/app/_services/selection";
 import { getDb } from "@/db/client";
 import { toolSearchBody } from "@/lib/api-schemas";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -25,3 +25,5 @@ export const POST = catalogRoute<{ catalog: string }>(
   },
   { limit: "read" },
 );
+
+export const { GET, PUT, PATCH, DELETE } = refuseOtherMethods({ POST });

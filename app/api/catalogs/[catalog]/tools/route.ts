@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { listToolPage } from "@/db/queries/tool-pages";
 import { createCustomTool, listTools } from "@/db/queries/tools";
 import { toolBody, toolPageQuery } from "@/lib/api-schemas";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string };
 
@@ -25,3 +25,5 @@ export const POST = catalogRoute<Params>("write", async ({ request, params, acto
   const tool = createCustomTool(getDb(), params.catalog, body, actor);
   return Response.json({ tool }, { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods({ GET, POST });

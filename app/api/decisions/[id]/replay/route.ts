@@ -2,7 +2,7 @@ import { enforceRateLimit, requireDecisionAccess, signedInRoute } from "@/app/_s
 import { replayBody, replayDecisionById } from "@/app/_services/replay";
 import { selectorCallsModel } from "@/app/_services/selection";
 import { getDb } from "@/db/client";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 const BODY_LIMIT = 16 * 1024;
 
@@ -25,3 +25,5 @@ export const POST = signedInRoute<{ id: string }>(
   },
   { limit: "read" },
 );
+
+export const { GET, PUT, PATCH, DELETE } = refuseOtherMethods({ POST });

@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { inviteMember, listInvitations } from "@/db/queries/teams";
 import { publicOrigin } from "@/lib/auth/origin";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 import { invitationBody } from "@/lib/team-schemas";
 import { teamRoute } from "../../team-route";
 
@@ -15,3 +15,5 @@ export const POST = teamRoute<Params>("admin", async ({ request, params, actor }
   const { invitation, secret } = inviteMember(getDb(), params.team, body, actor);
   return Response.json({ invitation, link: `${publicOrigin()}/invite/${secret}` }, { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods({ GET, POST });

@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { createApiToken, listApiTokens } from "@/db/queries/api-tokens";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 import { apiTokenBody } from "@/lib/team-schemas";
 import { teamRoute } from "../../team-route";
 
@@ -13,3 +13,5 @@ export const POST = teamRoute<Params>("admin", async ({ request, params, actor }
   const body = parseWith(apiTokenBody, await readJsonBody(request));
   return Response.json(createApiToken(getDb(), params.team, body, actor), { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE } = refuseOtherMethods({ GET, POST });

@@ -1,6 +1,7 @@
 import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { deleteConversation, getConversation, listMessages } from "@/db/queries/conversations";
+import { refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string; id: string };
 
@@ -14,3 +15,5 @@ export const DELETE = catalogRoute<Params>("read", ({ params }) => {
   deleteConversation(getDb(), params.catalog, params.id);
   return new Response(null, { status: 204 });
 });
+
+export const { POST, PUT, PATCH } = refuseOtherMethods({ GET, DELETE });

@@ -1,5 +1,6 @@
 import { catalogRoute } from "@/app/_services/access";
 import { getImportJob } from "@/app/_services/imports";
+import { refuseOtherMethods } from "@/lib/http";
 
 /**
  * An import job of this catalog: its status, progress, and result or error. Polled, and a done
@@ -8,3 +9,5 @@ import { getImportJob } from "@/app/_services/imports";
 export const GET = catalogRoute<{ catalog: string; id: string }>("read", ({ params }) =>
   Response.json({ job: getImportJob(params.catalog, params.id) }, { headers: { "cache-control": "no-store, no-transform" } }),
 );
+
+export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods({ GET });

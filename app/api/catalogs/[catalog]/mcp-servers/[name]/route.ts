@@ -3,6 +3,7 @@ import { mcpServerViewFor } from "@/app/_services/mcp-views";
 import { removeMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { getMcpServer } from "@/db/queries/mcp-servers";
+import { refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string; name: string };
 
@@ -13,3 +14,5 @@ export const DELETE = catalogRoute<Params>("admin", async ({ params, actor }) =>
   await removeMcpServer(getDb(), params.catalog, params.name, actor);
   return new Response(null, { status: 204 });
 });
+
+export const { POST, PUT, PATCH } = refuseOtherMethods({ GET, DELETE });

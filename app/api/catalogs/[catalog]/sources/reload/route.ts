@@ -2,6 +2,7 @@ import { catalogRoute } from "@/app/_services/access";
 import { reloadLocalSources, syncLocalSources } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { listCatalogs } from "@/db/queries/catalogs";
+import { refuseOtherMethods } from "@/lib/http";
 
 /** Reads the plugin, skill and agent folders again and updates every catalog's tools from them. */
 export const POST = catalogRoute<{ catalog: string }>("admin", async () => {
@@ -10,3 +11,5 @@ export const POST = catalogRoute<{ catalog: string }>("admin", async () => {
   for (const { id } of listCatalogs(db)) await syncLocalSources(db, id);
   return Response.json({ loadedAt: local.loadedAt, errors: local.errors });
 });
+
+export const { GET, PUT, PATCH, DELETE } = refuseOtherMethods({ POST });

@@ -2,7 +2,7 @@ import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { deleteTool, getTool, updateTool } from "@/db/queries/tools";
 import { toolBody } from "@/lib/api-schemas";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string; name: string };
 
@@ -17,3 +17,5 @@ export const DELETE = catalogRoute<Params>("write", ({ params, actor }) => {
   deleteTool(getDb(), params.catalog, params.name, actor);
   return new Response(null, { status: 204 });
 });
+
+export const { POST, PUT } = refuseOtherMethods({ GET, PATCH, DELETE });

@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { changeMemberRole, removeMember } from "@/db/queries/teams";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 import { memberRoleBody } from "@/lib/team-schemas";
 import { noContent, teamRoute } from "../../../team-route";
 
@@ -15,3 +15,5 @@ export const DELETE = teamRoute<Params>("admin", ({ params }) => {
   removeMember(getDb(), params.team, params.userId);
   return noContent();
 });
+
+export const { GET, POST, PATCH } = refuseOtherMethods({ PUT, DELETE });

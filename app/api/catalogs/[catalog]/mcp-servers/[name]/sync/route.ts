@@ -2,9 +2,12 @@ import { catalogRoute } from "@/app/_services/access";
 import { syncMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { getMcpServer } from "@/db/queries/mcp-servers";
+import { refuseOtherMethods } from "@/lib/http";
 
 export const POST = catalogRoute<{ catalog: string; name: string }>("admin", async ({ params }) => {
   const db = getDb();
   const sync = await syncMcpServer(db, params.catalog, params.name);
   return Response.json({ server: getMcpServer(db, params.catalog, params.name), sync });
 });
+
+export const { GET, PUT, PATCH, DELETE } = refuseOtherMethods({ POST });
