@@ -4,7 +4,7 @@ import { DEFAULT_AGENTS, type Agent } from "@/lib/rules/agents";
 import { validateAgents } from "@/lib/rules/validate";
 import { writeTransaction, type Db } from "../client";
 import { agents, type AgentRow } from "../schema";
-import { recordChanges, type Tx } from "./audit";
+import { isUnchanged, recordChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
 import { toolNamesOf } from "./rules";
 
@@ -31,7 +31,8 @@ export function getAgent(db: Db | Tx, catalogId: string, name: string): Agent {
 
 /**
  * Creates an agent, or replaces the one named `previousName` (which may rename it); a name another
- * agent has is a conflict. The whole agent list is validated after the change.
+ * agent has is a conflict. The whole agent list is validated after the change; saving it unchanged
+ * changes nothing (no revision).
  */
 export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string, previousName?: string): Agent {
   return writeTransaction(db, (tx) => {
@@ -53,6 +54,7 @@ export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string
         "Invalid agent",
       );
     }
+    if (before && isUnchanged(before, agent)) return agent;
     if (before) {
       tx.update(agents)
         .set({ ...agent, updatedAt: new Date() })

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { auditEntries, catalogs } from "../schema";
@@ -14,6 +15,11 @@ export interface ChangeEntry {
 }
 
 const AUDIT_INSERT_CHUNK = 500;
+
+/** Whether two values are the same as stored (JSON: key order and undefined properties aside): such a save changes nothing. */
+export function isUnchanged(before: unknown, after: unknown): boolean {
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(before ?? null)), JSON.parse(JSON.stringify(after ?? null)));
+}
 
 /**
  * Bumps the catalog's revision once and writes an audit entry per change, inside the

@@ -5,7 +5,7 @@ import { CATALOG_ID_PATTERN, slugify } from "@/lib/catalogs/slug";
 import { writeTransaction, type Db } from "../client";
 import { catalogs, tools, type CatalogRow } from "../schema";
 import { ensureAgents } from "./agents";
-import { recordChanges } from "./audit";
+import { isUnchanged, recordChanges } from "./audit";
 import { ensureRules } from "./rules";
 import { DEFAULT_TEAM } from "./teams";
 
@@ -122,9 +122,11 @@ export function updateCatalog(db: Db, id: string, input: { name?: string; descri
       name: input.name === undefined ? before.name : checkName(input.name),
       description: input.description === undefined ? before.description : checkDescription(input.description),
     };
+    const previous = { name: before.name, description: before.description };
+    if (isUnchanged(previous, next)) return toCatalog(before);
     tx.update(catalogs).set(next).where(eq(catalogs.id, id)).run();
     const revision = recordChanges(tx, id, actor, [
-      { subjectKind: "catalog", subject: id, action: "update", before: { name: before.name, description: before.description }, after: next },
+      { subjectKind: "catalog", subject: id, action: "update", before: previous, after: next },
     ]);
     return { id, teamId: before.teamId, ...next, revision };
   });

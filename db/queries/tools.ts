@@ -4,7 +4,7 @@ import type { Tool } from "@/lib/tools/types";
 import { validateToolDraft, type ToolDraft } from "@/lib/tools/validate";
 import { writeTransaction, type Db } from "../client";
 import { tools, type ToolRow } from "../schema";
-import { recordChanges, type Tx } from "./audit";
+import { isUnchanged, recordChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
 import { importDrafts, type ImportResult } from "./tool-import";
 
@@ -125,6 +125,7 @@ export function updateTool(db: Db, catalogId: string, name: string, patch: ToolP
     const merged = { ...snapshot(before), ...Object.fromEntries(fields.map((field) => [field, patch[field as keyof ToolPatch]])) };
     const errors = validateToolDraft(merged);
     if (errors.length > 0) throw ToolshedError.fromFieldErrors(errors, "Invalid tool");
+    if (isUnchanged(snapshot(before), merged)) return toToolRecord(before);
     if (merged.name !== name && findRow(tx, catalogId, merged.name as string)) {
       throw new ToolshedError("conflict", `A tool named "${merged.name}" already exists in this catalog.`, "name");
     }

@@ -1,0 +1,98 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import * as agentRoute from "@/app/api/catalogs/[catalog]/agents/[name]/route";
+import * as rulesRoute from "@/app/api/catalogs/[catalog]/rules/route";
+import * as catalogsRoute from "@/app/api/catalogs/route";
+import type { Db } from "@/db/client";
+import { listAudit } from "@/db/queries/audit";
+import { getCatalog, updateCatalog } from "@/db/queries/catalogs";
+import { createCustomTool, getTool, updateTool } from "@/db/queries/tools";
+import type { CatalogRules } from "@/lib/rules/catalog-rules";
+import { jsonRequest, params, useFreshDatabase } from "./helpers";
+
+const team = params({ catalog: "team" });
+let db: Db;
+
+const revision = () => getCatalog(db, "team").revision;
+
+async function currentRules(): Promise<CatalogRules> {
+  return (await (await rulesRoute.GET(jsonRequest("GET"), team)).json()).rules;
+}
+
+async function putRules(body: Partial<CatalogRules>): Promise<Response> {
+  return rulesRoute.PUT(jsonRequest("PUT", body), team);
+}
+
+beforeEach(async () => {
+  db = useFreshDatabase();
+  await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }));
+});
+
+describe("rules PUT", () => {
+  it("raises the revision by exactly one when it changes every part, with an audit entry per part", async () => {
+    const rules = await currentRules();
+    const before = revision();
+    const response = await putRules({
+      modelRules: rules.modelRules.slice(1),
+      providers: rules.providers.slice(1),
+      overrides: [{ tool: "read", models: [], summary: "Read a file." }],
+      searchServiceConfigured: !rules.searchServiceConfigured,
+    });
+    expect(response.status).toBe(200);
+    expect(revision()).toBe(before + 1);
+    const entries = listAudit(db, "team").filter((entry) => entry.revision === before + 1);
+    expect(entries.map((entry) => entry.subject).sort()).toEqual(["modelRules", "overrides", "providers", "searchServiceConfigured"]);
+  });
+
+  it("records only the parts that changed", async () => {
+    const rules = await currentRules();
+    const before = revision();
+    await putRules({ modelRules: rules.modelRules, providers: rules.providers.slice(1) });
+    expect(revision()).toBe(before + 1);
+    expect(listAudit(db, "team").filter((entry) => entry.revision === before + 1).map((entry) => entry.subject)).toEqual(["providers"]);
+  });
+
+  it("leaves the revision and the audit log alone when it changes nothing", async () => {
+    const rules = await currentRules();
+    const before = revision();
+    const audited = listAudit(db, "team").length;
+    const response = await putRules(rules);
+    expect(response.status).toBe(200);
+    expect((await response.json()).rules).toEqual(rules);
+    expect(revision()).toBe(before);
+    expect(listAudit(db, "team")).toHaveLength(audited);
+  });
+
+  it("changes nothing at all when one part is invalid", async () => {
+    const rules = await currentRules();
+    const before = revision();
+    const response = await putRules({ providers: rules.providers.slice(1), overrides: [{ tool: "no_such_tool", models: [], summary: "x" }] });
+    expect(response.status).toBe(400);
+    expect(revision()).toBe(before);
+    expect(await currentRules()).toEqual(rules);
+  });
+});
+
+describe("other edits", () => {
+  it("an agent PUT that changes nothing leaves the revision alone; one that does raises it by one", async () => {
+    const plan = (await (await agentRoute.GET(jsonRequest("GET"), params({ catalog: "team", name: "plan" }))).json()).agent;
+    const before = revision();
+    expect((await agentRoute.PUT(jsonRequest("PUT", plan), params({ catalog: "team", name: "plan" }))).status).toBe(200);
+    expect(revision()).toBe(before);
+    await agentRoute.PUT(jsonRequest("PUT", { ...plan, description: "Plans." }), params({ catalog: "team", name: "plan" }));
+    expect(revision()).toBe(before + 1);
+  });
+
+  it("a tool update that changes nothing leaves the revision alone", () => {
+    createCustomTool(db, "team", { name: "weather", summary: "Weather.", description: "Weather for a city.", inputSchema: { type: "object", properties: {} } }, "tests");
+    const before = revision();
+    const tool = getTool(db, "team", "weather");
+    expect(updateTool(db, "team", "weather", { summary: tool.summary, tags: tool.tags }, "tests")).toEqual(tool);
+    expect(revision()).toBe(before);
+  });
+
+  it("a catalog update that changes nothing leaves the revision alone", () => {
+    const before = getCatalog(db, "team");
+    expect(updateCatalog(db, "team", { name: before.name, description: before.description }, "tests")).toEqual(before);
+    expect(revision()).toBe(before.revision);
+  });
+});
