@@ -293,6 +293,13 @@ interface ImportSummary {
   created: string[];
   updated: string[];
   unchanged: string[];
+  /** Tools of the file left alone (e.g. those of an MCP server this catalog lacks), each with why. */
+  skipped: { name: string; reason: string }[];
+}
+
+function importCounts(result: ImportSummary): string {
+  const skipped = result.skipped.length > 0 ? `, ${result.skipped.length} skipped` : "";
+  return `${result.created.length} created, ${result.updated.length} updated, ${result.unchanged.length} unchanged${skipped}`;
 }
 
 type ImportProgress = { done: number; total: number; phase?: string };
@@ -336,7 +343,7 @@ function ImportButton({ catalogId }: { catalogId: string }) {
   const importFile = useMutation({
     mutationFn: async (file: File) => runImport(catalogId, await file.text(), setProgress),
     onSuccess: (result) => {
-      toast.success(`Imported: ${result.created.length} created, ${result.updated.length} updated, ${result.unchanged.length} unchanged`);
+      toast.success(`Imported: ${importCounts(result)}`, result.skipped.length > 0 ? { description: "The skipped tools are listed beside the Import button." } : undefined);
       queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
       router.refresh();
     },
@@ -371,9 +378,20 @@ function ImportButton({ catalogId }: { catalogId: string }) {
       )}
       {importFile.isSuccess && (
         <span className="small" data-testid="import-result" title="The last import">
-          Imported: <b>{importFile.data.created.length}</b> created, <b>{importFile.data.updated.length}</b> updated,{" "}
-          <b>{importFile.data.unchanged.length}</b> unchanged
+          Imported: {importCounts(importFile.data)}
         </span>
+      )}
+      {importFile.isSuccess && importFile.data.skipped.length > 0 && (
+        <details className="small import-skipped" data-testid="import-skipped">
+          <summary>{importFile.data.skipped.length} skipped</summary>
+          <ul>
+            {importFile.data.skipped.map((tool) => (
+              <li key={tool.name}>
+                <span className="mono">{tool.name}</span>: {tool.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
       <button type="button" onClick={() => input.current?.click()} disabled={importFile.isPending} data-testid="import-button">
         {importFile.isPending ? "Importing…" : "Import"}

@@ -1,15 +1,8 @@
-import { parseImport, type ImportedTool } from "@/lib/catalogs/exchange";
+import { checkImportSize, parseImport, type ImportedTool } from "@/lib/catalogs/exchange";
 import { ToolshedError } from "@/lib/errors";
 import type { FieldError } from "@/lib/tools/validate";
 import type { Db } from "./client";
 import { importDrafts, type ImportResult } from "./queries/tool-import";
-
-/**
- * The most tools one import takes. Validation and planning run off the main thread (the import
- * worker) and the write is one short transaction in chunks, so this is about memory, not about
- * stalling the server.
- */
-export const IMPORT_JOB_MAX_TOOLS = 50_000;
 
 /**
  * An import to run: the document as UTF-8 bytes or text of JSON (an HTTP body, a file: decoded
@@ -58,9 +51,7 @@ function relocated(problems: FieldError[], index: number): FieldError[] {
 export function validateImport(document: unknown, report: (done: number, total: number) => void = () => {}): ImportedTool[] {
   const tools = (document as { tools?: unknown } | null)?.tools;
   if (document === null || typeof document !== "object" || Array.isArray(document) || !Array.isArray(tools)) return parseImport(document);
-  if (tools.length > IMPORT_JOB_MAX_TOOLS) {
-    throw new ToolshedError("too_large", `An import holds at most ${IMPORT_JOB_MAX_TOOLS} tools; this one has ${tools.length}.`, "tools");
-  }
+  checkImportSize(tools.length);
   // The document's own fields (format, version) once, then each tool in a document of its own.
   parseImport({ ...document, tools: [] });
   const problems: FieldError[] = [];

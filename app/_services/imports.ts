@@ -172,7 +172,7 @@ export async function startImport(db: Db, catalogId: string, document: ImportDoc
     if (progress.total > SYNC_IMPORT_MAX_TOOLS) large();
   }).then(
     (result) => {
-      const total = result.created.length + result.updated.length + result.unchanged.length;
+      const total = result.created.length + result.updated.length + result.unchanged.length + result.skipped.length;
       store.save({ ...(store.get(job.id) ?? job), status: "done", result, progress: { done: total, total, phase: "writing" }, finishedAt: new Date().toISOString() });
       return { result };
     },

@@ -1,13 +1,14 @@
 import type { Database, Statement } from "better-sqlite3";
-import { ToolshedError, notFound } from "@/lib/errors";
-import type { InputSchema } from "@/lib/tools/types";
-import type { FieldError } from "@/lib/tools/validate";
+import { notFound } from "@/lib/errors";
+import type { InputSchema, ToolSource } from "@/lib/tools/types";
 import type { Db } from "../client";
 import { recordChanges } from "./audit";
 
 /** A validated tool of an import (lib/catalogs/exchange.ts `parseImport`). */
 export interface ImportDraft {
   name: string;
+  /** Whose definition it is; "custom" when not said. */
+  source?: ToolSource;
   summary: string;
   description: string;
   inputSchema: InputSchema;
@@ -15,10 +16,17 @@ export interface ImportDraft {
   enabled?: boolean;
 }
 
+/** A tool of the file left alone, and why. */
+export interface SkippedTool {
+  name: string;
+  reason: string;
+}
+
 export interface ImportResult {
   created: string[];
   updated: string[];
   unchanged: string[];
+  skipped: SkippedTool[];
   revision: number;
 }
 
@@ -59,7 +67,7 @@ const TOOL_COLUMNS = [
   "catalog_id", "name", "source", "summary", "description", "input_schema", "enabled", "tags",
   "registered", "requires", "source_ref", "meta", "created_at", "updated_at",
 ];
-const UPDATE_COLUMNS = ["id", "builtin", "summary", "description", "input_schema", "tags", "enabled", "updated_at"];
+const UPDATE_COLUMNS = ["id", "managed", "summary", "description", "input_schema", "tags", "enabled", "updated_at"];
 const STAGED_AUDIT_COLUMNS = ["subject", "before", "after"];
 /**
  * Rows per INSERT statement: 500 × 14 values, far below the 32,766 variables SQLite binds per
@@ -92,9 +100,22 @@ function catalogFingerprint(sqlite: Database, catalogId: string): string {
 }
 
 /**
- * Works out an import against the catalog as it is: new names become custom tools, existing custom
- * tools are replaced, built-ins only take their enabled state, and a tool another source manages is
- * a problem (nothing is written). Reads only.
+ * Why a tool of the file is left alone, or undefined when it applies: a tool applies only to a
+ * tool of the same source, or is new and custom. A source's tool is never created or defined by
+ * an import: its source does that (an MCP server this catalog lacks, say, is not made up).
+ */
+function skipReason(draft: ImportDraft, source: ToolSource, row: StoredTool | undefined): string | undefined {
+  if (row ? row.source === source : source === "custom") return undefined;
+  if (!row) return `It comes from the ${source} source, which does not provide it in this catalog: add that source here and import again to take its state.`;
+  if (source === "custom") return `Here "${draft.name}" comes from the ${row.source} source, which defines it: the file's custom definition is not imported over it.`;
+  return `In the file it comes from the ${source} source, here from the ${row.source} source: not the same tool.`;
+}
+
+/**
+ * Works out an import against the catalog as it is, tool by tool by its source in the file
+ * (custom when it says none): a new custom tool is created, an existing custom one replaced; a
+ * tool another source manages takes only what a person may change on it (enabled, tags) and its
+ * source keeps its definition. Anything else is skipped with the reason. Reads only.
  */
 export function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now = Date.now()): ImportPlan {
   const sqlite = db.$client;
@@ -105,18 +126,15 @@ export function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now
   );
   for (const row of select.iterate(catalogId) as IterableIterator<StoredTool>) existing.set(row.name, row);
 
-  const problems: FieldError[] = [];
-  drafts.forEach((draft, index) => {
-    const row = existing.get(draft.name);
-    if (row && row.source !== "custom" && row.source !== "builtin") {
-      problems.push({ field: `tools.${index}.name`, message: `"${draft.name}" is managed by its ${row.source} source and cannot be imported over.` });
-    }
-  });
-  if (problems.length > 0) throw ToolshedError.fromFieldErrors(problems, "Import rejected");
-
-  const plan: ImportPlan = { catalogId, fingerprint, inserts: [], updates: [], audit: [], result: { created: [], updated: [], unchanged: [] } };
+  const plan: ImportPlan = { catalogId, fingerprint, inserts: [], updates: [], audit: [], result: { created: [], updated: [], unchanged: [], skipped: [] } };
   for (const draft of drafts) {
     const row = existing.get(draft.name);
+    const source = draft.source ?? "custom";
+    const reason = skipReason(draft, source, row);
+    if (reason !== undefined) {
+      plan.result.skipped.push({ name: draft.name, reason });
+      continue;
+    }
     const schema = JSON.stringify(draft.inputSchema);
     const tags = draft.tags ?? [];
     if (!row) {
@@ -128,17 +146,16 @@ export function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now
       continue;
     }
     const enabled = draft.enabled ?? row.enabled === 1;
-    const builtin = row.source === "builtin";
-    const unchanged = builtin
-      ? enabled === (row.enabled === 1)
-      : draft.summary === row.summary && draft.description === row.description && schema === row.input_schema && JSON.stringify(tags) === row.tags && enabled === (row.enabled === 1);
+    const managed = source !== "custom";
+    const sameState = enabled === (row.enabled === 1) && JSON.stringify(tags) === row.tags;
+    const unchanged = managed ? sameState : sameState && draft.summary === row.summary && draft.description === row.description && schema === row.input_schema;
     if (unchanged) {
       plan.result.unchanged.push(draft.name);
       continue;
     }
     const before = storedSnapshot(row);
-    const changes = builtin ? { enabled } : { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags, enabled };
-    plan.updates.push([row.id, builtin ? 1 : 0, draft.summary, draft.description, schema, JSON.stringify(tags), enabled ? 1 : 0, now]);
+    const changes = managed ? { enabled, tags } : { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags, enabled };
+    plan.updates.push([row.id, managed ? 1 : 0, draft.summary, draft.description, schema, JSON.stringify(tags), enabled ? 1 : 0, now]);
     plan.audit.push([draft.name, JSON.stringify(before), JSON.stringify({ ...before, ...changes })]);
     plan.result.updated.push(draft.name);
   }
@@ -198,8 +215,8 @@ export function writeImport(db: Db, plan: ImportPlan, drafts: ImportDraft[], act
     }
     sqlite.exec(`INSERT INTO tools (${TOOL_COLUMNS.join(", ")}) SELECT ${TOOL_COLUMNS.join(", ")} FROM temp.import_tools`);
     sqlite.exec(`UPDATE tools SET summary = u.summary, description = u.description, input_schema = u.input_schema, tags = u.tags, enabled = u.enabled, updated_at = u.updated_at
-      FROM temp.import_updates AS u WHERE tools.id = u.id AND u.builtin = 0`);
-    sqlite.exec("UPDATE tools SET enabled = u.enabled, updated_at = u.updated_at FROM temp.import_updates AS u WHERE tools.id = u.id AND u.builtin = 1");
+      FROM temp.import_updates AS u WHERE tools.id = u.id AND u.managed = 0`);
+    sqlite.exec("UPDATE tools SET enabled = u.enabled, tags = u.tags, updated_at = u.updated_at FROM temp.import_updates AS u WHERE tools.id = u.id AND u.managed = 1");
     if (current.audit.length === 0) {
       const { revision } = sqlite.prepare("SELECT revision FROM catalogs WHERE id = ?").get(plan.catalogId) as { revision: number };
       return { ...current.result, revision };

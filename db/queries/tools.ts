@@ -6,7 +6,7 @@ import { writeTransaction, type Db } from "../client";
 import { tools, type ToolRow } from "../schema";
 import { isUnchanged, recordChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
-import { importDrafts, type ImportResult } from "./tool-import";
+import { importDrafts, type ImportDraft, type ImportResult } from "./tool-import";
 
 export interface ToolRecord extends Tool {
   /** The MCP server, plugin file or skill the tool came from; null for built-in and custom tools. */
@@ -163,11 +163,11 @@ export function deleteTool(db: Db, catalogId: string, name: string, actor: strin
 export type { ImportResult };
 
 /**
- * Writes already-validated imported tools in one transaction: new names become custom tools,
- * existing custom tools are replaced, built-ins only take their enabled state. Anything else
- * (a clash with a tool another source manages) is a problem and nothing is written. Large imports
- * run as jobs off the main thread (app/_services/imports.ts); this is the same write.
+ * Writes already-validated imported tools in one transaction (see planImport: new names become
+ * custom tools, custom tools are replaced, a source's tools take only their enabled state and
+ * tags, the rest is skipped with its reason). Large imports run as jobs off the main thread
+ * (app/_services/imports.ts); this is the same write.
  */
-export function importTools(db: Db, catalogId: string, drafts: CustomToolInput[], actor: string): ImportResult {
+export function importTools(db: Db, catalogId: string, drafts: ImportDraft[], actor: string): ImportResult {
   return importDrafts(db, catalogId, drafts, actor);
 }

@@ -1,11 +1,15 @@
 import { ToolshedError } from "../errors";
-import type { Tool } from "../tools/types";
+import type { Tool, ToolSource } from "../tools/types";
 import { EMPTY_INPUT_SCHEMA, summarize, validateToolDraft, type FieldError } from "../tools/validate";
 
 export const EXPORT_FORMAT = "toolshed.catalog";
 export const EXPORT_VERSION = 1;
-/** More tools than any real catalog holds, few enough that one import stays a single quick transaction. */
-export const IMPORT_MAX_TOOLS = 20_000;
+/**
+ * The most tools one import takes, whichever way it arrives (API, page, small or large). Validation
+ * and planning run off the main thread (the import worker) and the write is one short transaction
+ * in chunks, so this is about memory, not about stalling the server.
+ */
+export const IMPORT_MAX_TOOLS = 50_000;
 
 export interface CatalogExport {
   format: typeof EXPORT_FORMAT;
@@ -17,6 +21,8 @@ export interface CatalogExport {
 
 export interface ImportedTool {
   name: string;
+  /** Whose definition it is: "custom" (also every labelled-set tool) is imported, any other source's only matched. */
+  source: ToolSource;
   summary: string;
   description: string;
   inputSchema: Tool["inputSchema"];
@@ -69,6 +75,7 @@ function fromLabelledSet(entry: Entry): Entry {
   const description = entry.description;
   return {
     name: entry.name,
+    source: "custom",
     summary: typeof description === "string" ? summarize(description) : description,
     description,
     inputSchema: entry.parameters ?? EMPTY_INPUT_SCHEMA,
@@ -80,13 +87,20 @@ function fromLabelledSet(entry: Entry): Entry {
 function fromExport(entry: Entry): Entry {
   return {
     name: entry.name,
-    source: entry.source,
+    source: entry.source ?? "custom",
     summary: entry.summary ?? (typeof entry.description === "string" ? summarize(entry.description) : undefined),
     description: entry.description,
     inputSchema: entry.inputSchema,
     tags: entry.tags ?? [],
     ...(entry.enabled === undefined ? {} : { enabled: entry.enabled }),
   };
+}
+
+/** Refuses a document of more than IMPORT_MAX_TOOLS tools before any of them is looked at. */
+export function checkImportSize(tools: number): void {
+  if (tools > IMPORT_MAX_TOOLS) {
+    throw new ToolshedError("too_large", `An import holds at most ${IMPORT_MAX_TOOLS} tools; this one has ${tools}.`, "tools");
+  }
 }
 
 /**
@@ -101,9 +115,7 @@ export function parseImport(document: unknown): ImportedTool[] {
   if (!Array.isArray(doc.tools)) {
     throw new ToolshedError("bad_request", "An import needs a \"tools\" list.", "tools");
   }
-  if (doc.tools.length > IMPORT_MAX_TOOLS) {
-    throw new ToolshedError("too_large", `An import holds at most ${IMPORT_MAX_TOOLS} tools; this one has ${doc.tools.length}.`, "tools");
-  }
+  checkImportSize(doc.tools.length);
   const isExport = documentKind(doc) === "export";
   const problems: FieldError[] = [];
   const seen = new Map<string, number>();
@@ -121,8 +133,7 @@ export function parseImport(document: unknown): ImportedTool[] {
         problems.push({ field: `tools.${index}.name`, message: `"${entry.name}" appears twice (also at tools.${first}).` });
       } else seen.set(entry.name, index);
     }
-    const { source: _source, ...tool } = entry;
-    return tool as unknown as ImportedTool;
+    return entry as unknown as ImportedTool;
   });
   if (problems.length > 0) throw ToolshedError.fromFieldErrors(problems, "Import rejected");
   return tools as ImportedTool[];

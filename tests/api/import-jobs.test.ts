@@ -179,7 +179,7 @@ describe("imports on an in-memory database (tests): the same contract, run on th
 
   it("startImport and getImportJob serve the page's server actions", async () => {
     const small = await startImport(db, "team", { document: labelledSet(3) }, "someone");
-    expect(small).toEqual({ result: { created: ["tool_0", "tool_1", "tool_2"], updated: [], unchanged: [], revision: expect.any(Number) } });
+    expect(small).toEqual({ result: { created: ["tool_0", "tool_1", "tool_2"], updated: [], unchanged: [], skipped: [], revision: expect.any(Number) } });
     const large = await startImport(db, "team", { text: JSON.stringify(labelledSet(1_001, "big")) }, "someone");
     expect(large).toEqual({ job: { id: expect.any(String), url: expect.stringMatching(/^\/api\/catalogs\/team\/import-jobs\//) } });
     const id = "job" in large ? large.job.id : "";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXPORT_FORMAT, parseImport } from "@/lib/catalogs/exchange";
+import { EXPORT_FORMAT, IMPORT_MAX_TOOLS, parseImport } from "@/lib/catalogs/exchange";
 
 const exported = { name: "ticket_search", source: "custom", summary: "Search tickets.", description: "Search tickets.", inputSchema: { type: "object", properties: {} }, enabled: true, tags: ["support"] };
 
@@ -32,8 +32,15 @@ describe("import formats", () => {
 
   it("still reads both supported documents", () => {
     expect(parseImport({ format: EXPORT_FORMAT, version: 1, exportedAt: "2026-01-01T00:00:00.000Z", tools: [exported] })).toEqual([
-      { name: "ticket_search", summary: "Search tickets.", description: "Search tickets.", inputSchema: { type: "object", properties: {} }, tags: ["support"], enabled: true },
+      { name: "ticket_search", source: "custom", summary: "Search tickets.", description: "Search tickets.", inputSchema: { type: "object", properties: {} }, tags: ["support"], enabled: true },
     ]);
-    expect(parseImport({ tools: [{ name: "a_tool", description: "Does a.", parameters: { type: "object", properties: {} } }] })[0]).toMatchObject({ name: "a_tool", summary: "Does a." });
+    expect(parseImport({ tools: [{ name: "a_tool", description: "Does a.", parameters: { type: "object", properties: {} } }] })[0]).toMatchObject({ name: "a_tool", source: "custom", summary: "Does a." });
+  });
+
+  it("takes up to 50,000 tools, the limit of every import path", () => {
+    expect(IMPORT_MAX_TOOLS).toBe(50_000);
+    // Past the old 20,000 the tools are read (and these are refused for what they are), not the count.
+    expect(problemOf({ tools: Array(20_001).fill(null) })).toMatchObject({ code: "bad_request", field: "tools.0" });
+    expect(problemOf({ tools: Array(50_001).fill(null) })).toMatchObject({ code: "too_large", field: "tools" });
   });
 });

@@ -55,7 +55,7 @@ describe("the import write", () => {
     const changed = labelledSet(3);
     changed.tools[1].description = "Does something else now.";
     const result = importTools(db, "team", parseImport({ tools: [...changed.tools, { name: "bash", description: "x", parameters: null }] }), "second");
-    expect(result).toMatchObject({ created: [], updated: ["tool_1"], unchanged: ["tool_0", "tool_2", "bash"] });
+    expect(result).toMatchObject({ created: [], updated: ["tool_1"], unchanged: ["tool_0", "tool_2"], skipped: [{ name: "bash" }] });
     const [entry] = listAudit(db, "team", { subject: "tool_1" });
     expect(entry).toMatchObject({ action: "import", actor: "second", revision: result.revision, before: { description: "Does thing number 1." }, after: { description: "Does something else now." } });
     updateTool(db, "team", "tool_1", { enabled: false }, ACTOR);
@@ -74,13 +74,36 @@ describe("the import write", () => {
     expect(getTool(db, "team", "tool_1").summary).toBe("Does thing number 1.");
   });
 
-  it("writes nothing when a tool clashes with one a source manages", () => {
+  it("skips, with the reason, a custom definition of a tool a source manages and a source's tool this catalog lacks", () => {
     db.$client.prepare("UPDATE tools SET source = 'mcp', source_ref = 'srv' WHERE catalog_id = 'team' AND name = 'read'").run();
-    const revision = getCatalog(db, "team").revision;
-    const error = thrown(() => importTools(db, "team", parseImport({ tools: [...labelledSet(2).tools, { name: "read", description: "x", parameters: null }] }), ACTOR));
-    expect(error.problems).toEqual([{ field: "tools.2.name", message: '"read" is managed by its mcp source and cannot be imported over.' }]);
-    expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
-    expect(getCatalog(db, "team").revision).toBe(revision);
+    const document = {
+      format: "toolshed.catalog",
+      version: 1,
+      tools: [
+        ...parseImport(labelledSet(2)),
+        { name: "read", source: "custom", summary: "Mine.", description: "x", inputSchema: { type: "object" }, tags: [], enabled: false },
+        { name: "notes__search", source: "mcp", summary: "Search notes.", description: "", inputSchema: { type: "object" }, tags: [], enabled: true },
+        { name: "bash", source: "plugin", summary: "Not the built-in.", description: "", inputSchema: { type: "object" }, tags: [], enabled: false },
+      ],
+    };
+    const result = importTools(db, "team", parseImport(document), ACTOR);
+    expect(result.created).toEqual(["tool_0", "tool_1"]);
+    expect(result.skipped).toEqual([
+      { name: "read", reason: 'Here "read" comes from the mcp source, which defines it: the file\'s custom definition is not imported over it.' },
+      { name: "notes__search", reason: "It comes from the mcp source, which does not provide it in this catalog: add that source here and import again to take its state." },
+      { name: "bash", reason: "In the file it comes from the plugin source, here from the builtin source: not the same tool." },
+    ]);
+    expect(getTool(db, "team", "read")).toMatchObject({ source: "mcp", enabled: true });
+    expect(getTool(db, "team", "bash").enabled).toBe(true);
+    expect(() => getTool(db, "team", "notes__search")).toThrow(/not found/);
+  });
+
+  it("gives a source's tool only its enabled state and tags, audited as such", () => {
+    const exported = { format: "toolshed.catalog", version: 1, tools: listTools(db, "team").map((tool) => (tool.name === "bash" ? { ...tool, description: "Other text.", enabled: false, tags: ["shell"] } : tool)) };
+    const result = importTools(db, "team", parseImport(exported), ACTOR);
+    expect(result).toMatchObject({ created: [], updated: ["bash"], skipped: [] });
+    expect(getTool(db, "team", "bash")).toMatchObject({ enabled: false, tags: ["shell"], description: BUILTIN_TOOLS.find((tool) => tool.name === "bash")!.description });
+    expect(listAudit(db, "team", { subject: "bash" })[0]).toMatchObject({ action: "import", before: { enabled: true }, after: { enabled: false, tags: ["shell"] } });
   });
 });
 
