@@ -1,4 +1,3 @@
-import Negotiator from "negotiator";
 import { z } from "zod";
 import { ToolshedError } from "./errors";
 
@@ -54,13 +53,6 @@ function tooLarge(size: string, maxBytes: number): ToolshedError {
 }
 
 /** Parses with a zod schema, turning the first issue into an error that names its field. */
-/** Whether the request's Accept-Encoding lets the answer be gzipped (q-values and `*` as HTTP says). */
-export function acceptsGzip(request: Request): boolean {
-  const header = request.headers.get("accept-encoding");
-  if (header === null) return false;
-  return new Negotiator({ headers: { "accept-encoding": header } }).encoding(["gzip", "identity"]) === "gzip";
-}
-
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;

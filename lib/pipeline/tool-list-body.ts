@@ -1,5 +1,3 @@
-import { promisify } from "node:util";
-import { constants, gzip } from "node:zlib";
 import { Lru } from "../tools/lru";
 import type { ToolList } from "./tool-list";
 
@@ -66,39 +64,7 @@ export function toolListBodyStream(head: ToolListBodyHead, list: ToolList): Read
   });
 }
 
-// Compressed, a body is ≈ 8 times smaller, so the whole body (head included: for a frozen list the
-// head's fields follow from the list's request) is kept gzipped for every list size, 50,000 tools
-// too. Compressing once per list instead of per request (as a server's generic compression would)
-// takes ≈ 60 ms at 10,000 tools off every answer; it runs on libuv's thread pool, not the event loop.
-export const TOOL_LIST_GZIP_CACHE_BYTES = 64 * 1024 * 1024;
-
-const gzipAsync = promisify(gzip);
-const gzipped = new Lru<ToolList, { headJson: string; body: Uint8Array<ArrayBuffer> }>({ maxEntries: 64, maxWeight: TOOL_LIST_GZIP_CACHE_BYTES, weigh: ({ body }) => body.length });
-const compressing = new Map<ToolList, { headJson: string; body: Promise<Uint8Array<ArrayBuffer>> }>();
-
-/**
- * The gzip of `JSON.stringify(toolListResponse(head, list))`, computed once per frozen list and
- * head (concurrent requests share one compression) and kept within a byte budget.
- */
-export async function toolListBodyGzip(head: ToolListBodyHead, list: ToolList): Promise<Uint8Array<ArrayBuffer>> {
-  const headJson = JSON.stringify(head);
-  const done = gzipped.get(list);
-  if (done?.headJson === headJson) return done.body;
-  const pending = compressing.get(list);
-  if (pending?.headJson === headJson) return pending.body;
-  const body = gzipAsync(Buffer.concat(toolListBodyParts(head, list)), { level: constants.Z_BEST_SPEED }).then((bytes) => new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length));
-  if (!Object.isFrozen(list)) return body;
-  compressing.set(list, { headJson, body });
-  try {
-    const bytes = await body;
-    gzipped.set(list, { headJson, body: bytes });
-    return bytes;
-  } finally {
-    compressing.delete(list);
-  }
-}
-
-/** For tests: how many list bodies are kept, and their bytes, as they are and gzipped. */
-export function cachedToolListBodies(): { entries: number; bytes: number; gzipEntries: number; gzipBytes: number } {
-  return { entries: tails.size, bytes: tails.weight, gzipEntries: gzipped.size, gzipBytes: gzipped.weight };
+/** For tests: how many list bodies are kept, and their bytes. */
+export function cachedToolListBodies(): { entries: number; bytes: number } {
+  return { entries: tails.size, bytes: tails.weight };
 }

@@ -1,7 +1,6 @@
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { toProviderFormat } from "../../lib/formats/provider-format";
-import { cachedToolListBodies, toolListBodyGzip, toolListBodyParts, toolListBodyStream, toolListResponse } from "../../lib/pipeline/tool-list-body";
+import { cachedToolListBodies, toolListBodyParts, toolListBodyStream, toolListResponse } from "../../lib/pipeline/tool-list-body";
 import { cachedToolLists, computeToolList, freezeCatalogState, TOOL_LISTS_PER_STATE, type CatalogState } from "../../lib/pipeline/tool-list";
 import { DEFAULT_AGENTS } from "../../lib/rules/agents";
 import { DEFAULT_RULES } from "../../lib/rules/catalog-rules";
@@ -113,25 +112,3 @@ describe("toolListBodyParts", () => {
   });
 });
 
-describe("toolListBodyGzip", () => {
-  it("is the gzip of the same bytes, compressed once per list and head and shared by concurrent callers", async () => {
-    const list = computeToolList(frozenDemo(), CLAUDE);
-    const head = { catalog: "demo", revision: 3, model: CLAUDE.model, agent: CLAUDE.agent };
-    const before = cachedToolListBodies().gzipEntries;
-    const [first, concurrent] = await Promise.all([toolListBodyGzip(head, list), toolListBodyGzip(head, list)]);
-    expect(concurrent).toBe(first);
-    expect(gunzipSync(first).toString("utf8")).toBe(JSON.stringify(toolListResponse(head, list)));
-    expect(cachedToolListBodies().gzipEntries).toBe(before + 1);
-    expect(await toolListBodyGzip(head, list)).toBe(first);
-
-    const otherHead = await toolListBodyGzip({ ...head, revision: 4 }, list);
-    expect(JSON.parse(gunzipSync(otherHead).toString("utf8")).revision).toBe(4);
-  });
-
-  it("compresses a list that is not frozen (it could change) afresh every time", async () => {
-    const list = { ...computeToolList(demoCatalogState(), CLAUDE) };
-    const first = await toolListBodyGzip({}, list);
-    expect(await toolListBodyGzip({}, list)).not.toBe(first);
-    expect(JSON.parse(gunzipSync(first).toString("utf8")).tools).toEqual(JSON.parse(JSON.stringify(list.tools)));
-  });
-});
