@@ -24,8 +24,14 @@ export const queryKeys = {
   tools: (catalogId: string) => ["tools", catalogId] as const,
   /** The server-side pages of the tools table, per filter. */
   toolPages: (catalogId: string, filters?: ToolPageFilters) => (filters ? (["tools", catalogId, "pages", filters] as const) : (["tools", catalogId, "pages"] as const)),
+  /** One tool; under the tools prefix, so what refreshes the tools refreshes it. */
+  tool: (catalogId: string, name: string) => ["tools", catalogId, "one", name] as const,
   audit: (catalogId: string, name: string) => ["audit", catalogId, name] as const,
 };
+
+export function fetchTool(catalogId: string, name: string) {
+  return getJson<{ tool: ToolRecord }>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools/${encodeURIComponent(name)}`).then((body) => body.tool);
+}
 
 export function fetchTools(catalogId: string) {
   return getJson<{ tools: ToolRecord[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools`).then((body) => body.tools);

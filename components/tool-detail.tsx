@@ -7,7 +7,7 @@ import { useTransition } from "react";
 import { toast } from "sonner";
 import { deleteToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import type { ToolRecord } from "@/db/queries/tools";
-import { fetchToolAudit, fetchTools, queryKeys, type AuditEntry } from "./api-client";
+import { fetchTool, fetchToolAudit, queryKeys, type AuditEntry } from "./api-client";
 import { useCan } from "./catalog-access";
 import { ConfirmButton } from "./confirm-button";
 import { ToolEditor } from "./tool-editor";
@@ -19,8 +19,8 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
   const [, startTransition] = useTransition();
   const toggle = useEnabledToggle(catalogId);
   const canEdit = useCan("write");
-  const { data: tools } = useQuery({ queryKey: queryKeys.tools(catalogId), queryFn: () => fetchTools(catalogId) });
-  const tool = tools?.find((candidate) => candidate.name === initial.name) ?? initial;
+  // The page rendered the tool; this keeps it current after edits and toggles without loading the catalog.
+  const { data: tool = initial } = useQuery({ queryKey: queryKeys.tool(catalogId, initial.name), queryFn: () => fetchTool(catalogId, initial.name), initialData: initial });
 
   return (
     <div className="stack">

@@ -268,6 +268,7 @@ export function useEnabledToggle(catalogId: string) {
       const previous = queryClient.getQueriesData({ queryKey: key });
       const flip = (tool: ToolRecord) => (tool.name === name ? { ...tool, enabled } : tool);
       queryClient.setQueryData<ToolRecord[]>(key, (tools) => tools?.map(flip));
+      queryClient.setQueryData<ToolRecord>(queryKeys.tool(catalogId, name), (tool) => tool && flip(tool));
       queryClient.setQueriesData<InfiniteData<ToolPage>>({ queryKey: queryKeys.toolPages(catalogId) }, (data) =>
         data ? { ...data, pages: data.pages.map((page) => ({ ...page, tools: page.tools.map(flip) })) } : data,
       );
