@@ -89,14 +89,19 @@ export const decisionQuery = z.strictObject({
 });
 
 /**
- * The query of a page of tools (GET …/tools?q=&source=&state=&tag=&cursor=|offset=&limit=). Other
- * parameters are ignored, as they always were on that route; without any of these it lists every tool.
+ * The query of a page of tools (GET …/tools?q=&source=&state=&tag=&changedSince=&cursor=|offset=&limit=).
+ * Other parameters are ignored, as they always were on that route; without any of these it lists every tool.
  */
 export const toolPageQuery = z.object({
   q: z.string().max(200, "Search with at most 200 characters.").optional(),
   source: z.enum(TOOL_SOURCES).optional(),
   state: z.enum(["all", "enabled", "disabled"]).optional(),
   tag: z.string().min(1).max(64).optional(),
+  /** Only tools their source redefined since then: a date (from its start, UTC) or a date-time with its offset. */
+  changedSince: z
+    .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: "changedSince is an ISO 8601 date (2026-05-01) or date-time (2026-05-01T12:00:00Z)." })
+    .transform((text) => new Date(text))
+    .optional(),
   cursor: z.string().regex(/^\d{1,15}$/, "cursor is the nextCursor of a previous page.").optional(),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),

@@ -25,8 +25,31 @@ export interface SourceSyncResult {
   conflicts: FieldError[];
 }
 
-const definitionOf = (row: Pick<ToolRow, "summary" | "description" | "inputSchema" | "tags" | "meta" | "registered">) =>
-  JSON.stringify([row.summary, row.description, row.inputSchema, row.tags, row.meta ?? null, row.registered]);
+/** The audit action of a source changing what a tool is (its text, schema or name on the server), not only its tags or registration. */
+export const SOURCE_REDEFINE_ACTION = "redefine";
+
+type SourceDefinition = Pick<ToolRow, "summary" | "description" | "inputSchema" | "tags" | "meta" | "registered">;
+
+/** A tool as its source defines it, as audit entries record it before and after a sync. */
+const definitionOf = (row: SourceDefinition): SourceDefinition => ({
+  summary: row.summary,
+  description: row.description,
+  inputSchema: row.inputSchema,
+  tags: row.tags,
+  meta: row.meta ?? null,
+  registered: row.registered,
+});
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** What only the source decides; tags and registration also change for other reasons (a person, a server going away). */
+const SOURCE_DEFINED_FIELDS = ["summary", "description", "inputSchema", "meta"] as const;
+
+/** What a sync that rewrites a listed tool records: a redefinition, or only a change of tags or registration. */
+function updateAction(before: SourceDefinition, after: SourceDefinition): string {
+  if (SOURCE_DEFINED_FIELDS.some((field) => !sameJson(before[field], after[field]))) return SOURCE_REDEFINE_ACTION;
+  return before.registered ? "update" : "register";
+}
 
 /**
  * Makes the catalog's tools from one source exactly what it lists now: new tools are added
@@ -56,10 +79,11 @@ export function syncSourceTools(
         entries.push({ subjectKind: "tool", subject: draft.name, action: "register", after: { source, sourceRef, ...values } });
       } else if (row.source !== source || row.sourceRef !== sourceRef) {
         result.conflicts.push({ field: draft.name, message: `"${draft.name}" already exists in this catalog as a ${row.source} tool; this one is left out.` });
-      } else if (definitionOf(row) !== definitionOf(values)) {
+      } else if (!sameJson(definitionOf(row), definitionOf(values))) {
         tx.update(tools).set({ ...values, updatedAt: new Date() }).where(eq(tools.id, row.id)).run();
         result.updated.push(draft.name);
-        entries.push({ subjectKind: "tool", subject: draft.name, action: row.registered ? "update" : "register", before: { registered: row.registered }, after: { registered: true } });
+        const [before, after] = [definitionOf(row), definitionOf(values)];
+        entries.push({ subjectKind: "tool", subject: draft.name, action: updateAction(before, after), before, after });
       }
     }
     const listed = new Set(drafts.map((draft) => draft.name));

@@ -1,9 +1,10 @@
-import { and, asc, count, eq, gt, inArray, max } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, inArray, max } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
 import type { ToolSource } from "@/lib/tools/types";
 import type { Db } from "../client";
 import { auditEntries, catalogs, tools } from "../schema";
 import type { Tx } from "./audit";
+import { SOURCE_REDEFINE_ACTION } from "./source-tools";
 import { toToolRecord, type ToolRecord } from "./tools";
 
 export const TOOL_PAGE_DEFAULT_LIMIT = 100;
@@ -24,6 +25,8 @@ export interface ToolPageQuery {
   state?: ToolStateFilter;
   /** Only tools carrying exactly this tag. */
   tag?: string;
+  /** Only tools whose source (MCP server, plugin, skill) changed their definition at or after this time. */
+  changedSince?: Date;
   /** Where to start: a row offset, or the `nextCursor` of the previous page (the cursor wins). */
   offset?: number;
   cursor?: string;
@@ -48,6 +51,8 @@ export interface ToolPage {
   facets: ToolFacets;
   /** The catalog revision the page was read at. */
   revision: number;
+  /** With `changedSince`: when its source last changed each tool of the page (ISO 8601). */
+  sourceChanges?: Record<string, string>;
 }
 
 /** What filtering needs of one tool, kept in memory per catalog revision. */
@@ -173,7 +178,19 @@ function catalogIndex(db: Db, catalogId: string): CatalogIndex {
   });
 }
 
-function matcher(query: ToolPageQuery): (entry: IndexEntry) => boolean {
+/** The tools whose source changed their definition since `since`, each with the time of its last such change. */
+function sourceChangesSince(db: Db, catalogId: string, since: Date): Map<string, Date> {
+  const rows = db
+    .select({ name: auditEntries.subject, at: max(auditEntries.createdAt) })
+    .from(auditEntries)
+    .where(and(eq(auditEntries.catalogId, catalogId), eq(auditEntries.subjectKind, "tool"), eq(auditEntries.action, SOURCE_REDEFINE_ACTION), gte(auditEntries.createdAt, since)))
+    .groupBy(auditEntries.subject)
+    .all();
+  return new Map(rows.flatMap((row) => (row.at ? [[row.name, row.at] as const] : [])));
+}
+
+/** `changed`: the tools changed by their source since `query.changedSince`, when it is given. */
+function matcher(query: ToolPageQuery, changed: Map<string, Date> | undefined): (entry: IndexEntry) => boolean {
   const words = searchWords(query.q);
   const { source, tag } = query;
   const enabled = query.state === "enabled" ? true : query.state === "disabled" ? false : undefined;
@@ -181,6 +198,8 @@ function matcher(query: ToolPageQuery): (entry: IndexEntry) => boolean {
     (source === undefined || entry.source === source) &&
     (enabled === undefined || entry.enabled === enabled) &&
     (tag === undefined || entry.tags.includes(tag)) &&
+    // A custom tool may carry the name of a source's tool deleted earlier: that history is not its own.
+    (changed === undefined || (entry.source !== "custom" && changed.has(entry.name))) &&
     words.every((word) => entry.haystack.includes(word));
 }
 
@@ -205,7 +224,8 @@ function firstAfter(entries: IndexEntry[], id: number): number {
 export function listToolPage(db: Db, catalogId: string, query: ToolPageQuery = {}): ToolPage {
   const index = catalogIndex(db, catalogId);
   const limit = Math.min(Math.max(1, Math.floor(query.limit ?? TOOL_PAGE_DEFAULT_LIMIT)), TOOL_PAGE_MAX_LIMIT);
-  const matching = index.entries.filter(matcher(query));
+  const changed = query.changedSince === undefined ? undefined : sourceChangesSince(db, catalogId, query.changedSince);
+  const matching = index.entries.filter(matcher(query, changed));
   const cursor = query.cursor === undefined ? undefined : Number(query.cursor);
   const start = cursor !== undefined && Number.isSafeInteger(cursor) ? firstAfter(matching, cursor) : Math.max(0, Math.floor(query.offset ?? 0));
   const page = matching.slice(start, start + limit);
@@ -218,6 +238,7 @@ export function listToolPage(db: Db, catalogId: string, query: ToolPageQuery = {
     ...(more ? { nextCursor: String(ids[ids.length - 1]) } : {}),
     facets: index.facets,
     revision: index.revision,
+    ...(changed ? { sourceChanges: Object.fromEntries(page.map((entry) => [entry.name, changed.get(entry.name)!.toISOString()])) } : {}),
   };
 }
 

@@ -10,8 +10,8 @@ type Params = { catalog: string };
 const PAGE_PARAMETERS = Object.keys(toolPageQuery.shape);
 
 /**
- * Every tool (`{ tools }`, as always), or with any of q, source, state, tag, cursor, offset, limit
- * one page of them: `{ tools, total, nextCursor?, facets, revision }`.
+ * Every tool (`{ tools }`, as always), or with any of q, source, state, tag, changedSince, cursor,
+ * offset, limit one page of them: `{ tools, total, nextCursor?, facets, revision, sourceChanges? }`.
  */
 export const GET = catalogRoute<Params>("read", ({ request, params }) => {
   const search = new URL(request.url).searchParams;
