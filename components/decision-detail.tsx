@@ -35,6 +35,8 @@ interface PreselectResult {
   selected?: { name: string; score: number }[];
   toolSet?: { name: string; origin: string }[];
   dropped?: { name: string; reason: string }[];
+  /** How many tools the selector saw; decisions recorded before the count was stored list them all. */
+  candidateCount?: number;
   candidates?: string[];
 }
 
@@ -209,6 +211,7 @@ function PreselectResultView({ result }: { result: PreselectResult }) {
   const selected = result.selected ?? [];
   const max = Math.max(0, ...selected.map((tool) => tool.score));
   const toolSet = result.toolSet ?? [];
+  const candidateCount = result.candidateCount ?? result.candidates?.length;
   return (
     <>
       <div>
@@ -253,7 +256,7 @@ function PreselectResultView({ result }: { result: PreselectResult }) {
           </ul>
         </div>
       )}
-      {result.candidates && <p className="muted small">The selector saw {result.candidates.length} candidates (names and summaries only).</p>}
+      {candidateCount !== undefined && <p className="muted small" data-testid="candidate-count">The selector saw {candidateCount.toLocaleString("en")} candidates (names and summaries only).</p>}
     </>
   );
 }

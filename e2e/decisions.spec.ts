@@ -51,6 +51,19 @@ test("a ToolSearch decision is listed, filtered, explained, and its replay shows
   await expect(decisions.catalogChange(TOOL).getByTestId("change-action")).toHaveText("disable");
 });
 
+test("a preselection decision says how many tools the selector saw", async ({ page, request }) => {
+  const answer = await request.post("/api/catalogs/demo/preselect", { data: { model: "gpt-5", agent: "build", messages: [{ role: "user", content: "Open a Jira issue for the failing build" }], k: 5 } });
+  expect(answer.ok()).toBe(true);
+  const { decisionId } = await answer.json();
+  const stored = await (await request.get(`/api/decisions/${decisionId}`)).json();
+  const count: number = stored.decision.result.candidateCount;
+  expect(count).toBeGreaterThan(0);
+  const decisions = new DecisionsPage(page, "demo");
+  await decisions.goto();
+  await decisions.open(decisionId);
+  await expect(decisions.detail().getByTestId("candidate-count")).toHaveText(`The selector saw ${count} candidates (names and summaries only).`);
+});
+
 test("filters that match nothing say so, and can be cleared", async ({ page }) => {
   const decisions = new DecisionsPage(page, "demo");
   await decisions.goto("?conversation=00000000-0000-4000-8000-000000000000&rejected=1");

@@ -2,7 +2,7 @@ import { catalogRoute } from "@/app/_services/access";
 import { catalogState } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { toolListBody } from "@/lib/api-schemas";
-import { parseWith, readJsonBody } from "@/lib/http";
+import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 import { computeToolList } from "@/lib/pipeline/tool-list";
 import { toolListBodyStream } from "@/lib/pipeline/tool-list-body";
 
@@ -23,3 +23,5 @@ export const POST = catalogRoute<{ catalog: string }>(
   },
   { limit: "read" },
 );
+
+export const { GET, PUT, PATCH, DELETE } = refuseOtherMethods({ POST });
