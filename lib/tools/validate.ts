@@ -1,5 +1,6 @@
 import AjvDraft07 from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
+import { textProblem } from "../safe-text";
 import { Lru } from "./lru";
 import { SUMMARY_MAX, TOOL_NAME_PATTERN, TOOL_SOURCES, type InputSchema } from "./types";
 
@@ -176,9 +177,8 @@ export function cachedSchemaResults(): number {
   return schemaResults.size;
 }
 
-const tooDeep = (): SchemaProblem[] => [
-  { at: "", message: `Input schema is nested too deeply: more than ${SCHEMA_MAX_DEPTH} levels.`, tooLarge: true },
-];
+// Nesting is a shape the schema may not have, not a size: 400, however small the body.
+const tooDeep = (): SchemaProblem[] => [{ at: "", message: `Input schema is nested too deeply: more than ${SCHEMA_MAX_DEPTH} levels.` }];
 
 function checkSchema(schema: object): SchemaProblem[] {
   const measured = measureSchema(schema);
@@ -262,6 +262,9 @@ export function validateToolDraft(draft: ToolDraft, prefix = ""): FieldError[] {
       field: at("summary"),
       message: `Summary is ${draft.summary.length} characters long; the limit is ${SUMMARY_MAX}.`,
     });
+  } else {
+    const problem = textProblem(draft.summary);
+    if (problem) errors.push({ field: at("summary"), message: problem });
   }
   if (typeof draft.description !== "string") {
     errors.push({ field: at("description"), message: "Description must be text." });
@@ -271,6 +274,9 @@ export function validateToolDraft(draft: ToolDraft, prefix = ""): FieldError[] {
       message: `Description is too large: ${draft.description.length} characters; the limit is ${DESCRIPTION_MAX}.`,
       tooLarge: true,
     });
+  } else {
+    const problem = textProblem(draft.description);
+    if (problem) errors.push({ field: at("description"), message: problem });
   }
   errors.push(...validateInputSchema(draft.inputSchema, at("inputSchema")));
   errors.push(...validateTags(draft.tags, at("tags")));

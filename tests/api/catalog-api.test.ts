@@ -77,7 +77,7 @@ describe("tool API", () => {
     expect((await toolRoute.GET(jsonRequest("GET"), named)).status).toBe(404);
   });
 
-  it("says what is wrong and where, with 400, 404, 409 and 413", async () => {
+  it("says what is wrong and where, with 400 (nesting of any depth too), 404, 409 and 413", async () => {
     const invalid = await toolsRoute.POST(jsonRequest("POST", { ...tool, name: "bad name", inputSchema: { type: "string" } }), team);
     expect(invalid.status).toBe(400);
     const body = await invalid.json();
@@ -94,6 +94,14 @@ describe("tool API", () => {
     const properties = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`p${i}`, {}]));
     const wide = await toolsRoute.POST(jsonRequest("POST", { ...tool, name: "wide", inputSchema: { type: "object", properties } }), team);
     expect(wide.status).toBe(413);
+    for (const levels of [40, 9_000]) {
+      // Written out as text (JSON.stringify itself cannot nest this deep), within the 256 KiB body limit.
+      const nested = `${'{"type":"array","items":['.repeat(levels)}{}${"]}".repeat(levels)}`;
+      const text = JSON.stringify({ ...tool, name: `deep${levels}` }).replace(/}$/, `,"inputSchema":{"type":"object","properties":{"nested":${nested}}}}`);
+      const deep = await toolsRoute.POST(jsonRequest("POST", text), team);
+      expect(deep.status).toBe(400);
+      expect((await deep.json()).error).toMatchObject({ code: "bad_request", field: "inputSchema", message: expect.stringContaining("nested too deeply") });
+    }
     const tools = (await (await toolsRoute.GET(jsonRequest("GET"), team)).json()).tools;
     expect(tools.filter((entry: { source: string }) => entry.source === "custom")).toHaveLength(1);
   });

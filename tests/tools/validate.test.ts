@@ -16,12 +16,12 @@ describe("validateInputSchema", () => {
     ]);
   });
 
-  it("refuses a root that is not an object schema, and oversized schemas as too large", () => {
+  it("refuses a root that is not an object schema, and schemas nested too deeply (as invalid, not too large)", () => {
     expect(validateInputSchema([])).toMatchObject([{ field: "inputSchema" }]);
     expect(validateInputSchema({ type: "string" })).toMatchObject([{ field: "inputSchema.type" }]);
     let deep: Record<string, unknown> = { type: "object" };
     for (let i = 0; i < 40; i++) deep = { type: "object", properties: { nested: deep } };
-    expect(validateInputSchema(deep)).toMatchObject([{ tooLarge: true }]);
+    expect(validateInputSchema(deep)).toEqual([{ field: "inputSchema", message: expect.stringContaining("nested too deeply") }]);
   });
 });
 
