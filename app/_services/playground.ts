@@ -62,8 +62,16 @@ function instructionsFor(agent: string): string {
 /**
  * `options.upstreamDetails`: whether a failing MCP server's own words (its stderr, an upstream
  * answer) may reach this caller; only team admins see them, everyone else learns that it failed.
+ * `options.signal`: the request's, aborted when the client goes away. Then, or when the client
+ * stops reading (Stop in the page cancels the stream), the main model's call is aborted: no
+ * tokens are spent on an answer nobody reads.
  */
-export async function playTurn(db: Db, catalogId: string, request: PlaygroundRequest, options: { upstreamDetails: boolean }): Promise<ReadableStream<Uint8Array>> {
+export async function playTurn(
+  db: Db,
+  catalogId: string,
+  request: PlaygroundRequest,
+  options: { upstreamDetails: boolean; signal?: AbortSignal },
+): Promise<ReadableStream<Uint8Array>> {
   if (!request.message && !request.toolResults?.length) {
     throw new ToolshedError("bad_request", "Send a message, or the results of the pending tool calls.", "message");
   }
@@ -142,16 +150,22 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
   const turnSet = [...turn.toolSet.filter((entry) => entry.origin !== "entry").map((entry) => entry.name), ...history];
   // A live MCP result is cut to this size before it reaches the stream, the database and the model.
   const resultMaxChars = mcpResultMaxChars(process.env);
+  const cancelled = new AbortController();
+  const abortSignal = options.signal ? AbortSignal.any([options.signal, cancelled.signal]) : cancelled.signal;
 
   return new ReadableStream({
     async start(controller) {
       const recorded: PlaygroundEvent[] = [];
+      /** Nothing more can be sent once the client cancelled the stream. */
+      const send = (event: PlaygroundEvent) => {
+        if (!cancelled.signal.aborted) controller.enqueue(line(event));
+      };
       /** Streams an event; all but text deltas are also kept, to redraw the turn later. */
       const emit = (event: PlaygroundEvent) => {
         if (event.type !== "text-delta") recorded.push(event);
-        controller.enqueue(line(event));
+        send(event);
       };
-      for (const event of events) controller.enqueue(line(event));
+      for (const event of events) send(event);
       const turnTools = createTurnTools({
         view,
         turnSet,
@@ -183,6 +197,8 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
         },
       });
       let text = "";
+      /** Set when the call was aborted: the response messages of the steps that ended before. */
+      let beforeAbort: ModelMessage[] | undefined;
       try {
         const result = streamText({
           model: main.model,
@@ -192,6 +208,10 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
           prepareStep: turnTools.prepareStep,
           repairToolCall: turnTools.repairToolCall,
           stopWhen: stepCountIs(MAX_STEPS),
+          abortSignal,
+          onAbort: ({ steps }) => {
+            beforeAbort = steps.flatMap((step) => step.response.messages);
+          },
         });
         for await (const part of result.fullStream) {
           if (part.type === "text-delta") {
@@ -218,20 +238,20 @@ export async function playTurn(db: Db, catalogId: string, request: PlaygroundReq
             emit({ type: "error", message: part.error instanceof Error ? part.error.message : String(part.error) });
           }
         }
-        const response = await result.response;
-        const finishReason = await result.finishReason;
-        const finish: PlaygroundEvent = { type: "finish", reason: finishReason === "tool-calls" ? "awaiting-tool-results" : finishReason, activeTools: turnTools.activeTools() };
-        recorded.push(finish);
-        appendMessage(db, conversation.id, { role: "assistant", content: text, details: { modelMessages: response.messages, events: recorded } });
-        controller.enqueue(line(finish));
+        // Every step's messages (a tool call, its result, the answer), not only the last step's.
+        const [modelMessages, finishReason] = beforeAbort ? [beforeAbort, "aborted"] : await Promise.all([result.responseMessages, result.finishReason]);
+        emit({ type: "finish", reason: finishReason === "tool-calls" ? "awaiting-tool-results" : finishReason, activeTools: turnTools.activeTools() });
+        appendMessage(db, conversation.id, { role: "assistant", content: text, details: { modelMessages, events: recorded } });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        recorded.push({ type: "error", message });
+        emit({ type: "error", message });
         appendMessage(db, conversation.id, { role: "assistant", content: text, details: { events: recorded } });
-        controller.enqueue(line({ type: "error", message }));
       } finally {
-        controller.close();
+        if (!cancelled.signal.aborted) controller.close();
       }
+    },
+    cancel() {
+      cancelled.abort();
     },
   });
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as conversationRoute from "@/app/api/catalogs/[catalog]/conversations/[id]/route";
 import * as playgroundRoute from "@/app/api/catalogs/[catalog]/playground/route";
 import * as decisionRoute from "@/app/api/decisions/[id]/route";
@@ -8,11 +8,11 @@ import type { Db } from "@/db/client";
 import { decisions } from "@/db/schema";
 import { seed } from "@/db/seed";
 import type { PlaygroundEvent } from "@/lib/playground/events";
-import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
+import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
 import { jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const demo = params({ catalog: "demo" });
-const script = JSON.parse(readFileSync("e2e/fixtures/playground-script.json", "utf8"));
+const e2eScript = JSON.parse(readFileSync("e2e/fixtures/playground-script.json", "utf8"));
 const turnConfig = { model: "claude-sonnet-4-5", agent: "build" };
 
 async function play(body: Record<string, unknown>): Promise<PlaygroundEvent[]> {
@@ -26,7 +26,8 @@ function only<T extends PlaygroundEvent["type"]>(events: PlaygroundEvent[], type
   return events.filter((event): event is Extract<PlaygroundEvent, { type: T }> => event.type === type);
 }
 
-describe("playground with a main model (scripted OpenAI-compatible server)", () => {
+/** The scripted server as the main model while the calling describe block runs. */
+function useScriptedMainModel(script: Script): () => ScriptedOpenAIServer {
   let server: ScriptedOpenAIServer;
   beforeAll(async () => {
     server = await startScriptedOpenAIServer(script);
@@ -38,6 +39,11 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
     delete process.env.TOOLSHED_OPENAI_COMPATIBLE_BASE_URL;
     await server.close();
   });
+  return () => server;
+}
+
+describe("playground with a main model (scripted OpenAI-compatible server)", () => {
+  const scripted = useScriptedMainModel(e2eScript);
   let db: Db;
   beforeEach(() => {
     db = useFreshDatabase();
@@ -73,7 +79,7 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
     expect(only(searched, "finish")[0].activeTools).toContain("slack_post_message");
 
     // The step after ToolSearch offered slack_post_message to the model; the one before did not.
-    const requests = server.chatRequests.filter((request) => request.stream);
+    const requests = scripted().chatRequests.filter((request) => request.stream);
     const toolNames = (index: number) => (requests.at(index)?.tools ?? []).map((tool) => tool.function.name);
     expect(toolNames(-2)).not.toContain("slack_post_message");
     expect(toolNames(-1)).toContain("slack_post_message");
@@ -96,6 +102,80 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
     ]);
     // The turn is kept beside its user message, which is stored once.
     expect(stored.messages[4]).toMatchObject({ role: "user", details: { decisionId: turn2.decisionId } });
+  });
+});
+
+describe("playground turns of several steps, and aborted ones", () => {
+  const scripted = useScriptedMainModel({
+    rules: [
+      { lastMessageContains: "tell the team", reply: { toolCalls: [{ name: "ToolSearch", arguments: { query: "select:slack_post_message" } }] } },
+      { lastMessageContains: "callable from your next step", reply: { text: "slack_post_message can tell them." } },
+      { lastMessageContains: "write a long essay", reply: { hang: true, textFirst: "Once upon a time" } },
+    ],
+    otherwise: { text: "The script has no reply for this request." },
+  });
+  beforeEach(() => {
+    seed(useFreshDatabase(), { demo: true });
+    for (const log of [scripted().requests, scripted().chatRequests, scripted().abandoned]) log.length = 0;
+  });
+
+  async function storedMessages(conversationId: string) {
+    return (await (await conversationRoute.GET(jsonRequest("GET"), params({ catalog: "demo", id: conversationId }))).json()).messages;
+  }
+
+  it("stores the messages of every step: the tool call, its result and the answer", async () => {
+    const events = await play({ message: "Please tell the team on Slack" });
+    expect(only(events, "finish")[0].reason).toBe("stop");
+    const conversationId = only(events, "preselection")[0].conversationId;
+    const assistant = (await storedMessages(conversationId)).at(-1);
+    const modelMessages = assistant.details.modelMessages as { role: string; content: { type: string; toolName?: string; text?: string }[] }[];
+    expect(modelMessages.map((message) => [message.role, message.content.map((part) => part.type)])).toEqual([
+      ["assistant", ["tool-call"]],
+      ["tool", ["tool-result"]],
+      ["assistant", ["text"]],
+    ]);
+    expect(modelMessages[0].content[0].toolName).toBe("ToolSearch");
+    expect(modelMessages[2].content[0].text).toBe("slack_post_message can tell them.");
+
+    // The next turn's model reads the ToolSearch call and its result back.
+    await play({ conversationId, message: "Thanks" });
+    const sent = JSON.stringify(scripted().chatRequests.at(-1)!.messages);
+    expect(sent).toContain("select:slack_post_message");
+    expect(sent).toContain("callable from your next step");
+  });
+
+  async function startHangingTurn(signal?: AbortSignal) {
+    const request = new Request(jsonRequest("POST", { ...turnConfig, message: "Please write a long essay" }), { signal });
+    const response = await playgroundRoute.POST(request, demo);
+    expect(response.status).toBe(200);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let received = "";
+    while (!received.includes('"text-delta"')) received += (await reader.read()).value ?? "";
+    const conversationId = (JSON.parse(received.split("\n")[0]) as Extract<PlaygroundEvent, { type: "preselection" }>).conversationId;
+    return { reader, conversationId };
+  }
+
+  async function expectAborted(conversationId: string) {
+    // The main model's call was aborted: its connection closed, and no further step was asked for.
+    await vi.waitFor(() => expect(scripted().abandoned).toHaveLength(1));
+    expect(scripted().chatRequests).toHaveLength(1);
+    await vi.waitFor(async () => expect((await storedMessages(conversationId)).map((message: { role: string }) => message.role)).toEqual(["user", "assistant"]));
+    const assistant = (await storedMessages(conversationId)).at(-1);
+    expect(assistant.content).toContain("Once");
+    expect(assistant.details.events.at(-1)).toMatchObject({ type: "finish", reason: "aborted" });
+  }
+
+  it("aborts the model's call when the client stops reading (Stop, a closed tab)", async () => {
+    const { reader, conversationId } = await startHangingTurn();
+    await reader.cancel();
+    await expectAborted(conversationId);
+  });
+
+  it("aborts the model's call when the request is aborted", async () => {
+    const client = new AbortController();
+    const { conversationId } = await startHangingTurn(client.signal);
+    client.abort();
+    await expectAborted(conversationId);
   });
 });
 

@@ -11,7 +11,7 @@ export const POST = catalogRoute<{ catalog: string }>(
   "read",
   async ({ request, params, access }) => {
     const body = parseWith(playgroundBody, await readJsonBody(request, BODY_LIMIT));
-    const stream = await playTurn(getDb(), params.catalog, body, { upstreamDetails: access === "admin" });
+    const stream = await playTurn(getDb(), params.catalog, body, { upstreamDetails: access === "admin", signal: request.signal });
     return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
   },
   { limit: "model" },
