@@ -33,10 +33,6 @@ export function fetchTool(catalogId: string, name: string) {
   return getJson<{ tool: ToolRecord }>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools/${encodeURIComponent(name)}`).then((body) => body.tool);
 }
 
-export function fetchTools(catalogId: string) {
-  return getJson<{ tools: ToolRecord[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools`).then((body) => body.tools);
-}
-
 export type { ToolPage };
 
 export const TOOL_PAGE_SIZE = 100;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useRef, useState } from "react";
@@ -11,13 +11,14 @@ import {
   conversationKeys,
   fetchConversation,
   fetchConversations,
-  fetchTools,
+  fetchTool,
   postToolSearch,
   queryKeys,
   type StoredMessage,
   type ToolSearchResponse,
 } from "./api-client";
 import { ConfirmButton } from "./confirm-button";
+import { useShownCount } from "./shown-count";
 
 interface Props {
   catalogId: string;
@@ -115,6 +116,8 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
   };
 
   const [live, setLive] = useState<{ message?: string; events: PlaygroundEvent[] } | null>(null);
+  /** Aborts the exchange streaming now (Stop): the server then aborts the main model's call. */
+  const running = useRef<AbortController | null>(null);
   const conversations = useQuery({ queryKey: conversationKeys.list(catalogId), queryFn: () => fetchConversations(catalogId) });
   const conversation = useQuery({
     queryKey: conversationKeys.one(catalogId, conversationId ?? ""),
@@ -126,19 +129,29 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
   const exchange = useMutation({
     mutationFn: async (body: { message?: string; toolResults?: { toolCallId: string; toolName: string; output: string }[] }) => {
       setLive({ message: body.message, events: [] });
-      const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/playground`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ ...config, conversationId, ...body }),
-      });
+      const controller = new AbortController();
+      running.current = controller;
       let started = conversationId;
-      for await (const event of readEvents(response)) {
-        if (event.type === "preselection" && event.conversationId !== started) {
-          started = event.conversationId;
-          setParams({ conversation: started });
+      try {
+        const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/playground`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ ...config, conversationId, ...body }),
+          signal: controller.signal,
+        });
+        for await (const event of readEvents(response)) {
+          if (event.type === "preselection" && event.conversationId !== started) {
+            started = event.conversationId;
+            setParams({ conversation: started });
+          }
+          if (event.type === "error") toast.error(`Main model: ${event.message}`);
+          setLive((current) => ({ message: current?.message, events: [...(current?.events ?? []), event] }));
         }
-        if (event.type === "error") toast.error(`Main model: ${event.message}`);
-        setLive((current) => ({ message: current?.message, events: [...(current?.events ?? []), event] }));
+      } catch (error) {
+        // Stopped: the conversation as the server kept it replaces the live view.
+        if (!controller.signal.aborted) throw error;
+      } finally {
+        running.current = null;
       }
       return started;
     },
@@ -241,14 +254,19 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
         ))}
 
         {pending.length > 0 && <PendingResults calls={pending} onSubmit={(toolResults) => exchange.mutate({ toolResults })} />}
-        <Composer disabled={exchange.isPending || pending.length > 0} onSend={(message) => exchange.mutate({ message })} />
+        <Composer
+          disabled={exchange.isPending || pending.length > 0}
+          onSend={(message) => exchange.mutate({ message })}
+          onStop={exchange.isPending && mainModel ? () => running.current?.abort() : undefined}
+        />
         {!mainModel && <ToolSearchConsole catalogId={catalogId} config={config} conversationId={conversationId} onConversation={(id) => id !== conversationId && setParams({ conversation: id })} />}
       </section>
     </div>
   );
 }
 
-function Composer({ disabled, onSend }: { disabled: boolean; onSend: (message: string) => void }) {
+/** `onStop`, while the main model answers: stops it. */
+function Composer({ disabled, onSend, onStop }: { disabled: boolean; onSend: (message: string) => void; onStop?: () => void }) {
   const [text, setText] = useState("");
   const send = () => {
     if (!text.trim() || disabled) return;
@@ -278,7 +296,11 @@ function Composer({ disabled, onSend }: { disabled: boolean; onSend: (message: s
         data-testid="composer"
         style={{ flex: 1 }}
       />
-      <button type="submit" className="primary" disabled={disabled || !text.trim()} data-testid="send">Send</button>
+      {onStop ? (
+        <button type="button" onClick={onStop} data-testid="stop">Stop</button>
+      ) : (
+        <button type="submit" className="primary" disabled={disabled || !text.trim()} data-testid="send">Send</button>
+      )}
     </form>
   );
 }
@@ -302,9 +324,28 @@ function TurnView({ catalogId, number, turn, streaming, hasMainModel }: { catalo
   );
 }
 
+/** The candidates a selector saw, with their summaries: each tool read on its own, only those listed. */
+function CandidateList({ catalogId, names }: { catalogId: string; names: string[] }) {
+  const [shown, more] = useShownCount(names.length, 20);
+  const listed = names.slice(0, shown);
+  const tools = useQueries({
+    // A tool deleted since the turn has no summary to show: no retries.
+    queries: listed.map((name) => ({ queryKey: queryKeys.tool(catalogId, name), queryFn: () => fetchTool(catalogId, name), retry: false })),
+  });
+  return (
+    <>
+      <ul className="compact">
+        {listed.map((name, index) => (
+          <li key={name}><code>{name}</code> <span className="muted">{tools[index].data?.summary}</span></li>
+        ))}
+      </ul>
+      {more}
+    </>
+  );
+}
+
 function PreselectionView({ catalogId, details }: { catalogId: string; details: TurnDetails }) {
-  const tools = useQuery({ queryKey: queryKeys.tools(catalogId), queryFn: () => fetchTools(catalogId) });
-  const summaries = new Map(tools.data?.map((tool) => [tool.name, tool.summary]));
+  const [candidatesOpen, setCandidatesOpen] = useState(false);
   const max = Math.max(...details.selected.map((tool) => tool.score), 1e-9);
   const byOrigin = (["base", "preselected", "history", "entry"] as const).map((origin) => ({ origin, names: details.toolSet.filter((entry) => entry.origin === origin).map((entry) => entry.name) }));
   return (
@@ -316,15 +357,11 @@ function PreselectionView({ catalogId, details }: { catalogId: string; details: 
           <span className="faint"> · {details.latencyMs.toFixed(1)} ms · </span>
           <Link href={`/catalogs/${catalogId}/decisions/${details.decisionId}`}>decision</Link>
         </div>
-        <details className="small">
+        <details className="small" onToggle={(event) => setCandidatesOpen(event.currentTarget.open)}>
           <summary>
             It saw {details.candidates.length} tools as names and summaries only ({details.tokens.candidates.toLocaleString()} tokens)
           </summary>
-          <ul className="compact">
-            {details.candidates.map((name) => (
-              <li key={name}><code>{name}</code> <span className="muted">{summaries.get(name)}</span></li>
-            ))}
-          </ul>
+          {candidatesOpen && <CandidateList catalogId={catalogId} names={details.candidates} />}
         </details>
         <table className="small">
           <tbody>

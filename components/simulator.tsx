@@ -2,9 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo, useState, type ReactNode } from "react";
+import { useMemo, useState } from "react";
 import type { KnownModel } from "@/lib/rules/providers";
 import { fetchToolList, toolNameOf, type ToolListConfig, type ToolListResponse } from "./api-client";
+import { useShownCount } from "./shown-count";
 import { VirtualRows } from "./virtual-rows";
 
 const KNOWN_FLAGS = ["experimental.lsp"];
@@ -299,20 +300,6 @@ function FinalList({ result, otherNames, otherTotal }: { result: ToolListRespons
       </div>
     </div>
   );
-}
-
-/** At most this many names of a long list are shown until asked for more. */
-const SHOWN_AT_FIRST = 100;
-
-/** A long list of notes or names cut at `shown`, with a button for the next ones. */
-function useShownCount(length: number): [number, ReactNode] {
-  const [shown, setShown] = useState(SHOWN_AT_FIRST);
-  const more = length > shown && (
-    <button type="button" className="ghost small" onClick={() => setShown((count) => count * 4)} data-testid="show-more">
-      … {(length - shown).toLocaleString()} more: show {Math.min(length - shown, shown * 3).toLocaleString()}
-    </button>
-  );
-  return [shown, more];
 }
 
 /** What this configuration sees that the other does not, and the token difference. */
