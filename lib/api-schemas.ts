@@ -4,20 +4,21 @@ import { AgentSchema } from "./rules/agents";
 import { ModelRuleSchema } from "./rules/model-rules";
 import { DefinitionOverrideSchema } from "./rules/overrides";
 import { ProviderProfileSchema } from "./rules/providers";
+import { safeName, safeText } from "./safe-text";
 import { TOOL_SOURCES } from "./tools/types";
 
 /** Request bodies of the HTTP API and the server actions, validated once at the edge. */
 export const createCatalogBody = z.strictObject({
-  name: z.string(),
-  description: z.string().optional(),
-  id: z.string().optional(),
+  name: safeName(),
+  description: safeText().optional(),
+  id: safeName().optional(),
   /** The owning team; by default the caller's only team, or "default". */
-  team: z.string().max(48).optional(),
+  team: safeName().max(48).optional(),
 });
 
 export const updateCatalogBody = z.strictObject({
-  name: z.string().optional(),
-  description: z.string().optional(),
+  name: safeName().optional(),
+  description: safeText().optional(),
 });
 
 /** Tool bodies only fix which keys may exist; lib/tools/validate checks the values, field by field. */
@@ -31,11 +32,11 @@ export const toolBody = z.strictObject({
 });
 
 export const toolListBody = z.strictObject({
-  model: z.string().trim().min(1, "Name a model id, e.g. gpt-5.").max(200),
-  agent: z.string().trim().min(1, "Name an agent, e.g. build.").max(64),
-  provider: z.string().trim().min(1).max(64).optional(),
-  mode: z.string().trim().min(1).max(64).optional(),
-  flags: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
+  model: safeName().trim().min(1, "Name a model id, e.g. gpt-5.").max(200),
+  agent: safeName().trim().min(1, "Name an agent, e.g. build.").max(64),
+  provider: safeName().trim().min(1).max(64).optional(),
+  mode: safeName().trim().min(1).max(64).optional(),
+  flags: z.array(safeName().trim().min(1).max(100)).max(50).optional(),
   format: z.enum(PROVIDER_FORMATS).optional(),
 });
 
@@ -55,7 +56,7 @@ const turnFields = {
   mode: toolListBody.shape.mode,
   flags: toolListBody.shape.flags,
   conversationId: z.string().uuid("conversationId is not a conversation id.").optional(),
-  selector: z.string().min(1).max(200).optional(),
+  selector: safeName().min(1).max(200).optional(),
 };
 
 export const messageSchema = z.strictObject({
@@ -111,7 +112,7 @@ export const playgroundBody = z.strictObject({
   ...turnFields,
   message: z.string().trim().min(1).max(20_000).optional(),
   toolResults: z
-    .array(z.strictObject({ toolCallId: z.string().min(1).max(200), toolName: z.string().min(1).max(64), output: z.string().max(100_000) }))
+    .array(z.strictObject({ toolCallId: safeName().min(1).max(200), toolName: safeName().min(1).max(64), output: z.string().max(100_000) }))
     .max(20)
     .optional(),
   k: z.number().int().min(1).max(50).optional(),

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { TEAM_ROLES, TOKEN_SCOPES } from "./auth/policy";
+import { safeName } from "./safe-text";
 
 /** Request bodies of the team API and the team pages' server actions, validated once at the edge. */
 export const createTeamBody = z.strictObject({
-  name: z.string().trim().min(1, "Name the team.").max(80, "A team name is at most 80 characters."),
-  id: z.string().trim().min(1).max(48).optional(),
+  name: safeName().trim().min(1, "Name the team.").max(80, "A team name is at most 80 characters."),
+  id: safeName().trim().min(1).max(48).optional(),
 });
 
 export const memberRoleBody = z.strictObject({
@@ -17,7 +18,7 @@ export const invitationBody = z.strictObject({
 });
 
 export const apiTokenBody = z.strictObject({
-  name: z.string().trim().min(1, "Name the token, e.g. ci.").max(64, "A token name is at most 64 characters."),
+  name: safeName().trim().min(1, "Name the token, e.g. ci.").max(64, "A token name is at most 64 characters."),
   scope: z.enum(TOKEN_SCOPES, "A scope is read, write or admin."),
 });
 
@@ -25,7 +26,7 @@ export const apiTokenBody = z.strictObject({
 export function invitedAccountBody(minPasswordLength: number) {
   return z
     .strictObject({
-      name: z.string().trim().min(1, "Give your name.").max(100),
+      name: safeName().trim().min(1, "Give your name.").max(100),
       password: z.string().min(minPasswordLength, `A password is at least ${minPasswordLength} characters.`).max(256),
       confirm: z.string().max(256),
     })

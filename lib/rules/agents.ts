@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeName, safeText } from "../safe-text";
 import { compileNamePattern } from "./patterns";
 
 export const PERMISSION_ACTIONS = ["allow", "ask", "deny"] as const;
@@ -29,16 +30,16 @@ export interface Agent {
 export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export const PermissionRuleSchema = z.object({
-  pattern: z.string(),
+  pattern: safeName(),
   action: z.enum(PERMISSION_ACTIONS),
 }) satisfies z.ZodType<PermissionRule>;
 
 export const AgentSchema = z.object({
-  name: z.string(),
+  name: safeName(),
   mode: z.enum(AGENT_MODES),
-  description: z.string().max(2_000),
+  description: safeText().max(2_000),
   permissions: z.array(PermissionRuleSchema).max(500),
-  baseTools: z.array(z.string()).max(200),
+  baseTools: z.array(safeName()).max(200),
 }) satisfies z.ZodType<Agent>;
 
 /** The deciding rule and its position; only the default allow has none. */

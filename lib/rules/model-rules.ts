@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeName } from "../safe-text";
 import { compileModelPattern } from "./patterns";
 
 /**
@@ -18,12 +19,12 @@ export interface ModelRule {
 }
 
 export const ModelRuleSchema = z.object({
-  id: z.string().min(1).max(64),
-  name: z.string().min(1).max(120),
-  include: z.array(z.string()).max(100),
-  exclude: z.array(z.string()).max(100),
-  enable: z.array(z.string()).max(200),
-  disable: z.array(z.string()).max(200),
+  id: safeName().min(1).max(64),
+  name: safeName().min(1).max(120),
+  include: z.array(safeName()).max(100),
+  exclude: z.array(safeName()).max(100),
+  enable: z.array(safeName()).max(200),
+  disable: z.array(safeName()).max(200),
 }) satisfies z.ZodType<ModelRule>;
 
 /**

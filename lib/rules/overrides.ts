@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeName, safeText } from "../safe-text";
 import { SUMMARY_MAX } from "../tools/types";
 import { DESCRIPTION_MAX } from "../tools/validate";
 
@@ -14,8 +15,8 @@ export interface DefinitionOverride {
 }
 
 export const DefinitionOverrideSchema = z.object({
-  tool: z.string(),
-  models: z.array(z.string()).max(100),
-  summary: z.string().max(SUMMARY_MAX).optional(),
-  description: z.string().max(DESCRIPTION_MAX).optional(),
+  tool: safeName(),
+  models: z.array(safeName()).max(100),
+  summary: safeText().max(SUMMARY_MAX).optional(),
+  description: safeText().max(DESCRIPTION_MAX).optional(),
 }) satisfies z.ZodType<DefinitionOverride>;

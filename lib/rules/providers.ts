@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeName } from "../safe-text";
 
 /** What the pipeline needs to know about a model provider. */
 export interface ProviderProfile {
@@ -10,7 +11,7 @@ export interface ProviderProfile {
 
 export const ProviderProfileSchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/),
-  name: z.string().min(1).max(120),
+  name: safeName().min(1).max(120),
   webSearch: z.boolean(),
 }) satisfies z.ZodType<ProviderProfile>;
 

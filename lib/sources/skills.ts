@@ -1,5 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { textProblem } from "../safe-text";
 import { isBuiltinToolName } from "../tools/builtin";
 import type { ToolDefinition } from "../tools/types";
 import { EMPTY_INPUT_SCHEMA, summarize } from "../tools/validate";
@@ -79,6 +80,8 @@ export function parseSkillFile(text: string, file: string): Skill {
       descriptionLine,
     );
   }
+  const unsafe = textProblem(description);
+  if (unsafe) throw new SourceFileError(file, `The description: ${unsafe}`, descriptionLine);
   return { name, description, body };
 }
 

@@ -1,3 +1,4 @@
+import { nameProblem, showUnsafe } from "../../safe-text";
 import type { InputSchema, ToolDefinition } from "../../tools/types";
 import { summarize, validateToolDraft, type FieldError } from "../../tools/validate";
 import { registryNamesForServer } from "./names";
@@ -51,7 +52,9 @@ export function adaptMcpTools(server: string, listed: readonly unknown[]): { too
     if (!isRecord(tool) || mcpName === undefined || mcpName.length === 0) {
       problems.push({ mcpName: `#${position + 1}`, message: "The server listed a tool without a name." });
     } else if (mcpName.length > MCP_NAME_MAX) {
-      problems.push({ mcpName: mcpName.slice(0, 80), message: `The tool name is ${mcpName.length} characters long.` });
+      problems.push({ mcpName: showUnsafe(mcpName.slice(0, 80)), message: `The tool name is ${mcpName.length} characters long.` });
+    } else if (nameProblem(mcpName) !== undefined) {
+      problems.push({ mcpName: showUnsafe(mcpName), message: `The tool name: ${nameProblem(mcpName)}` });
     } else if (usable.has(mcpName)) {
       problems.push({ mcpName, message: "The server lists this tool name more than once; only the first is used." });
     } else {
