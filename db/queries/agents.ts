@@ -1,10 +1,11 @@
 import { and, asc, eq } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { DEFAULT_AGENTS, type Agent } from "@/lib/rules/agents";
+import { renameToolInAgent } from "@/lib/rules/rename-tool";
 import { validateAgents } from "@/lib/rules/validate";
 import { writeTransaction, type Db } from "../client";
 import { agents, type AgentRow } from "../schema";
-import { isUnchanged, recordChanges, type Tx } from "./audit";
+import { isUnchanged, recordChanges, type ChangeEntry, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
 import { toolNamesOf } from "./rules";
 
@@ -73,5 +74,18 @@ export function deleteAgent(db: Db, catalogId: string, name: string, actor: stri
     const before = getAgent(tx, catalogId, name);
     tx.delete(agents).where(and(eq(agents.catalogId, catalogId), eq(agents.name, name))).run();
     recordChanges(tx, catalogId, actor, [{ subjectKind: "agent", subject: name, action: "delete", before }]);
+  });
+}
+
+/** Carries a tool's rename into every agent that refers to it, inside the rename's transaction; returns their audit entries. */
+export function renameToolInAgents(tx: Tx, catalogId: string, from: string, to: string): ChangeEntry[] {
+  return listAgents(tx, catalogId).flatMap((before) => {
+    const after = renameToolInAgent(before, from, to);
+    if (isUnchanged(before, after)) return [];
+    tx.update(agents)
+      .set({ baseTools: after.baseTools, permissions: after.permissions, updatedAt: new Date() })
+      .where(and(eq(agents.catalogId, catalogId), eq(agents.name, before.name)))
+      .run();
+    return [{ subjectKind: "agent" as const, subject: before.name, action: "update", before, after }];
   });
 }

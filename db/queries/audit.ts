@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { auditEntries, catalogs } from "../schema";
+import { auditEntries, catalogs, type AuditRow } from "../schema";
 
 /** A transaction handle or the database itself: queries run the same on both. */
 export type Tx = Pick<Db, "select" | "insert" | "update" | "delete">;
@@ -52,4 +52,32 @@ export function listAudit(db: Db, catalogId: string, filter: { subjectKind?: str
     .orderBy(desc(auditEntries.id))
     .limit(filter.limit ?? 200)
     .all();
+}
+
+const nameIn = (snapshot: unknown): unknown => (snapshot as { name?: unknown } | null)?.name;
+
+/**
+ * A tool's history, newest first: the entries under its name and, across each rename into that
+ * name, those under the name it had before, up to the rename. Earlier tools of the same name keep
+ * their entries here, ended by their delete or by their rename away (a rename is recorded under
+ * both names; where both records are in the history, only the one under the new name is shown).
+ */
+export function listToolHistory(db: Db, catalogId: string, name: string, limit = 200): AuditRow[] {
+  const found = new Map<number, AuditRow>();
+  const collect = (subject: string, beforeId?: number) => {
+    const conditions = [eq(auditEntries.catalogId, catalogId), eq(auditEntries.subjectKind, "tool"), eq(auditEntries.subject, subject)];
+    if (beforeId !== undefined) conditions.push(lt(auditEntries.id, beforeId));
+    for (const entry of db.select().from(auditEntries).where(and(...conditions)).orderBy(desc(auditEntries.id)).limit(limit).all()) {
+      if (found.has(entry.id)) continue;
+      found.set(entry.id, entry);
+      const previous = nameIn(entry.before);
+      if (entry.action === "rename" && typeof previous === "string" && previous !== subject) collect(previous, entry.id);
+    }
+  };
+  collect(name);
+  const entries = [...found.values()];
+  const renamedInto = new Set(entries.filter((entry) => entry.action === "rename" && nameIn(entry.after) === entry.subject).map((entry) => `${entry.revision}:${entry.subject}`));
+  const isRecordedTwice = (entry: AuditRow) =>
+    entry.action === "rename" && nameIn(entry.before) === entry.subject && renamedInto.has(`${entry.revision}:${String(nameIn(entry.after))}`);
+  return entries.filter((entry) => !isRecordedTwice(entry)).sort((a, b) => b.id - a.id).slice(0, limit);
 }

@@ -107,6 +107,26 @@ export function addToHistory(db: Db, id: string, names: string[]): string[] {
   });
 }
 
+/**
+ * Carries a tool's rename into the tool history of every conversation in the catalog, inside the
+ * rename's transaction. A conversation that already holds the new name (an earlier tool of that
+ * name) keeps that entry, in its place, and loses the old one.
+ */
+export function renameToolInConversations(tx: Tx, catalogId: string, from: string, to: string): void {
+  const inCatalog = tx.select({ id: conversations.id }).from(conversations).where(eq(conversations.catalogId, catalogId));
+  const holdingNewName = tx
+    .select({ id: conversationTools.conversationId })
+    .from(conversationTools)
+    .where(and(eq(conversationTools.name, to), inArray(conversationTools.conversationId, inCatalog)));
+  tx.delete(conversationTools)
+    .where(and(eq(conversationTools.name, from), inArray(conversationTools.conversationId, holdingNewName)))
+    .run();
+  tx.update(conversationTools)
+    .set({ name: to })
+    .where(and(eq(conversationTools.name, from), inArray(conversationTools.conversationId, inCatalog)))
+    .run();
+}
+
 export function updateConversation(db: Db, id: string, changes: { title?: string; model?: string; agent?: string; mode?: string | null; flags?: string[] }): Conversation {
   if (changes.title !== undefined && changes.title.length > 200) throw new ToolshedError("bad_request", "A title is at most 200 characters.", "title");
   const row = db.update(conversations).set({ ...changes, updatedAt: new Date() }).where(eq(conversations.id, id)).returning().get();

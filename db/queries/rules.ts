@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { ToolshedError } from "@/lib/errors";
 import { DEFAULT_RULES, type CatalogRules } from "@/lib/rules/catalog-rules";
 import type { ProviderProfile } from "@/lib/rules/providers";
+import { renameToolInRules } from "@/lib/rules/rename-tool";
 import { validateModelRules, validateOverrides } from "@/lib/rules/validate";
 import type { FieldError } from "@/lib/tools/validate";
 import { writeTransaction, type Db } from "../client";
@@ -43,6 +44,20 @@ const SUBJECT_KINDS: Record<keyof CatalogRules, ChangeEntry["subjectKind"]> = {
   searchServiceConfigured: "setting",
 };
 
+/** Writes the parts of `changes` that differ from `before` and returns their audit entries (none: nothing written). */
+function writeRules(tx: Tx, catalogId: string, before: CatalogRules, changes: Partial<CatalogRules>): ChangeEntry[] {
+  const changed = (Object.keys(SUBJECT_KINDS) as (keyof CatalogRules)[]).filter(
+    (key) => changes[key] !== undefined && !isUnchanged(before[key], changes[key]),
+  );
+  if (changed.length === 0) return [];
+  ensureRules(tx, catalogId);
+  tx.update(catalogRules)
+    .set(Object.fromEntries(changed.map((key) => [key, changes[key]])))
+    .where(eq(catalogRules.catalogId, catalogId))
+    .run();
+  return changed.map((key) => ({ subjectKind: SUBJECT_KINDS[key], subject: key, action: "update", before: before[key], after: changes[key] }));
+}
+
 /**
  * Replaces each part of the rules that `changes` names, all or nothing, and returns the result:
  * one change, so one revision, with an audit entry per part that differs; none if none does.
@@ -57,19 +72,15 @@ export function saveRules(db: Db, catalogId: string, changes: Partial<CatalogRul
       ...(changes.overrides ? validateOverrides(changes.overrides, toolNames) : []),
     ];
     if (errors.length > 0) throw ToolshedError.fromFieldErrors(errors, "Invalid rules");
-    const changed = (Object.keys(SUBJECT_KINDS) as (keyof CatalogRules)[]).filter(
-      (key) => changes[key] !== undefined && !isUnchanged(before[key], changes[key]),
-    );
-    if (changed.length === 0) return before;
-    const values = Object.fromEntries(changed.map((key) => [key, changes[key]])) as Partial<CatalogRules>;
-    ensureRules(tx, catalogId);
-    tx.update(catalogRules).set(values).where(eq(catalogRules.catalogId, catalogId)).run();
-    recordChanges(
-      tx,
-      catalogId,
-      actor,
-      changed.map((key) => ({ subjectKind: SUBJECT_KINDS[key], subject: key, action: "update", before: before[key], after: changes[key] })),
-    );
-    return { ...before, ...values };
+    const entries = writeRules(tx, catalogId, before, changes);
+    if (entries.length === 0) return before;
+    recordChanges(tx, catalogId, actor, entries);
+    return getRules(tx as unknown as Db, catalogId);
   });
+}
+
+/** Carries a tool's rename into the model rules and overrides, inside the rename's transaction; returns their audit entries. */
+export function renameToolInCatalogRules(tx: Tx, catalogId: string, from: string, to: string): ChangeEntry[] {
+  const before = getRules(tx as unknown as Db, catalogId);
+  return writeRules(tx, catalogId, before, renameToolInRules(before, from, to));
 }

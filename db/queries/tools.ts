@@ -4,8 +4,11 @@ import type { Tool } from "@/lib/tools/types";
 import { validateToolDraft, type ToolDraft } from "@/lib/tools/validate";
 import { writeTransaction, type Db } from "../client";
 import { tools, type ToolRow } from "../schema";
-import { isUnchanged, recordChanges, type Tx } from "./audit";
+import { renameToolInAgents } from "./agents";
+import { isUnchanged, recordChanges, type ChangeEntry, type Tx } from "./audit";
+import { renameToolInConversations } from "./conversations";
 import { requireCatalog } from "./guards";
+import { renameToolInCatalogRules } from "./rules";
 import { importDrafts, type ImportDraft, type ImportResult } from "./tool-import";
 
 export interface ToolRecord extends Tool {
@@ -105,6 +108,17 @@ function describeAction(before: ToolRow, patch: ToolPatch): string {
   return "update";
 }
 
+/**
+ * What a rename changes besides the tool, in its transaction: the audit record under the old name
+ * too (after the one under the new name, so that the new name's history, which follows the rename
+ * back to the old name's entries before it, does not list it twice: see listToolHistory), and
+ * everything that refers to the tool by name, with the audit entries of the agents and rules changed.
+ */
+function carryRename(tx: Tx, catalogId: string, from: string, to: string, change: ChangeEntry): ChangeEntry[] {
+  renameToolInConversations(tx, catalogId, from, to);
+  return [{ ...change, subject: from }, ...renameToolInAgents(tx, catalogId, from, to), ...renameToolInCatalogRules(tx, catalogId, from, to)];
+}
+
 export function updateTool(db: Db, catalogId: string, name: string, patch: ToolPatch, actor: string): ToolRecord {
   return writeTransaction(db, (tx) => {
     requireCatalog(tx, catalogId);
@@ -136,9 +150,8 @@ export function updateTool(db: Db, catalogId: string, name: string, patch: ToolP
       .where(eq(tools.id, before.id))
       .returning()
       .get();
-    recordChanges(tx, catalogId, actor, [
-      { subjectKind: "tool", subject: after.name, action: describeAction(before, patch), before: snapshot(before), after: snapshot(after) },
-    ]);
+    const change = { subjectKind: "tool" as const, subject: after.name, action: describeAction(before, patch), before: snapshot(before), after: snapshot(after) };
+    recordChanges(tx, catalogId, actor, [change, ...(after.name === name ? [] : carryRename(tx, catalogId, name, after.name, change))]);
     return toToolRecord(after);
   });
 }

@@ -100,7 +100,14 @@ describe("tools", () => {
     updateTool(db, "team", "weather_lookup", { enabled: false }, ACTOR);
     updateTool(db, "team", "weather_lookup", { enabled: true }, ACTOR);
     updateTool(db, "team", "weather_lookup", { name: "weather_now" }, ACTOR);
-    expect(listAudit(db, "team", { subjectKind: "tool" }).map((entry) => entry.action)).toEqual(["rename", "enable", "disable", "create"]);
+    // A rename is recorded under both names.
+    expect(listAudit(db, "team", { subjectKind: "tool" }).map((entry) => `${entry.action} ${entry.subject}`)).toEqual([
+      "rename weather_lookup",
+      "rename weather_now",
+      "enable weather_lookup",
+      "disable weather_lookup",
+      "create weather_lookup",
+    ]);
     expect(getTool(db, "team", "weather_now").name).toBe("weather_now");
     expect(thrown(() => getTool(db, "team", "weather_lookup")).code).toBe("not_found");
   });

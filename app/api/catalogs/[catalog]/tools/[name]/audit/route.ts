@@ -1,13 +1,13 @@
 import { catalogRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
-import { listAudit } from "@/db/queries/audit";
+import { listToolHistory } from "@/db/queries/audit";
 import { getTool } from "@/db/queries/tools";
 import { refuseOtherMethods } from "@/lib/http";
 
 export const GET = catalogRoute<{ catalog: string; name: string }>("read", ({ params }) => {
   const db = getDb();
   getTool(db, params.catalog, params.name);
-  return Response.json({ entries: listAudit(db, params.catalog, { subjectKind: "tool", subject: params.name }) });
+  return Response.json({ entries: listToolHistory(db, params.catalog, params.name) });
 });
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods({ GET });

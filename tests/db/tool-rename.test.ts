@@ -1,0 +1,121 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { openDb, type Db } from "@/db/client";
+import { getAgent, saveAgent } from "@/db/queries/agents";
+import { listAudit, listToolHistory } from "@/db/queries/audit";
+import { createCatalog, getCatalog } from "@/db/queries/catalogs";
+import { addToHistory, createConversation, getConversation } from "@/db/queries/conversations";
+import { getRules, saveRules } from "@/db/queries/rules";
+import { createCustomTool, deleteTool, updateTool } from "@/db/queries/tools";
+
+const ACTOR = "test";
+
+function draft(name: string) {
+  return { name, summary: `The ${name} tool.`, description: `Does what ${name} does.`, inputSchema: { type: "object", properties: {} } };
+}
+
+/** The tool's history as the tools page shows it, newest first: `action subject`. */
+function history(name: string): string[] {
+  return listToolHistory(db, "team", name).map((entry) => `${entry.action} ${entry.subject}`);
+}
+
+let db: Db;
+beforeEach(() => {
+  db = openDb(":memory:");
+  createCatalog(db, { name: "Team" }, ACTOR);
+  createCustomTool(db, "team", draft("weather"), ACTOR);
+});
+
+describe("a renamed tool's history", () => {
+  it("carries the history from before the rename", () => {
+    updateTool(db, "team", "weather", { summary: "Weather now." }, ACTOR);
+    updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
+    updateTool(db, "team", "forecast", { enabled: false }, ACTOR);
+    expect(history("forecast")).toEqual(["disable forecast", "rename forecast", "update weather", "create weather"]);
+  });
+
+  it("follows several renames, each shown once, also back to an earlier name", () => {
+    updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
+    updateTool(db, "team", "forecast", { name: "outlook" }, ACTOR);
+    updateTool(db, "team", "outlook", { name: "weather" }, ACTOR);
+    expect(history("weather")).toEqual(["rename weather", "rename outlook", "rename forecast", "create weather"]);
+  });
+
+  it("shows where an earlier tool of the same name went: deleted, or renamed away", () => {
+    updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
+    createCustomTool(db, "team", draft("weather"), ACTOR);
+    expect(history("weather")).toEqual(["create weather", "rename weather", "create weather"]);
+    const renamedAway = listToolHistory(db, "team", "weather")[1];
+    expect(renamedAway).toMatchObject({ before: { name: "weather" }, after: { name: "forecast" } });
+
+    deleteTool(db, "team", "weather", ACTOR);
+    createCustomTool(db, "team", draft("weather"), ACTOR);
+    expect(history("weather")).toEqual(["create weather", "delete weather", "create weather", "rename weather", "create weather"]);
+    // The tool now called forecast has its own history, which the new weather's does not take over.
+    expect(history("forecast")).toEqual(["rename forecast", "create weather"]);
+  });
+});
+
+describe("renaming a tool that the catalog refers to by name", () => {
+  beforeEach(() => {
+    const plan = getAgent(db, "team", "plan");
+    saveAgent(
+      db,
+      "team",
+      { ...plan, baseTools: [...plan.baseTools, "weather"], permissions: [...plan.permissions, { pattern: "weather", action: "ask" }, { pattern: "weath*", action: "deny" }] },
+      ACTOR,
+      "plan",
+    );
+    const rules = getRules(db, "team");
+    saveRules(
+      db,
+      "team",
+      {
+        modelRules: [...rules.modelRules, { id: "no-weather", name: "No weather for mini", include: ["*-mini"], exclude: [], enable: [], disable: ["weather"] }],
+        overrides: [{ tool: "weather", models: ["gpt-5"], summary: "Weather, briefly." }],
+      },
+      ACTOR,
+    );
+  });
+
+  it("carries the agents' base tools and exact permission patterns, the rules and overrides, in one revision", () => {
+    const revision = getCatalog(db, "team").revision;
+    updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
+    expect(getCatalog(db, "team").revision).toBe(revision + 1);
+
+    const plan = getAgent(db, "team", "plan");
+    expect(plan.baseTools).toContain("forecast");
+    expect(plan.baseTools).not.toContain("weather");
+    expect(plan.permissions.slice(-2)).toEqual([
+      { pattern: "forecast", action: "ask" },
+      { pattern: "weath*", action: "deny" },
+    ]);
+    const rules = getRules(db, "team");
+    expect(rules.modelRules.at(-1)?.disable).toEqual(["forecast"]);
+    expect(rules.overrides).toEqual([{ tool: "forecast", models: ["gpt-5"], summary: "Weather, briefly." }]);
+
+    const changes = listAudit(db, "team").filter((entry) => entry.revision === revision + 1);
+    expect(changes.map((entry) => `${entry.subjectKind} ${entry.subject}`).sort()).toEqual([
+      "agent plan",
+      "model-rule modelRules",
+      "override overrides",
+      "tool forecast",
+      "tool weather",
+    ]);
+  });
+
+  it("leaves the agent editable afterwards", () => {
+    updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
+    const plan = getAgent(db, "team", "plan");
+    expect(saveAgent(db, "team", { ...plan, description: "Plans, with forecasts." }, ACTOR, "plan").description).toBe("Plans, with forecasts.");
+  });
+
+  it("carries conversations' tool history, keeping each name once", () => {
+    const one = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "plan" });
+    const two = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "plan" });
+    addToHistory(db, one.id, ["read", "weather", "grep"]);
+    addToHistory(db, two.id, ["forecast", "weather"]);
+    updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
+    expect(getConversation(db, one.id).history).toEqual(["read", "forecast", "grep"]);
+    expect(getConversation(db, two.id).history).toEqual(["forecast"]);
+  });
+});
