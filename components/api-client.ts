@@ -17,6 +17,8 @@ export interface ToolPageFilters {
   source: string;
   state: string;
   tag: string;
+  /** A day (YYYY-MM-DD): only the tools their source changed since then. */
+  changedSince: string;
 }
 
 export const queryKeys = {
@@ -40,7 +42,7 @@ export const TOOL_PAGE_SIZE = 100;
 /** One page of tools searched and filtered on the server; `cursor` is the previous page's nextCursor. */
 export function fetchToolPage(catalogId: string, filters: ToolPageFilters, cursor?: string, signal?: AbortSignal) {
   const query = new URLSearchParams({ limit: String(TOOL_PAGE_SIZE) });
-  for (const key of ["q", "source", "state", "tag"] as const) if (filters[key]) query.set(key, filters[key]);
+  for (const key of ["q", "source", "state", "tag", "changedSince"] as const) if (filters[key]) query.set(key, filters[key]);
   if (cursor) query.set("cursor", cursor);
   return getJson<ToolPage>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools?${query}`, signal);
 }

@@ -7,6 +7,7 @@ import { useTransition } from "react";
 import { toast } from "sonner";
 import { deleteToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import type { ToolRecord } from "@/db/queries/tools";
+import { SOURCE_REDEFINE_ACTION } from "@/lib/tools/types";
 import { fetchTool, fetchToolAudit, queryKeys, type AuditEntry } from "./api-client";
 import { useCan } from "./catalog-access";
 import { ConfirmButton } from "./confirm-button";
@@ -58,6 +59,7 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
           <span className="muted small" data-testid="read-only-note">Your role can read this tool; editors change it.</span>
         )}
       </div>
+      {tool.source !== "custom" && <LatestSourceChange catalogId={catalogId} name={tool.name} />}
       <div className="grid-2" style={{ gridTemplateColumns: "minmax(0, 3fr) minmax(0, 2fr)", alignItems: "start" }}>
         {tool.source === "custom" && canEdit ? <ToolEditor catalogId={catalogId} tool={tool} /> : <ReadOnlyDefinition tool={tool} />}
         <AuditHistory catalogId={catalogId} name={tool.name} />
@@ -108,6 +110,34 @@ function show(value: unknown): string {
   if (value === undefined) return "—";
   const text = typeof value === "string" ? value : JSON.stringify(value);
   return text.length > 160 ? `${text.slice(0, 160)}…` : text;
+}
+
+const inFull = (value: unknown) => (value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value, null, 2));
+
+/** The last change of the tool's definition by its source, each changed field in full before and after (nothing when there was none). */
+function LatestSourceChange({ catalogId, name }: { catalogId: string; name: string }) {
+  const { data: entries } = useQuery({ queryKey: queryKeys.audit(catalogId, name), queryFn: () => fetchToolAudit(catalogId, name) });
+  const latest = entries?.find((entry) => entry.action === SOURCE_REDEFINE_ACTION);
+  if (!latest) return null;
+  return (
+    <div className="panel stack" data-testid="latest-source-change">
+      <div className="spread">
+        <h2>Changed by its source</h2>
+        <span className="faint small" title={latest.createdAt}>
+          rev {latest.revision} · {new Date(latest.createdAt).toLocaleString()}
+        </span>
+      </div>
+      {changedFields(latest).map((change) => (
+        <div key={change.field}>
+          <h3><code>{change.field}</code></h3>
+          <div className="grid-2">
+            <pre className="diff diff-removed" aria-label={`${change.field} before`}>{inFull(change.before)}</pre>
+            <pre className="diff diff-added" aria-label={`${change.field} after`}>{inFull(change.after)}</pre>
+          </div>
+        </div>
+      ))}
+    </div>
+  );
 }
 
 function AuditHistory({ catalogId, name }: { catalogId: string; name: string }) {

@@ -27,6 +27,7 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
     source: params.get("source") ?? "",
     state: params.get("state") ?? "",
     tag: params.get("tag") ?? "",
+    changedSince: params.get("changedSince") ?? "",
   };
   const searchBox = useRef<HTMLInputElement>(null);
   // State, not a ref: the rows' virtualizer must see the element once it exists (see VirtualRows).
@@ -69,6 +70,8 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
   const first = data?.pages[0];
   const sourceCounts = new Map(first?.facets.sources.map((entry) => [entry.source, entry.count]));
   const tagOptions = first?.facets.tags ?? [];
+  // With the "changed by its source" filter: when each loaded tool was last changed.
+  const sourceChanges: Record<string, string> = Object.assign({}, ...(data?.pages.map((page) => page.sourceChanges) ?? []));
 
   const loadMore = useLoadMore(pages);
 
@@ -106,6 +109,10 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
             ))}
           </select>
         )}
+        <label className="row small" title="Only the tools whose MCP server, plugin or skill changed their summary, description or input schema since this day (UTC)">
+          Changed by its source since
+          <input type="date" aria-label="Changed by its source since" value={filters.changedSince} onChange={(event) => setParams({ changedSince: event.target.value })} data-testid="changed-since-filter" />
+        </label>
         <span className="spacer" style={{ flex: 1 }} />
         {canEdit && <ImportButton catalogId={catalogId} />}
         <a className="button" href={`/api/catalogs/${catalogId}/export`} download data-testid="export-catalog">Export</a>
@@ -156,7 +163,9 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
                     estimateSize={45}
                     onNearEnd={loadMore}
                     more={hasNextPage ? { pending: isFetchingNextPage, label: "Load more tools", testId: "tools-loading-more" } : undefined}
-                    renderRow={(index, measure) => <ToolRow key={tools[index].name} catalogId={catalogId} tool={tools[index]} index={index} measure={measure} />}
+                    renderRow={(index, measure) => (
+                      <ToolRow key={tools[index].name} catalogId={catalogId} tool={tools[index]} changedAt={sourceChanges[tools[index].name]} index={index} measure={measure} />
+                    )}
                   />
                 </tbody>
               </table>
@@ -211,7 +220,8 @@ function SearchBox({ inputRef, value, onSearch }: { inputRef: RefObject<HTMLInpu
   );
 }
 
-function ToolRow({ catalogId, tool, index, measure }: { catalogId: string; tool: ToolRecord; index: number; measure: (node: Element | null) => void }) {
+/** `changedAt`: when its source last changed the tool's definition, when the table is filtered by that. */
+function ToolRow({ catalogId, tool, changedAt, index, measure }: { catalogId: string; tool: ToolRecord; changedAt?: string; index: number; measure: (node: Element | null) => void }) {
   const toggle = useEnabledToggle(catalogId);
   return (
     <tr className={tool.enabled ? undefined : "disabled"} data-testid={`tool-row-${tool.name}`} data-index={index} ref={measure}>
@@ -221,6 +231,11 @@ function ToolRow({ catalogId, tool, index, measure }: { catalogId: string; tool:
       <td className="name">
         <Link href={`/catalogs/${catalogId}/tools/${encodeURIComponent(tool.name)}`} prefetch={false}>{tool.name}</Link>
         {!tool.registered && <span className="badge off" style={{ marginLeft: 6 }}>unregistered</span>}
+        {changedAt && (
+          <span className="badge warn" style={{ marginLeft: 6 }} title={`Its source changed its definition on ${new Date(changedAt).toLocaleString()}; the tool's page shows the change`} data-testid={`source-changed-${tool.name}`}>
+            changed {new Date(changedAt).toLocaleDateString()}
+          </span>
+        )}
       </td>
       <td>
         <span className={`badge ${tool.source}`}>{tool.source}</span>

@@ -1,6 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { ToolSource } from "@/lib/tools/types";
-import type { InputSchema } from "@/lib/tools/types";
+import { SOURCE_REDEFINE_ACTION, type InputSchema, type ToolSource } from "@/lib/tools/types";
 import type { FieldError } from "@/lib/tools/validate";
 import { writeTransaction, type Db } from "../client";
 import { tools, type ToolRow } from "../schema";
@@ -24,9 +23,6 @@ export interface SourceSyncResult {
   /** Names another source already uses in this catalog: those tools are not taken over. */
   conflicts: FieldError[];
 }
-
-/** The audit action of a source changing what a tool is (its text, schema or name on the server), not only its tags or registration. */
-export const SOURCE_REDEFINE_ACTION = "redefine";
 
 type SourceDefinition = Pick<ToolRow, "summary" | "description" | "inputSchema" | "tags" | "meta" | "registered">;
 

@@ -1,10 +1,9 @@
 import { and, asc, count, eq, gt, gte, inArray, max } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
-import type { ToolSource } from "@/lib/tools/types";
+import { SOURCE_REDEFINE_ACTION, type ToolSource } from "@/lib/tools/types";
 import type { Db } from "../client";
 import { auditEntries, catalogs, tools } from "../schema";
 import type { Tx } from "./audit";
-import { SOURCE_REDEFINE_ACTION } from "./source-tools";
 import { toToolRecord, type ToolRecord } from "./tools";
 
 export const TOOL_PAGE_DEFAULT_LIMIT = 100;

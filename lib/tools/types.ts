@@ -3,6 +3,9 @@
 export const TOOL_SOURCES = ["builtin", "custom", "plugin", "mcp", "skill", "subagent"] as const;
 export type ToolSource = (typeof TOOL_SOURCES)[number];
 
+/** The audit action of a source (MCP server, plugin, skill) changing what a tool is: its text, schema or name on the server. */
+export const SOURCE_REDEFINE_ACTION = "redefine";
+
 /** A JSON Schema whose root is an object, as every major provider requires for tool input. */
 export type InputSchema = {
   type: "object";
