@@ -6,7 +6,8 @@ import { ADMIN, APP_PORT, APP_URL, APP_WITH_MODEL_PORT, APP_WITH_MODEL_URL, AUTH
 // Fresh databases per run, so tests see exactly the demo seed.
 const run = `${process.pid}-${Date.now()}`;
 const database = (name: string) => path.join(os.tmpdir(), `toolshed-e2e-${run}-${name}.db`);
-const nextStart = (port: number) => `./node_modules/.bin/next start -p ${port}`;
+/** Migrates and seeds the app's fresh database, then the server takes the shell's place (so stopping it stops the server). */
+const nextStart = (port: number) => `npm run --silent db:migrate && exec ./node_modules/.bin/next start -p ${port}`;
 /** What both apps share: the operator's admin, created at start. */
 const appEnv = { TOOLSHED_SEED: "1", TOOLSHED_ADMIN_EMAIL: ADMIN.email, TOOLSHED_ADMIN_PASSWORD: ADMIN.password };
 

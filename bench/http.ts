@@ -59,7 +59,9 @@ async function startServer(): Promise<Server> {
     TOOLSHED_RATE_LIMIT_MODEL: "0",
     NODE_ENV: "production" as const,
   };
-  // The token is made on the database before the server opens it: the CLI migrates it.
+  // Migrated first (as `npm run db:migrate`), then the token is made on it before the server opens it.
+  const migrated = spawnSync(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], { env, encoding: "utf8" });
+  if (migrated.status !== 0) throw new Error(`Migrating the bench database failed: ${migrated.stderr}`);
   const created = spawnSync(process.execPath, ["--import", "tsx", "scripts/toolshed.ts", "token", "create", "--team", "default", "--scope", "admin", "--name", "bench"], { env, encoding: "utf8" });
   if (created.status !== 0) throw new Error(`Creating the bench token failed: ${created.stderr}`);
   const child = spawn("./node_modules/.bin/next", ["start", "-p", String(PORT)], { env, stdio: ["ignore", "ignore", "inherit"], detached: true });

@@ -24,20 +24,62 @@ export const BUSY_TIMEOUT_MS = 5_000;
  */
 export const IMMEDIATE = { behavior: "immediate" } as const;
 
-/**
- * Opens (creating if needed) a database file, or ":memory:", with WAL and a busy timeout, migrated.
- * `migrate: false` for a second connection to a database the process already opened (the import
- * worker).
- */
-export function openDb(file: string, options: { migrate?: boolean } = {}): Db {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new Database(file);
+/** A connection with WAL, the busy timeout and foreign keys; `create`: the file (and its folder) may be new. */
+function connect(file: string, create: boolean): Db {
+  if (create && file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new Database(file, { fileMustExist: !create });
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma("foreign_keys = ON");
-  const db = drizzle(sqlite, { schema });
-  if (options.migrate !== false) migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return drizzle(sqlite, { schema });
+}
+
+/**
+ * Opens a database file that `npm run db:migrate` migrated, with WAL and a busy timeout; a file
+ * that is missing or lacks a migration of this release is refused with an error that says to run
+ * it. ":memory:" opens a new database, migrated here: it is private to this connection, no other
+ * step could migrate it.
+ */
+export function openDb(file: string): Db {
+  if (file === ":memory:") return migrateDatabase(file);
+  const target = path.resolve(file);
+  let db: Db;
+  try {
+    db = connect(target, false);
+  } catch (error) {
+    if ((error as { code?: string }).code === "SQLITE_CANTOPEN") throw notMigrated(target, "does not exist");
+    throw error;
+  }
+  const missing = missingMigrations(db);
+  if (missing > 0) {
+    db.$client.close();
+    throw notMigrated(target, `lacks ${missing} of this release's migrations`);
+  }
   return db;
+}
+
+/**
+ * Creates the database file if needed and applies the migrations it lacks; returns it open. Run by
+ * `npm run db:migrate` (scripts/migrate.ts), once, before any server or worker opens the file, so
+ * that processes never race to migrate it.
+ */
+export function migrateDatabase(file: string): Db {
+  const db = connect(file, true);
+  migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return db;
+}
+
+/** How many of the migrations this release ships the database has not had (drizzle records each it applied). */
+function missingMigrations(db: Db): number {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
+  const recorded = db.$client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  if (!recorded) return journal.entries.length;
+  const { last } = db.$client.prepare("SELECT max(created_at) AS last FROM __drizzle_migrations").get() as { last: number | null };
+  return journal.entries.filter((entry) => last === null || entry.when > Number(last)).length;
+}
+
+function notMigrated(file: string, problem: string): Error {
+  return new Error(`The database ${file} ${problem}: run \`npm run db:migrate\` (with the same TOOLSHED_DB) first.`);
 }
 
 /** The file a connection is open on, or undefined for an in-memory database (no other connection can reach it). */
@@ -52,7 +94,7 @@ export function databaseFile(): string {
 
 const cache = globalThis as unknown as { toolshedDb?: Db };
 
-/** The app's one connection, opened on first use so that `next build` never touches the file. */
+/** The app's one connection, opened on first use so that `next build` never touches the file (see openDb). */
 export function getDb(): Db {
   cache.toolshedDb ??= openDb(databaseFile());
   return cache.toolshedDb;

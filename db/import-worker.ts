@@ -14,8 +14,7 @@ const connections = new Map<string, Db>();
 
 function connection(file: string): Db {
   let db = connections.get(file);
-  // The main thread opened (and migrated) the file already.
-  if (!db) connections.set(file, (db = openDb(file, { migrate: false })));
+  if (!db) connections.set(file, (db = openDb(file)));
   return db;
 }
 

@@ -3,15 +3,22 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDb } from "@/db/client";
+import { migrateDatabase, openDb } from "@/db/client";
 import { principalOfToken } from "@/db/queries/api-tokens";
 
 const cli = (database: string, ...args: string[]) =>
   spawnSync(process.execPath, ["--import", "tsx", "scripts/toolshed.ts", ...args], { env: { ...process.env, TOOLSHED_DB: database }, encoding: "utf8" });
 
+/** A database `npm run db:migrate` made, as the CLI expects it. */
+function migratedDatabase(): string {
+  const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-cli-")), "cli.db");
+  migrateDatabase(database).$client.close();
+  return database;
+}
+
 describe("toolshed CLI", () => {
   it("creates a token and prints it alone on standard output; the token then authenticates", () => {
-    const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-cli-")), "cli.db");
+    const database = migratedDatabase();
     const created = cli(database, "token", "create", "--team", "default", "--scope", "read", "--name", "ci");
     expect(created.status).toBe(0);
     expect(created.stdout).toMatch(/^tsk_[\w-]{43}\n$/);
@@ -26,7 +33,7 @@ describe("toolshed CLI", () => {
   });
 
   it("says what is wrong, on stderr, with exit code 2", () => {
-    const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-cli-")), "cli.db");
+    const database = migratedDatabase();
     const badScope = cli(database, "token", "create", "--team", "default", "--scope", "root", "--name", "x");
     expect(badScope.status).toBe(2);
     expect(badScope.stdout).toBe("");

@@ -6,7 +6,7 @@ import * as importJobRoute from "@/app/api/catalogs/[catalog]/import-jobs/[id]/r
 import * as importRoute from "@/app/api/catalogs/[catalog]/import/route";
 import * as healthRoute from "@/app/api/health/route";
 import { getImportJob, startImport, SYNC_IMPORT_MAX_TOOLS } from "@/app/_services/imports";
-import { openDb, type Db } from "@/db/client";
+import { migrateDatabase, type Db } from "@/db/client";
 import { stopImportWorker } from "@/db/import-runner";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
@@ -35,7 +35,7 @@ function labelledSet(count: number, prefix = "tool") {
 /** The route handlers on a database file, as in production: imports run in the worker thread. */
 function useDatabaseFile(): void {
   useFreshDatabase();
-  db = openDb(path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-import-api-")), "toolshed.db"));
+  db = migrateDatabase(path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-import-api-")), "toolshed.db"));
   (globalThis as { toolshedDb?: Db }).toolshedDb = db;
   createCatalog(db, { name: "Team", id: "team" }, "test");
   auth = { authorization: `Bearer ${createTestToken(db, "admin", "tests")}` };

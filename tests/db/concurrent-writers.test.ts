@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDb } from "@/db/client";
+import { migrateDatabase } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
 import { createConversation, getConversation } from "@/db/queries/conversations";
@@ -46,7 +46,7 @@ function startWriter(file: string, writer: number, conversationId: string): Writ
 describe("three processes writing one catalog and one conversation at once", () => {
   it("lose nothing and meet no SQLITE_BUSY: immediate transactions, a row per history entry", async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-writers-")), "toolshed.db");
-    const db = openDb(file);
+    const db = migrateDatabase(file);
     createCatalog(db, { name: "Team", id: "team" }, "test");
     createCustomTool(db, "team", { name: "shared_tool", summary: "Shared.", description: "", inputSchema: { type: "object", properties: {} } }, "test");
     const conversation = createConversation(db, { catalogId: "team", model: "m", agent: "a" });

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { fileOf, openDb, type Db } from "@/db/client";
+import { fileOf, migrateDatabase, openDb, type Db } from "@/db/client";
 import { runImportJob, validateImport, type ImportProgress } from "@/db/import-job";
 import { runImport, stopImportWorker } from "@/db/import-runner";
 import { listAudit } from "@/db/queries/audit";
@@ -140,7 +140,7 @@ describe("the import worker", () => {
 
   it("imports into a database file from its own thread and connection", async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-import-")), "toolshed.db");
-    const onDisk = openDb(file);
+    const onDisk = migrateDatabase(file);
     expect(fileOf(onDisk)).toBe(file);
     expect(fileOf(db)).toBeUndefined();
     createCatalog(onDisk, { name: "Team", id: "team" }, ACTOR);
@@ -169,7 +169,7 @@ describe("migration 0005", () => {
     sqlite.exec(`INSERT INTO catalogs (id, name) VALUES ('team', 'Team');
       INSERT INTO conversations (id, catalog_id, model, agent, history) VALUES ('c1', 'team', 'm', 'a', '["read","github_create_issue","grep"]'), ('c2', 'team', 'm', 'a', '[]');`);
     sqlite.close();
-    const upgraded = openDb(file);
+    const upgraded = migrateDatabase(file);
     expect(getConversation(upgraded, "c1").history).toEqual(["read", "github_create_issue", "grep"]);
     expect(getConversation(upgraded, "c2").history).toEqual([]);
   });

@@ -13,7 +13,7 @@ import { recordDecision } from "@/db/queries/decisions";
 import { createCustomTool, updateTool } from "@/db/queries/tools";
 
 const [file, writer, iterations, conversationId] = process.argv.slice(2);
-const db = openDb(file, { migrate: false });
+const db = openDb(file);
 const errors: string[] = [];
 let operations = 0;
 
