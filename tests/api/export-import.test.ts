@@ -7,7 +7,7 @@ import * as exportRoute from "@/app/api/catalogs/[catalog]/export/route";
 import * as importJobRoute from "@/app/api/catalogs/[catalog]/import-jobs/[id]/route";
 import * as importRoute from "@/app/api/catalogs/[catalog]/import/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
-import { openDb, type Db } from "@/db/client";
+import { migrateDatabase, type Db } from "@/db/client";
 import { stopImportWorker } from "@/db/import-runner";
 import { getCatalog } from "@/db/queries/catalogs";
 import { syncSourceTools } from "@/db/queries/source-tools";
@@ -27,14 +27,14 @@ async function exportOf(catalog: string): Promise<CatalogExport> {
 }
 
 /** Posts an import; a job (202) is followed to its result, so both paths answer alike here. */
-async function importInto(catalog: string, document: unknown): Promise<{ status: number; result: Record<string, unknown> }> {
+async function importInto(catalog: string, document: unknown): Promise<{ status: number; result: Record<string, unknown>; job: boolean }> {
   const response = await importRoute.POST(jsonRequest("POST", document, auth), params({ catalog }));
   const body = await response.json();
-  if (response.status !== 202) return { status: response.status, result: body };
+  if (response.status !== 202) return { status: response.status, result: body, job: false };
   for (;;) {
     const id = body.job.url.split("/").at(-1);
     const job = await (await importJobRoute.GET(apiRequest(body.job.url, { headers: auth }), params({ catalog, id }))).json();
-    if (job.job.status !== "running") return { status: job.job.status === "done" ? 200 : 400, result: job.job.result ?? job.job.error };
+    if (job.job.status !== "running") return { status: job.job.status === "done" ? 200 : 400, result: job.job.result ?? job.job.error, job: true };
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -59,7 +59,7 @@ describe.each([
     db = useFreshDatabase();
     auth = {};
     if (file) {
-      db = openDb(path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-export-import-")), "toolshed.db"));
+      db = migrateDatabase(path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-export-import-")), "toolshed.db"));
       (globalThis as { toolshedDb?: Db }).toolshedDb = db;
       // The default token lives in the in-memory database: the file needs one of its own.
       auth = { authorization: `Bearer ${createTestToken(db, "admin", "tests")}` };
@@ -80,8 +80,9 @@ describe.each([
     const exported = await exportOf("demo");
     expect(names(exported, (tool) => tool.source === "plugin")).toContain("changelog_draft");
     const revision = getCatalog(db, "demo").revision;
-    const { status, result } = await importInto("demo", exported);
+    const { status, result, job } = await importInto("demo", exported);
     expect(status).toBe(200);
+    expect(job).toBe(extraTools > 0);
     expect(result).toEqual({ created: [], updated: [], unchanged: names(exported), skipped: [], revision });
     expect({ ...(await exportOf("demo")), exportedAt: exported.exportedAt }).toEqual(exported);
   });
@@ -89,8 +90,9 @@ describe.each([
   it("imports into a new catalog: custom tools created, source tools matched (state taken), the MCP server's tools skipped with the reason", async () => {
     const exported = await exportOf("demo");
     expect((await catalogsRoute.POST(jsonRequest("POST", { name: "Copy" }, auth))).status).toBe(201);
-    const { status, result } = await importInto("copy", exported);
+    const { status, result, job } = await importInto("copy", exported);
     expect(status).toBe(200);
+    expect(job).toBe(extraTools > 0);
     expect(result.created).toEqual(names(exported, (tool) => tool.source === "custom"));
     expect(result.skipped).toEqual([{ name: "notes__search", reason: expect.stringContaining("mcp source") }]);
     expect(result.updated).toEqual(["bash", "changelog_draft"]);
