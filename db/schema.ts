@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { AgentMode, PermissionRule } from "../lib/rules/agents";
 import type { ModelRule } from "../lib/rules/model-rules";
 import type { DefinitionOverride } from "../lib/rules/overrides";
@@ -196,6 +196,62 @@ export const decisions = sqliteTable(
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type DecisionRow = typeof decisions.$inferSelect;
+
+/** One labelled case of an evaluation: a request and the tools it needs. */
+export interface EvaluationCase {
+  query: string;
+  expected: string[];
+}
+
+/**
+ * Runs of labelled cases against a catalog's selector, each kept with the catalog revision it ran
+ * on, so a description edit that hurts selection shows as a regression over revisions.
+ */
+export const evaluations = sqliteTable(
+  "evaluations",
+  {
+    id: text("id").primaryKey(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    /** The set's name, as imported or given; runs of one set are compared with each other. */
+    setName: text("set_name").notNull(),
+    selector: text("selector").notNull(),
+    k: integer("k").notNull(),
+    status: text("status").$type<"running" | "done" | "failed">().notNull(),
+    cases: text("cases", { mode: "json" }).$type<EvaluationCase[]>().notNull(),
+    progressDone: integer("progress_done").notNull().default(0),
+    progressTotal: integer("progress_total").notNull(),
+    metrics: text("metrics", { mode: "json" }).$type<Record<string, number>>(),
+    misses: text("misses", { mode: "json" }).$type<unknown[]>(),
+    error: text("error"),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamps.createdAt,
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+  },
+  (table) => [index("evaluations_catalog_created").on(table.catalogId, table.createdAt)],
+);
+
+export type EvaluationRow = typeof evaluations.$inferSelect;
+
+/**
+ * Embedding vectors per embedding model and tool definition hash, so a tool is embedded again only
+ * when its definition changes. Shared by catalogs: a vector is a function of the definition text
+ * alone, and is found only by the hash of a definition the caller already holds.
+ */
+export const toolEmbeddings = sqliteTable(
+  "tool_embeddings",
+  {
+    model: text("model").notNull(),
+    definitionHash: text("definition_hash").notNull(),
+    dimensions: integer("dimensions").notNull(),
+    /** Float32 values, little-endian. */
+    vector: blob("vector", { mode: "buffer" }).notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [primaryKey({ columns: [table.model, table.definitionHash] })],
+);
 
 /** A catalog's MCP servers: how to reach them (secrets included, never shown again) and their health. */
 export const mcpServers = sqliteTable(
