@@ -7,6 +7,7 @@ import { useTransition } from "react";
 import { toast } from "sonner";
 import { deleteToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import type { ToolRecord } from "@/db/queries/tools";
+import type { ToolReferences } from "@/lib/rules/tool-references";
 import { SOURCE_REDEFINE_ACTION } from "@/lib/tools/types";
 import { fetchTool, fetchToolAudit, queryKeys, type AuditEntry } from "./api-client";
 import { useCan } from "./catalog-access";
@@ -43,13 +44,14 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
             label="Delete tool"
             testId="delete-tool"
             title={`Delete ${tool.name}?`}
-            body="The tool is removed from the catalog. Its audit history stays."
+            body="The tool is removed from the catalog, and from the agents, model rules and definition overrides that name it. Its audit history stays."
             confirmLabel="Delete tool"
             onConfirm={() =>
               startTransition(async () => {
                 const result = await deleteToolAction(catalogId, tool.name);
                 if (!result.ok) return void toast.error(result.error.message);
-                toast.success(`Deleted ${tool.name}`);
+                const alsoRemoved = referencesRemoved(result.data.references);
+                toast.success(`Deleted ${tool.name}`, alsoRemoved ? { description: alsoRemoved } : undefined);
                 await queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
                 router.push(`/catalogs/${catalogId}/tools`);
               })
@@ -66,6 +68,16 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
       </div>
     </div>
   );
+}
+
+/** What a delete also changed, for its toast: what named the tool and no longer does. */
+function referencesRemoved({ agents, modelRules, overrides }: ToolReferences): string | undefined {
+  const removedFrom = [
+    ...agents.map((name) => `agent ${name}`),
+    ...modelRules.map((rule) => `model rule “${rule.name}”`),
+    ...(overrides.length > 0 ? [`${overrides.length} definition override${overrides.length === 1 ? "" : "s"}`] : []),
+  ];
+  return removedFrom.length > 0 ? `Also removed from ${removedFrom.join(", ")}.` : undefined;
 }
 
 function ReadOnlyDefinition({ tool }: { tool: ToolRecord }) {

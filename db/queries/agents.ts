@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { DEFAULT_AGENTS, type Agent } from "@/lib/rules/agents";
-import { renameToolInAgent } from "@/lib/rules/rename-tool";
+import { rewriteToolReferencesInAgent, type ToolNameChanges } from "@/lib/rules/tool-references";
 import { validateAgents } from "@/lib/rules/validate";
 import { writeTransaction, type Db } from "../client";
 import { agents, type AgentRow } from "../schema";
@@ -77,10 +77,10 @@ export function deleteAgent(db: Db, catalogId: string, name: string, actor: stri
   });
 }
 
-/** Carries a tool's rename into every agent that refers to it, inside the rename's transaction; returns their audit entries. */
-export function renameToolInAgents(tx: Tx, catalogId: string, from: string, to: string): ChangeEntry[] {
+/** Carries tools' renames and deletions into every agent that refers to them, inside the caller's transaction; returns their audit entries. */
+export function rewriteToolReferencesInAgents(tx: Tx, catalogId: string, changes: ToolNameChanges): ChangeEntry[] {
   return listAgents(tx, catalogId).flatMap((before) => {
-    const after = renameToolInAgent(before, from, to);
+    const after = rewriteToolReferencesInAgent(before, changes);
     if (isUnchanged(before, after)) return [];
     tx.update(agents)
       .set({ baseTools: after.baseTools, permissions: after.permissions, updatedAt: new Date() })

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { ToolshedError } from "@/lib/errors";
 import { DEFAULT_RULES, type CatalogRules } from "@/lib/rules/catalog-rules";
 import type { ProviderProfile } from "@/lib/rules/providers";
-import { renameToolInRules } from "@/lib/rules/rename-tool";
+import { rewriteToolReferencesInRules, type ToolNameChanges } from "@/lib/rules/tool-references";
 import { validateModelRules, validateOverrides } from "@/lib/rules/validate";
 import type { FieldError } from "@/lib/tools/validate";
 import { writeTransaction, type Db } from "../client";
@@ -79,8 +79,8 @@ export function saveRules(db: Db, catalogId: string, changes: Partial<CatalogRul
   });
 }
 
-/** Carries a tool's rename into the model rules and overrides, inside the rename's transaction; returns their audit entries. */
-export function renameToolInCatalogRules(tx: Tx, catalogId: string, from: string, to: string): ChangeEntry[] {
+/** Carries tools' renames and deletions into the model rules and overrides, inside the caller's transaction; returns their audit entries. */
+export function rewriteToolReferencesInCatalogRules(tx: Tx, catalogId: string, changes: ToolNameChanges): ChangeEntry[] {
   const before = getRules(tx as unknown as Db, catalogId);
-  return writeRules(tx, catalogId, before, renameToolInRules(before, from, to));
+  return writeRules(tx, catalogId, before, rewriteToolReferencesInRules(before, changes));
 }

@@ -1,14 +1,15 @@
 import { and, asc, eq } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
+import { deletingTools, renamingTool, toolReferences, type ToolNameChanges, type ToolReferences } from "@/lib/rules/tool-references";
 import type { Tool } from "@/lib/tools/types";
 import { validateToolDraft, type ToolDraft } from "@/lib/tools/validate";
 import { writeTransaction, type Db } from "../client";
 import { tools, type ToolRow } from "../schema";
-import { renameToolInAgents } from "./agents";
+import { listAgents, rewriteToolReferencesInAgents } from "./agents";
 import { isUnchanged, recordChanges, type ChangeEntry, type Tx } from "./audit";
 import { renameToolInConversations } from "./conversations";
 import { requireCatalog } from "./guards";
-import { renameToolInCatalogRules } from "./rules";
+import { getRules, rewriteToolReferencesInCatalogRules } from "./rules";
 import { importDrafts, type ImportDraft, type ImportResult } from "./tool-import";
 
 export interface ToolRecord extends Tool {
@@ -109,6 +110,16 @@ function describeAction(before: ToolRow, patch: ToolPatch): string {
 }
 
 /**
+ * Makes what refers to tools by name (agents, model rules, overrides: see tool-references.ts)
+ * follow their renames and deletions, inside the caller's transaction, so that every agent and the
+ * rules stay valid and editable. Returns what referred to them and the audit entries of the changes.
+ */
+export function rewriteToolReferences(tx: Tx, catalogId: string, changes: ToolNameChanges): { references: ToolReferences; entries: ChangeEntry[] } {
+  const references = toolReferences(listAgents(tx, catalogId), getRules(tx as unknown as Db, catalogId), changes);
+  return { references, entries: [...rewriteToolReferencesInAgents(tx, catalogId, changes), ...rewriteToolReferencesInCatalogRules(tx, catalogId, changes)] };
+}
+
+/**
  * What a rename changes besides the tool, in its transaction: the audit record under the old name
  * too (after the one under the new name, so that the new name's history, which follows the rename
  * back to the old name's entries before it, does not list it twice: see listToolHistory), and
@@ -116,7 +127,7 @@ function describeAction(before: ToolRow, patch: ToolPatch): string {
  */
 function carryRename(tx: Tx, catalogId: string, from: string, to: string, change: ChangeEntry): ChangeEntry[] {
   renameToolInConversations(tx, catalogId, from, to);
-  return [{ ...change, subject: from }, ...renameToolInAgents(tx, catalogId, from, to), ...renameToolInCatalogRules(tx, catalogId, from, to)];
+  return [{ ...change, subject: from }, ...rewriteToolReferences(tx, catalogId, renamingTool(from, to)).entries];
 }
 
 export function updateTool(db: Db, catalogId: string, name: string, patch: ToolPatch, actor: string): ToolRecord {
@@ -156,8 +167,20 @@ export function updateTool(db: Db, catalogId: string, name: string, patch: ToolP
   });
 }
 
-export function deleteTool(db: Db, catalogId: string, name: string, actor: string): void {
-  writeTransaction(db, (tx) => {
+/** What a delete did: the revision it made and what named the tool (those references went with it). */
+export interface ToolDeletion {
+  deleted: string;
+  revision: number;
+  references: ToolReferences;
+}
+
+/**
+ * Deletes a custom tool and, in the same revision, every reference to it (agents, model rules,
+ * overrides; each changed one audited), which would otherwise make them invalid. Conversations'
+ * tool histories keep the name: they record what was used, and a turn drops what is gone, saying so.
+ */
+export function deleteTool(db: Db, catalogId: string, name: string, actor: string): ToolDeletion {
+  return writeTransaction(db, (tx) => {
     requireCatalog(tx, catalogId);
     const row = findRow(tx, catalogId, name);
     if (!row) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
@@ -169,7 +192,9 @@ export function deleteTool(db: Db, catalogId: string, name: string, actor: strin
       );
     }
     tx.delete(tools).where(eq(tools.id, row.id)).run();
-    recordChanges(tx, catalogId, actor, [{ subjectKind: "tool", subject: name, action: "delete", before: snapshot(row) }]);
+    const { references, entries } = rewriteToolReferences(tx, catalogId, deletingTools([name]));
+    const revision = recordChanges(tx, catalogId, actor, [{ subjectKind: "tool", subject: name, action: "delete", before: snapshot(row) }, ...entries]);
+    return { deleted: name, revision, references };
   });
 }
 

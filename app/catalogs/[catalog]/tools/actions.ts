@@ -31,12 +31,13 @@ export async function updateToolAction(catalogId: string, name: string, patch: u
   });
 }
 
+/** Deletes a custom tool with every reference to it, as DELETE …/tools/{name} does, and answers the same. */
 export async function deleteToolAction(catalogId: string, name: string) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
-    deleteTool(getDb(), catalogId, name, actor);
+    const deletion = deleteTool(getDb(), catalogId, name, actor);
     refresh(catalogId);
-    return { name };
+    return deletion;
   });
 }
 

@@ -13,9 +13,7 @@ export const PATCH = catalogRoute<Params>("write", async ({ request, params, act
   return Response.json({ tool: updateTool(getDb(), params.catalog, params.name, patch, actor) });
 });
 
-export const DELETE = catalogRoute<Params>("write", ({ params, actor }) => {
-  deleteTool(getDb(), params.catalog, params.name, actor);
-  return new Response(null, { status: 204 });
-});
+/** Deletes a custom tool with every reference to it; the answer lists those references. */
+export const DELETE = catalogRoute<Params>("write", ({ params, actor }) => Response.json(deleteTool(getDb(), params.catalog, params.name, actor)));
 
 export const { POST, PUT } = refuseOtherMethods({ GET, PATCH, DELETE });

@@ -5,6 +5,7 @@ import { listAudit, listToolHistory } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
 import { addToHistory, createConversation, getConversation } from "@/db/queries/conversations";
 import { getRules, saveRules } from "@/db/queries/rules";
+import { syncSourceTools } from "@/db/queries/source-tools";
 import { createCustomTool, deleteTool, updateTool } from "@/db/queries/tools";
 
 const ACTOR = "test";
@@ -55,27 +56,38 @@ describe("a renamed tool's history", () => {
   });
 });
 
+/** Makes agent plan (base tool, exact and glob permission patterns), a model rule and an override name `tool`. */
+function referTo(tool: string) {
+  const plan = getAgent(db, "team", "plan");
+  saveAgent(
+    db,
+    "team",
+    { ...plan, baseTools: [...plan.baseTools, tool], permissions: [...plan.permissions, { pattern: tool, action: "ask" }, { pattern: "weath*", action: "deny" }] },
+    ACTOR,
+    "plan",
+  );
+  const rules = getRules(db, "team");
+  saveRules(
+    db,
+    "team",
+    {
+      modelRules: [...rules.modelRules, { id: "no-weather", name: "No weather for mini", include: ["*-mini"], exclude: [], enable: [], disable: [tool] }],
+      overrides: [{ tool, models: ["gpt-5"], summary: "Weather, briefly." }],
+    },
+    ACTOR,
+  );
+}
+
+/** Saving agent plan and the rules, edited: what a person does next on those pages. */
+function editAgentAndRules() {
+  const plan = getAgent(db, "team", "plan");
+  saveAgent(db, "team", { ...plan, description: "Plans, still." }, ACTOR, "plan");
+  const rules = getRules(db, "team");
+  saveRules(db, "team", { modelRules: rules.modelRules.map((rule) => ({ ...rule, name: `${rule.name}.` })), overrides: rules.overrides }, ACTOR);
+}
+
 describe("renaming a tool that the catalog refers to by name", () => {
-  beforeEach(() => {
-    const plan = getAgent(db, "team", "plan");
-    saveAgent(
-      db,
-      "team",
-      { ...plan, baseTools: [...plan.baseTools, "weather"], permissions: [...plan.permissions, { pattern: "weather", action: "ask" }, { pattern: "weath*", action: "deny" }] },
-      ACTOR,
-      "plan",
-    );
-    const rules = getRules(db, "team");
-    saveRules(
-      db,
-      "team",
-      {
-        modelRules: [...rules.modelRules, { id: "no-weather", name: "No weather for mini", include: ["*-mini"], exclude: [], enable: [], disable: ["weather"] }],
-        overrides: [{ tool: "weather", models: ["gpt-5"], summary: "Weather, briefly." }],
-      },
-      ACTOR,
-    );
-  });
+  beforeEach(() => referTo("weather"));
 
   it("carries the agents' base tools and exact permission patterns, the rules and overrides, in one revision", () => {
     const revision = getCatalog(db, "team").revision;
@@ -103,10 +115,9 @@ describe("renaming a tool that the catalog refers to by name", () => {
     ]);
   });
 
-  it("leaves the agent editable afterwards", () => {
+  it("leaves the agent and the rules editable afterwards", () => {
     updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
-    const plan = getAgent(db, "team", "plan");
-    expect(saveAgent(db, "team", { ...plan, description: "Plans, with forecasts." }, ACTOR, "plan").description).toBe("Plans, with forecasts.");
+    expect(() => editAgentAndRules()).not.toThrow();
   });
 
   it("carries conversations' tool history, keeping each name once", () => {
@@ -117,5 +128,66 @@ describe("renaming a tool that the catalog refers to by name", () => {
     updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
     expect(getConversation(db, one.id).history).toEqual(["read", "forecast", "grep"]);
     expect(getConversation(db, two.id).history).toEqual(["forecast"]);
+  });
+});
+
+describe("deleting a custom tool that the catalog refers to by name", () => {
+  beforeEach(() => referTo("weather"));
+
+  it("removes the references in the delete's revision, with an audit entry per agent and rules part, and lists them", () => {
+    const revision = getCatalog(db, "team").revision;
+    const plainPlan = getAgent(db, "team", "plan");
+    const result = deleteTool(db, "team", "weather", ACTOR);
+    expect(getCatalog(db, "team").revision).toBe(revision + 1);
+
+    const plan = getAgent(db, "team", "plan");
+    expect(plan.baseTools).not.toContain("weather");
+    expect(plan.permissions).toEqual(plainPlan.permissions.filter((rule) => rule.pattern !== "weather"));
+    expect(plan.permissions.at(-1)).toEqual({ pattern: "weath*", action: "deny" });
+    const rules = getRules(db, "team");
+    expect(rules.modelRules.at(-1)).toMatchObject({ id: "no-weather", disable: [] });
+    expect(rules.overrides).toEqual([]);
+
+    const changes = listAudit(db, "team").filter((entry) => entry.revision === revision + 1);
+    expect(changes.map((entry) => `${entry.action} ${entry.subjectKind} ${entry.subject}`).sort()).toEqual([
+      "delete tool weather",
+      "update agent plan",
+      "update model-rule modelRules",
+      "update override overrides",
+    ]);
+    expect(result).toEqual({
+      deleted: "weather",
+      revision: revision + 1,
+      references: {
+        agents: ["plan"],
+        modelRules: [{ id: "no-weather", name: "No weather for mini" }],
+        overrides: [{ tool: "weather", models: ["gpt-5"], summary: "Weather, briefly." }],
+      },
+    });
+  });
+
+  it("leaves the agent and the rules editable afterwards", () => {
+    deleteTool(db, "team", "weather", ACTOR);
+    expect(() => editAgentAndRules()).not.toThrow();
+  });
+
+  it("lists no references when nothing names the tool", () => {
+    createCustomTool(db, "team", draft("lonely"), ACTOR);
+    expect(deleteTool(db, "team", "lonely", ACTOR).references).toEqual({ agents: [], modelRules: [], overrides: [] });
+  });
+});
+
+describe("tools that leave with their source", () => {
+  const sync = (names: string[]) => syncSourceTools(db, "team", "mcp", "notes", names.map((name) => ({ ...draft(name), tags: [] })), ACTOR);
+
+  beforeEach(() => {
+    sync(["notes__weather"]);
+    referTo("notes__weather");
+  });
+
+  it("a tool the source no longer lists stays, unregistered, and what names it stays valid", () => {
+    sync([]);
+    expect(getAgent(db, "team", "plan").baseTools).toContain("notes__weather");
+    expect(() => editAgentAndRules()).not.toThrow();
   });
 });
