@@ -1,0 +1,67 @@
+/**
+ * `npx tsx bench/catalogs/build.ts` writes the service-catalog labelled sets into bench/data/
+ * (format: bench/data/README.md) from the hand-written specs and requests beside this file.
+ *
+ * - services_a_dev.json / services_a_heldout.json: catalog A ∪ B (every service), requests about A.
+ * - services_b_heldout.json: catalog B alone, requests about B.
+ */
+import { writeFileSync } from "node:fs";
+import { expandService, type ExpandedTool, type ServiceSpec } from "./spec";
+import { REQUESTS_A_DEV } from "./requests-a-dev";
+import { REQUESTS_A_HELDOUT } from "./requests-a-heldout";
+import { REQUESTS_B_HELDOUT } from "./requests-b-heldout";
+import { SERVICES_A1 } from "./services-a1";
+import { SERVICES_A2 } from "./services-a2";
+import { SERVICES_A3 } from "./services-a3";
+import { SERVICES_A4 } from "./services-a4";
+import { SERVICES_B } from "./services-b";
+
+const SERVICES_A = [...SERVICES_A1, ...SERVICES_A2, ...SERVICES_A3, ...SERVICES_A4];
+const LICENSE = "Same licence as the Toolshed project: written for it (tools and requests), nothing copied from public data sets.";
+
+function catalogOf(services: readonly ServiceSpec[]): Map<string, ExpandedTool> {
+  const tools = new Map<string, ExpandedTool>();
+  const names = new Set<string>();
+  for (const service of services) {
+    for (const [key, tool] of expandService(service)) {
+      if (names.has(tool.name)) throw new Error(`Duplicate tool name ${tool.name}`);
+      names.add(tool.name);
+      tools.set(key, tool);
+    }
+  }
+  return tools;
+}
+
+function casesOf(requests: readonly string[][], catalog: Map<string, ExpandedTool>, idPrefix: string) {
+  return requests.map(([query, ...expected], index) => {
+    if (expected.length === 0) throw new Error(`No expected tool for "${query}"`);
+    return {
+      id: `${idPrefix}-${String(index + 1).padStart(3, "0")}`,
+      query,
+      expected: expected.map((key) => {
+        const tool = catalog.get(key);
+        if (!tool) throw new Error(`Unknown tool ${key} in "${query}"`);
+        return tool.name;
+      }),
+    };
+  });
+}
+
+function write(file: string, notes: string, catalog: Map<string, ExpandedTool>, cases: ReturnType<typeof casesOf>): void {
+  const set = { source: "Toolshed bench/catalogs (hand-written service specs and requests)", license: LICENSE, notes, tools: [...catalog.values()], cases };
+  writeFileSync(new URL(`../data/${file}`, import.meta.url), `${JSON.stringify(set, null, 1)}\n`);
+  const multi = cases.filter((labelled) => labelled.expected.length > 1).length;
+  console.log(`${file}: ${catalog.size} tools, ${cases.length} cases, ${multi} with 2+ tools`);
+}
+
+const everything = catalogOf([...SERVICES_A, ...SERVICES_B]);
+const catalogB = catalogOf(SERVICES_B);
+const aNotes = `Catalog: ${SERVICES_A.length + SERVICES_B.length} services (A and B) as MCP servers expose them. Requests about catalog A's services`;
+write("services_a_dev.json", `${aNotes}; development split: tuned on.`, everything, casesOf(REQUESTS_A_DEV, everything, "a-dev"));
+write("services_a_heldout.json", `${aNotes}; held-out split: never tuned on.`, everything, casesOf(REQUESTS_A_HELDOUT, everything, "a-held"));
+write(
+  "services_b_heldout.json",
+  `Catalog: catalog B's ${SERVICES_B.length} services only, none of which appear in catalog A's requests. Held out: never tuned on.`,
+  catalogB,
+  casesOf(REQUESTS_B_HELDOUT, catalogB, "b-held"),
+);
