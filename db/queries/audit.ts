@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { chunkedInsert, chunksOf } from "../chunks";
 import type { Db } from "../client";
 import { auditEntries, catalogs, type AuditRow } from "../schema";
 
@@ -13,8 +14,6 @@ export interface ChangeEntry {
   before?: unknown;
   after?: unknown;
 }
-
-const AUDIT_INSERT_CHUNK = 500;
 
 /** Whether two values are the same as stored (JSON: key order and undefined properties aside): such a save changes nothing. */
 export function isUnchanged(before: unknown, after: unknown): boolean {
@@ -32,12 +31,25 @@ export function recordChanges(tx: Tx, catalogId: string, actor: string, entries:
     .where(eq(catalogs.id, catalogId))
     .returning({ revision: catalogs.revision })
     .all();
-  // In chunks: one statement binds at most 32,766 values (8 per entry), and thousands of entries are ordinary.
-  for (let start = 0; start < entries.length; start += AUDIT_INSERT_CHUNK) {
+  for (const chunk of chunksOf(entries)) {
     tx.insert(auditEntries)
-      .values(entries.slice(start, start + AUDIT_INSERT_CHUNK).map((entry) => ({ ...entry, before: entry.before ?? null, after: entry.after ?? null, catalogId, revision, actor })))
+      .values(chunk.map((entry) => ({ ...entry, before: entry.before ?? null, after: entry.after ?? null, catalogId, revision, actor })))
       .run();
   }
+  return revision;
+}
+
+const AUDIT_COLUMNS = ["catalog_id", "revision", "subject_kind", "subject", "action", "actor", "before", "after"];
+const stored = (snapshot: unknown) => (snapshot === undefined || snapshot === null ? null : JSON.stringify(snapshot));
+
+/**
+ * recordChanges for the tens of thousands of entries of one source's sync: the same revision bump
+ * and rows, inserted with statements prepared once on `db`'s connection (the query builder takes
+ * seconds for 50,000, all of them holding the write lock). Run it inside the caller's transaction.
+ */
+export function recordManyChanges(db: Db, catalogId: string, actor: string, entries: ChangeEntry[]): number {
+  const revision = recordChanges(db, catalogId, actor, []);
+  chunkedInsert(db.$client, "audit_entries", AUDIT_COLUMNS, entries.map((entry) => [catalogId, revision, entry.subjectKind, entry.subject, entry.action, actor, stored(entry.before), stored(entry.after)]));
   return revision;
 }
 

@@ -1,3 +1,4 @@
+import type { Database } from "better-sqlite3";
 import { eq } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
 import { catalogs } from "../schema";
@@ -8,4 +9,15 @@ export function requireCatalog(tx: Tx, catalogId: string): void {
   if (!tx.select({ id: catalogs.id }).from(catalogs).where(eq(catalogs.id, catalogId)).get()) {
     throw notFound(`Catalog "${catalogId}"`, "catalog");
   }
+}
+
+/**
+ * The state of a catalog's tools, for work planned before the write lock is taken: while this is
+ * the same, the plan still holds. Throws the catalog's 404.
+ */
+export function catalogFingerprint(sqlite: Database, catalogId: string): string {
+  const catalog = sqlite.prepare("SELECT revision FROM catalogs WHERE id = ?").get(catalogId) as { revision: number } | undefined;
+  if (!catalog) throw notFound(`Catalog "${catalogId}"`, "catalog");
+  const tools = sqlite.prepare("SELECT count(*) AS n, max(id) AS id, max(updated_at) AS at FROM tools WHERE catalog_id = ?").get(catalogId) as { n: number; id: number; at: number };
+  return `${catalog.revision}:${tools.n}:${tools.id}:${tools.at}`;
 }

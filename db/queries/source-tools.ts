@@ -1,10 +1,11 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { SOURCE_REDEFINE_ACTION, type InputSchema, type ToolSource } from "@/lib/tools/types";
 import type { FieldError } from "@/lib/tools/validate";
+import { chunkedInsert, chunksOf } from "../chunks";
 import { writeTransaction, type Db } from "../client";
 import { tools, type ToolRow } from "../schema";
-import { recordChanges, type ChangeEntry } from "./audit";
-import { requireCatalog } from "./guards";
+import { recordManyChanges, type ChangeEntry, type Tx } from "./audit";
+import { catalogFingerprint } from "./guards";
 
 /** A tool as a source (MCP server, plugin, skill) provides it. */
 export interface SourceToolDraft {
@@ -25,6 +26,24 @@ export interface SourceSyncResult {
 }
 
 type SourceDefinition = Pick<ToolRow, "summary" | "description" | "inputSchema" | "tags" | "meta" | "registered">;
+
+/** What a sync reads of the catalog's tools its source lists: enough to compare, not the whole row. */
+const STORED_COLUMNS = {
+  id: tools.id,
+  name: tools.name,
+  source: tools.source,
+  sourceRef: tools.sourceRef,
+  summary: tools.summary,
+  description: tools.description,
+  inputSchema: tools.inputSchema,
+  tags: tools.tags,
+  meta: tools.meta,
+  registered: tools.registered,
+};
+type StoredSourceTool = Pick<ToolRow, keyof typeof STORED_COLUMNS>;
+
+/** The columns a sync gives a new tool (the others take their defaults: enabled, registered, no requirements). */
+const INSERT_COLUMNS = ["catalog_id", "name", "source", "source_ref", "summary", "description", "input_schema", "tags", "meta"];
 
 /** A tool as its source defines it, as audit entries record it before and after a sync. */
 const definitionOf = (row: SourceDefinition): SourceDefinition => ({
@@ -47,70 +66,100 @@ function updateAction(before: SourceDefinition, after: SourceDefinition): string
   return before.registered ? "update" : "register";
 }
 
+/** The id and name of each registered tool of one source. */
+function registeredToolsOf(tx: Tx, catalogId: string, source: ToolSource, sourceRef: string): { id: number; name: string }[] {
+  return tx
+    .select({ id: tools.id, name: tools.name })
+    .from(tools)
+    .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef), eq(tools.registered, true)))
+    .all();
+}
+
+function unregister(tx: Tx, rows: { id: number }[]): void {
+  const updatedAt = new Date();
+  for (const chunk of chunksOf(rows)) tx.update(tools).set({ registered: false, updatedAt }).where(inArray(tools.id, chunk.map((row) => row.id))).run();
+}
+
+type SyncedSource = Extract<ToolSource, "mcp" | "plugin" | "skill">;
+
+/** What a sync will write, worked out from the catalog in the state `fingerprint` names; `entries` has one per written tool. */
+interface SyncPlan {
+  fingerprint: string;
+  /** Rows of INSERT_COLUMNS. */
+  inserts: unknown[][];
+  updates: { id: number; values: SourceDefinition }[];
+  gone: { id: number; name: string }[];
+  entries: ChangeEntry[];
+  result: SourceSyncResult;
+}
+
+/** Works a sync out against the catalog as it is (see syncSourceTools). Reads only. */
+function planSync(db: Db, catalogId: string, source: SyncedSource, sourceRef: string, drafts: SourceToolDraft[]): SyncPlan {
+  const plan: SyncPlan = { fingerprint: catalogFingerprint(db.$client, catalogId), inserts: [], updates: [], gone: [], entries: [], result: { added: [], updated: [], unregistered: [], conflicts: [] } };
+  const { result, entries } = plan;
+  const byName = new Map<string, StoredSourceTool>();
+  for (const names of chunksOf(drafts.map((draft) => draft.name))) {
+    for (const row of db.select(STORED_COLUMNS).from(tools).where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names))).all()) byName.set(row.name, row);
+  }
+  for (const draft of drafts) {
+    const row = byName.get(draft.name);
+    const values = { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags: draft.tags, meta: draft.meta ?? null, registered: true };
+    if (!row) {
+      plan.inserts.push([catalogId, draft.name, source, sourceRef, values.summary, values.description, JSON.stringify(values.inputSchema), JSON.stringify(values.tags), values.meta && JSON.stringify(values.meta)]);
+      result.added.push(draft.name);
+      entries.push({ subjectKind: "tool", subject: draft.name, action: "register", after: { source, sourceRef, ...values } });
+    } else if (row.source !== source || row.sourceRef !== sourceRef) {
+      result.conflicts.push({ field: draft.name, message: `"${draft.name}" already exists in this catalog as a ${row.source} tool; this one is left out.` });
+    } else if (!sameJson(definitionOf(row), definitionOf(values))) {
+      plan.updates.push({ id: row.id, values });
+      result.updated.push(draft.name);
+      const [before, after] = [definitionOf(row), definitionOf(values)];
+      entries.push({ subjectKind: "tool", subject: draft.name, action: updateAction(before, after), before, after });
+    }
+  }
+  const listed = new Set(drafts.map((draft) => draft.name));
+  plan.gone = registeredToolsOf(db, catalogId, source, sourceRef).filter((row) => !listed.has(row.name));
+  for (const row of plan.gone) {
+    result.unregistered.push(row.name);
+    entries.push({ subjectKind: "tool", subject: row.name, action: "unregister", before: { registered: true }, after: { registered: false } });
+  }
+  return plan;
+}
+
 /**
  * Makes the catalog's tools from one source exactly what it lists now: new tools are added
  * (enabled), listed ones updated and registered again, the ones it no longer lists kept with their
  * history but unregistered. Enabled state stays the catalog's choice. One revision for the lot.
+ * Worked out before the write lock is taken (a source may list 50,000 tools, and most syncs, such
+ * as each minute's of every MCP server, change nothing: those never take it), and worked out
+ * again under the lock if the catalog changed meanwhile.
  */
-export function syncSourceTools(
-  db: Db,
-  catalogId: string,
-  source: Extract<ToolSource, "mcp" | "plugin" | "skill">,
-  sourceRef: string,
-  drafts: SourceToolDraft[],
-  actor: string,
-): SourceSyncResult {
+export function syncSourceTools(db: Db, catalogId: string, source: SyncedSource, sourceRef: string, drafts: SourceToolDraft[], actor: string): SourceSyncResult {
+  const plan = db.transaction(() => planSync(db, catalogId, source, sourceRef, drafts));
+  if (plan.entries.length === 0) return plan.result;
   return writeTransaction(db, (tx) => {
-    requireCatalog(tx, catalogId);
-    const result: SourceSyncResult = { added: [], updated: [], unregistered: [], conflicts: [] };
-    const entries: ChangeEntry[] = [];
-    const named = drafts.length ? tx.select().from(tools).where(and(eq(tools.catalogId, catalogId), inArray(tools.name, drafts.map((draft) => draft.name)))).all() : [];
-    const byName = new Map(named.map((row) => [row.name, row]));
-    for (const draft of drafts) {
-      const row = byName.get(draft.name);
-      const values = { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags: draft.tags, meta: draft.meta ?? null, registered: true };
-      if (!row) {
-        tx.insert(tools).values({ ...values, name: draft.name, catalogId, source, sourceRef }).run();
-        result.added.push(draft.name);
-        entries.push({ subjectKind: "tool", subject: draft.name, action: "register", after: { source, sourceRef, ...values } });
-      } else if (row.source !== source || row.sourceRef !== sourceRef) {
-        result.conflicts.push({ field: draft.name, message: `"${draft.name}" already exists in this catalog as a ${row.source} tool; this one is left out.` });
-      } else if (!sameJson(definitionOf(row), definitionOf(values))) {
-        tx.update(tools).set({ ...values, updatedAt: new Date() }).where(eq(tools.id, row.id)).run();
-        result.updated.push(draft.name);
-        const [before, after] = [definitionOf(row), definitionOf(values)];
-        entries.push({ subjectKind: "tool", subject: draft.name, action: updateAction(before, after), before, after });
-      }
+    const current = catalogFingerprint(db.$client, catalogId) === plan.fingerprint ? plan : planSync(db, catalogId, source, sourceRef, drafts);
+    if (current.entries.length === 0) return current.result;
+    chunkedInsert(db.$client, "tools", INSERT_COLUMNS, current.inserts);
+    const update = db.$client.prepare("UPDATE tools SET summary = ?, description = ?, input_schema = ?, tags = ?, meta = ?, registered = 1, updated_at = ? WHERE id = ?");
+    const now = Date.now();
+    for (const { id, values } of current.updates) {
+      update.run(values.summary, values.description, JSON.stringify(values.inputSchema), JSON.stringify(values.tags), values.meta && JSON.stringify(values.meta), now, id);
     }
-    const listed = new Set(drafts.map((draft) => draft.name));
-    const gone = tx
-      .select()
-      .from(tools)
-      .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef), eq(tools.registered, true)))
-      .all()
-      .filter((row) => !listed.has(row.name));
-    for (const row of gone) {
-      tx.update(tools).set({ registered: false, updatedAt: new Date() }).where(eq(tools.id, row.id)).run();
-      result.unregistered.push(row.name);
-      entries.push({ subjectKind: "tool", subject: row.name, action: "unregister", before: { registered: true }, after: { registered: false } });
-    }
-    if (entries.length > 0) recordChanges(tx, catalogId, actor, entries);
-    return result;
+    unregister(tx, current.gone);
+    recordManyChanges(db, catalogId, actor, current.entries);
+    return current.result;
   });
 }
 
 /** Takes every tool of one source out of "registered" (its server is gone); returns their names. */
 export function unregisterSourceTools(db: Db, catalogId: string, source: ToolSource, sourceRef: string, actor: string, reason: string): string[] {
   return writeTransaction(db, (tx) => {
-    const rows = tx
-      .select()
-      .from(tools)
-      .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef), eq(tools.registered, true)))
-      .all();
-    for (const row of rows) tx.update(tools).set({ registered: false, updatedAt: new Date() }).where(eq(tools.id, row.id)).run();
+    const rows = registeredToolsOf(tx, catalogId, source, sourceRef);
+    unregister(tx, rows);
     if (rows.length > 0) {
-      recordChanges(
-        tx,
+      recordManyChanges(
+        db,
         catalogId,
         actor,
         rows.map((row) => ({ subjectKind: "tool" as const, subject: row.name, action: "unregister", before: { registered: true }, after: { registered: false, reason } })),
@@ -123,10 +172,10 @@ export function unregisterSourceTools(db: Db, catalogId: string, source: ToolSou
 /** Deletes every tool of one source (the source itself was removed); their audit history stays. */
 export function deleteSourceTools(db: Db, catalogId: string, source: ToolSource, sourceRef: string, actor: string): string[] {
   return writeTransaction(db, (tx) => {
-    const rows = tx.select().from(tools).where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef))).all();
+    const rows = tx.select({ id: tools.id, name: tools.name }).from(tools).where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef))).all();
     if (rows.length === 0) return [];
-    tx.delete(tools).where(inArray(tools.id, rows.map((row) => row.id))).run();
-    recordChanges(tx, catalogId, actor, rows.map((row) => ({ subjectKind: "tool" as const, subject: row.name, action: "delete", before: { source, sourceRef } })));
+    for (const chunk of chunksOf(rows)) tx.delete(tools).where(inArray(tools.id, chunk.map((row) => row.id))).run();
+    recordManyChanges(db, catalogId, actor, rows.map((row) => ({ subjectKind: "tool" as const, subject: row.name, action: "delete", before: { source, sourceRef } })));
     return rows.map((row) => row.name);
   });
 }

@@ -1,8 +1,9 @@
-import type { Database, Statement } from "better-sqlite3";
-import { notFound } from "@/lib/errors";
+import type { Database } from "better-sqlite3";
 import type { InputSchema, ToolSource } from "@/lib/tools/types";
+import { chunkedInsert } from "../chunks";
 import type { Db } from "../client";
 import { recordChanges } from "./audit";
+import { catalogFingerprint } from "./guards";
 
 /** A validated tool of an import (lib/catalogs/exchange.ts `parseImport`). */
 export interface ImportDraft {
@@ -69,11 +70,6 @@ const TOOL_COLUMNS = [
 ];
 const UPDATE_COLUMNS = ["id", "managed", "summary", "description", "input_schema", "tags", "enabled", "updated_at"];
 const STAGED_AUDIT_COLUMNS = ["subject", "before", "after"];
-/**
- * Rows per INSERT statement: 500 × 14 values, far below the 32,766 variables SQLite binds per
- * statement (the old single statement failed above 4,095 audit entries).
- */
-export const IMPORT_INSERT_CHUNK = 500;
 
 /** The audit snapshot of a stored tool: the same fields, in the same order, as db/queries/tools.ts writes. */
 function storedSnapshot(row: StoredTool) {
@@ -90,13 +86,6 @@ function storedSnapshot(row: StoredTool) {
     sourceRef: row.source_ref,
     meta: row.meta === null ? null : (JSON.parse(row.meta) as unknown),
   };
-}
-
-function catalogFingerprint(sqlite: Database, catalogId: string): string {
-  const catalog = sqlite.prepare("SELECT revision FROM catalogs WHERE id = ?").get(catalogId) as { revision: number } | undefined;
-  if (!catalog) throw notFound(`Catalog "${catalogId}"`, "catalog");
-  const tools = sqlite.prepare("SELECT count(*) AS n, max(id) AS id, max(updated_at) AS at FROM tools WHERE catalog_id = ?").get(catalogId) as { n: number; id: number; at: number };
-  return `${catalog.revision}:${tools.n}:${tools.id}:${tools.at}`;
 }
 
 /**
@@ -160,20 +149,6 @@ export function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now
     plan.result.updated.push(draft.name);
   }
   return plan;
-}
-
-function chunkedInsert(sqlite: Database, table: string, columns: string[], rows: unknown[][]): void {
-  const statements = new Map<number, Statement>();
-  const row = `(${columns.map(() => "?").join(", ")})`;
-  for (let start = 0; start < rows.length; start += IMPORT_INSERT_CHUNK) {
-    const chunk = rows.slice(start, start + IMPORT_INSERT_CHUNK);
-    let statement = statements.get(chunk.length);
-    if (!statement) {
-      statement = sqlite.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${Array.from({ length: chunk.length }, () => row).join(", ")}`);
-      statements.set(chunk.length, statement);
-    }
-    statement.run(chunk.flat());
-  }
 }
 
 /**
