@@ -1,22 +1,16 @@
 /**
  * At server start, on the Node.js runtime only (never during the build): open the database, which
- * `npm run db:migrate` migrated and seeded (a database it has not is refused here, and the server
- * stops saying so), make sure someone can sign in (the operator's admin, or a one-time setup link
- * in the log), then load plugins, skills and agent files, connect the MCP servers, and keep them
- * synced; prune the decision log now and then.
+ * `npm run db:migrate` migrated and seeded (one it has not stops the start here, with an error
+ * that says to run it), make sure someone can sign in (the operator's admin, or a one-time setup
+ * link in the log), then load plugins, skills and agent files, connect the MCP servers, and keep
+ * them synced; prune the decision log now and then.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getDb } = await import("./db/client");
   const { startPeriodicSync, syncAllSources } = await import("./app/_services/sources");
   const { bootstrapAccounts } = await import("./app/_services/bootstrap");
-  let db: ReturnType<typeof getDb>;
-  try {
-    db = getDb();
-  } catch (error) {
-    console.error(`Toolshed cannot start: ${(error as Error).message}`);
-    process.exit(1);
-  }
+  const db = getDb();
   await bootstrapAccounts(db);
   // Not awaited: a slow MCP server must not hold up start-up; each sync has its own timeouts.
   void syncAllSources(db).catch((error) => console.error("Syncing tool sources failed:", error));
