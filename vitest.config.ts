@@ -1,7 +1,13 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { tsconfigPaths: true },
+  resolve: {
+    tsconfigPaths: true,
+    // Tests import the server's modules directly: the "server-only" marker they carry is a no-op
+    // here, as under React's server condition (processes the tests start get --conditions=react-server).
+    alias: { "server-only": fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url)) },
+  },
   test: {
     include: ["tests/**/*.test.ts"],
     environment: "node",

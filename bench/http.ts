@@ -46,6 +46,9 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
   throw new Error(`Timed out waiting for ${what}`);
 }
 
+/** Node's arguments for the project's scripts: tsx, under React's server condition ("server-only" modules load). */
+const SERVER_TSX_ARGS = ["--conditions=react-server", "--import", "tsx"];
+
 async function startServer(): Promise<Server> {
   const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-bench-")), "bench.db");
   const env = {
@@ -60,9 +63,9 @@ async function startServer(): Promise<Server> {
     NODE_ENV: "production" as const,
   };
   // Migrated first (as `npm run db:migrate`), then the token is made on it before the server opens it.
-  const migrated = spawnSync(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], { env, encoding: "utf8" });
+  const migrated = spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/migrate.ts"], { env, encoding: "utf8" });
   if (migrated.status !== 0) throw new Error(`Migrating the bench database failed: ${migrated.stderr}`);
-  const created = spawnSync(process.execPath, ["--import", "tsx", "scripts/toolshed.ts", "token", "create", "--team", "default", "--scope", "admin", "--name", "bench"], { env, encoding: "utf8" });
+  const created = spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/toolshed.ts", "token", "create", "--team", "default", "--scope", "admin", "--name", "bench"], { env, encoding: "utf8" });
   if (created.status !== 0) throw new Error(`Creating the bench token failed: ${created.stderr}`);
   const child = spawn("./node_modules/.bin/next", ["start", "-p", String(PORT)], { env, stdio: ["ignore", "ignore", "inherit"], detached: true });
   await waitFor(async () => (await fetch(`${ORIGIN}/api/health`)).ok, 60_000, "the server to start");

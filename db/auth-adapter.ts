@@ -1,3 +1,4 @@
+import "server-only";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import type { Db } from "./client";
 import { accounts, sessions, users, verifications } from "./schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Database, Statement } from "better-sqlite3";
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 import { checkImportSize, parseImport, type ImportedTool } from "@/lib/catalogs/exchange";
 import { ToolshedError } from "@/lib/errors";
 import type { FieldError } from "@/lib/tools/validate";

@@ -1,3 +1,4 @@
+import "server-only";
 import { Worker } from "node:worker_threads";
 import { ToolshedError, type ErrorCode } from "@/lib/errors";
 import type { FieldError } from "@/lib/tools/validate";
@@ -45,11 +46,13 @@ const state = globalThis as unknown as { toolshedImportWorker?: WorkerState };
 /**
  * The worker thread. Under `next dev` and `next start` the bundler turns `new Worker(new URL(…,
  * import.meta.url))` into a worker chunk of db/import-worker.ts and its imports. Unbundled (vitest,
- * tsx), a small bootstrap registers tsx in the worker first, and the bundler is told to leave it be.
+ * tsx), a small bootstrap registers tsx in the worker first, and the bundler is told to leave it be;
+ * the worker resolves under React's server condition, where the "server-only" marker of db/ loads.
  */
 function spawn(): Worker {
   if (process.env.NEXT_RUNTIME) return new Worker(new URL("./import-worker.ts", import.meta.url));
-  return new Worker(/* turbopackIgnore: true */ new URL("./import-worker-dev.mjs", import.meta.url));
+  const execArgv = [...process.execArgv, "--conditions=react-server"];
+  return new Worker(/* turbopackIgnore: true */ new URL("./import-worker-dev.mjs", import.meta.url), { execArgv });
 }
 
 function toError(error: SerializedError): Error {

@@ -4,6 +4,7 @@
  * requests. WAL lets the main thread read meanwhile; the write is one short immediate transaction.
  * Started by db/import-runner.ts; jobs arrive one message each and run one at a time.
  */
+import "server-only";
 import { parentPort } from "node:worker_threads";
 import { ToolshedError } from "@/lib/errors";
 import { openDb, type Db } from "./client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { DEMO_CATALOG, DEMO_TOOLS } from "@/lib/demo";
 import { writeTransaction, type Db } from "./client";
 import { upgradeCatalog, createCatalog, listCatalogs } from "./queries/catalogs";

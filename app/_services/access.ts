@@ -1,3 +1,4 @@
+import "server-only";
 import { headers } from "next/headers";
 import { notFound as pageNotFound, redirect } from "next/navigation";
 import { getDb } from "@/db/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/db/client";
 import { deleteSetting, takeSetting, writeSetting } from "@/db/queries/settings";
 import { DEFAULT_TEAM, setMemberRole } from "@/db/queries/teams";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { McpServerView } from "@/db/queries/mcp-servers";
 import type { Access } from "@/lib/auth/policy";
 

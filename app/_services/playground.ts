@@ -1,3 +1,4 @@
+import "server-only";
 import { stepCountIs, streamText, type ModelMessage } from "ai";
 import type { Db } from "@/db/client";
 import type { ToolRecord } from "@/db/queries/tools";

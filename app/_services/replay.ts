@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { listAuditBetween, type CatalogChange } from "@/db/queries/audit-between";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/db/client";
 import { listCatalogs } from "@/db/queries/catalogs";
 import { deleteOldDecisions, retentionBoundary } from "@/db/queries/decisions";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/db/client";
 import { addToHistory, listTranscript, openConversation } from "@/db/queries/conversations";
 import { recordDecision } from "@/db/queries/decisions";

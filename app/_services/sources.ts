@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
 import { catalogVersion, loadCatalogState } from "@/db/queries/catalog-state";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { DEFAULT_AGENTS, type Agent } from "@/lib/rules/agents";

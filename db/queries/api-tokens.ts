@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { TokenPrincipal, TokenScope } from "@/lib/auth/policy";
 import { hashSecretToken, newApiToken, tokenDisplayPrefix } from "@/lib/auth/tokens";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, gt, lte } from "drizzle-orm";
 import type { Db } from "../client";
 import { auditEntries } from "../schema";

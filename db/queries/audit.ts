@@ -1,3 +1,4 @@
+import "server-only";
 import { isDeepStrictEqual } from "node:util";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { chunkedInsert, chunksOf } from "../chunks";

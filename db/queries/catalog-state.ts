@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
 import type { CatalogState } from "@/lib/pipeline/tool-list";

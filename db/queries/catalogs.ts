@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";

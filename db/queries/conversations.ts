@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, lte, ne } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";

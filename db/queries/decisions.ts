@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, eq, ne, isNotNull, sql, type SQL } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Database } from "better-sqlite3";
 import { eq } from "drizzle-orm";
 import { notFound } from "@/lib/errors";

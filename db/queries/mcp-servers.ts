@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, isNull, like } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { decryptSecret, encryptSecret, hostSecretValues, scrubSecrets } from "@/lib/secrets";

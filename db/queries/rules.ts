@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { ToolshedError } from "@/lib/errors";
 import { DEFAULT_RULES, type CatalogRules } from "@/lib/rules/catalog-rules";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { SOURCE_REDEFINE_ACTION, type InputSchema, type ToolSource } from "@/lib/tools/types";
 import type { FieldError } from "@/lib/tools/validate";

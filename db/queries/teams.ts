@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { hashSecretToken, newLinkSecret } from "@/lib/auth/tokens";
 import type { TeamRole } from "@/lib/auth/policy";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Database } from "better-sqlite3";
 import type { InputSchema, ToolSource } from "@/lib/tools/types";
 import { chunkedInsert } from "../chunks";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, count, eq, gt, gte, inArray, max } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
 import { SOURCE_REDEFINE_ACTION, type ToolSource } from "@/lib/tools/types";

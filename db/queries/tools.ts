@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { deletingTools, renamingTool, toolReferences, type ToolNameChanges, type ToolReferences } from "@/lib/rules/tool-references";

@@ -5,9 +5,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { migrateDatabase, openDb } from "@/db/client";
 import { principalOfToken } from "@/db/queries/api-tokens";
+import { SERVER_TSX_ARGS } from "../support/server-process";
 
 const cli = (database: string, ...args: string[]) =>
-  spawnSync(process.execPath, ["--import", "tsx", "scripts/toolshed.ts", ...args], { env: { ...process.env, TOOLSHED_DB: database }, encoding: "utf8" });
+  spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/toolshed.ts", ...args], { env: { ...process.env, TOOLSHED_DB: database }, encoding: "utf8" });
 
 /** A database `npm run db:migrate` made, as the CLI expects it. */
 function migratedDatabase(): string {
@@ -24,7 +25,7 @@ describe("toolshed CLI", () => {
     expect(created.stdout).toMatch(/^tsk_[\w-]{43}\n$/);
     const principal = principalOfToken(openDb(database), created.stdout.trim());
     expect(principal).toMatchObject({ kind: "token", name: "ci", teamId: "default", scope: "read" });
-    const listed = execFileSync(process.execPath, ["--import", "tsx", "scripts/toolshed.ts", "token", "list", "--team", "default"], { env: { ...process.env, TOOLSHED_DB: database }, encoding: "utf8" });
+    const listed = execFileSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/toolshed.ts", "token", "list", "--team", "default"], { env: { ...process.env, TOOLSHED_DB: database }, encoding: "utf8" });
     expect(listed).toContain("\tci\tread\t");
     expect(listed).not.toContain(created.stdout.trim());
     const revoked = cli(database, "token", "revoke", "--team", "default", "--id", principal!.id);

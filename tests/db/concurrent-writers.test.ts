@@ -9,6 +9,7 @@ import { createCatalog, getCatalog } from "@/db/queries/catalogs";
 import { createConversation, getConversation } from "@/db/queries/conversations";
 import { countDecisions } from "@/db/queries/decisions";
 import { createCustomTool, listTools } from "@/db/queries/tools";
+import { SERVER_TSX_ARGS } from "../support/server-process";
 
 const WRITERS = 3;
 const ITERATIONS = 150;
@@ -21,7 +22,7 @@ interface Writer {
 
 /** A writer process (tests/db/support/concurrent-writer.ts) on the database file. */
 function startWriter(file: string, writer: number, conversationId: string): Writer {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/db/support/concurrent-writer.ts", file, String(writer), String(ITERATIONS), conversationId], {
+  const child = spawn(process.execPath, [...SERVER_TSX_ARGS, "tests/db/support/concurrent-writer.ts", file, String(writer), String(ITERATIONS), conversationId], {
     stdio: ["pipe", "pipe", "pipe"],
   });
   let output = "";

@@ -6,12 +6,13 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
 import { listCatalogs } from "@/db/queries/catalogs";
+import { SERVER_TSX_ARGS } from "../support/server-process";
 
 const freshFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-migrate-")), "toolshed.db");
 
 /** `npm run db:migrate` on `file`. */
 const migrateStep = (file: string, env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], { env: { ...process.env, TOOLSHED_DB: file, ...env }, encoding: "utf8" });
+  spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/migrate.ts"], { env: { ...process.env, TOOLSHED_DB: file, ...env }, encoding: "utf8" });
 
 describe("migrations and seeding are a step of their own (npm run db:migrate)", () => {
   it("opening a database that is missing is refused, naming the step, and creates nothing", () => {
