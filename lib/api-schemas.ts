@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { evaluationCasesSchema, MAX_SET_NAME_CHARS } from "./evaluation/cases";
 import { PROVIDER_FORMATS } from "./formats/provider-format";
 import { AgentSchema } from "./rules/agents";
 import { ModelRuleSchema } from "./rules/model-rules";
@@ -119,3 +120,28 @@ export const playgroundBody = z.strictObject({
 });
 
 export { McpServerConfigSchema as mcpServerBody } from "./sources/mcp/config";
+
+export const evaluationBody = z.strictObject({
+  cases: evaluationCasesSchema,
+  /** How many tools count as chosen: an expected tool outside the first k is a miss. */
+  k: z.number().int().min(1).max(50).optional(),
+  selector: turnFields.selector,
+  /** The set's name: runs of one set are compared over revisions. */
+  name: safeName().trim().min(1).max(MAX_SET_NAME_CHARS).optional(),
+});
+
+export const evaluationQuery = z.strictObject({
+  /** Only the runs of this set. */
+  name: z.string().min(1).max(MAX_SET_NAME_CHARS).optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}$/, "cursor is the nextCursor of a previous page.")
+    .transform(Number)
+    .optional(),
+});
+
+export const qualityQuery = z.strictObject({
+  /** How far back "never chosen" looks. */
+  days: z.coerce.number().int().min(1).max(365).optional(),
+});

@@ -1,0 +1,147 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { and, eq, getTableColumns, notInArray, sql, type SQL } from "drizzle-orm";
+import { notFound } from "@/lib/errors";
+import type { LabelledCase } from "@/lib/evaluation/cases";
+import type { EvaluationMiss } from "@/lib/evaluation/run";
+import type { Db } from "../client";
+import { evaluations, type EvaluationRow } from "../schema";
+import { requireCatalog } from "./guards";
+
+/** A case as kept: what was asked, and once the run is done the names chosen for it (the first k). */
+export type StoredCase = LabelledCase & { chosen?: string[] };
+
+/** A run as the API gives it in a list: everything but its cases and misses. */
+export interface EvaluationSummary {
+  id: string;
+  catalogId: string;
+  revision: number;
+  setName: string;
+  selector: string;
+  k: number;
+  status: EvaluationRow["status"];
+  progress: { done: number; total: number };
+  metrics: Record<string, number> | null;
+  error: string | null;
+  createdBy: string;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface Evaluation extends EvaluationSummary {
+  misses: EvaluationMiss[] | null;
+}
+
+function toSummary(row: Omit<EvaluationRow, "cases" | "misses">): EvaluationSummary {
+  return {
+    id: row.id,
+    catalogId: row.catalogId,
+    revision: row.revision,
+    setName: row.setName,
+    selector: row.selector,
+    k: row.k,
+    status: row.status,
+    progress: { done: row.progressDone, total: row.progressTotal },
+    metrics: row.metrics ?? null,
+    error: row.error ?? null,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export function createEvaluation(
+  db: Db,
+  run: { catalogId: string; revision: number; setName: string; selector: string; k: number; cases: StoredCase[]; createdBy: string },
+): Evaluation {
+  requireCatalog(db, run.catalogId);
+  const row = db
+    .insert(evaluations)
+    .values({ ...run, id: randomUUID(), status: "running", progressTotal: run.cases.length })
+    .returning()
+    .get();
+  return { ...toSummary(row), misses: null };
+}
+
+export function reportEvaluationProgress(db: Db, id: string, done: number): void {
+  db.update(evaluations).set({ progressDone: done }).where(eq(evaluations.id, id)).run();
+}
+
+export function finishEvaluation(db: Db, id: string, outcome: { metrics: Record<string, number>; misses: EvaluationMiss[]; cases: StoredCase[] }): void {
+  db.update(evaluations)
+    .set({ status: "done", metrics: outcome.metrics, misses: outcome.misses, cases: outcome.cases, progressDone: outcome.cases.length, finishedAt: new Date() })
+    .where(eq(evaluations.id, id))
+    .run();
+}
+
+export function failEvaluation(db: Db, id: string, error: string): void {
+  db.update(evaluations).set({ status: "failed", error, finishedAt: new Date() }).where(eq(evaluations.id, id)).run();
+}
+
+/**
+ * Marks a catalog's runs that say "running" but are not (the server stopped while they ran) as
+ * failed. `running` are the ids this process is running.
+ */
+export function failInterruptedEvaluations(db: Db, catalogId: string, running: readonly string[]): void {
+  db.update(evaluations)
+    .set({ status: "failed", error: "The server stopped before this run finished: run it again.", finishedAt: new Date() })
+    .where(and(eq(evaluations.catalogId, catalogId), eq(evaluations.status, "running"), notInArray(evaluations.id, [...running])))
+    .run();
+}
+
+export function countRunningEvaluations(db: Db, catalogId: string): number {
+  return db
+    .select({ count: sql<number>`count(*)` })
+    .from(evaluations)
+    .where(and(eq(evaluations.catalogId, catalogId), eq(evaluations.status, "running")))
+    .get()!.count;
+}
+
+/** One run of the catalog with its misses; 404 for an unknown one or another catalog's. */
+export function getEvaluation(db: Db, catalogId: string, id: string): Evaluation {
+  const row = db
+    .select()
+    .from(evaluations)
+    .where(and(eq(evaluations.id, id), eq(evaluations.catalogId, catalogId)))
+    .get();
+  if (!row) throw notFound(`Evaluation "${id}"`, "id");
+  return { ...toSummary(row), misses: (row.misses as EvaluationMiss[] | null) ?? null };
+}
+
+/** The cases of one run, with what was chosen for each once it is done. */
+export function evaluationCases(db: Db, catalogId: string, id: string): StoredCase[] {
+  const row = db
+    .select({ cases: evaluations.cases })
+    .from(evaluations)
+    .where(and(eq(evaluations.id, id), eq(evaluations.catalogId, catalogId)))
+    .get();
+  if (!row) throw notFound(`Evaluation "${id}"`, "id");
+  return row.cases as StoredCase[];
+}
+
+export const EVALUATION_PAGE_DEFAULT = 50;
+
+// Newest first by rowid: SQLite gives each new row a rowid above every existing one.
+const rowid = sql<number>`${evaluations}.rowid`;
+
+/** A page of a catalog's runs, newest first, optionally of one set only; `cursor` is the previous page's nextCursor. */
+export function pageEvaluations(db: Db, catalogId: string, filter: { setName?: string; limit?: number; cursor?: number } = {}): { evaluations: EvaluationSummary[]; nextCursor: string | null } {
+  requireCatalog(db, catalogId);
+  const limit = filter.limit ?? EVALUATION_PAGE_DEFAULT;
+  const conditions: SQL[] = [eq(evaluations.catalogId, catalogId)];
+  if (filter.setName !== undefined) conditions.push(eq(evaluations.setName, filter.setName));
+  if (filter.cursor !== undefined) conditions.push(sql`${rowid} < ${filter.cursor}`);
+  const { cases: _cases, misses: _misses, ...columns } = getTableColumns(evaluations);
+  const rows = db
+    .select({ ...columns, position: rowid })
+    .from(evaluations)
+    .where(and(...conditions))
+    .orderBy(sql`${rowid} DESC`)
+    .limit(limit + 1)
+    .all();
+  const page = rows.slice(0, limit);
+  return {
+    evaluations: page.map(({ position: _position, ...row }) => toSummary(row)),
+    nextCursor: rows.length > limit ? String(page.at(-1)!.position) : null,
+  };
+}

@@ -1,0 +1,83 @@
+import type { SelectionOutput } from "../selection/selector";
+import type { LabelledCase } from "./cases";
+import { evaluationMetrics, qualityFigures, type EvaluationMetric } from "./metrics";
+
+/** The ranking is read this deep whatever k is, so recall@10 and nDCG@10 always mean the same. */
+export const METRIC_DEPTH = 10;
+
+export const DEFAULT_EVALUATION_K = 10;
+
+/** A tool of a miss, as the Evaluate page shows it. */
+export interface MissTool {
+  name: string;
+  /** Position in the ranking (1 = first), or null when the selector did not rank it. */
+  rank: number | null;
+  score: number | null;
+  summary: string;
+}
+
+/** A case whose expected tools were not all among the first k chosen. */
+export interface EvaluationMiss {
+  /** The case's position in the run. */
+  case: number;
+  id?: string;
+  query: string;
+  expected: MissTool[];
+  chosen: MissTool[];
+}
+
+export interface EvaluationOutcome {
+  metrics: Record<EvaluationMetric, number>;
+  misses: EvaluationMiss[];
+  /** Per case, the names chosen (the first k). */
+  chosen: string[][];
+  /** Cases a model selector failed on, answered by the local selector instead. */
+  fallbacks: number;
+}
+
+/** Yields to the event loop between cases: the local selector answers without awaiting anything. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Runs each case through a selector and scores it: recall@1/5/10 and nDCG@10 over the ranking
+ * (read to depth max(k, 10)), a miss for every case with an expected tool outside the first k.
+ */
+export async function evaluateCases(
+  cases: readonly LabelledCase[],
+  options: {
+    k: number;
+    select: (query: string, depth: number) => Promise<SelectionOutput>;
+    summaryOf: (name: string) => string;
+    onProgress?: (done: number) => void;
+  },
+): Promise<EvaluationOutcome> {
+  const depth = Math.max(options.k, METRIC_DEPTH);
+  const rankings: { ranked: string[]; expected: string[] }[] = [];
+  const misses: EvaluationMiss[] = [];
+  const chosen: string[][] = [];
+  let fallbacks = 0;
+  for (const [index, labelled] of cases.entries()) {
+    const output = await options.select(labelled.query, depth);
+    if (output.fallback) fallbacks++;
+    const ranked = output.ranked.map((tool) => tool.name);
+    rankings.push({ ranked, expected: labelled.expected });
+    const top = new Set(ranked.slice(0, options.k));
+    chosen.push([...top]);
+    if (labelled.expected.some((name) => !top.has(name))) {
+      const describe = (name: string): MissTool => {
+        const position = ranked.indexOf(name);
+        return { name, rank: position === -1 ? null : position + 1, score: position === -1 ? null : output.ranked[position].score, summary: options.summaryOf(name) };
+      };
+      misses.push({
+        case: index,
+        ...(labelled.id === undefined ? {} : { id: labelled.id }),
+        query: labelled.query,
+        expected: labelled.expected.map(describe),
+        chosen: [...top].map(describe),
+      });
+    }
+    options.onProgress?.(index + 1);
+    await nextTurn();
+  }
+  return { metrics: evaluationMetrics(qualityFigures(rankings)), misses, chosen, fallbacks };
+}
