@@ -1,0 +1,79 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import * as preselectRoute from "@/app/api/catalogs/[catalog]/preselect/route";
+import * as qualityRoute from "@/app/api/catalogs/[catalog]/quality/route";
+import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
+import type { Db } from "@/db/client";
+import { createCatalog } from "@/db/queries/catalogs";
+import { createCustomTool } from "@/db/queries/tools";
+import { apiRequest, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";
+
+const CATALOG = "quality";
+const catalog = params({ catalog: CATALOG });
+
+const TOOLS = [
+  { name: "gmail_send_email", summary: "Send an email message with a subject and body to recipients." },
+  { name: "outlook_send_email", summary: "Send an email message with a subject and body to recipients." },
+  { name: "weather_forecast", summary: "Hourly weather forecast for a city, with temperature and rain." },
+  { name: "deploy", summary: "Deploys it." },
+];
+
+let db: Db;
+
+beforeEach(() => {
+  db = useFreshDatabase();
+  createCatalog(db, { name: "Quality", id: CATALOG }, "test");
+  for (const tool of TOOLS) createCustomTool(db, CATALOG, { ...tool, description: tool.summary, inputSchema: { type: "object" } }, "test");
+});
+
+async function report(query = "", headers: Record<string, string> = {}) {
+  const response = await qualityRoute.GET(apiRequest(`/api/catalogs/${CATALOG}/quality${query}`, { headers }), catalog);
+  return { status: response.status, body: await response.json() };
+}
+
+type Finding = { kind: string; tools: string[]; similarity?: number; fix: string };
+
+describe("GET /api/catalogs/{c}/quality", () => {
+  it("flags a planted confusable pair with its similarity, and a vague summary, each with a fix", async () => {
+    const { status, body } = await report();
+    expect(status).toBe(200);
+    const confusable = body.findings.filter((finding: Finding) => finding.kind === "confusable");
+    expect(confusable).toHaveLength(1);
+    expect(confusable[0].tools).toEqual(["gmail_send_email", "outlook_send_email"]);
+    expect(confusable[0].similarity).toBeGreaterThanOrEqual(0.8);
+    expect(body.findings).toContainEqual(expect.objectContaining({ kind: "vague-summary", tools: ["deploy"] }));
+    expect(body.findings.every((finding: Finding) => finding.fix.length > 0)).toBe(true);
+    expect(body.counts).toMatchObject({ confusable: 1, "vague-summary": 1 });
+  });
+
+  it("follows the catalog's revision: a summary that tells the pair apart clears the finding", async () => {
+    const before = await report();
+    const edited = await toolRoute.PATCH(
+      jsonRequest("PATCH", { summary: "Send a message from the company's Microsoft 365 Outlook mailbox, with attachments and calendar invites." }),
+      params({ catalog: CATALOG, name: "outlook_send_email" }),
+    );
+    expect(edited.status).toBe(200);
+    const after = await report();
+    expect(after.body.revision).toBeGreaterThan(before.body.revision);
+    expect(after.body.counts.confusable).toBe(0);
+  });
+
+  it("names offered tools nothing chose lately, once something has run", async () => {
+    expect((await report()).body.counts["never-chosen"]).toBe(0);
+    const preselected = await preselectRoute.POST(
+      jsonRequest("POST", { model: "gpt-5", agent: "build", messages: [{ role: "user", content: "What is the weather forecast for Paris tomorrow?" }], k: 1, selector: "local" }),
+      catalog,
+    );
+    expect(preselected.status).toBe(200);
+    const { body } = await report("?days=7");
+    expect(body.usage).toMatchObject({ days: 7, decisions: 1, evaluations: 0 });
+    const unused = body.findings.filter((finding: Finding) => finding.kind === "never-chosen").flatMap((finding: Finding) => finding.tools);
+    expect(unused).toContain("gmail_send_email");
+    expect(unused).not.toContain("weather_forecast");
+  });
+
+  it("is readable by viewers and checks its query", async () => {
+    const viewer = { authorization: `Bearer ${createTestToken(db, "read", "viewer")}` };
+    expect((await report("", viewer)).status).toBe(200);
+    expect((await report("?days=0")).status).toBe(400);
+  });
+});
