@@ -51,6 +51,11 @@ export const tools = sqliteTable(
     sourceRef: text("source_ref"),
     /** What calling the tool needs, e.g. its name on the MCP server. */
     meta: text("meta", { mode: "json" }).$type<{ mcpName?: string }>(),
+    /**
+     * The tags its source gave it at the last sync; null for built-in and custom tools. Tags that
+     * differ from them are a person's choice, which a sync keeps.
+     */
+    sourceTags: text("source_tags", { mode: "json" }).$type<string[]>(),
     ...timestamps,
   },
   (table) => [uniqueIndex("tools_catalog_name").on(table.catalogId, table.name), index("tools_source_ref").on(table.catalogId, table.source, table.sourceRef)],

@@ -26,7 +26,7 @@ export interface SourceSyncResult {
   conflicts: FieldError[];
 }
 
-type SourceDefinition = Pick<ToolRow, "summary" | "description" | "inputSchema" | "tags" | "meta" | "registered">;
+type SourceDefinition = Pick<ToolRow, "summary" | "description" | "inputSchema" | "tags" | "sourceTags" | "meta" | "registered">;
 
 /** What a sync reads of the catalog's tools its source lists: enough to compare, not the whole row. */
 const STORED_COLUMNS = {
@@ -38,13 +38,14 @@ const STORED_COLUMNS = {
   description: tools.description,
   inputSchema: tools.inputSchema,
   tags: tools.tags,
+  sourceTags: tools.sourceTags,
   meta: tools.meta,
   registered: tools.registered,
 };
 type StoredSourceTool = Pick<ToolRow, keyof typeof STORED_COLUMNS>;
 
 /** The columns a sync gives a new tool (the others take their defaults: enabled, registered, no requirements). */
-const INSERT_COLUMNS = ["catalog_id", "name", "source", "source_ref", "summary", "description", "input_schema", "tags", "meta"];
+const INSERT_COLUMNS = ["catalog_id", "name", "source", "source_ref", "summary", "description", "input_schema", "tags", "source_tags", "meta"];
 
 /** A tool as its source defines it, as audit entries record it before and after a sync. */
 const definitionOf = (row: SourceDefinition): SourceDefinition => ({
@@ -52,13 +53,14 @@ const definitionOf = (row: SourceDefinition): SourceDefinition => ({
   description: row.description,
   inputSchema: row.inputSchema,
   tags: row.tags,
+  sourceTags: row.sourceTags,
   meta: row.meta ?? null,
   registered: row.registered,
 });
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** What only the source decides; tags and registration also change for other reasons (a person, a server going away). */
+/** What only the source decides; tags and registration also change for other reasons (a person, a server going away), and its tags show only through a tool's tags. */
 const SOURCE_DEFINED_FIELDS = ["summary", "description", "inputSchema", "meta"] as const;
 
 /** What a sync that rewrites a listed tool records: a redefinition, or only a change of tags or registration. */
@@ -80,6 +82,9 @@ function unregister(tx: Tx, rows: { id: number }[]): void {
   const updatedAt = new Date();
   for (const chunk of chunksOf(rows)) tx.update(tools).set({ registered: false, updatedAt }).where(inArray(tools.id, chunk.map((row) => row.id))).run();
 }
+
+/** Whether a person made the tool's tags other than its source's (in the editor or by an import): a sync keeps theirs. */
+const tagsEditedByPerson = (row: StoredSourceTool) => row.sourceTags !== null && !sameJson(row.tags, row.sourceTags);
 
 type SyncedSource = Extract<ToolSource, "mcp" | "plugin" | "skill">;
 
@@ -104,9 +109,10 @@ function planSync(db: Db, catalogId: string, source: SyncedSource, sourceRef: st
   }
   for (const draft of drafts) {
     const row = byName.get(draft.name);
-    const values = { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags: draft.tags, meta: draft.meta ?? null, registered: true };
+    const tags = row && tagsEditedByPerson(row) ? row.tags : draft.tags;
+    const values = { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags, sourceTags: draft.tags, meta: draft.meta ?? null, registered: true };
     if (!row) {
-      plan.inserts.push([catalogId, draft.name, source, sourceRef, values.summary, values.description, JSON.stringify(values.inputSchema), JSON.stringify(values.tags), values.meta && JSON.stringify(values.meta)]);
+      plan.inserts.push([catalogId, draft.name, source, sourceRef, values.summary, values.description, JSON.stringify(values.inputSchema), JSON.stringify(values.tags), JSON.stringify(values.sourceTags), values.meta && JSON.stringify(values.meta)]);
       result.added.push(draft.name);
       entries.push({ subjectKind: "tool", subject: draft.name, action: "register", after: { source, sourceRef, ...values } });
     } else if (row.source !== source || row.sourceRef !== sourceRef) {
@@ -130,7 +136,8 @@ function planSync(db: Db, catalogId: string, source: SyncedSource, sourceRef: st
 /**
  * Makes the catalog's tools from one source exactly what it lists now: new tools are added
  * (enabled), listed ones updated and registered again, the ones it no longer lists kept with their
- * history but unregistered. Enabled state stays the catalog's choice. One revision for the lot.
+ * history but unregistered. Enabled state stays the catalog's choice, and so do tags a person
+ * changed; other tags follow the source's (see tagsEditedByPerson). One revision for the lot.
  * Worked out before the write lock is taken (a source may list 50,000 tools, and most syncs, such
  * as each minute's of every MCP server, change nothing: those never take it), and worked out
  * again under the lock if the catalog changed meanwhile.
@@ -142,10 +149,10 @@ export function syncSourceTools(db: Db, catalogId: string, source: SyncedSource,
     const current = catalogFingerprint(db.$client, catalogId) === plan.fingerprint ? plan : planSync(db, catalogId, source, sourceRef, drafts);
     if (current.entries.length === 0) return current.result;
     chunkedInsert(db.$client, "tools", INSERT_COLUMNS, current.inserts);
-    const update = db.$client.prepare("UPDATE tools SET summary = ?, description = ?, input_schema = ?, tags = ?, meta = ?, registered = 1, updated_at = ? WHERE id = ?");
+    const update = db.$client.prepare("UPDATE tools SET summary = ?, description = ?, input_schema = ?, tags = ?, source_tags = ?, meta = ?, registered = 1, updated_at = ? WHERE id = ?");
     const now = Date.now();
     for (const { id, values } of current.updates) {
-      update.run(values.summary, values.description, JSON.stringify(values.inputSchema), JSON.stringify(values.tags), values.meta && JSON.stringify(values.meta), now, id);
+      update.run(values.summary, values.description, JSON.stringify(values.inputSchema), JSON.stringify(values.tags), JSON.stringify(values.sourceTags), values.meta && JSON.stringify(values.meta), now, id);
     }
     unregister(tx, current.gone);
     recordManyChanges(db, catalogId, actor, current.entries);

@@ -1,9 +1,15 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDb, type Db } from "@/db/client";
+import { migrateDatabase, openDb, type Db } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog } from "@/db/queries/catalogs";
 import { deleteSourceTools, syncSourceTools, unregisterSourceTools, type SourceToolDraft } from "@/db/queries/source-tools";
-import { getTool, listTools } from "@/db/queries/tools";
+import { getTool, importTools, listTools, updateTool } from "@/db/queries/tools";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 
 const sync = (db: Db, drafts: SourceToolDraft[]) => syncSourceTools(db, "team", "mcp", "big", drafts, "sync");
@@ -58,5 +64,82 @@ describe("a source with 50,000 tools (one statement per list failed above 32,766
     expect(timed("unregistering 49,996 tools", () => unregisterSourceTools(db, "team", "mcp", "big", "sync", "gone"))).toHaveLength(49_996);
     expect(timed("deleting 50,000 tools", () => deleteSourceTools(db, "team", "mcp", "big", "sync"))).toHaveLength(50_000);
     expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
+  });
+});
+
+describe("what a person set on a source's tool", () => {
+  const [search, get] = generated(2);
+  beforeEach(() => {
+    sync(db, [search, get]);
+  });
+
+  it("keeps the tags a person gave it when the source syncs again, even with new tags of its own", () => {
+    updateTool(db, "team", search.name, { tags: ["mine"] }, "someone");
+    sync(db, [search, get]);
+    expect(getTool(db, "team", search.name).tags).toEqual(["mine"]);
+
+    const result = sync(db, [{ ...search, tags: ["mcp", "search"] }, { ...get, tags: ["mcp", "read"] }]);
+    expect(getTool(db, "team", search.name).tags).toEqual(["mine"]);
+    expect(getTool(db, "team", get.name).tags).toEqual(["mcp", "read"]);
+    expect(result.updated.sort()).toEqual([get.name, search.name].sort());
+  });
+
+  it("keeps a person's tags and enabled state across the tool going away and coming back", () => {
+    importTools(db, "team", [{ ...search, source: "mcp", tags: ["mine"], enabled: false }], "someone");
+    sync(db, [get]);
+    sync(db, [{ ...search, tags: ["mcp", "search"] }, get]);
+    expect(getTool(db, "team", search.name)).toMatchObject({ tags: ["mine"], enabled: false, registered: true });
+  });
+
+  it("gives the source's new tags to a tool whose tags no person edited", () => {
+    sync(db, [{ ...search, tags: ["mcp", "search"] }, get]);
+    expect(getTool(db, "team", search.name).tags).toEqual(["mcp", "search"]);
+    sync(db, [{ ...search, tags: ["search"] }, get]);
+    expect(getTool(db, "team", search.name).tags).toEqual(["search"]);
+  });
+
+  it("audits a change of the source's tags that the person's tags hide, without touching the tool's tags", () => {
+    importTools(db, "team", [{ ...search, source: "mcp", tags: ["mine"] }], "someone");
+    sync(db, [{ ...search, tags: ["mcp", "search"] }, get]);
+    const [entry] = listAudit(db, "team", { subjectKind: "tool", subject: search.name });
+    expect(entry).toMatchObject({ action: "update", actor: "sync", before: { tags: ["mine"], sourceTags: ["mcp"] }, after: { tags: ["mine"], sourceTags: ["mcp", "search"] } });
+  });
+});
+
+describe("migration 0007", () => {
+  it("takes as a source's tags those of its last sync that recorded them, so that a person's later tags stay", () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), "toolshed-migrations-"));
+    cpSync("db/migrations", folder, { recursive: true });
+    const journalFile = path.join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.filter((entry) => entry.tag < "0007") }));
+    const file = path.join(folder, "old.db");
+    const sqlite = new Database(file);
+    migrate(drizzle(sqlite), { migrationsFolder: folder });
+    const schema = `'{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}'`;
+    sqlite.exec(`INSERT INTO catalogs (id, name) VALUES ('team', 'Team');
+      INSERT INTO tools (catalog_id, name, source, source_ref, summary, description, input_schema, tags, meta) VALUES
+        ('team', 'big__tool_0', 'mcp', 'big', 'Tool number 0.', 'Does thing number 0.', ${schema}, '["mine"]', '{"mcpName":"tool_0"}'),
+        ('team', 'big__tool_1', 'mcp', 'big', 'Tool number 1.', 'Does thing number 1.', ${schema}, '["mcp","old"]', '{"mcpName":"tool_1"}'),
+        ('team', 'notes', 'custom', NULL, 'Notes.', 'Takes notes.', ${schema}, '["mine"]', NULL);
+      INSERT INTO audit_entries (catalog_id, revision, subject_kind, subject, action, actor, before, after) VALUES
+        ('team', 1, 'tool', 'big__tool_0', 'register', 'sync', NULL, '{"tags":["mcp"],"registered":true}'),
+        ('team', 1, 'tool', 'big__tool_1', 'register', 'sync', NULL, '{"tags":["mcp"],"registered":true}'),
+        ('team', 2, 'tool', 'big__tool_0', 'update', 'someone', '{"tags":["mcp"]}', '{"tags":["mine"]}'),
+        ('team', 3, 'tool', 'big__tool_1', 'update', 'sync', '{"registered":true}', '{"registered":true}');`);
+    sqlite.close();
+
+    const upgraded = migrateDatabase(file);
+    const sourceTags = upgraded.$client.prepare("SELECT name, source_tags AS tags FROM tools WHERE catalog_id = 'team' ORDER BY name").all();
+    // big__tool_1's last sync entry predates whole definitions in the audit: its tags now are the source's.
+    expect(sourceTags).toEqual([
+      { name: "big__tool_0", tags: '["mcp"]' },
+      { name: "big__tool_1", tags: '["mcp","old"]' },
+      { name: "notes", tags: null },
+    ]);
+    const [first, second] = generated(2);
+    sync(upgraded, [{ ...first, tags: ["mcp", "new"] }, { ...second, tags: ["mcp", "new"] }]);
+    expect(getTool(upgraded, "team", first.name).tags).toEqual(["mine"]);
+    expect(getTool(upgraded, "team", second.name).tags).toEqual(["mcp", "new"]);
   });
 });
