@@ -1,3 +1,4 @@
+import { embeddingQualitySection } from "./embedding-quality";
 import { loadLabelledSet, DEFAULT_LABELLED_SET } from "./labelledSet";
 import { hotPathSection } from "./hot-paths";
 import { latencySection } from "./latency";
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   const set = loadLabelledSet(setPath);
   const sections: Section[] = [
     { title: `Selection quality on ${typeof setPath === "string" ? setPath : "bench/data/metatool_selection.json"}`, run: () => qualitySection(set) },
+    { title: "Hybrid selector (TOOLSHED_EMBEDDING_MODEL) on the same set", run: () => embeddingQualitySection(set) },
     { title: "Selection latency, index build and heap (synthetic catalogs)", run: latencySection },
     { title: "Pipeline time per tool-list request (synthetic catalogs, HTTP excluded)", run: pipelineSection },
     { title: "Hot paths per request, in-process (10,000 and 50,000 tools, HTTP excluded)", run: () => hotPathSection() },

@@ -28,8 +28,9 @@ export interface ReplayResponse extends ReplayResult {
 function replaySelector(requested: string | undefined, recorded: { selector: string | null; fallback: { from: string } | null }): Selector {
   if (requested !== undefined) return selectorById(requested);
   const intended = recorded.fallback?.from ?? recorded.selector;
-  const { local, aux } = selectorRegistry();
+  const { local, aux, hybrid } = selectorRegistry();
   if (intended === local.id) return local;
+  if (hybrid && intended === hybrid.id) return hybrid;
   return aux;
 }
 

@@ -1,10 +1,13 @@
 import "server-only";
-import type { Db } from "@/db/client";
+import { getDb, type Db } from "@/db/client";
 import { addToHistory, listTranscript, openConversation } from "@/db/queries/conversations";
 import { recordDecision } from "@/db/queries/decisions";
-import { auxSelectorFromEnv } from "@/lib/ai/models";
+import { countToolEmbeddings, loadToolEmbeddings, saveToolEmbeddings } from "@/db/queries/tool-embeddings";
+import { auxSelectorFromEnv, defaultSelectorId, EMBEDDING_MODEL_VARIABLE, embeddingModelFromEnv } from "@/lib/ai/models";
 import { computeToolList } from "@/lib/pipeline/tool-list";
 import { catalogCorpus } from "@/lib/selection/candidates";
+import { EmbeddingIndex, type EmbeddingProgress, type EmbeddingStore } from "@/lib/selection/embedding-index";
+import { createHybridSelector, HYBRID_SELECTOR_ID, type HybridSelector } from "@/lib/selection/hybrid-selector";
 import { LocalIndexCache } from "@/lib/selection/local";
 import { createLocalSelector, LOCAL_SELECTOR_ID } from "@/lib/selection/local-selector";
 import { indexKeyFor, preselect } from "@/lib/selection/preselect";
@@ -19,25 +22,73 @@ import { catalogState } from "./sources";
 interface SelectorRegistry {
   local: Selector;
   aux: Selector;
+  /** Local ranking fused with embeddings, when TOOLSHED_EMBEDDING_MODEL is set (absent otherwise). */
+  hybrid?: HybridSelector;
 }
 
 const shared = globalThis as unknown as { toolshedSelectors?: SelectorRegistry };
 
-/** The local selector and the configured auxiliary one, built once per process so indexes are reused. */
+const toolEmbeddingStore: EmbeddingStore = {
+  load: (model, hashes) => loadToolEmbeddings(getDb(), model, hashes),
+  save: (model, vectors) => saveToolEmbeddings(getDb(), model, vectors),
+  count: (model, hashes) => countToolEmbeddings(getDb(), model, hashes),
+};
+
+function hybridFromEnv(local: Selector): HybridSelector | undefined {
+  const setting = embeddingModelFromEnv(process.env);
+  if (setting === undefined) return undefined;
+  const embeddings = new EmbeddingIndex({
+    modelId: setting.id,
+    model: setting.model,
+    store: toolEmbeddingStore,
+    batchSize: setting.batchSize,
+    log: (line) => console.log(line),
+  });
+  return createHybridSelector({ embeddings, local, timeoutMs: setting.timeoutMs });
+}
+
+/** The selectors the configuration offers, built once per process so indexes and vectors are reused. */
 export function selectorRegistry(): SelectorRegistry {
   if (!shared.toolshedSelectors) {
     const cache = new LocalIndexCache();
-    shared.toolshedSelectors = { local: createLocalSelector(cache), aux: auxSelectorFromEnv(process.env, cache) };
+    const local = createLocalSelector(cache);
+    const hybrid = hybridFromEnv(local);
+    shared.toolshedSelectors = { local, aux: auxSelectorFromEnv(process.env, cache), ...(hybrid ? { hybrid } : {}) };
   }
   return shared.toolshedSelectors;
 }
 
-/** "local", or the id of the configured auxiliary model. */
+/** "local", "hybrid" (with an embedding model) or the id of the configured auxiliary model; none names the default. */
 export function selectorById(id: string | undefined): Selector {
-  const { local, aux } = selectorRegistry();
-  if (id === undefined || id === aux.id) return aux;
-  if (id === LOCAL_SELECTOR_ID) return local;
-  throw new ToolshedError("bad_request", `Unknown selector "${id}": use "${LOCAL_SELECTOR_ID}"${aux.id === LOCAL_SELECTOR_ID ? "" : ` or "${aux.id}"`}.`, "selector");
+  const { local, aux, hybrid } = selectorRegistry();
+  const wanted = id ?? defaultSelectorId(process.env);
+  if (wanted === LOCAL_SELECTOR_ID) return local;
+  if (wanted === HYBRID_SELECTOR_ID) {
+    if (hybrid) return hybrid;
+    throw new ToolshedError("bad_request", `The "${HYBRID_SELECTOR_ID}" selector needs an embedding model: set ${EMBEDDING_MODEL_VARIABLE} (openai:<model> or openai-compatible:<model>).`, "selector");
+  }
+  if (wanted === aux.id) return aux;
+  const offered = [...new Set([LOCAL_SELECTOR_ID, ...(hybrid ? [HYBRID_SELECTOR_ID] : []), aux.id])].map((name) => `"${name}"`);
+  throw new ToolshedError("bad_request", `Unknown selector "${id}": use ${offered.join(" or ")}.`, "selector");
+}
+
+export interface CatalogEmbeddings extends EmbeddingProgress {
+  /** The embedding model, or null when none is configured (then nothing is embedded). */
+  model: string | null;
+  revision: number;
+}
+
+/** How far the catalog's current tools are embedded; `start` begins embedding the rest. */
+export async function catalogEmbeddings(catalogId: string, { start }: { start: boolean }): Promise<CatalogEmbeddings> {
+  const state = await catalogState(getDb(), catalogId);
+  const { hybrid } = selectorRegistry();
+  if (!hybrid) {
+    if (start) throw new ToolshedError("bad_request", `No embedding model: set ${EMBEDDING_MODEL_VARIABLE} (openai:<model> or openai-compatible:<model>).`);
+    return { model: null, revision: state.revision, embedded: 0, total: state.tools.length, running: false, error: null };
+  }
+  const corpus = catalogCorpus(catalogId, state.revision, state.tools);
+  const progress = start ? hybrid.embeddings.ensure(corpus) : hybrid.embeddings.progress(corpus);
+  return { model: hybrid.embeddings.modelId, revision: state.revision, ...progress };
 }
 
 /** True when the selector a request names (or the default) calls a language model: it counts against the model rate limit. */

@@ -56,6 +56,22 @@ export default async function SettingsPage() {
         }
       />
       <Slot
+        title="Embedding model (hybrid selector)"
+        slot={config.embedding}
+        purpose="Optional. Enables the hybrid selector: the local ranking fused with embedding similarity, so a request in other words than a tool's still finds it. Each tool is embedded once per definition and stored; each request costs one embedding call, and the local selector answers on a timeout or an error."
+        extra={
+          <>
+            {config.embedding.timeoutMs !== null && (
+              <>
+                <tr><th>Timeout</th><td>{config.embedding.timeoutMs} ms (<code>TOOLSHED_EMBEDDING_TIMEOUT_MS</code>)</td></tr>
+                <tr><th>Batch</th><td>{config.embedding.batchSize} tools per call (<code>TOOLSHED_EMBEDDING_BATCH</code>)</td></tr>
+              </>
+            )}
+            <tr><th>Default selector</th><td data-testid="default-selector"><code>{config.defaultSelector ?? "—"}</code></td></tr>
+          </>
+        }
+      />
+      <Slot
         title="Main model (playground)"
         slot={config.main}
         purpose="Answers in the playground with the turn's tool set and ToolSearch. Without it the playground still shows each turn's tool set and offers a ToolSearch console."

@@ -1,9 +1,11 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { LanguageModelV4 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4, LanguageModelV4 } from "@ai-sdk/provider";
 import { ToolshedError } from "../errors";
 import { createLlmSelector, DEFAULT_LLM_TIMEOUT_MS, DEFAULT_SHORTLIST } from "../selection/llm-selector";
+import { DEFAULT_EMBEDDING_BATCH } from "../selection/embedding-index";
+import { DEFAULT_EMBEDDING_TIMEOUT_MS, HYBRID_SELECTOR_ID } from "../selection/hybrid-selector";
 import type { LocalIndexCache } from "../selection/local";
 import { createLocalSelector } from "../selection/local-selector";
 import type { Selector } from "../selection/selector";
@@ -17,6 +19,9 @@ export type RemoteModelSpec = Extract<ModelSpec, { model: string }>;
 
 export const AUX_MODEL_VARIABLE = "TOOLSHED_AUX_MODEL";
 export const MAIN_MODEL_VARIABLE = "TOOLSHED_MAIN_MODEL";
+export const EMBEDDING_MODEL_VARIABLE = "TOOLSHED_EMBEDDING_MODEL";
+export const EMBEDDING_TIMEOUT_VARIABLE = "TOOLSHED_EMBEDDING_TIMEOUT_MS";
+export const EMBEDDING_BATCH_VARIABLE = "TOOLSHED_EMBEDDING_BATCH";
 
 const REMOTE_PROVIDERS: readonly RemoteProvider[] = ["openai", "anthropic", "openai-compatible"];
 const ACCEPTED_FORMS = "local, openai:<model>, anthropic:<model> or openai-compatible:<model>";
@@ -82,14 +87,19 @@ function requireBaseUrl(env: ModelEnv, variable: string, required: boolean): str
   return value;
 }
 
-/** The AI SDK model for a spec; fails now, not at the first request, when a key or URL is missing. */
-export function createLanguageModel(spec: RemoteModelSpec, env: ModelEnv): LanguageModelV4 {
+/** The key and base URL a provider is called with; fails now, not at the first request, when one is missing. */
+function providerConnection(spec: RemoteModelSpec, env: ModelEnv): { apiKey: string | undefined; baseURL: string | undefined } {
   const { keyVariable, keyRequired, baseUrlVariable } = PROVIDER_SETTINGS[spec.provider];
   const apiKey = setting(env, keyVariable);
   if (keyRequired && apiKey === undefined) {
     throw new ToolshedError("bad_request", `${formatModelSpec(spec)} needs ${keyVariable}.`, keyVariable);
   }
-  const baseURL = requireBaseUrl(env, baseUrlVariable, spec.provider === "openai-compatible");
+  return { apiKey, baseURL: requireBaseUrl(env, baseUrlVariable, spec.provider === "openai-compatible") };
+}
+
+/** The AI SDK model for a spec. */
+export function createLanguageModel(spec: RemoteModelSpec, env: ModelEnv): LanguageModelV4 {
+  const { apiKey, baseURL } = providerConnection(spec, env);
   switch (spec.provider) {
     case "openai":
       // Chat Completions rather than the default Responses API: OPENAI_BASE_URL often points at
@@ -133,6 +143,51 @@ export function auxSelectorFromEnv(env: ModelEnv, cache?: LocalIndexCache): Sele
   });
 }
 
+export interface EmbeddingModelSetting {
+  /** e.g. "openai:text-embedding-3-small": recorded with every stored vector. */
+  id: string;
+  model: EmbeddingModelV4;
+  /** The per-request budget of the hybrid selector: the query's embedding, and waiting on a catalog's. */
+  timeoutMs: number;
+  /** Tools per embedding call when a catalog is embedded. */
+  batchSize: number;
+}
+
+/** The hybrid selector's embedding model, or undefined when TOOLSHED_EMBEDDING_MODEL is not set. */
+export function embeddingModelFromEnv(env: ModelEnv): EmbeddingModelSetting | undefined {
+  const value = setting(env, EMBEDDING_MODEL_VARIABLE);
+  if (value === undefined) return undefined;
+  const spec = parseModelSpec(value, EMBEDDING_MODEL_VARIABLE);
+  if (spec.provider !== "openai" && spec.provider !== "openai-compatible") {
+    throw new ToolshedError(
+      "bad_request",
+      `${EMBEDDING_MODEL_VARIABLE}="${value}" is not an embedding model. Use openai:<model> or openai-compatible:<model>.`,
+      EMBEDDING_MODEL_VARIABLE,
+    );
+  }
+  const { apiKey, baseURL } = providerConnection(spec, env);
+  const model =
+    spec.provider === "openai"
+      ? createOpenAI({ apiKey, baseURL }).embedding(spec.model)
+      : createOpenAICompatible({ name: "openai-compatible", baseURL: baseURL!, apiKey }).embeddingModel(spec.model);
+  return {
+    id: formatModelSpec(spec),
+    model,
+    timeoutMs: positiveInteger(env, EMBEDDING_TIMEOUT_VARIABLE, DEFAULT_EMBEDDING_TIMEOUT_MS),
+    batchSize: positiveInteger(env, EMBEDDING_BATCH_VARIABLE, DEFAULT_EMBEDDING_BATCH),
+  };
+}
+
+/**
+ * The selector used when a request names none: the auxiliary one, except that an embedding model
+ * with no auxiliary model set makes it the hybrid selector.
+ */
+export function defaultSelectorId(env: ModelEnv): string {
+  const aux = setting(env, AUX_MODEL_VARIABLE);
+  if (aux === undefined) return setting(env, EMBEDDING_MODEL_VARIABLE) === undefined ? "local" : HYBRID_SELECTOR_ID;
+  return formatModelSpec(parseModelSpec(aux, AUX_MODEL_VARIABLE));
+}
+
 export interface MainModel {
   spec: RemoteModelSpec;
   id: string;
@@ -172,6 +227,9 @@ export interface ModelSlotDescription {
 export interface ModelConfigDescription {
   aux: ModelSlotDescription & { timeoutMs: number | null; shortlist: number | null };
   main: ModelSlotDescription;
+  embedding: ModelSlotDescription & { timeoutMs: number | null; batchSize: number | null };
+  /** The selector a request that names none gets, or null when the configuration is unusable. */
+  defaultSelector: string | null;
 }
 
 /** Safe to show: never a key, nor a URL's user info or query (which may carry one). */
@@ -232,5 +290,8 @@ export function describeModelConfig(env: ModelEnv): ModelConfigDescription {
   const timeoutMs = remote ? orNull(() => positiveInteger(env, "TOOLSHED_AUX_TIMEOUT_MS", DEFAULT_LLM_TIMEOUT_MS)) : null;
   const shortlist = remote ? orNull(() => positiveInteger(env, "TOOLSHED_AUX_SHORTLIST", DEFAULT_SHORTLIST)) : null;
   const main = describeSlot(env, MAIN_MODEL_VARIABLE, setting(env, MAIN_MODEL_VARIABLE), () => mainModelFromEnv(env));
-  return { aux: { ...aux, timeoutMs, shortlist }, main };
+  const embeddingSlot = describeSlot(env, EMBEDDING_MODEL_VARIABLE, setting(env, EMBEDDING_MODEL_VARIABLE), () => embeddingModelFromEnv(env));
+  const embeddingModel = orNull(() => embeddingModelFromEnv(env));
+  const embedding = { ...embeddingSlot, timeoutMs: embeddingModel?.timeoutMs ?? null, batchSize: embeddingModel?.batchSize ?? null };
+  return { aux: { ...aux, timeoutMs, shortlist }, main, embedding, defaultSelector: orNull(() => defaultSelectorId(env)) };
 }

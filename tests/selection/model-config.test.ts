@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   auxSelectorFromEnv,
   createLanguageModel,
+  defaultSelectorId,
   describeModelConfig,
+  embeddingModelFromEnv,
   mainModelFromEnv,
   parseModelSpec,
 } from "../../lib/ai/models";
@@ -91,29 +93,12 @@ describe("selectors and models from the environment", () => {
 
 describe("describeModelConfig", () => {
   it("describes the defaults", () => {
+    const unset = { spec: null, provider: null, model: null, baseUrl: null, keyVariable: null, keySet: false, error: null };
     expect(describeModelConfig({})).toEqual({
-      aux: {
-        variable: "TOOLSHED_AUX_MODEL",
-        spec: "local",
-        provider: "local",
-        model: null,
-        baseUrl: null,
-        keyVariable: null,
-        keySet: false,
-        error: null,
-        timeoutMs: null,
-        shortlist: null,
-      },
-      main: {
-        variable: "TOOLSHED_MAIN_MODEL",
-        spec: null,
-        provider: null,
-        model: null,
-        baseUrl: null,
-        keyVariable: null,
-        keySet: false,
-        error: null,
-      },
+      aux: { ...unset, variable: "TOOLSHED_AUX_MODEL", spec: "local", provider: "local", timeoutMs: null, shortlist: null },
+      main: { ...unset, variable: "TOOLSHED_MAIN_MODEL" },
+      embedding: { ...unset, variable: "TOOLSHED_EMBEDDING_MODEL", timeoutMs: null, batchSize: null },
+      defaultSelector: "local",
     });
   });
 
@@ -125,6 +110,8 @@ describe("describeModelConfig", () => {
       TOOLSHED_AUX_TIMEOUT_MS: "3000",
       TOOLSHED_MAIN_MODEL: "openai:gpt-5",
       OPENAI_API_KEY: "sk-openai-secret-42",
+      TOOLSHED_EMBEDDING_MODEL: "openai:text-embedding-3-small",
+      TOOLSHED_EMBEDDING_BATCH: "100",
     };
     const description = describeModelConfig(env);
     expect(description.aux).toMatchObject({
@@ -138,6 +125,9 @@ describe("describeModelConfig", () => {
       shortlist: 150,
     });
     expect(description.main).toMatchObject({ provider: "openai", model: "gpt-5", keySet: true, error: null });
+    expect(description.embedding).toMatchObject({ provider: "openai", model: "text-embedding-3-small", keySet: true, error: null, timeoutMs: 3000, batchSize: 100 });
+    // An auxiliary model is set: it stays the default, the hybrid selector is there on request.
+    expect(description.defaultSelector).toBe("openai-compatible:qwen3");
     const shown = JSON.stringify(description);
     expect(shown).not.toMatch(/secret/);
   });
@@ -148,5 +138,45 @@ describe("describeModelConfig", () => {
     expect(description.aux.error).toContain("ANTHROPIC_API_KEY");
     expect(description.main.error).toContain("TOOLSHED_MAIN_MODEL");
     expect(description.main.provider).toBeNull();
+  });
+});
+
+describe("the embedding model", () => {
+  it("is unset by default, and then the hybrid selector is not offered", () => {
+    expect(embeddingModelFromEnv({})).toBeUndefined();
+    expect(defaultSelectorId({})).toBe("local");
+  });
+
+  it("takes openai and openai-compatible models, with the providers' key and base URL variables", () => {
+    const openai = embeddingModelFromEnv({ TOOLSHED_EMBEDDING_MODEL: "openai:text-embedding-3-small", OPENAI_API_KEY: "sk-test" })!;
+    expect(openai).toMatchObject({ id: "openai:text-embedding-3-small", timeoutMs: 3000, batchSize: 256 });
+    expect(openai.model.modelId).toBe("text-embedding-3-small");
+    const compatible = embeddingModelFromEnv({
+      TOOLSHED_EMBEDDING_MODEL: "openai-compatible:nomic-embed-text",
+      TOOLSHED_OPENAI_COMPATIBLE_BASE_URL: "http://127.0.0.1:11434/v1",
+      TOOLSHED_EMBEDDING_TIMEOUT_MS: "500",
+      TOOLSHED_EMBEDDING_BATCH: "64",
+    })!;
+    expect(compatible).toMatchObject({ id: "openai-compatible:nomic-embed-text", timeoutMs: 500, batchSize: 64 });
+    expect(compatible.model.provider).toContain("openai-compatible");
+  });
+
+  it("makes the hybrid selector the default unless an auxiliary model is set", () => {
+    expect(defaultSelectorId({ TOOLSHED_EMBEDDING_MODEL: "openai:text-embedding-3-small" })).toBe("hybrid");
+    expect(defaultSelectorId({ TOOLSHED_EMBEDDING_MODEL: "openai:text-embedding-3-small", TOOLSHED_AUX_MODEL: "local" })).toBe("local");
+  });
+
+  it.each([
+    [{ TOOLSHED_EMBEDDING_MODEL: "anthropic:claude-haiku-4-5", ANTHROPIC_API_KEY: "k" }, "TOOLSHED_EMBEDDING_MODEL", /not an embedding model/],
+    [{ TOOLSHED_EMBEDDING_MODEL: "local" }, "TOOLSHED_EMBEDDING_MODEL", /not an embedding model/],
+    [{ TOOLSHED_EMBEDDING_MODEL: "text-embedding-3-small" }, "TOOLSHED_EMBEDDING_MODEL", /is not a model/],
+    [{ TOOLSHED_EMBEDDING_MODEL: "openai:text-embedding-3-small" }, "OPENAI_API_KEY", /needs OPENAI_API_KEY/],
+    [{ TOOLSHED_EMBEDDING_MODEL: "openai-compatible:e5" }, "TOOLSHED_OPENAI_COMPATIBLE_BASE_URL", /is required/],
+    [{ TOOLSHED_EMBEDDING_MODEL: "openai:e", OPENAI_API_KEY: "k", TOOLSHED_EMBEDDING_BATCH: "0" }, "TOOLSHED_EMBEDDING_BATCH", /positive whole number/],
+  ])("refuses %j, naming %s", (env, field, message) => {
+    const error = thrown(() => embeddingModelFromEnv(env));
+    expect(error.field).toBe(field);
+    expect(error.message).toMatch(message);
+    expect(describeModelConfig(env).embedding.error).toMatch(message);
   });
 });

@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 /**
- * A test double of an OpenAI-compatible server: Chat Completions (plain and streamed as SSE) and
- * the model list, answering from a script instead of a model, and recording what it was sent.
+ * A test double of an OpenAI-compatible server: Chat Completions (plain and streamed as SSE),
+ * embeddings and the model list, answering from a script instead of a model, and recording what
+ * it was sent.
  */
 
 export type ScriptedReply =
@@ -47,6 +48,33 @@ export interface ScriptDefinition {
 /** A queue of replies, a definition, or a function of the request (undefined = script exhausted). */
 export type Script = ScriptedReply[] | ScriptDefinition | ((request: RecordedRequest) => ScriptedReply | undefined);
 
+/** An embeddings request as the server reads it: the model and its inputs. */
+export interface EmbeddingRequest {
+  model?: string;
+  input: string[];
+}
+
+/** The vectors of the inputs, in order, or a failure or a hang as for chat replies. */
+export type EmbeddingScript = (request: EmbeddingRequest) => number[][] | { status: number; body?: unknown } | { hang: true };
+
+const BAG_OF_WORDS_DIMENSIONS = 64;
+
+/**
+ * Deterministic embeddings: a bag of words hashed into a few dimensions, so texts that share
+ * words are near, as a real model's are for texts that share meaning.
+ */
+export function bagOfWordsVector(text: string, dimensions = BAG_OF_WORDS_DIMENSIONS): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
+    vector[(hash >>> 0) % dimensions] += 1;
+  }
+  return vector;
+}
+
+const bagOfWords: EmbeddingScript = ({ input }) => input.map((text) => bagOfWordsVector(text));
+
 export interface ScriptedOpenAIServer {
   /** Base URL ending in /v1, as providers take it. */
   url: string;
@@ -54,6 +82,8 @@ export interface ScriptedOpenAIServer {
   requests: RecordedRequest[];
   /** The bodies of the chat completion requests only, in arrival order. */
   chatRequests: ChatCompletionRequest[];
+  /** The embeddings requests only, in arrival order. */
+  embeddingRequests: EmbeddingRequest[];
   /** The requests whose client closed the connection before the reply ended (an aborted call). */
   abandoned: RecordedRequest[];
   close(): Promise<void>;
@@ -212,11 +242,13 @@ function sendCompletion(response: ServerResponse, request: ChatCompletionRequest
 
 export async function startScriptedOpenAIServer(
   script: Script,
-  options: { port?: number; models?: string[] } = {},
+  options: { port?: number; models?: string[]; embeddings?: EmbeddingScript } = {},
 ): Promise<ScriptedOpenAIServer> {
   const nextReply = scriptFunction(script);
+  const embed = options.embeddings ?? bagOfWords;
   const requests: RecordedRequest[] = [];
   const chatRequests: ChatCompletionRequest[] = [];
+  const embeddingRequests: EmbeddingRequest[] = [];
   const abandoned: RecordedRequest[] = [];
   const models = options.models ?? [SCRIPTED_MODEL_ID];
   let completions = 0;
@@ -249,6 +281,21 @@ export async function startScriptedOpenAIServer(
         sendJson(response, 200, {
           object: "list",
           data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "toolshed-scripted" })),
+        });
+        return;
+      }
+      if (recorded.method === "POST" && (path === "/v1/embeddings" || path === "/embeddings")) {
+        const input = body?.input;
+        const embeddingRequest = { model: body?.model, input: typeof input === "string" ? [input] : Array.isArray(input) ? input.map(String) : [] };
+        embeddingRequests.push(embeddingRequest);
+        const reply = embed(embeddingRequest);
+        if ("hang" in reply) return;
+        if ("status" in reply) return sendJson(response, reply.status, reply.body ?? errorBody(`Scripted failure (status ${reply.status}).`));
+        sendJson(response, 200, {
+          object: "list",
+          data: reply.map((embedding, index) => ({ object: "embedding", index, embedding })),
+          model: embeddingRequest.model ?? SCRIPTED_MODEL_ID,
+          usage: { prompt_tokens: approximateTokens(embeddingRequest.input.join(" ")), total_tokens: approximateTokens(embeddingRequest.input.join(" ")) },
         });
         return;
       }
@@ -299,6 +346,7 @@ export async function startScriptedOpenAIServer(
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     chatRequests,
+    embeddingRequests,
     abandoned,
     close() {
       return new Promise<void>((resolve, reject) => {

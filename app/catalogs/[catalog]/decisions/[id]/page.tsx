@@ -23,8 +23,8 @@ export default async function DecisionPage({ params }: { params: Promise<{ catal
   await pageCatalogAccess(catalog);
   const decision = findDecision(decodeURIComponent(id));
   if (!decision || decision.catalogId !== catalog) notFound();
-  const { local, aux } = selectorRegistry();
-  const selectors = [...new Set([local.id, aux.id])];
+  const { local, aux, hybrid } = selectorRegistry();
+  const selectors = [...new Set([local.id, ...(hybrid ? [hybrid.id] : []), aux.id])];
   const intended = decision.fallback?.from ?? decision.selector;
   return (
     <div className="stack">
