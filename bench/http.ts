@@ -109,9 +109,27 @@ function treeRss(rootPid: number): number {
 // ---------------------------------------------------------------------------------------------
 // Requests
 
+/** Requests sent again because the server had closed the kept-alive connection they went out on. */
+let resent = 0;
+
+/**
+ * One request on a kept-alive connection. When the client's event loop was busy (parsing tens of
+ * megabytes) past the server's keep-alive timeout, the server may already have closed the idle
+ * connection the request goes out on: it is sent once more on a new one, and counted.
+ */
+async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw error;
+    resent++;
+    return fetch(url, init);
+  }
+}
+
 async function call(server: Server, method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown; ms: number }> {
   const started = performance.now();
-  const response = await fetch(`${ORIGIN}${route}`, {
+  const response = await send(`${ORIGIN}${route}`, {
     method,
     headers: { authorization: `Bearer ${server.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -315,8 +333,9 @@ async function main(): Promise<void> {
     console.error(`Measuring ${size.toLocaleString("en")} tools …`);
     results.push(await measureSize(size, requests));
   }
-  console.log(`## Over HTTP against the production build (${os.cpus().length} cores, ${requests} requests per route and concurrency, 8 model/agent combinations rotating)\n`);
+  console.log(`## Over HTTP against the production build (${os.cpus().length} cores, load average ${os.loadavg()[1].toFixed(1)} over the last 5 minutes at the end, ${requests} requests per route and concurrency, 8 model/agent combinations rotating)\n`);
   console.log(report(results));
+  console.log(`\nRequests sent again on a new connection after the server closed an idle kept-alive one: ${resent}.`);
 }
 
 main().catch((error: unknown) => {
