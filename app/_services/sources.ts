@@ -3,13 +3,13 @@ import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
 import { catalogVersion, loadCatalogState } from "@/db/queries/catalog-state";
 import { deleteCatalog, listCatalogs } from "@/db/queries/catalogs";
-import { allMcpServerNames, deleteMcpServer, getMcpServerConfig, recordMcpHealth, scrubMcpServerText } from "@/db/queries/mcp-servers";
-import { deleteSourceTools, sourceRefsOf, syncSourceTools, unregisterSourceTools, type SourceSyncResult } from "@/db/queries/source-tools";
+import { allMcpServerNames, checkNewMcpServer, createMcpServer, deleteMcpServer, getMcpServerConfig, recordMcpHealth, scrubMcpServerText } from "@/db/queries/mcp-servers";
+import { deleteSourceTools, sourceRefsOf, syncSourceTools, unregisterSourceTools, type SourceSyncResult, type SourceToolDraft } from "@/db/queries/source-tools";
 import { ToolshedError } from "@/lib/errors";
 import { freezeCatalogState, type CatalogState } from "@/lib/pipeline/tool-list";
 import { loadAgentFiles, type FileAgent } from "@/lib/sources/agents";
 import { sourceFolders } from "@/lib/sources/folders";
-import { McpConnections, McpSourceError, type McpServerConfig, type McpToolResult } from "@/lib/sources/mcp";
+import { McpConnections, McpSourceError, type McpServerConfig, type McpServerListing, type McpToolResult } from "@/lib/sources/mcp";
 import { loadPlugins, pluginDefinitionHooks, type LoadedPlugin } from "@/lib/sources/plugins";
 import { loadSkills, skillToolDraft, type LoadedSkill } from "@/lib/sources/skills";
 import type { SourceLoadError } from "@/lib/sources/source-file";
@@ -73,10 +73,24 @@ const isNotFound = (error: unknown) => error instanceof ToolshedError && error.c
  * not-found error, and its connection is closed; any other failure is recorded and returned.
  */
 export function syncMcpServer(db: Db, catalogId: string, name: string): Promise<McpSyncResult> {
-  const key = keyOf(catalogId, name);
+  return afterPreviousSync(keyOf(catalogId, name), () => syncNow(db, catalogId, name));
+}
+
+/**
+ * Adds a server and syncs it as one change, one revision: it is checked (policy, name; nothing is
+ * started for a refused one), connected and listed, outside any transaction since that is the
+ * network, then stored with the tools it listed in one transaction. A server that cannot be
+ * reached is still added, with its error. Runs as a sync of that server: never beside another.
+ */
+export function addMcpServer(db: Db, catalogId: string, config: McpServerConfig, actor: string): Promise<McpSyncResult> {
+  return afterPreviousSync(keyOf(catalogId, config.name), () => addNow(db, catalogId, config, actor));
+}
+
+/** Runs `work` once the server's sync (or addition) running or queued last has settled: those of one server never overlap. */
+function afterPreviousSync(key: string, work: () => Promise<McpSyncResult>): Promise<McpSyncResult> {
   const syncs = (state.syncs ??= new Map());
   const previous = syncs.get(key);
-  const run = (previous ? previous.then(settledOk, settledOk) : Promise.resolve()).then(() => syncNow(db, catalogId, name));
+  const run = (previous ? previous.then(settledOk, settledOk) : Promise.resolve()).then(work);
   syncs.set(key, run);
   const done = () => {
     if (syncs.get(key) === run) syncs.delete(key);
@@ -96,21 +110,8 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
   try {
     const config = getMcpServerConfig(db, catalogId, name);
     const listing = await pool().list(keyOf(catalogId, name), config);
-    const result = syncSourceTools(
-      db,
-      catalogId,
-      "mcp",
-      name,
-      listing.tools.map((tool) => ({ name: tool.name, summary: tool.summary, description: tool.description, inputSchema: tool.inputSchema, tags: tool.tags, meta: { mcpName: tool.mcpName } })),
-      SYSTEM_ACTOR,
-    );
-    const problems = [...listing.problems.map((problem) => `${problem.mcpName}: ${problem.message}`), ...result.conflicts.map((conflict) => conflict.message)];
-    recordMcpHealth(db, catalogId, name, {
-      status: "connected",
-      lastError: problems.length ? `Connected; ${problems.length} tool(s) left out: ${problems.join(" ")}` : null,
-      serverInfo: listing.serverInfo ?? null,
-      toolCount: listing.tools.length,
-    });
+    const result = syncSourceTools(db, catalogId, [{ source: "mcp", sourceRef: name, drafts: toolDrafts(listing) }], SYSTEM_ACTOR);
+    recordMcpHealth(db, catalogId, name, connectedHealth(listing, result));
     return result;
   } catch (error) {
     if (isNotFound(error)) {
@@ -122,6 +123,43 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
     markServerDown(db, catalogId, name, message);
     return { added: [], updated: [], unregistered: [], conflicts: [], error: message };
   }
+}
+
+async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor: string): Promise<McpSyncResult> {
+  checkNewMcpServer(db, catalogId, config);
+  const key = keyOf(catalogId, config.name);
+  const listing: McpServerListing | { error: unknown } = await pool().list(key, config).catch((error: unknown) => ({ error }));
+  let result: SourceSyncResult;
+  try {
+    result = createMcpServer(db, catalogId, config, actor, process.env, "error" in listing ? [] : toolDrafts(listing));
+  } catch (error) {
+    // Not stored (its catalog went meanwhile): its process must not outlive it.
+    await pool().disconnect(key);
+    throw error;
+  }
+  if (!("error" in listing)) {
+    recordMcpHealth(db, catalogId, config.name, connectedHealth(listing, result));
+    return result;
+  }
+  const message = scrubMcpServerText(db, catalogId, config.name, listing.error instanceof Error ? listing.error.message : String(listing.error));
+  recordMcpHealth(db, catalogId, config.name, { status: "error", lastError: message });
+  return { ...result, error: message };
+}
+
+/** The registry's drafts of the tools a server listed. */
+function toolDrafts(listing: McpServerListing): SourceToolDraft[] {
+  return listing.tools.map((tool) => ({ name: tool.name, summary: tool.summary, description: tool.description, inputSchema: tool.inputSchema, tags: tool.tags, meta: { mcpName: tool.mcpName } }));
+}
+
+/** A connected server's health: what it is and lists, and the tools left out (invalid, or named as another source's) and why. */
+function connectedHealth(listing: McpServerListing, result: SourceSyncResult) {
+  const problems = [...listing.problems.map((problem) => `${problem.mcpName}: ${problem.message}`), ...result.conflicts.map((conflict) => conflict.message)];
+  return {
+    status: "connected" as const,
+    lastError: problems.length ? `Connected; ${problems.length} tool(s) left out: ${problems.join(" ")}` : null,
+    serverInfo: listing.serverInfo ?? null,
+    toolCount: listing.tools.length,
+  };
 }
 
 export async function disconnectMcpServer(catalogId: string, name: string): Promise<void> {
@@ -174,15 +212,24 @@ export async function localSources(): Promise<LocalSources> {
   return state.local ?? reloadLocalSources();
 }
 
-/** Puts the loaded plugins' and skills' tools into one catalog; those no longer loaded stop being registered. */
+/** Puts the loaded plugins' and skills' tools into one catalog, in one revision; those no longer loaded stop being registered. */
 export async function syncLocalSources(db: Db, catalogId: string): Promise<void> {
   const local = await localSources();
   const pluginFiles = new Set(local.plugins.map((plugin) => plugin.file));
-  for (const plugin of local.plugins) {
-    syncSourceTools(db, catalogId, "plugin", plugin.file, plugin.tools.map(({ name, summary, description, inputSchema, tags }) => ({ name, summary, description, inputSchema, tags })), SYSTEM_ACTOR);
-  }
-  for (const ref of sourceRefsOf(db, catalogId, "plugin")) if (!pluginFiles.has(ref)) syncSourceTools(db, catalogId, "plugin", ref, [], SYSTEM_ACTOR);
-  syncSourceTools(db, catalogId, "skill", SKILLS_REF, local.skills.map((skill) => ({ ...skillToolDraft(skill), tags: ["skill"] })), SYSTEM_ACTOR);
+  syncSourceTools(
+    db,
+    catalogId,
+    [
+      ...local.plugins.map((plugin) => ({
+        source: "plugin" as const,
+        sourceRef: plugin.file,
+        drafts: plugin.tools.map(({ name, summary, description, inputSchema, tags }) => ({ name, summary, description, inputSchema, tags })),
+      })),
+      ...sourceRefsOf(db, catalogId, "plugin").flatMap((ref) => (pluginFiles.has(ref) ? [] : [{ source: "plugin" as const, sourceRef: ref, drafts: [] }])),
+      { source: "skill", sourceRef: SKILLS_REF, drafts: local.skills.map((skill) => ({ ...skillToolDraft(skill), tags: ["skill"] })) },
+    ],
+    SYSTEM_ACTOR,
+  );
 }
 
 // The catalog states last read, per database and catalog. A state is reused while the catalog's

@@ -15,8 +15,9 @@ import {
 } from "@/lib/sources/mcp";
 import { writeTransaction, type Db } from "../client";
 import { auditEntries, mcpServers, tools, type McpServerRow } from "../schema";
-import { recordChanges, type Tx } from "./audit";
+import { recordChanges, recordManyChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
+import { writeSourceListings, type SourceSyncResult, type SourceToolDraft } from "./source-tools";
 
 /** A server as pages and the API show it: every secret (env, headers, URL credentials and query values, secret args) is ********. */
 export interface McpServerView {
@@ -106,21 +107,38 @@ export function getMcpServer(db: Db, catalogId: string, name: string): McpServer
 }
 
 /**
- * Adds a server, if the operator's policy allows it (an allowed stdio command, an HTTP host that
- * is not a private IP literal or localhost): a refusal is a 400 on its field and nothing is stored.
+ * Refuses a server that cannot be added: one the operator's policy does not allow (an allowed stdio
+ * command, an HTTP host that is not a private IP literal or localhost; 400 on its field), a name
+ * the catalog has already (409), or an unknown catalog (404). Checked before anything is started.
  */
-export function createMcpServer(db: Db, catalogId: string, config: McpServerConfig, actor: string, env: Record<string, string | undefined> = process.env): McpServerView {
+export function checkNewMcpServer(db: Tx, catalogId: string, config: McpServerConfig, env: Record<string, string | undefined> = process.env): void {
   const problem = mcpPolicyProblem(config, env);
   if (problem) throw new ToolshedError("bad_request", problem.message, problem.field);
+  requireCatalog(db, catalogId);
+  if (findRow(db, catalogId, config.name)) {
+    throw new ToolshedError("conflict", `An MCP server named "${config.name}" already exists in this catalog.`, "name");
+  }
+}
+
+/**
+ * Adds a server (see checkNewMcpServer: a refused one stores nothing) with the tools its first
+ * listing found, if any: one change, one revision. Returns what writing those tools did.
+ */
+export function createMcpServer(
+  db: Db,
+  catalogId: string,
+  config: McpServerConfig,
+  actor: string,
+  env: Record<string, string | undefined> = process.env,
+  tools: SourceToolDraft[] = [],
+): SourceSyncResult {
   const stored = storedForm(config);
   return writeTransaction(db, (tx) => {
-    requireCatalog(tx, catalogId);
-    if (findRow(tx, catalogId, config.name)) {
-      throw new ToolshedError("conflict", `An MCP server named "${config.name}" already exists in this catalog.`, "name");
-    }
-    const row = tx.insert(mcpServers).values({ catalogId, name: config.name, ...stored }).returning().get();
-    recordChanges(tx, catalogId, actor, [{ subjectKind: "setting", subject: `mcp:${config.name}`, action: "create", after: stored.config }]);
-    return toView(tx as unknown as Db, row);
+    checkNewMcpServer(tx, catalogId, config, env);
+    tx.insert(mcpServers).values({ catalogId, name: config.name, ...stored }).run();
+    const { result, entries } = writeSourceListings(db, tx, catalogId, [{ source: "mcp", sourceRef: config.name, drafts: tools }]);
+    recordManyChanges(db, catalogId, actor, [{ subjectKind: "setting", subject: `mcp:${config.name}`, action: "create", after: stored.config }, ...entries]);
+    return result;
   });
 }
 

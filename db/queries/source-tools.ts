@@ -1,5 +1,6 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
+import { deletingTools } from "@/lib/rules/tool-references";
 import { SOURCE_REDEFINE_ACTION, type InputSchema, type ToolSource } from "@/lib/tools/types";
 import type { FieldError } from "@/lib/tools/validate";
 import { chunkedInsert, chunksOf } from "../chunks";
@@ -7,6 +8,7 @@ import { writeTransaction, type Db } from "../client";
 import { tools, type ToolRow } from "../schema";
 import { recordManyChanges, type ChangeEntry, type Tx } from "./audit";
 import { catalogFingerprint } from "./guards";
+import { rewriteToolReferences } from "./tools";
 
 /** A tool as a source (MCP server, plugin, skill) provides it. */
 export interface SourceToolDraft {
@@ -24,6 +26,13 @@ export interface SourceSyncResult {
   unregistered: string[];
   /** Names another source already uses in this catalog: those tools are not taken over. */
   conflicts: FieldError[];
+}
+
+/** What one source (an MCP server, a plugin file, the skills) lists now. */
+export interface SourceListing {
+  source: SyncedSource;
+  sourceRef: string;
+  drafts: SourceToolDraft[];
 }
 
 type SourceDefinition = Pick<ToolRow, "summary" | "description" | "inputSchema" | "tags" | "sourceTags" | "meta" | "registered">;
@@ -96,27 +105,51 @@ interface SyncPlan {
   updates: { id: number; values: SourceDefinition }[];
   gone: { id: number; name: string }[];
   entries: ChangeEntry[];
+  /** The names the plan's new tools take, with their source: another listing's tool of that name is a conflict. */
+  claimed: Map<string, SyncedSource>;
   result: SourceSyncResult;
 }
 
-/** Works a sync out against the catalog as it is (see syncSourceTools). Reads only. */
-function planSync(db: Db, catalogId: string, source: SyncedSource, sourceRef: string, drafts: SourceToolDraft[]): SyncPlan {
-  const plan: SyncPlan = { fingerprint: catalogFingerprint(db.$client, catalogId), inserts: [], updates: [], gone: [], entries: [], result: { added: [], updated: [], unregistered: [], conflicts: [] } };
+/** Works a sync of these listings out against the catalog as it is (see syncSourceTools). Reads only. */
+function planSync(db: Db, catalogId: string, listings: SourceListing[]): SyncPlan {
+  const plan: SyncPlan = {
+    fingerprint: catalogFingerprint(db.$client, catalogId),
+    inserts: [],
+    updates: [],
+    gone: [],
+    entries: [],
+    claimed: new Map(),
+    result: { added: [], updated: [], unregistered: [], conflicts: [] },
+  };
+  for (const listing of listings) planListing(db, catalogId, listing, plan);
+  return plan;
+}
+
+const conflictWith = (name: string, source: ToolSource): FieldError => ({ field: name, message: `"${name}" already exists in this catalog as a ${source} tool; this one is left out.` });
+
+/** Adds one source's listing to the plan. */
+function planListing(db: Db, catalogId: string, { source, sourceRef, drafts }: SourceListing, plan: SyncPlan): void {
   const { result, entries } = plan;
   const byName = new Map<string, StoredSourceTool>();
   for (const names of chunksOf(drafts.map((draft) => draft.name))) {
     for (const row of db.select(STORED_COLUMNS).from(tools).where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names))).all()) byName.set(row.name, row);
   }
   for (const draft of drafts) {
+    const claimant = plan.claimed.get(draft.name);
+    if (claimant) {
+      result.conflicts.push(conflictWith(draft.name, claimant));
+      continue;
+    }
     const row = byName.get(draft.name);
     const tags = row && tagsEditedByPerson(row) ? row.tags : draft.tags;
     const values = { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags, sourceTags: draft.tags, meta: draft.meta ?? null, registered: true };
     if (!row) {
       plan.inserts.push([catalogId, draft.name, source, sourceRef, values.summary, values.description, JSON.stringify(values.inputSchema), JSON.stringify(values.tags), JSON.stringify(values.sourceTags), values.meta && JSON.stringify(values.meta)]);
       result.added.push(draft.name);
+      plan.claimed.set(draft.name, source);
       entries.push({ subjectKind: "tool", subject: draft.name, action: "register", after: { source, sourceRef, ...values } });
     } else if (row.source !== source || row.sourceRef !== sourceRef) {
-      result.conflicts.push({ field: draft.name, message: `"${draft.name}" already exists in this catalog as a ${row.source} tool; this one is left out.` });
+      result.conflicts.push(conflictWith(draft.name, row.source));
     } else if (!sameJson(definitionOf(row), definitionOf(values))) {
       plan.updates.push({ id: row.id, values });
       result.updated.push(draft.name);
@@ -125,39 +158,55 @@ function planSync(db: Db, catalogId: string, source: SyncedSource, sourceRef: st
     }
   }
   const listed = new Set(drafts.map((draft) => draft.name));
-  plan.gone = registeredToolsOf(db, catalogId, source, sourceRef).filter((row) => !listed.has(row.name));
-  for (const row of plan.gone) {
+  const gone = registeredToolsOf(db, catalogId, source, sourceRef).filter((row) => !listed.has(row.name));
+  for (const row of gone) {
+    plan.gone.push(row);
     result.unregistered.push(row.name);
     entries.push({ subjectKind: "tool", subject: row.name, action: "unregister", before: { registered: true }, after: { registered: false } });
   }
-  return plan;
 }
 
 /**
- * Makes the catalog's tools from one source exactly what it lists now: new tools are added
+ * Makes the catalog's tools from each listed source exactly what it lists now: new tools are added
  * (enabled), listed ones updated and registered again, the ones it no longer lists kept with their
  * history but unregistered. Enabled state stays the catalog's choice, and so do tags a person
- * changed; other tags follow the source's (see tagsEditedByPerson). One revision for the lot.
+ * changed; other tags follow the source's (see tagsEditedByPerson). One revision for the lot
+ * (a reload of every plugin and the skills is one); a name one listing takes is a conflict for the next.
  * Worked out before the write lock is taken (a source may list 50,000 tools, and most syncs, such
  * as each minute's of every MCP server, change nothing: those never take it), and worked out
  * again under the lock if the catalog changed meanwhile.
  */
-export function syncSourceTools(db: Db, catalogId: string, source: SyncedSource, sourceRef: string, drafts: SourceToolDraft[], actor: string): SourceSyncResult {
-  const plan = db.transaction(() => planSync(db, catalogId, source, sourceRef, drafts));
+export function syncSourceTools(db: Db, catalogId: string, listings: SourceListing[], actor: string): SourceSyncResult {
+  const plan = db.transaction(() => planSync(db, catalogId, listings));
   if (plan.entries.length === 0) return plan.result;
   return writeTransaction(db, (tx) => {
-    const current = catalogFingerprint(db.$client, catalogId) === plan.fingerprint ? plan : planSync(db, catalogId, source, sourceRef, drafts);
+    const current = catalogFingerprint(db.$client, catalogId) === plan.fingerprint ? plan : planSync(db, catalogId, listings);
     if (current.entries.length === 0) return current.result;
-    chunkedInsert(db.$client, "tools", INSERT_COLUMNS, current.inserts);
-    const update = db.$client.prepare("UPDATE tools SET summary = ?, description = ?, input_schema = ?, tags = ?, source_tags = ?, meta = ?, registered = 1, updated_at = ? WHERE id = ?");
-    const now = Date.now();
-    for (const { id, values } of current.updates) {
-      update.run(values.summary, values.description, JSON.stringify(values.inputSchema), JSON.stringify(values.tags), JSON.stringify(values.sourceTags), values.meta && JSON.stringify(values.meta), now, id);
-    }
-    unregister(tx, current.gone);
+    writePlan(db, tx, current);
     recordManyChanges(db, catalogId, actor, current.entries);
     return current.result;
   });
+}
+
+/**
+ * Syncs these listings inside the caller's write transaction, as part of its change (e.g. adding
+ * the MCP server that listed them): returns the result and the audit entries for it to record.
+ */
+export function writeSourceListings(db: Db, tx: Tx, catalogId: string, listings: SourceListing[]): { result: SourceSyncResult; entries: ChangeEntry[] } {
+  const plan = planSync(db, catalogId, listings);
+  writePlan(db, tx, plan);
+  return plan;
+}
+
+/** Writes a plan; its caller holds the write lock and records its entries. */
+function writePlan(db: Db, tx: Tx, plan: SyncPlan): void {
+  chunkedInsert(db.$client, "tools", INSERT_COLUMNS, plan.inserts);
+  const update = db.$client.prepare("UPDATE tools SET summary = ?, description = ?, input_schema = ?, tags = ?, source_tags = ?, meta = ?, registered = 1, updated_at = ? WHERE id = ?");
+  const now = Date.now();
+  for (const { id, values } of plan.updates) {
+    update.run(values.summary, values.description, JSON.stringify(values.inputSchema), JSON.stringify(values.tags), JSON.stringify(values.sourceTags), values.meta && JSON.stringify(values.meta), now, id);
+  }
+  unregister(tx, plan.gone);
 }
 
 /** Takes every tool of one source out of "registered" (its server is gone); returns their names. */
@@ -177,14 +226,19 @@ export function unregisterSourceTools(db: Db, catalogId: string, source: ToolSou
   });
 }
 
-/** Deletes every tool of one source (the source itself was removed); their audit history stays. */
+/**
+ * Deletes every tool of one source (the source itself was removed), and with them what names them
+ * (agents, model rules, overrides: see rewriteToolReferences), in one revision; their audit history stays.
+ */
 export function deleteSourceTools(db: Db, catalogId: string, source: ToolSource, sourceRef: string, actor: string): string[] {
   return writeTransaction(db, (tx) => {
     const rows = tx.select({ id: tools.id, name: tools.name }).from(tools).where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef))).all();
     if (rows.length === 0) return [];
     for (const chunk of chunksOf(rows)) tx.delete(tools).where(inArray(tools.id, chunk.map((row) => row.id))).run();
-    recordManyChanges(db, catalogId, actor, rows.map((row) => ({ subjectKind: "tool" as const, subject: row.name, action: "delete", before: { source, sourceRef } })));
-    return rows.map((row) => row.name);
+    const names = rows.map((row) => row.name);
+    const deletions = names.map((name) => ({ subjectKind: "tool" as const, subject: name, action: "delete", before: { source, sourceRef } }));
+    recordManyChanges(db, catalogId, actor, [...deletions, ...rewriteToolReferences(tx, catalogId, deletingTools(names)).entries]);
+    return names;
   });
 }
 

@@ -67,7 +67,7 @@ describe.each([
     seed(db, { demo: true });
     await syncLocalSources(db, "demo");
     // What the demo's MCP server lists once it runs (not started here).
-    syncSourceTools(db, "demo", "mcp", "notes", [NOTES_TOOL], "test");
+    syncSourceTools(db, "demo", [{ source: "mcp", sourceRef: "notes", drafts: [NOTES_TOOL] }], "test");
     updateTool(db, "demo", "changelog_draft", { enabled: false }, "test");
     updateTool(db, "demo", "bash", { enabled: false, tags: ["shell"] }, "test");
     if (extraTools) {

@@ -1,12 +1,20 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { reloadLocalSources } from "@/app/_services/sources";
 import * as agentRoute from "@/app/api/catalogs/[catalog]/agents/[name]/route";
+import * as serverRoute from "@/app/api/catalogs/[catalog]/mcp-servers/[name]/route";
+import * as serversRoute from "@/app/api/catalogs/[catalog]/mcp-servers/route";
 import * as rulesRoute from "@/app/api/catalogs/[catalog]/rules/route";
+import * as reloadRoute from "@/app/api/catalogs/[catalog]/sources/reload/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import type { Db } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { getCatalog, updateCatalog } from "@/db/queries/catalogs";
 import { createCustomTool, getTool, updateTool } from "@/db/queries/tools";
 import type { CatalogRules } from "@/lib/rules/catalog-rules";
+import { withEnv } from "../sources/helpers";
 import { jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const team = params({ catalog: "team" });
@@ -94,5 +102,52 @@ describe("other edits", () => {
     const before = getCatalog(db, "team");
     expect(updateCatalog(db, "team", { name: before.name, description: before.description }, "tests")).toEqual(before);
     expect(revision()).toBe(before.revision);
+  });
+});
+
+describe("sources", () => {
+  /** The catalog's audit entries of one revision, as `action subject`. */
+  const changesOf = (revisionNumber: number) =>
+    listAudit(db, "team")
+      .filter((entry) => entry.revision === revisionNumber)
+      .map((entry) => `${entry.action} ${entry.subject}`)
+      .sort();
+
+  afterAll(async () => {
+    await reloadLocalSources();
+  });
+
+  it("a reload of the local sources is one revision, however many plugin files changed", async () => {
+    const plugins = mkdtempSync(path.join(os.tmpdir(), "toolshed-revision-plugins-"));
+    const empty = mkdtempSync(path.join(os.tmpdir(), "toolshed-revision-empty-"));
+    for (const name of ["alpha", "beta"]) {
+      writeFileSync(path.join(plugins, `${name}.mjs`), `export default { name: "${name}", tools: [{ name: "${name}_ping", description: "Pings ${name}.", args: {} }] };`);
+    }
+    const before = revision();
+    const response = await withEnv({ TOOLSHED_PLUGINS_DIR: plugins, TOOLSHED_SKILLS_DIR: empty, TOOLSHED_AGENTS_DIR: empty }, () => reloadRoute.POST(jsonRequest("POST"), team));
+    expect(response.status).toBe(200);
+    expect(revision()).toBe(before + 1);
+    expect(changesOf(before + 1)).toEqual(["register alpha_ping", "register beta_ping"]);
+  });
+
+  it("adding an MCP server is one revision: its configuration and the tools it lists", async () => {
+    const demo = { name: "notes", transport: "stdio", command: process.execPath, args: ["mcp-servers/demo-server.mjs"] };
+    const before = revision();
+    try {
+      const response = await withEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs` }, () => serversRoute.POST(jsonRequest("POST", demo), team));
+      expect(response.status).toBe(201);
+      expect((await response.json()).server).toMatchObject({ status: "connected", registeredCount: 5 });
+      expect(revision()).toBe(before + 1);
+      expect(changesOf(before + 1)).toEqual([
+        "create mcp:notes",
+        "register notes__notes_create",
+        "register notes__notes_delete",
+        "register notes__notes_get",
+        "register notes__notes_search",
+        "register notes__weather_forecast",
+      ]);
+    } finally {
+      await serverRoute.DELETE(jsonRequest("DELETE"), params({ catalog: "team", name: "notes" }));
+    }
   });
 });

@@ -67,7 +67,7 @@ function sourceTools(rnd: Random, prefix: string): SourceToolDraft[] {
 
 /** A catalog as people leave them: custom tools, built-ins and source tools disabled or retagged, an MCP server only this catalog has. */
 function randomCatalog(db: Db, rnd: Random): void {
-  syncSourceTools(db, "origin", "mcp", "notes", sourceTools(rnd, "notes__tool"), ACTOR);
+  syncSourceTools(db, "origin", [{ source: "mcp", sourceRef: "notes", drafts: sourceTools(rnd, "notes__tool") }], ACTOR);
   const customCount = rnd.below(12);
   for (let index = 0; index < customCount; index++) {
     createCustomTool(db, "origin", {
@@ -101,8 +101,8 @@ describe("export → import → export", () => {
     // The local plugins and skills are in every catalog; the MCP server only in the exported one.
     for (const id of ["origin", "copy"]) {
       createCatalog(db, { name: id, id }, ACTOR);
-      syncSourceTools(db, id, "plugin", "example-plugin.mjs", plugin, ACTOR);
-      syncSourceTools(db, id, "skill", "skills", skills, ACTOR);
+      syncSourceTools(db, id, [{ source: "plugin", sourceRef: "example-plugin.mjs", drafts: plugin }], ACTOR);
+      syncSourceTools(db, id, [{ source: "skill", sourceRef: "skills", drafts: skills }], ACTOR);
     }
     randomCatalog(db, rnd);
     const exported = exportOf(db, "origin", new Date(1));

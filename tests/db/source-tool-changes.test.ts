@@ -26,7 +26,7 @@ const get: SourceToolDraft = {
   meta: { mcpName: "get" },
 };
 
-const sync = (db: Db, drafts: SourceToolDraft[]) => syncSourceTools(db, "team", "mcp", "notes", drafts, "sync");
+const sync = (db: Db, drafts: SourceToolDraft[]) => syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "notes", drafts }], "sync");
 const names = (db: Db, changedSince: Date) => listToolPage(db, "team", { changedSince }).tools.map((tool) => tool.name);
 const LONG_AGO = new Date("2000-01-01T00:00:00Z");
 
@@ -78,5 +78,24 @@ describe("a source changing a tool's definition", () => {
     const [entry] = listAudit(db, "team", { subjectKind: "tool", subject: "notes__search" });
     expect(entry).toMatchObject({ action: "redefine", before: { registered: false, description: search.description }, after: { registered: true, description: "Something else." } });
     expect(names(db, LONG_AGO)).toEqual(["notes__search"]);
+  });
+});
+
+describe("several sources in one sync", () => {
+  it("is one revision, and a name one source takes is a conflict for the next", () => {
+    const revision = () => listAudit(db, "team", { limit: 1 })[0].revision;
+    const before = revision();
+    const result = syncSourceTools(
+      db,
+      "team",
+      [
+        { source: "plugin", sourceRef: "a.mjs", drafts: [{ ...get, name: "ping" }] },
+        { source: "plugin", sourceRef: "b.mjs", drafts: [{ ...get, name: "ping" }, { ...get, name: "pong" }] },
+      ],
+      "sync",
+    );
+    expect(result.added).toEqual(["ping", "pong"]);
+    expect(result.conflicts).toEqual([{ field: "ping", message: '"ping" already exists in this catalog as a plugin tool; this one is left out.' }]);
+    expect(revision()).toBe(before + 1);
   });
 });

@@ -12,7 +12,7 @@ import { deleteSourceTools, syncSourceTools, unregisterSourceTools, type SourceT
 import { getTool, importTools, listTools, updateTool } from "@/db/queries/tools";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 
-const sync = (db: Db, drafts: SourceToolDraft[]) => syncSourceTools(db, "team", "mcp", "big", drafts, "sync");
+const sync = (db: Db, drafts: SourceToolDraft[]) => syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "big", drafts }], "sync");
 
 function generated(count: number): SourceToolDraft[] {
   return Array.from({ length: count }, (_, index) => ({
@@ -138,7 +138,7 @@ describe("migration 0007", () => {
       { name: "notes", tags: null },
     ]);
     const [first, second] = generated(2);
-    sync(upgraded, [{ ...first, tags: ["mcp", "new"] }, { ...second, tags: ["mcp", "new"] }]);
+    syncSourceTools(upgraded, "team", [{ source: "mcp", sourceRef: "big", drafts: [{ ...first, tags: ["mcp", "new"] }, { ...second, tags: ["mcp", "new"] }] }], "sync");
     expect(getTool(upgraded, "team", first.name).tags).toEqual(["mine"]);
     expect(getTool(upgraded, "team", second.name).tags).toEqual(["mcp", "new"]);
   });

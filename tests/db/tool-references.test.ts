@@ -5,13 +5,13 @@ import { listAudit, listToolHistory } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
 import { addToHistory, createConversation, getConversation } from "@/db/queries/conversations";
 import { getRules, saveRules } from "@/db/queries/rules";
-import { syncSourceTools } from "@/db/queries/source-tools";
+import { deleteSourceTools, syncSourceTools } from "@/db/queries/source-tools";
 import { createCustomTool, deleteTool, updateTool } from "@/db/queries/tools";
 
 const ACTOR = "test";
 
 function draft(name: string) {
-  return { name, summary: `The ${name} tool.`, description: `Does what ${name} does.`, inputSchema: { type: "object", properties: {} } };
+  return { name, summary: `The ${name} tool.`, description: `Does what ${name} does.`, inputSchema: { type: "object" as const, properties: {} } };
 }
 
 /** The tool's history as the tools page shows it, newest first: `action subject`. */
@@ -178,7 +178,7 @@ describe("deleting a custom tool that the catalog refers to by name", () => {
 });
 
 describe("tools that leave with their source", () => {
-  const sync = (names: string[]) => syncSourceTools(db, "team", "mcp", "notes", names.map((name) => ({ ...draft(name), tags: [] })), ACTOR);
+  const sync = (names: string[]) => syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "notes", drafts: names.map((name) => ({ ...draft(name), tags: [] })) }], ACTOR);
 
   beforeEach(() => {
     sync(["notes__weather"]);
@@ -188,6 +188,15 @@ describe("tools that leave with their source", () => {
   it("a tool the source no longer lists stays, unregistered, and what names it stays valid", () => {
     sync([]);
     expect(getAgent(db, "team", "plan").baseTools).toContain("notes__weather");
+    expect(() => editAgentAndRules()).not.toThrow();
+  });
+
+  it("a removed source's tools are deleted with what names them, in one revision", () => {
+    const revision = getCatalog(db, "team").revision;
+    deleteSourceTools(db, "team", "mcp", "notes", ACTOR);
+    expect(getCatalog(db, "team").revision).toBe(revision + 1);
+    expect(getAgent(db, "team", "plan").baseTools).not.toContain("notes__weather");
+    expect(getRules(db, "team").overrides).toEqual([]);
     expect(() => editAgentAndRules()).not.toThrow();
   });
 });

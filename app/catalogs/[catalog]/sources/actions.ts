@@ -2,24 +2,23 @@
 
 import { revalidatePath } from "next/cache";
 import { authorizeCatalogAction } from "@/app/_services/access";
-import { reloadLocalSources, removeMcpServer, syncLocalSources, syncMcpServer } from "@/app/_services/sources";
+import { addMcpServer, reloadLocalSources, removeMcpServer, syncLocalSources, syncMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { listCatalogs } from "@/db/queries/catalogs";
-import { createMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
+import { getMcpServer } from "@/db/queries/mcp-servers";
 import { runAction } from "@/lib/action-result";
 import { mcpServerBody } from "@/lib/api-schemas";
 import { parseWith } from "@/lib/http";
 
 const refresh = (catalogId: string) => revalidatePath(`/catalogs/${catalogId}`, "layout");
 
-/** Adds a server and syncs it at once, as POST /mcp-servers does: an unreachable server is still added, with its error. */
+/** Adds a server and syncs it at once, in one revision, as POST /mcp-servers does: an unreachable server is still added, with its error. */
 export async function addMcpServerAction(catalogId: string, body: unknown) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "admin");
     const config = parseWith(mcpServerBody, body);
     const db = getDb();
-    createMcpServer(db, catalogId, config, actor);
-    const sync = await syncMcpServer(db, catalogId, config.name);
+    const sync = await addMcpServer(db, catalogId, config, actor);
     refresh(catalogId);
     return { server: getMcpServer(db, catalogId, config.name), sync };
   });
