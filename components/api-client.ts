@@ -4,7 +4,7 @@ import type { ToolRecord } from "@/db/queries/tools";
 import type { AuditRow } from "@/db/schema";
 
 /** Client-side reads of the HTTP API, shared by the pages' react-query hooks. */
-async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   const response = await fetch(url, { headers: { accept: "application/json" }, signal });
   const body = await response.json();
   if (!response.ok) throw new Error(body?.error?.message ?? `Request failed: ${response.status}`);
@@ -80,7 +80,7 @@ export interface ToolListResponse {
   tokens: { total: number; perTool: Record<string, number> };
 }
 
-async function postJson<T>(url: string, body: unknown): Promise<T> {
+export async function postJson<T>(url: string, body: unknown): Promise<T> {
   const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await response.json();
   if (!response.ok) throw new Error(data?.error?.message ?? `Request failed: ${response.status}`);

@@ -11,6 +11,7 @@ const SECTIONS = [
   { path: "simulator", label: "Simulator" },
   { path: "playground", label: "Playground" },
   { path: "decisions", label: "Decisions" },
+  { path: "evaluate", label: "Evaluate" },
 ] as const;
 
 export function CatalogTabs({ catalogId }: { catalogId: string }) {
