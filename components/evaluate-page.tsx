@@ -12,6 +12,8 @@ import { MetricBars, MetricTrend, regressions, type Metrics, type TrendPoint } f
 
 /** A case as the editor holds it: the expected tools as typed, comma-separated. */
 interface DraftCase {
+  /** The row's own key, as rows are added and removed. */
+  key: number;
   id?: string;
   query: string;
   expected: string;
@@ -40,8 +42,10 @@ const TREND_RUNS = 50;
 
 const evaluationsUrl = (catalogId: string) => `/api/catalogs/${encodeURIComponent(catalogId)}/evaluations`;
 
-function toDraft(labelled: LabelledCase): DraftCase {
-  return { ...(labelled.id === undefined ? {} : { id: labelled.id }), query: labelled.query, expected: labelled.expected.join(", ") };
+let nextDraftKey = 0;
+
+function newDraft(labelled: LabelledCase = { query: "", expected: [] }): DraftCase {
+  return { key: nextDraftKey++, ...(labelled.id === undefined ? {} : { id: labelled.id }), query: labelled.query, expected: labelled.expected.join(", ") };
 }
 
 function toCase(draft: DraftCase): LabelledCase {
@@ -52,7 +56,7 @@ function toCase(draft: DraftCase): LabelledCase {
 export function EvaluatePage({ catalogId, selectors }: { catalogId: string; selectors: string[] }) {
   const canRun = useCan("write");
   const queryClient = useQueryClient();
-  const [drafts, setDrafts] = useState<DraftCase[]>([{ query: "", expected: "" }]);
+  const [drafts, setDrafts] = useState<DraftCase[]>(() => [newDraft()]);
   const [setName, setSetName] = useState("hand-written");
   const [selector, setSelector] = useState(selectors[0]);
   const [k, setK] = useState(10);
@@ -77,7 +81,7 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
   const importFile = async (file: File) => {
     try {
       const imported = casesOfLabelledSet(JSON.parse(await file.text()));
-      setDrafts(imported.map(toDraft));
+      setDrafts(imported.map((labelled) => newDraft(labelled)));
       setSetName(file.name.replace(/\.json$/i, ""));
       await check(imported);
     } catch (error) {
@@ -176,7 +180,7 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
             </thead>
             <tbody>
               {drafts.slice(0, SHOWN_CASES).map((draft, index) => (
-                <tr key={index} data-testid={`case-${index}`}>
+                <tr key={draft.key} data-testid={`case-${index}`}>
                   <td className="muted small">{index + 1}</td>
                   <td><input aria-label={`Request of case ${index + 1}`} value={draft.query} onChange={(event) => setDraft(index, { query: event.target.value })} style={{ width: "100%" }} /></td>
                   <td><input aria-label={`Expected tools of case ${index + 1}`} value={draft.expected} onChange={(event) => setDraft(index, { expected: event.target.value })} className="mono" style={{ width: "100%" }} /></td>
@@ -188,7 +192,7 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
         </div>
         {drafts.length > SHOWN_CASES && <p className="muted small">Showing the first {SHOWN_CASES} of {drafts.length.toLocaleString("en")} cases; every case is run.</p>}
         <div className="toolbar">
-          <button type="button" onClick={() => setDrafts([...drafts, { query: "", expected: "" }])} data-testid="add-case">Add case</button>
+          <button type="button" onClick={() => setDrafts([...drafts, newDraft()])} data-testid="add-case">Add case</button>
           <span className="muted small" data-testid="case-count">{cases.length.toLocaleString("en")} cases</span>
         </div>
       </section>

@@ -32,7 +32,8 @@ const PROGRESS_EVERY_MS = 250;
 
 // The runs this process is running; a row still "running" that is not here was cut short by a restart.
 const shared = globalThis as unknown as { toolshedRunningEvaluations?: Set<string> };
-const running = (shared.toolshedRunningEvaluations ??= new Set<string>());
+shared.toolshedRunningEvaluations ??= new Set<string>();
+const running = shared.toolshedRunningEvaluations;
 
 /** The selectors a run may name: the local one first, then every other this server has configured. */
 export function availableSelectors(): string[] {

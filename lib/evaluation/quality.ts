@@ -105,9 +105,9 @@ export function confusablePairs(tools: readonly QualityTool[], threshold = CONFU
   const postings = new Map<string, number[]>();
   vectors.forEach((vector, index) => {
     for (const term of indexedPrefix(vector, threshold)) {
-      let list = postings.get(term);
-      if (list === undefined) postings.set(term, (list = []));
-      list.push(index);
+      const list = postings.get(term);
+      if (list) list.push(index);
+      else postings.set(term, [index]);
     }
   });
   const pairs: { tools: [string, string]; similarity: number }[] = [];
