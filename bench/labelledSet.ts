@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { toCandidates } from "../lib/selection/candidates";
 import type { SelectorCandidate } from "../lib/selection/types";
+import { EMPTY_INPUT_SCHEMA, summarize } from "../lib/tools/validate";
+import type { InputSchema } from "../lib/tools/types";
 
 /** The labelled tool-selection format described in bench/data/README.md. */
 const labelledSetSchema = z.object({
@@ -26,13 +29,20 @@ export function loadLabelledSet(path: string | URL = DEFAULT_LABELLED_SET): Labe
   return labelledSetSchema.parse(JSON.parse(readFileSync(path, "utf8")));
 }
 
-/** The set's tools as selector candidates; parameter names come from the JSON Schema when present. */
+/**
+ * The set's tools as the API's preselection sees them once imported: the summary cut from the
+ * description as an import does, the parameters from the JSON Schema, made by the same toCandidates.
+ */
 export function candidatesOf(set: LabelledSet): SelectorCandidate[] {
-  return set.tools.map((tool) => {
-    const properties = tool.parameters?.properties;
-    const parameterNames = properties && typeof properties === "object" ? Object.keys(properties) : [];
-    return { name: tool.name, summary: tool.description, parameterNames };
-  });
+  return toCandidates(
+    set.tools.map((tool) => ({
+      name: tool.name,
+      summary: summarize(tool.description),
+      description: tool.description,
+      tags: [],
+      inputSchema: (tool.parameters as InputSchema | null | undefined) ?? EMPTY_INPUT_SCHEMA,
+    })),
+  );
 }
 
 /** Development half (even positions) and held-out half (odd positions) of the cases. */

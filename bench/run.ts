@@ -4,7 +4,10 @@ import { hotPathSection } from "./hot-paths";
 import { latencySection } from "./latency";
 import { pipelineSection } from "./pipeline";
 import { tokenShareSection } from "./token-share";
-import { qualitySection } from "./quality";
+import { metaToolSection, qualityTable } from "./quality";
+
+/** The service-catalog sets (bench/data/README.md): the first is tuned on, the others are held out. */
+const SERVICE_SETS = ["services_a_dev.json", "services_a_heldout.json", "services_b_heldout.json"];
 
 /**
  * Usage: npx tsx bench/run.ts [path-to-labelled-set]
@@ -19,8 +22,12 @@ async function main(): Promise<void> {
   const setPath = process.argv[2] ?? DEFAULT_LABELLED_SET;
   const set = loadLabelledSet(setPath);
   const sections: Section[] = [
-    { title: `Selection quality on ${typeof setPath === "string" ? setPath : "bench/data/metatool_selection.json"}`, run: () => qualitySection(set) },
+    { title: `Selection quality on ${typeof setPath === "string" ? setPath : "bench/data/metatool_selection.json"}`, run: () => metaToolSection(set) },
     { title: "Hybrid selector (TOOLSHED_EMBEDDING_MODEL) on the same set", run: () => embeddingQualitySection(set) },
+    ...SERVICE_SETS.map((file) => ({
+      title: `Selection quality on bench/data/${file}`,
+      run: () => qualityTable(loadLabelledSet(new URL(`./data/${file}`, import.meta.url))),
+    })),
     { title: "Selection latency, index build and heap (synthetic catalogs)", run: latencySection },
     { title: "Pipeline time per tool-list request (synthetic catalogs, HTTP excluded)", run: pipelineSection },
     { title: "Hot paths per request, in-process (10,000 and 50,000 tools, HTTP excluded)", run: () => hotPathSection() },

@@ -75,7 +75,12 @@ export const REQUESTS_B_HELDOUT: string[][] = [
   ["tick off 'buy milk'", "todoist:complete_task"],
   ["subscribe anna@example.com to the newsletter list", "mailchimp:add_member"],
   ["how did last week's newsletter perform — opens and clicks", "mailchimp:get_campaign_report"],
-  ["write a newsletter campaign to the customers audience and schedule it for monday 9am", "mailchimp:create_campaign", "mailchimp:set_campaign_content", "mailchimp:schedule_campaign"],
+  [
+    "write a newsletter campaign to the customers audience and schedule it for monday 9am",
+    "mailchimp:create_campaign",
+    "mailchimp:set_campaign_content",
+    "mailchimp:schedule_campaign",
+  ],
   ["send a password reset email to user@x.com with the reset template", "sendgrid:send_email"],
   ["how many of our emails bounced this week", "sendgrid:get_email_stats", "sendgrid:list_bounces"],
   ["find books about stoicism by Ryan Holiday", "books:search_books"],

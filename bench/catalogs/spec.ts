@@ -67,7 +67,10 @@ const COMMON_PARAMS: Record<string, string> = {
 };
 
 function humanise(name: string): string {
-  const words = name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  const words = name
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .toLowerCase();
   return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
 }
 
@@ -136,7 +139,11 @@ export function expandService(spec: ServiceSpec): Map<string, ExpandedTool> {
     if (colon < 0 || bar < colon) throw new Error(`Bad tool line in ${spec.key}: ${line}`);
     const snake = line.slice(0, colon).trim();
     const description = line.slice(colon + 1, bar).trim();
-    const tokens = line.slice(bar + 1).trim().split(/\s+/).filter(Boolean);
+    const tokens = line
+      .slice(bar + 1)
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
     const properties: Record<string, unknown> = {};
     const required: string[] = [];
     for (const token of tokens) {

@@ -1,11 +1,34 @@
 import type { FinalTool } from "../pipeline/types";
 import { derivedFromFrozen } from "../tools/frozen";
-import type { Tool } from "../tools/types";
+import type { InputSchema, Tool } from "../tools/types";
 import type { SelectionCorpus } from "./selector";
 import type { SelectorCandidate } from "./types";
 
 /** What a candidate is made of: a visible tool, or a catalog tool for a corpus. */
 type CandidateSource = Pick<FinalTool, "name" | "summary" | "description" | "tags" | "inputSchema">;
+
+const PARAMETER_TEXT_DEPTH = 3;
+
+/** Descriptions, titles and enum values of a schema's properties, nested ones included (to a few levels). */
+export function parameterTextOf(schema: InputSchema): string {
+  const parts: string[] = [];
+  const visit = (node: unknown, depth: number): void => {
+    if (node === null || typeof node !== "object" || depth > PARAMETER_TEXT_DEPTH) return;
+    const { description, title, enum: values, properties, items } = node as Record<string, unknown>;
+    if (typeof title === "string") parts.push(title);
+    if (typeof description === "string") parts.push(description);
+    if (Array.isArray(values)) for (const value of values) if (typeof value === "string") parts.push(value);
+    if (properties !== null && typeof properties === "object") {
+      for (const [name, property] of Object.entries(properties)) {
+        if (depth > 0) parts.push(name);
+        visit(property, depth + 1);
+      }
+    }
+    visit(items, depth + 1);
+  };
+  visit(schema, 0);
+  return parts.join(" ");
+}
 
 function toCandidate(tool: CandidateSource): SelectorCandidate {
   return {
@@ -14,6 +37,7 @@ function toCandidate(tool: CandidateSource): SelectorCandidate {
     description: tool.description,
     tags: tool.tags,
     parameterNames: Object.keys(tool.inputSchema.properties ?? {}),
+    parameterText: parameterTextOf(tool.inputSchema),
   };
 }
 

@@ -5,6 +5,8 @@ export interface SelectorCandidate {
   description?: string;
   tags?: string[];
   parameterNames?: string[];
+  /** The parameters' descriptions and enum values, from the input schema: how a tool says what it acts on. */
+  parameterText?: string;
 }
 
 export interface ConversationMessage {

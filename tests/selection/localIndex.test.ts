@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLocalIndex } from "../../lib/selection/local";
+import { createLocalIndex, DEFAULT_SETTINGS, type LocalRankingSettings } from "../../lib/selection/local";
 import type { ConversationMessage, SelectorCandidate } from "../../lib/selection/types";
 
 const catalog: SelectorCandidate[] = [
@@ -30,10 +30,41 @@ describe("createLocalIndex", () => {
     );
   });
 
-  it("expands the request vocabulary through the lexicon", () => {
-    expect(index.rank(ask("will it rain tomorrow, what temperature?"), 3)[0]?.name).toBe("get_weather_forecast");
-    expect(index.rank(ask("I need a plane to Lisbon"), 3)[0]?.name).toBe("book_flight");
-    expect(index.rank(ask("how do I cook a dinner with eggs"), 3)[0]?.name).toBe("recipe_finder");
+  it("matches the parameters' descriptions and enum values", () => {
+    const withSchemas = createLocalIndex([
+      ...catalog,
+      { name: "discord_create_channel", summary: "Create a channel in a server", parameterNames: ["type"], parameterText: "Kind of channel. text voice forum" },
+    ]);
+    expect(withSchemas.rank(ask("set up a voice room"), 3)[0]?.name).toBe("discord_create_channel");
+  });
+
+  it("ranks each task of a request on its own too, so the tools of the less wordy task gain", () => {
+    const tools: SelectorCandidate[] = [
+      { name: "k8s_get_pod_logs", summary: "Read the logs of a pod in a Kubernetes namespace" },
+      { name: "k8s_describe_pod", summary: "Describe a pod in a Kubernetes namespace: status, logs and events" },
+      { name: "k8s_delete_pod", summary: "Delete a pod in a Kubernetes namespace" },
+      { name: "chat_post", summary: "Post a note to a chat room so that the people following it are told about it" },
+      { name: "email_send", summary: "Send a message by email" },
+    ];
+    const request = ask("read the logs of the crashing pod in the payments namespace on kubernetes, then post a note");
+    const chatShare = (settings: LocalRankingSettings): number => {
+      const ranked = createLocalIndex(tools, settings).rank(request, 3);
+      expect(ranked.slice(0, 2).map((tool) => tool.name)).toEqual(["k8s_get_pod_logs", "chat_post"]);
+      return ranked[1].score / ranked[0].score;
+    };
+    const wholeOnly = chatShare({ ...DEFAULT_SETTINGS, intents: { ...DEFAULT_SETTINGS.intents, weight: 0 } });
+    expect(chatShare(DEFAULT_SETTINGS)).toBeGreaterThan(wholeOnly);
+  });
+
+  it("adds the words of the best matches to the query (pseudo-relevance feedback)", () => {
+    const tools: SelectorCandidate[] = [
+      { name: "weather_forecast", summary: "Forecast of rain and temperature for a city" },
+      { name: "umbrella_advice", summary: "Whether to carry an umbrella, from rain and temperature" },
+      { name: "translate_text", summary: "Translate text into another language" },
+    ];
+    const ranked = (settings: LocalRankingSettings) => createLocalIndex(tools, settings).rank(ask("forecast for Paris"), 3).map((tool) => tool.name);
+    expect(ranked({ ...DEFAULT_SETTINGS, feedback: { ...DEFAULT_SETTINGS.feedback, weight: 0 } })).toEqual(["weather_forecast"]);
+    expect(ranked(DEFAULT_SETTINGS)).toEqual(["weather_forecast", "umbrella_advice"]);
   });
 
   it("matches tags and parameter names", () => {

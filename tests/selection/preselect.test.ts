@@ -109,7 +109,7 @@ describe("preselect", () => {
     expect(offered).toContain("calendar_find_free_time");
     expect(offered).toHaveLength(result.view.visible.size - baseOf("plan").filter((name) => result.view.visible.has(name)).length);
     for (const candidate of input.candidates) {
-      expect(Object.keys(candidate).sort()).toEqual(["description", "name", "parameterNames", "summary", "tags"]);
+      expect(Object.keys(candidate).sort()).toEqual(["description", "name", "parameterNames", "parameterText", "summary", "tags"]);
       expect(JSON.stringify(candidate)).not.toContain('"type":"object"');
     }
     expect(input.messages).toEqual(messages);

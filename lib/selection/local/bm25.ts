@@ -10,20 +10,26 @@ function contentWords(text: string): string[] {
   return splitWords(text).filter((word) => !isFunctionWord(word));
 }
 
+/** What plain BM25 reads of a tool: name and description, and with `parameters` the parameters' names and text too. */
+function documentText(candidate: SelectorCandidate, parameters: boolean): string {
+  const text = `${candidate.name} ${candidate.description ?? candidate.summary}`;
+  return parameters ? `${text} ${(candidate.parameterNames ?? []).join(" ")} ${candidate.parameterText ?? ""}` : text;
+}
+
 /**
- * Plain Okapi BM25 over name + description: the floor a selector must clear. Names are split into
- * words, English function words are dropped,
+ * Plain Okapi BM25 over name + description (and, as a second baseline, parameter text): the floor
+ * a selector must clear. Names are split into words, English function words are dropped,
  * nothing is stemmed or expanded, and the distinct words of the latest user message are the query.
  */
 export class BM25 implements ToolRanker {
   private readonly names: string[];
   private readonly postings: Postings;
 
-  constructor(candidates: readonly SelectorCandidate[]) {
+  constructor(candidates: readonly SelectorCandidate[], options: { parameters?: boolean } = {}) {
     this.names = candidates.map((candidate) => candidate.name);
     const termCounts = candidates.map((candidate) => {
       const counts = new Map<string, number>();
-      const words = contentWords(`${candidate.name} ${candidate.description ?? candidate.summary}`);
+      const words = contentWords(documentText(candidate, options.parameters ?? false));
       for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
       return { counts, length: words.length };
     });

@@ -1,10 +1,10 @@
 import type { ConversationMessage, RankedTool, SelectorCandidate, ToolRanker } from "../types";
-import { buildRelatedTerms, genericRequestStems, lexiconWords, type RelatedTerms } from "./expand";
 import { Lru } from "../../tools/lru";
-import { accumulate, buildPostings, inverseDocumentFrequency, type Postings } from "./postings";
+import { accumulate, buildPostings, forwardIndex, inverseDocumentFrequency, type ForwardIndex, type Postings } from "./postings";
 import { DEFAULT_SETTINGS, type FieldName, type LocalRankingSettings } from "./settings";
-import { isStopword, segmentCompound, splitWords, stem } from "./tokenise";
+import { isGenericRequestStem, isStopword, segmentCompound, splitWords, stem } from "./tokenise";
 import { selectTopK } from "./topK";
+import { splitIntents } from "./intents";
 
 export interface LocalIndex extends ToolRanker {
   readonly size: number;
@@ -19,7 +19,7 @@ export interface LocalIndex extends ToolRanker {
   rankAmong(candidates: readonly SelectorCandidate[], messages: ConversationMessage[], k: number): RankedTool[];
 }
 
-const FIELD_NAMES: readonly FieldName[] = ["name", "summary", "description", "tags", "parameters"];
+const FIELD_NAMES: readonly FieldName[] = ["name", "summary", "description", "tags", "parameters", "parameterText"];
 
 /** Run-together words already segmented during one index build: the same words recur across a catalog. */
 type SegmentMemo = Map<string, string[]>;
@@ -46,6 +46,7 @@ function fieldTexts(candidate: SelectorCandidate): Record<FieldName, string> {
     description: candidate.description ?? "",
     tags: (candidate.tags ?? []).join(" "),
     parameters: (candidate.parameterNames ?? []).join(" "),
+    parameterText: candidate.parameterText ?? "",
   };
 }
 
@@ -55,9 +56,9 @@ function fieldWords(candidate: SelectorCandidate): string[][] {
   return FIELD_NAMES.map((field) => splitWords(texts[field]));
 }
 
-const PROSE_FIELDS = [FIELD_NAMES.indexOf("summary"), FIELD_NAMES.indexOf("description"), FIELD_NAMES.indexOf("tags")];
+const PROSE_FIELDS = (["summary", "description", "tags", "parameterText"] as const).map((field) => FIELD_NAMES.indexOf(field));
 
-/** Words that run-together names may be made of: the catalog's own prose (summaries, descriptions, tags) plus the lexicon. */
+/** Words that run-together names may be made of: the catalog's own prose (summaries, descriptions, tags, parameter text). */
 function segmentationVocabulary(documents: readonly string[][][]): Set<string> {
   const vocabulary = new Set<string>();
   const add = (word: string): void => {
@@ -69,7 +70,6 @@ function segmentationVocabulary(documents: readonly string[][][]): Set<string> {
   for (const fields of documents) {
     for (const field of PROSE_FIELDS) for (const word of fields[field]) add(word);
   }
-  for (const word of lexiconWords()) add(word);
   return vocabulary;
 }
 
@@ -105,6 +105,7 @@ function documentFields(words: readonly string[][], vocabulary: ReadonlySet<stri
 
 interface FieldedPostings {
   postings: Postings;
+  forward: ForwardIndex;
   vocabulary: ReadonlySet<string>;
   averageLength: FieldLengths;
 }
@@ -122,7 +123,7 @@ function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings
   const postings = buildPostings(frequencies, (frequency, _doc, documentFrequency) =>
     saturatedWeight(frequency, candidates.length, documentFrequency, settings.k1),
   );
-  return { postings, vocabulary, averageLength };
+  return { postings, forward: forwardIndex(postings, candidates.length), vocabulary, averageLength };
 }
 
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => {
@@ -138,7 +139,8 @@ function sameText(indexed: SelectorCandidate, candidate: SelectorCandidate): boo
     indexed.summary === candidate.summary &&
     (indexed.description ?? "") === (candidate.description ?? "") &&
     sameList(indexed.tags, candidate.tags) &&
-    sameList(indexed.parameterNames, candidate.parameterNames)
+    sameList(indexed.parameterNames, candidate.parameterNames) &&
+    (indexed.parameterText ?? "") === (candidate.parameterText ?? "")
   );
 }
 
@@ -152,6 +154,21 @@ interface ExtraDocument {
 interface Restriction {
   allowed: Uint8Array;
   extras: readonly ExtraDocument[];
+}
+
+/** One query of a request: term weights, and how much its ranking counts in the fused one. */
+interface Query {
+  terms: ReadonlyMap<string, number>;
+  weight: number;
+}
+
+function extraScore(extra: ExtraDocument, terms: ReadonlyMap<string, number>): number {
+  let score = 0;
+  for (const [term, weight] of terms) {
+    const documentWeight = extra.weights.get(term);
+    if (documentWeight !== undefined) score += weight * documentWeight;
+  }
+  return score;
 }
 
 /** Rewritten or unknown candidates remembered per index, by their text. */
@@ -181,6 +198,8 @@ class FieldedIndex implements LocalIndex {
   private readonly documents: readonly SelectorCandidate[];
   private readonly byName: ReadonlyMap<string, number>;
   private readonly postings: Postings;
+  private readonly forward: ForwardIndex;
+  private readonly termNames: readonly string[];
   private readonly vocabulary: ReadonlySet<string>;
   private readonly averageLength: FieldLengths;
   // Caches of derived data only; the index itself never changes.
@@ -190,8 +209,6 @@ class FieldedIndex implements LocalIndex {
   constructor(
     candidates: readonly SelectorCandidate[],
     fielded: FieldedPostings,
-    private readonly related: RelatedTerms,
-    private readonly genericStems: ReadonlySet<string>,
     private readonly settings: LocalRankingSettings,
   ) {
     this.names = Object.freeze(candidates.map((candidate) => candidate.name));
@@ -201,7 +218,11 @@ class FieldedIndex implements LocalIndex {
       if (!byName.has(candidate.name)) byName.set(candidate.name, doc);
     });
     this.byName = byName;
+    const termNames = new Array<string>(fielded.postings.termIds.size);
+    for (const [term, id] of fielded.postings.termIds) termNames[id] = term;
+    this.termNames = termNames;
     this.postings = fielded.postings;
+    this.forward = fielded.forward;
     this.vocabulary = fielded.vocabulary;
     this.averageLength = fielded.averageLength;
     Object.freeze(this);
@@ -213,35 +234,116 @@ class FieldedIndex implements LocalIndex {
 
   rank(messages: ConversationMessage[], k: number): RankedTool[] {
     if (!(k >= 1) || this.names.length === 0) return [];
-    const { scores, touched, touchedCount } = accumulate(this.postings, this.termIdWeights(this.queryWeights(messages)), this.names.length);
-    return selectTopK(scores, touched, touchedCount, this.names, k).map((doc) => ({
-      name: this.names[doc],
-      score: scores[doc],
-    }));
+    return this.rankQueries(this.queries(messages), undefined, [], k);
   }
 
   rankAmong(candidates: readonly SelectorCandidate[], messages: ConversationMessage[], k: number): RankedTool[] {
     if (!(k >= 1) || candidates.length === 0) return [];
     const { allowed, extras } = this.restrictTo(candidates);
-    const query = this.queryWeights(messages);
-    const { scores, touched, touchedCount } = accumulate(this.postings, this.termIdWeights(query), this.names.length);
-    let kept = 0;
-    for (let index = 0; index < touchedCount; index++) {
-      const doc = touched[index];
-      if (allowed[doc] === 1) touched[kept++] = doc;
+    return this.rankQueries(this.queries(messages), allowed, extras, k);
+  }
+
+  /**
+   * Scores every query, then fuses: the whole conversation's ranking plus each intent's, the
+   * intent's rescaled so that its best allowed tool scores like the whole query's best. So a
+   * request for several tasks gets the best tools of each task near the top, not only those of the
+   * task with the rarest words.
+   */
+  private rankQueries(queries: readonly Query[], allowed: Uint8Array | undefined, extras: readonly ExtraDocument[], k: number): RankedTool[] {
+    const score = (query: Query) => ({
+      ...accumulate(this.postings, this.termIdWeights(query.terms), this.names.length),
+      extraScores: extras.map((extra) => extraScore(extra, query.terms)),
+    });
+    const lists = queries.map(score);
+    if (this.settings.feedback.weight > 0) {
+      const feedback = this.feedbackQuery(queries[0], lists[0], allowed);
+      if (feedback !== undefined) lists[0] = score(feedback);
+    }
+    const [whole, ...intents] = lists;
+    const best = (list: (typeof lists)[number]): number => {
+      let max = 0;
+      for (let index = 0; index < list.touchedCount; index++) {
+        const doc = list.touched[index];
+        if (allowed === undefined || allowed[doc] === 1) max = Math.max(max, list.scores[doc]);
+      }
+      for (const score of list.extraScores) max = Math.max(max, score);
+      return max;
+    };
+    const scores = whole.scores;
+    const touched = whole.touched;
+    let touchedCount = whole.touchedCount;
+    const extraScores = [...whole.extraScores];
+    if (intents.length > 0) {
+      const wholeBest = best(whole);
+      const seen = new Uint8Array(this.names.length);
+      for (let index = 0; index < touchedCount; index++) seen[touched[index]] = 1;
+      intents.forEach((list, intent) => {
+        const intentBest = best(list);
+        if (intentBest <= 0) return;
+        const factor = (queries[intent + 1].weight * (wholeBest > 0 ? wholeBest : intentBest)) / intentBest;
+        for (let index = 0; index < list.touchedCount; index++) {
+          const doc = list.touched[index];
+          scores[doc] += factor * list.scores[doc];
+          if (seen[doc] === 0) {
+            seen[doc] = 1;
+            touched[touchedCount++] = doc;
+          }
+        }
+        list.extraScores.forEach((score, extra) => {
+          extraScores[extra] += factor * score;
+        });
+      });
+    }
+    let kept = touchedCount;
+    if (allowed !== undefined) {
+      kept = 0;
+      for (let index = 0; index < touchedCount; index++) {
+        const doc = touched[index];
+        if (allowed[doc] === 1) touched[kept++] = doc;
+      }
     }
     const ranked = selectTopK(scores, touched, kept, this.names, k).map((doc) => ({ name: this.names[doc], score: scores[doc] }));
     if (extras.length === 0) return ranked;
-    for (const extra of extras) {
-      let score = 0;
-      for (const [term, weight] of query) {
-        const documentWeight = extra.weights.get(term);
-        if (documentWeight !== undefined) score += weight * documentWeight;
-      }
-      if (score > 0) ranked.push({ name: extra.name, score });
-    }
+    extras.forEach((extra, index) => {
+      if (extraScores[index] > 0) ranked.push({ name: extra.name, score: extraScores[index] });
+    });
     // The order selectTopK gives: best score first, ties by name.
     return ranked.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, k);
+  }
+
+  /**
+   * Pseudo-relevance feedback: the query plus the most telling terms of its best few tools, each
+   * by its share of those tools' weight, so tools described in the words of the best matches rise
+   * even where the request used other words.
+   */
+  private feedbackQuery(query: Query, list: { scores: Float64Array; touched: Uint32Array; touchedCount: number }, allowed: Uint8Array | undefined): Query | undefined {
+    const { documents, terms: termCount, weight } = this.settings.feedback;
+    let candidates = list.touchedCount;
+    const touched = list.touched.slice(0, candidates);
+    if (allowed !== undefined) {
+      candidates = 0;
+      for (const doc of touched) if (allowed[doc] === 1) touched[candidates++] = doc;
+    }
+    const top = selectTopK(list.scores, touched, candidates, this.names, documents);
+    if (top.length === 0) return undefined;
+    const termScores = new Map<number, number>();
+    for (const doc of top) {
+      const start = this.forward.offsets[doc];
+      const end = this.forward.offsets[doc + 1];
+      let total = 0;
+      for (let slot = start; slot < end; slot++) total += this.forward.weights[slot];
+      for (let slot = start; slot < end; slot++) {
+        const term = this.forward.terms[slot];
+        termScores.set(term, (termScores.get(term) ?? 0) + this.forward.weights[slot] / total);
+      }
+    }
+    const queryTermIds = new Set(this.termIdWeights(query.terms).keys());
+    const chosen = [...termScores].filter(([term]) => !queryTermIds.has(term)).sort((a, b) => b[1] - a[1]).slice(0, termCount);
+    if (chosen.length === 0) return undefined;
+    const strongest = chosen[0][1];
+    const terms = new Map(query.terms);
+    for (const [term, termScore] of chosen) terms.set(this.termNames[term], (weight * termScore) / strongest);
+    return { terms, weight: query.weight };
   }
 
   /** Remembered for frozen candidate arrays, which the preselection and ToolSearch reuse per tool list. */
@@ -275,30 +377,50 @@ class FieldedIndex implements LocalIndex {
     });
   }
 
-  /** Term → weight: each message's terms at the message's weight, then lexicon expansion. */
-  private queryWeights(messages: readonly ConversationMessage[]): Map<string, number> {
-    const original = new Map<string, number>();
-    const weights = messageWeights(messages, this.settings);
+  /**
+   * The whole conversation as one query and, when the latest request names several tasks, one
+   * query per task: its own words, plus the rest of the conversation at the context weight.
+   */
+  private queries(messages: readonly ConversationMessage[]): Query[] {
+    const conversation = this.wordWeights(messages, messageWeights(messages, this.settings));
+    const whole: Query = { terms: this.stems(conversation), weight: 1 };
+    const { weight, context } = this.settings.intents;
+    const latest = messages.findLast((message) => message.role === "user");
+    if (latest === undefined || weight <= 0) return [whole];
+    const intents = splitIntents(latest.content);
+    if (intents.length < 2) return [whole];
+    return [
+      whole,
+      ...intents.map((intent) => {
+        const own = this.wordWeights([{ role: "user", content: intent }], [1]);
+        for (const [word, wordWeight] of conversation) own.set(word, (own.get(word) ?? 0) + context * wordWeight);
+        return { terms: this.stems(own), weight };
+      }),
+    ];
+  }
+
+  /** Word → weight: each message's distinct content words at the message's weight, generic words less. */
+  private wordWeights(messages: readonly ConversationMessage[], weights: readonly number[]): Map<string, number> {
+    const words = new Map<string, number>();
     messages.forEach((message, index) => {
       if (weights[index] <= 0) return;
       for (const word of new Set(splitWords(message.content))) {
         if (isStopword(word)) continue;
-        const term = stem(word);
-        const weight = weights[index] * (this.genericStems.has(term) ? this.settings.genericWordWeight : 1);
-        original.set(term, (original.get(term) ?? 0) + weight);
+        const weight = weights[index] * (isGenericRequestStem(stem(word)) ? this.settings.genericWordWeight : 1);
+        words.set(word, (words.get(word) ?? 0) + weight);
       }
     });
+    return words;
+  }
 
-    const combined = new Map<string, number>(original);
-    for (const [term, weight] of original) {
-      const relatedTerms = this.related.get(term);
-      if (!relatedTerms) continue;
-      for (const [relatedTerm, strength] of relatedTerms) {
-        const expandedWeight = weight * strength;
-        if ((combined.get(relatedTerm) ?? 0) < expandedWeight) combined.set(relatedTerm, expandedWeight);
-      }
+  /** The words' stems, with their weights summed. */
+  private stems(words: ReadonlyMap<string, number>): Map<string, number> {
+    const terms = new Map<string, number>();
+    for (const [word, weight] of words) {
+      const term = stem(word);
+      terms.set(term, (terms.get(term) ?? 0) + weight);
     }
-    return combined;
+    return terms;
   }
 
   /** The query terms the index knows, by term id. */
@@ -314,17 +436,11 @@ class FieldedIndex implements LocalIndex {
 
 /**
  * Builds the immutable local index over a catalog: BM25F postings over name, summary,
- * description, tags and parameter names, plus the lexicon used to expand queries.
+ * description, tags, parameter names and parameter text, and each tool's terms for feedback.
  */
 export function createLocalIndex(
   candidates: SelectorCandidate[],
   settings: LocalRankingSettings = DEFAULT_SETTINGS,
 ): LocalIndex {
-  return new FieldedIndex(
-    candidates,
-    buildFieldedPostings(candidates, settings),
-    buildRelatedTerms(settings.expansion),
-    genericRequestStems(),
-    settings,
-  );
+  return new FieldedIndex(candidates, buildFieldedPostings(candidates, settings), settings);
 }

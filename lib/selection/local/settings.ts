@@ -1,6 +1,5 @@
-import type { ExpansionStrengths } from "./expand";
 
-export type FieldName = "name" | "summary" | "description" | "tags" | "parameters";
+export type FieldName = "name" | "summary" | "description" | "tags" | "parameters" | "parameterText";
 
 export interface FieldSettings {
   /** How much one occurrence in this field counts relative to the others. */
@@ -18,26 +17,48 @@ export interface ConversationWeights {
   turnDecay: number;
 }
 
+export interface IntentSettings {
+  /** How much each task's own ranking counts, relative to the whole request's, when a request names several. */
+  weight: number;
+  /** Weight of the rest of the conversation's words in each task's query. */
+  context: number;
+}
+
+export interface FeedbackSettings {
+  /** Best tools of the first pass whose terms are read. */
+  documents: number;
+  /** Terms added to the query. */
+  terms: number;
+  /** Query weight of the strongest added term (0 turns feedback off). */
+  weight: number;
+}
+
 export interface LocalRankingSettings {
   k1: number;
   fields: Record<FieldName, FieldSettings>;
-  expansion: ExpansionStrengths;
   conversation: ConversationWeights;
   /** Query weight of words that occur in requests for almost any tool, relative to other words. */
   genericWordWeight: number;
+  intents: IntentSettings;
+  feedback: FeedbackSettings;
 }
 
-/** The defaults; chosen on the development half of the MetaTool cases (see BENCHMARKS.md). */
+/**
+ * The defaults: field weights, k1 and the intents' weight chosen by five-fold cross-validation
+ * on the development sets only (`npx tsx bench/tune.ts`; see BENCHMARKS.md).
+ */
 export const DEFAULT_SETTINGS: LocalRankingSettings = {
-  k1: 1.2,
+  k1: 0.9,
   fields: {
-    name: { weight: 2.5, b: 0.3 },
+    name: { weight: 3.5, b: 0.3 },
     summary: { weight: 1, b: 0.75 },
     description: { weight: 0.7, b: 0.75 },
     tags: { weight: 1.5, b: 0.3 },
     parameters: { weight: 0.5, b: 0.3 },
+    parameterText: { weight: 0.5, b: 0.75 },
   },
-  expansion: { synonym: 0.6, topic: 0.3 },
   conversation: { user: 1, assistant: 0.4, tool: 0.15, system: 0, turnDecay: 0.5 },
   genericWordWeight: 0.4,
+  intents: { weight: 0.5, context: 0.2 },
+  feedback: { documents: 3, terms: 10, weight: 0.3 },
 };

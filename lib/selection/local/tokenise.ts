@@ -23,6 +23,23 @@ const REQUEST_FILLER = new Set(
 );
 
 /**
+ * Words that appear in requests for almost any tool ("find me the best…", "show the latest…").
+ * They still count, but less than the words that say what the request is about.
+ */
+const GENERIC_REQUEST_WORDS =
+  "find search look looking show list tell recommend recommendation recommendations suggest suggestion " +
+  "suggestions information info details detail specific current currently latest recent recently new best " +
+  "top good great popular way ways today make create check see go going trying try guide option options " +
+  "question questions answer answers thing things lot lots many various different kind type types";
+
+let genericRequestStems: ReadonlySet<string> | undefined;
+
+export function isGenericRequestStem(term: string): boolean {
+  genericRequestStems ??= new Set(GENERIC_REQUEST_WORDS.split(" ").map(stem));
+  return genericRequestStems.has(term);
+}
+
+/**
  * Splits identifiers and prose into lowercase words: camelCase, PascalCase runs (`HTTPServer`),
  * snake_case, kebab-case, dotted names and letter/digit boundaries (`s3Bucket`, `v2`).
  */
