@@ -62,17 +62,19 @@ const corpusOf = (candidatesModule as { catalogCorpus?: (id: string, revision: n
 /** Tools as the registry holds them after an import of the synthetic catalog (see bench/http.ts). */
 export function hotPathTools(count: number): Tool[] {
   const random = seededRandom(count);
-  const imported = syntheticCatalog(Math.max(0, count - BUILTIN_TOOLS.length)).map((tool): Tool => ({
-    name: tool.name,
-    summary: tool.summary,
-    description: `${tool.summary} ${tool.description}`,
-    inputSchema: syntheticInputSchema(random, tool.parameterNames ?? []),
-    source: "custom",
-    enabled: true,
-    registered: true,
-    tags: [],
-    requires: {},
-  }));
+  const imported = syntheticCatalog(Math.max(0, count - BUILTIN_TOOLS.length)).map(
+    (tool): Tool => ({
+      name: tool.name,
+      summary: tool.summary,
+      description: `${tool.summary} ${tool.description}`,
+      inputSchema: syntheticInputSchema(random, tool.parameterNames ?? []),
+      source: "custom",
+      enabled: true,
+      registered: true,
+      tags: [],
+      requires: {},
+    }),
+  );
   const builtins = BUILTIN_TOOLS.map((tool): Tool => ({ ...tool, tags: [...tool.tags], source: "builtin", enabled: true, registered: true }));
   return [...builtins, ...imported];
 }
@@ -85,13 +87,24 @@ const reviewer: Agent = {
   name: "reviewer",
   mode: "subagent",
   description: "Read-only code reviewer.",
-  permissions: [{ pattern: "*", action: "allow" }, { pattern: "edit", action: "deny" }, { pattern: "bash", action: "deny" }],
+  permissions: [
+    { pattern: "*", action: "allow" },
+    { pattern: "edit", action: "deny" },
+    { pattern: "bash", action: "deny" },
+  ],
   baseTools: ["read", "grep", "glob"],
 };
 
 /** A new catalog state, as app/_services/sources.ts builds one after each write. */
 function stateOf(tools: Tool[], revision: number): CatalogState & { revision: number } {
-  return freezeState({ catalogId: "bench", revision, tools: [...tools], rules: DEFAULT_RULES, agents: [...DEFAULT_AGENTS, reviewer], definitionHooks: [bashNote] });
+  return freezeState({
+    catalogId: "bench",
+    revision,
+    tools: [...tools],
+    rules: DEFAULT_RULES,
+    agents: [...DEFAULT_AGENTS, reviewer],
+    definitionHooks: [bashNote],
+  });
 }
 
 interface Route {
@@ -119,7 +132,14 @@ function routes(selector: ReturnType<typeof createLocalSelector>): Route[] {
             run: async (state: CatalogState & { revision: number }, index: number) => {
               const request = combination(index);
               const list = toolListModule.computeToolList(state, request);
-              const head = { catalog: state.catalogId, revision: state.revision, ...request, provider: list.provider ?? null, mode: list.mode, format: list.format };
+              const head = {
+                catalog: state.catalogId,
+                revision: state.revision,
+                ...request,
+                provider: list.provider ?? null,
+                mode: list.mode,
+                format: list.format,
+              };
               return bodyParts(head, list).reduce((sum, part) => sum + part.length, 0);
             },
           },
@@ -128,7 +148,15 @@ function routes(selector: ReturnType<typeof createLocalSelector>): Route[] {
     {
       label: "preselect (local, k = 10)",
       run: (state, index) =>
-        preselect({ state, revision: state.revision, request: combination(index), messages: conversations[index % conversations.length], history: [], k: 10, selector }),
+        preselect({
+          state,
+          revision: state.revision,
+          request: combination(index),
+          messages: conversations[index % conversations.length],
+          history: [],
+          k: 10,
+          selector,
+        }),
     },
     {
       label: "tool-search (semantic, local)",
@@ -185,7 +213,14 @@ async function measureSize(size: number, requests: number): Promise<SizeFigures>
     for (let index = 1; index < COMBINATIONS.length; index++) await route.run(state, index);
     const samples: number[] = [];
     for (let index = 0; index < requests; index++) samples.push(await timed(() => route.run(state, index)));
-    rows.push([size.toLocaleString("en-US"), route.label, fixed(percentile(samples, 50), 2), fixed(percentile(samples, 95), 2), fixed(percentile(samples, 99), 2), fixed(first, 0)]);
+    rows.push([
+      size.toLocaleString("en-US"),
+      route.label,
+      fixed(percentile(samples, 50), 2),
+      fixed(percentile(samples, 95), 2),
+      fixed(percentile(samples, 99), 2),
+      fixed(first, 0),
+    ]);
   }
   return { size, rows, heapMb };
 }
@@ -226,7 +261,10 @@ export async function hotPathSection(sizes: readonly number[] = HOT_PATH_SIZES, 
       "subagent and the example plugin's hook. First = the first request on a new revision (definitions whose token counts are known by content, " +
       "as after a write that changed a few).",
     "",
-    markdownTable(["tools", "route", "p50 ms", "p95 ms", "p99 ms", "first ms"], results.flatMap((result) => result.rows)),
+    markdownTable(
+      ["tools", "route", "p50 ms", "p95 ms", "p99 ms", "first ms"],
+      results.flatMap((result) => result.rows),
+    ),
     "",
     markdownTable(
       ["tools", "heap MB one revision keeps (tools, state and all cached from it for the 8 combinations, after GC)"],

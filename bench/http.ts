@@ -19,7 +19,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3490);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const CATALOG = "bench";
 const COMBINATIONS = ["gpt-5", "gpt-4.1", "claude-sonnet-4-5", "gemini-2.5-pro"].flatMap((model) => ["build", "plan"].map((agent) => ({ model, agent })));
-const TARGETS: Record<number, { p50: number; p99?: number }> = { 10_000: { p50: 15, p99: 60 }, 50_000: { p50: 60 } };
+const TARGETS: Record<number, { p50: number; p99?: number }> = { 10000: { p50: 15, p99: 60 }, 50000: { p50: 60 } };
 
 // ---------------------------------------------------------------------------------------------
 // The server
@@ -65,7 +65,11 @@ async function startServer(): Promise<Server> {
   // Migrated first (as `npm run db:migrate`), then the token is made on it before the server opens it.
   const migrated = spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/migrate.ts"], { env, encoding: "utf8" });
   if (migrated.status !== 0) throw new Error(`Migrating the bench database failed: ${migrated.stderr}`);
-  const created = spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/toolshed.ts", "token", "create", "--team", "default", "--scope", "admin", "--name", "bench"], { env, encoding: "utf8" });
+  const created = spawnSync(
+    process.execPath,
+    [...SERVER_TSX_ARGS, "scripts/toolshed.ts", "token", "create", "--team", "default", "--scope", "admin", "--name", "bench"],
+    { env, encoding: "utf8" },
+  );
   if (created.status !== 0) throw new Error(`Creating the bench token failed: ${created.stderr}`);
   const child = spawn("./node_modules/.bin/next", ["start", "-p", String(PORT)], { env, stdio: ["ignore", "ignore", "inherit"], detached: true });
   await waitFor(async () => (await fetch(`${ORIGIN}/api/health`)).ok, 60_000, "the server to start");
@@ -93,7 +97,7 @@ function treeRss(rootPid: number): number {
   const tree = new Set([rootPid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, parent] of parents) if (tree.has(parent) && !tree.has(pid)) (tree.add(pid), (grew = true));
+    for (const [pid, parent] of parents) if (tree.has(parent) && !tree.has(pid)) tree.add(pid), (grew = true);
   }
   let kib = 0;
   for (const pid of tree) {
@@ -162,7 +166,11 @@ function importDocument(count: number) {
       }
       if (random() < 0.5) properties.sort = { type: "string", enum: ["asc", "desc", "relevance"], description: "Sort order." };
       if (random() < 0.3) properties.filter = { type: "object", properties: { field: { type: "string" }, value: { type: "string" } }, required: ["field"] };
-      return { name: tool.name, description: `${tool.summary} ${tool.description}`, parameters: { type: "object", properties, required: [tool.parameterNames?.[0]] } };
+      return {
+        name: tool.name,
+        description: `${tool.summary} ${tool.description}`,
+        parameters: { type: "object", properties, required: [tool.parameterNames?.[0]] },
+      };
     }),
   };
 }
@@ -253,11 +261,24 @@ async function measureSize(size: number, requests: number): Promise<SizeFigures>
       { route: "POST tool-list", run: async (i) => (await expectOk(server, "POST", `/api/catalogs/${CATALOG}/tool-list`, combination(i))).ms },
       {
         route: "POST preselect",
-        run: async (i) => (await expectOk(server, "POST", `/api/catalogs/${CATALOG}/preselect`, { ...combination(i), messages: conversations[i % conversations.length], k: 10 })).ms,
+        run: async (i) =>
+          (
+            await expectOk(server, "POST", `/api/catalogs/${CATALOG}/preselect`, {
+              ...combination(i),
+              messages: conversations[i % conversations.length],
+              k: 10,
+            })
+          ).ms,
       },
       {
         route: "POST tool-search",
-        run: async (i) => (await expectOk(server, "POST", `/api/catalogs/${CATALOG}/tool-search`, { ...combination(i), query: conversations[i % conversations.length].at(-1)!.content })).ms,
+        run: async (i) =>
+          (
+            await expectOk(server, "POST", `/api/catalogs/${CATALOG}/tool-search`, {
+              ...combination(i),
+              query: conversations[i % conversations.length].at(-1)!.content,
+            })
+          ).ms,
       },
       { route: "GET decisions", run: async () => (await expectOk(server, "GET", `/api/catalogs/${CATALOG}/decisions`)).ms },
     ];
@@ -273,7 +294,14 @@ async function measureSize(size: number, requests: number): Promise<SizeFigures>
       }
       figures.push({ route, cold, byConcurrency });
     }
-    return { size, importSeconds: imported.seconds, health: imported.health, healthSamples: imported.healthSamples, routes: figures, rssBytes: treeRss(server.child.pid!) };
+    return {
+      size,
+      importSeconds: imported.seconds,
+      health: imported.health,
+      healthSamples: imported.healthSamples,
+      routes: figures,
+      rssBytes: treeRss(server.child.pid!),
+    };
   } finally {
     server.stop();
   }
@@ -309,7 +337,7 @@ function report(results: SizeFigures[]): string {
       }),
     ),
   );
-  const importTargets: Record<number, string> = { 10_000: "≤ 10 s, health p99 ≤ 100 ms", 50_000: "≤ 60 s, health p99 ≤ 100 ms" };
+  const importTargets: Record<number, string> = { 10000: "≤ 10 s, health p99 ≤ 100 ms", 50000: "≤ 60 s, health p99 ≤ 100 ms" };
   const imports = markdownTable(
     ["tools", "import s", "/api/health during import p50 / p99 ms (samples)", "server RSS MB", "target"],
     results.map((result) => [
@@ -333,7 +361,9 @@ async function main(): Promise<void> {
     console.error(`Measuring ${size.toLocaleString("en")} tools …`);
     results.push(await measureSize(size, requests));
   }
-  console.log(`## Over HTTP against the production build (${os.cpus().length} cores, load average ${os.loadavg()[1].toFixed(1)} over the last 5 minutes at the end, ${requests} requests per route and concurrency, 8 model/agent combinations rotating)\n`);
+  console.log(
+    `## Over HTTP against the production build (${os.cpus().length} cores, load average ${os.loadavg()[1].toFixed(1)} over the last 5 minutes at the end, ${requests} requests per route and concurrency, 8 model/agent combinations rotating)\n`,
+  );
   console.log(report(results));
   console.log(`\nRequests sent again on a new connection after the server closed an idle kept-alive one: ${resent}.`);
 }

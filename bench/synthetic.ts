@@ -76,9 +76,7 @@ function pick<T>(random: () => number, items: readonly T[]): T {
 
 /** Made-up vendor names ("zendorflo"): large catalogs are mostly long-tail MCP servers. */
 function vendorNames(random: () => number, count: number): string[] {
-  return Array.from({ length: count }, () =>
-    Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(random, SYLLABLES)).join(""),
-  );
+  return Array.from({ length: count }, () => Array.from({ length: 2 + Math.floor(random() * 2) }, () => pick(random, SYLLABLES)).join(""));
 }
 
 /**

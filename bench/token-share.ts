@@ -29,9 +29,18 @@ function catalogOf(name: string, custom: Omit<Tool, "source" | "enabled" | "regi
 export async function tokenShareSection(set: LabelledSet): Promise<string> {
   const metatool = catalogOf(
     "metatool",
-    set.tools.map((tool) => ({ name: tool.name, summary: summarize(tool.description), description: tool.description, inputSchema: EMPTY_INPUT_SCHEMA, tags: [] })),
+    set.tools.map((tool) => ({
+      name: tool.name,
+      summary: summarize(tool.description),
+      description: tool.description,
+      inputSchema: EMPTY_INPUT_SCHEMA,
+      tags: [],
+    })),
   );
-  const demo = catalogOf("demo", DEMO_TOOLS.map((tool) => ({ ...tool, tags: [...tool.tags] })));
+  const demo = catalogOf(
+    "demo",
+    DEMO_TOOLS.map((tool) => ({ ...tool, tags: [...tool.tags] })),
+  );
   const selector = createLocalSelector();
   const scenarios = [
     { label: "MetaTool (199 + 15 built-ins)", state: metatool, prompts: set.cases.slice(0, CASES) },
@@ -54,7 +63,14 @@ export async function tokenShareSection(set: LabelledSet): Promise<string> {
           selector,
         });
         shares.push(result.tokens.toolSet / result.tokens.visible);
-        if (entry.expected.length > 0) recalls.push(recallAtK(result.toolSet.map((tool) => tool.name), entry.expected, result.toolSet.length));
+        if (entry.expected.length > 0)
+          recalls.push(
+            recallAtK(
+              result.toolSet.map((tool) => tool.name),
+              entry.expected,
+              result.toolSet.length,
+            ),
+          );
       }
       rows.push([label, k, visible, fixed(mean(shares) * visible, 0), `${fixed(mean(shares) * 100, 1)}%`, recalls.length ? fixed(mean(recalls), 3) : "n/a"]);
     }

@@ -18,15 +18,23 @@ export function AgentsEditor({ catalogId, agents, toolNames }: { catalogId: stri
   return (
     <div className="stack">
       <datalist id="agent-tool-names">
-        {toolNames.map((name) => <option key={name} value={name} />)}
-        {agents.map((agent) => <option key={`task-${agent.name}`} value={`task:${agent.name}`} />)}
+        {toolNames.map((name) => (
+          <option key={name} value={name} />
+        ))}
+        {agents.map((agent) => (
+          <option key={`task-${agent.name}`} value={`task:${agent.name}`} />
+        ))}
       </datalist>
       <div className="spread">
         <p className="muted" style={{ margin: 0 }}>
           Permission rules apply in order and the <b>last matching rule wins</b>; <code>*</code> is a wildcard; <code>deny</code> hides a tool,
           <code> ask</code> keeps it visible but needing approval. <code>task:&lt;agent&gt;</code> controls delegation, <code>skill:&lt;name&gt;</code> skills.
         </p>
-        {canEdit && !creating && <button type="button" className="primary" onClick={() => setCreating(true)} data-testid="new-agent">New agent</button>}
+        {canEdit && !creating && (
+          <button type="button" className="primary" onClick={() => setCreating(true)} data-testid="new-agent">
+            New agent
+          </button>
+        )}
       </div>
       {creating && <AgentForm catalogId={catalogId} agent={NEW_AGENT} onDone={() => setCreating(false)} />}
       {agents.map((agent) => (
@@ -50,36 +58,48 @@ function AgentCard({ catalogId, agent }: { catalogId: string; agent: Agent }) {
           <span className="badge">{agent.mode}</span>
         </div>
         {canEdit && (
-        <div className="row">
-          <button type="button" className="small-button" onClick={() => setEditing(true)} data-testid={`edit-agent-${agent.name}`}>Edit</button>
-          <ConfirmButton
-            label="Delete"
-            className="danger small-button"
-            title={`Delete agent ${agent.name}?`}
-            body="Simulations and the task tool stop offering it."
-            confirmLabel="Delete agent"
-            onConfirm={() =>
-              startTransition(async () => {
-                const result = await deleteAgentAction(catalogId, agent.name);
-                if (!result.ok) return void toast.error(result.error.message);
-                toast.success(`Deleted ${agent.name}`);
-                router.refresh();
-              })
-            }
-          />
-        </div>
+          <div className="row">
+            <button type="button" className="small-button" onClick={() => setEditing(true)} data-testid={`edit-agent-${agent.name}`}>
+              Edit
+            </button>
+            <ConfirmButton
+              label="Delete"
+              className="danger small-button"
+              title={`Delete agent ${agent.name}?`}
+              body="Simulations and the task tool stop offering it."
+              confirmLabel="Delete agent"
+              onConfirm={() =>
+                startTransition(async () => {
+                  const result = await deleteAgentAction(catalogId, agent.name);
+                  if (!result.ok) return void toast.error(result.error.message);
+                  toast.success(`Deleted ${agent.name}`);
+                  router.refresh();
+                })
+              }
+            />
+          </div>
         )}
       </div>
       <p className="muted small">{agent.description || "No description."}</p>
       <div className="small">
         <span className="muted">Permissions: </span>
         {agent.permissions.map((rule, index) => (
-          <span key={index} className={`tag`}>{rule.pattern} → <b>{rule.action}</b></span>
+          <span key={index} className={`tag`}>
+            {rule.pattern} → <b>{rule.action}</b>
+          </span>
         ))}
       </div>
       <div className="small">
         <span className="muted">Base tools: </span>
-        {agent.baseTools.length === 0 ? <span className="faint">none</span> : agent.baseTools.map((name) => <span key={name} className="tag">{name}</span>)}
+        {agent.baseTools.length === 0 ? (
+          <span className="faint">none</span>
+        ) : (
+          agent.baseTools.map((name) => (
+            <span key={name} className="tag">
+              {name}
+            </span>
+          ))
+        )}
       </div>
     </div>
   );
@@ -137,52 +157,97 @@ function AgentForm({ catalogId, agent, previousName, onDone }: { catalogId: stri
         <div className="field">
           <label htmlFor={`agent-mode-${agent.name}`}>Mode</label>
           <select id={`agent-mode-${agent.name}`} value={mode} onChange={(event) => setMode(event.target.value as Agent["mode"])}>
-            {AGENT_MODES.map((option) => <option key={option}>{option}</option>)}
+            {AGENT_MODES.map((option) => (
+              <option key={option}>{option}</option>
+            ))}
           </select>
         </div>
       </div>
       <div className="field">
-        <label htmlFor={`agent-description-${agent.name}`}>Description <span className="hint">subagents: shown in the task tool&apos;s description</span></label>
+        <label htmlFor={`agent-description-${agent.name}`}>
+          Description <span className="hint">subagents: shown in the task tool&apos;s description</span>
+        </label>
         <textarea id={`agent-description-${agent.name}`} rows={2} value={description} onChange={(event) => setDescription(event.target.value)} />
       </div>
       <div className="field">
-        <label htmlFor={`agent-base-${agent.name}`}>Base tools <span className="hint">always on for every turn; comma-separated</span></label>
+        <label htmlFor={`agent-base-${agent.name}`}>
+          Base tools <span className="hint">always on for every turn; comma-separated</span>
+        </label>
         <input id={`agent-base-${agent.name}`} value={baseTools} onChange={(event) => setBaseTools(event.target.value)} spellCheck={false} />
         <FieldErrors problems={errorsUnder(problems, "baseTools")} />
       </div>
       <div>
-        <h3>Permission rules <span className="hint">last match wins</span></h3>
+        <h3>
+          Permission rules <span className="hint">last match wins</span>
+        </h3>
         <table>
           <tbody>
             {rules.map((rule, index) => (
               <tr key={index} data-testid={`permission-${index}`}>
-                <td style={{ width: 30 }} className="faint">{index + 1}</td>
+                <td style={{ width: 30 }} className="faint">
+                  {index + 1}
+                </td>
                 <td>
-                  <input aria-label={`Pattern ${index + 1}`} value={rule.pattern} onChange={(event) => editRule(index, { pattern: event.target.value })} list="agent-tool-names" className="mono" spellCheck={false} />
+                  <input
+                    aria-label={`Pattern ${index + 1}`}
+                    value={rule.pattern}
+                    onChange={(event) => editRule(index, { pattern: event.target.value })}
+                    list="agent-tool-names"
+                    className="mono"
+                    spellCheck={false}
+                  />
                   <FieldErrors problems={errorsUnder(problems, `permissions.${index}`)} />
                 </td>
                 <td>
-                  <select aria-label={`Action ${index + 1}`} value={rule.action} onChange={(event) => editRule(index, { action: event.target.value as PermissionRule["action"] })}>
-                    {PERMISSION_ACTIONS.map((action) => <option key={action}>{action}</option>)}
+                  <select
+                    aria-label={`Action ${index + 1}`}
+                    value={rule.action}
+                    onChange={(event) => editRule(index, { action: event.target.value as PermissionRule["action"] })}
+                  >
+                    {PERMISSION_ACTIONS.map((action) => (
+                      <option key={action}>{action}</option>
+                    ))}
                   </select>
                 </td>
                 <td className="row" style={{ justifyContent: "flex-end" }}>
-                  <button type="button" className="small-button" onClick={() => moveRule(index, -1)} disabled={index === 0} aria-label="Move up">↑</button>
-                  <button type="button" className="small-button" onClick={() => moveRule(index, 1)} disabled={index === rules.length - 1} aria-label="Move down">↓</button>
-                  <button type="button" className="small-button danger" onClick={() => setRules((current) => current.filter((_, i) => i !== index))}>Remove</button>
+                  <button type="button" className="small-button" onClick={() => moveRule(index, -1)} disabled={index === 0} aria-label="Move up">
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    className="small-button"
+                    onClick={() => moveRule(index, 1)}
+                    disabled={index === rules.length - 1}
+                    aria-label="Move down"
+                  >
+                    ↓
+                  </button>
+                  <button type="button" className="small-button danger" onClick={() => setRules((current) => current.filter((_, i) => i !== index))}>
+                    Remove
+                  </button>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-        <button type="button" className="small-button" style={{ marginTop: 8 }} onClick={() => setRules((current) => [...current, { pattern: "", action: "deny" }])} data-testid="add-permission">
+        <button
+          type="button"
+          className="small-button"
+          style={{ marginTop: 8 }}
+          onClick={() => setRules((current) => [...current, { pattern: "", action: "deny" }])}
+          data-testid="add-permission"
+        >
           Add rule
         </button>
       </div>
       <FieldErrors problems={problems.filter((problem) => !/^(name|baseTools|permissions)/.test(problem.field))} />
       <div className="row end">
-        <button type="button" className="ghost" onClick={onDone}>Cancel</button>
-        <button type="submit" className="primary" disabled={pending} data-testid="save-agent">Save agent</button>
+        <button type="button" className="ghost" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={pending} data-testid="save-agent">
+          Save agent
+        </button>
       </div>
     </form>
   );

@@ -25,7 +25,8 @@ export const queryKeys = {
   /** Every tool of a catalog; also the prefix of the pages below, so invalidating it refreshes both. */
   tools: (catalogId: string) => ["tools", catalogId] as const,
   /** The server-side pages of the tools table, per filter. */
-  toolPages: (catalogId: string, filters?: ToolPageFilters) => (filters ? (["tools", catalogId, "pages", filters] as const) : (["tools", catalogId, "pages"] as const)),
+  toolPages: (catalogId: string, filters?: ToolPageFilters) =>
+    filters ? (["tools", catalogId, "pages", filters] as const) : (["tools", catalogId, "pages"] as const),
   /** One tool; under the tools prefix, so what refreshes the tools refreshes it. */
   tool: (catalogId: string, name: string) => ["tools", catalogId, "one", name] as const,
   audit: (catalogId: string, name: string) => ["audit", catalogId, name] as const,
@@ -50,9 +51,9 @@ export function fetchToolPage(catalogId: string, filters: ToolPageFilters, curso
 export type AuditEntry = Omit<AuditRow, "createdAt"> & { createdAt: string };
 
 export function fetchToolAudit(catalogId: string, name: string) {
-  return getJson<{ entries: AuditEntry[] }>(
-    `/api/catalogs/${encodeURIComponent(catalogId)}/tools/${encodeURIComponent(name)}/audit`,
-  ).then((body) => body.entries);
+  return getJson<{ entries: AuditEntry[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools/${encodeURIComponent(name)}/audit`).then(
+    (body) => body.entries,
+  );
 }
 
 export interface ToolListConfig {

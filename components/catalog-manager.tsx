@@ -24,7 +24,9 @@ export function CatalogManager({ catalogs, teams }: { catalogs: CatalogSummary[]
         <CreateCatalogForm teams={writable} />
       ) : (
         <p className="muted small" data-testid="no-create-rights">
-          {teams.length === 0 ? "You are not in a team yet: ask a team admin for an invitation." : "Your role is viewer in every team you belong to: you can look at catalogs but not create them."}
+          {teams.length === 0
+            ? "You are not in a team yet: ask a team admin for an invitation."
+            : "Your role is viewer in every team you belong to: you can look at catalogs but not create them."}
         </p>
       )}
       {catalogs.length === 0 ? (
@@ -56,7 +58,11 @@ function CreateCatalogForm({ teams }: { teams: TeamChoice[] }) {
         const form = event.currentTarget;
         const data = new FormData(form);
         startTransition(async () => {
-          const result = await createCatalogAction({ name: String(data.get("name")), description: String(data.get("description")), team: String(data.get("team")) });
+          const result = await createCatalogAction({
+            name: String(data.get("name")),
+            description: String(data.get("description")),
+            team: String(data.get("team")),
+          });
           if (!result.ok) {
             setError(result.error.message);
             toast.error(result.error.message);
@@ -78,7 +84,9 @@ function CreateCatalogForm({ teams }: { teams: TeamChoice[] }) {
           <label htmlFor="catalog-team">Team</label>
           <select id="catalog-team" name="team" data-testid="catalog-team" defaultValue={teams.find((team) => team.id === "default")?.id ?? teams[0].id}>
             {teams.map((team) => (
-              <option key={team.id} value={team.id}>{team.name}</option>
+              <option key={team.id} value={team.id}>
+                {team.name}
+              </option>
             ))}
           </select>
         </div>
@@ -92,7 +100,11 @@ function CreateCatalogForm({ teams }: { teams: TeamChoice[] }) {
       <button type="submit" className="primary" disabled={pending} style={{ alignSelf: "flex-end" }}>
         {pending ? "Creating…" : "Create catalog"}
       </button>
-      {error && <div className="field-error" style={{ flexBasis: "100%" }} role="alert">{error}</div>}
+      {error && (
+        <div className="field-error" style={{ flexBasis: "100%" }} role="alert">
+          {error}
+        </div>
+      )}
     </form>
   );
 }
@@ -122,46 +134,62 @@ function CatalogCard({ catalog, role }: { catalog: CatalogSummary; role: TeamRol
           <input name="name" defaultValue={catalog.name} aria-label="Catalog name" autoFocus required maxLength={80} />
           <input name="description" defaultValue={catalog.description} aria-label="Catalog description" maxLength={2000} />
           <div className="row end">
-            <button type="button" className="ghost" onClick={() => setEditing(false)}>Cancel</button>
-            <button type="submit" className="primary" disabled={pending}>Save</button>
+            <button type="button" className="ghost" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+            <button type="submit" className="primary" disabled={pending}>
+              Save
+            </button>
           </div>
         </form>
       ) : (
         <>
           <div className="spread">
-            <Link className="title" href={`/catalogs/${catalog.id}/tools`}>{catalog.name}</Link>
+            <Link className="title" href={`/catalogs/${catalog.id}/tools`}>
+              {catalog.name}
+            </Link>
             <span className="row">
-              <span className="badge" title="Owning team">{catalog.teamId}</span>
+              <span className="badge" title="Owning team">
+                {catalog.teamId}
+              </span>
               <code className="faint">{catalog.id}</code>
             </span>
           </div>
           <p className="muted small">{catalog.description || "No description."}</p>
           <div className="row">
-            <span className="stat"><b>{catalog.toolCount}</b> tools</span>
-            <span className="stat"><b>{catalog.enabledCount}</b> enabled</span>
-            <span className="stat">rev <b>{catalog.revision}</b></span>
+            <span className="stat">
+              <b>{catalog.toolCount}</b> tools
+            </span>
+            <span className="stat">
+              <b>{catalog.enabledCount}</b> enabled
+            </span>
+            <span className="stat">
+              rev <b>{catalog.revision}</b>
+            </span>
           </div>
           <div className="row end">
             {role !== "viewer" && (
-              <button type="button" className="small-button" onClick={() => setEditing(true)}>Rename</button>
+              <button type="button" className="small-button" onClick={() => setEditing(true)}>
+                Rename
+              </button>
             )}
             {role === "admin" && (
-            <ConfirmButton
-              label="Delete"
-              className="danger small-button"
-              testId={`delete-catalog-${catalog.id}`}
-              title={`Delete "${catalog.name}"?`}
-              body={<>This deletes its {catalog.toolCount} tools and their history. It cannot be undone.</>}
-              confirmLabel="Delete catalog"
-              onConfirm={() =>
-                startTransition(async () => {
-                  const result = await deleteCatalogAction(catalog.id);
-                  if (!result.ok) return void toast.error(result.error.message);
-                  toast.success(`Catalog "${catalog.name}" deleted`);
-                  router.refresh();
-                })
-              }
-            />
+              <ConfirmButton
+                label="Delete"
+                className="danger small-button"
+                testId={`delete-catalog-${catalog.id}`}
+                title={`Delete "${catalog.name}"?`}
+                body={<>This deletes its {catalog.toolCount} tools and their history. It cannot be undone.</>}
+                confirmLabel="Delete catalog"
+                onConfirm={() =>
+                  startTransition(async () => {
+                    const result = await deleteCatalogAction(catalog.id);
+                    if (!result.ok) return void toast.error(result.error.message);
+                    toast.success(`Catalog "${catalog.name}" deleted`);
+                    router.refresh();
+                  })
+                }
+              />
             )}
           </div>
         </>

@@ -38,7 +38,9 @@ export function ConfirmButton({
           <h2>{title}</h2>
           <div className="muted">{body}</div>
           <div className="row end">
-            <button value="cancel" autoFocus>Cancel</button>
+            <button value="cancel" autoFocus>
+              Cancel
+            </button>
             <button value="confirm" className="danger solid" data-testid="confirm-action">
               {confirmLabel}
             </button>

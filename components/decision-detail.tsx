@@ -61,13 +61,19 @@ export function DecisionDetail({ catalogId, decision }: { catalogId: string; dec
       </div>
       <div className="panel spread">
         <div className="row">
-          <span className={`badge kind-${decision.kind}`} data-testid="decision-kind">{decision.kind}</span>
-          <span className="mono" data-testid="decision-path">path: {decision.path}</span>
+          <span className={`badge kind-${decision.kind}`} data-testid="decision-kind">
+            {decision.kind}
+          </span>
+          <span className="mono" data-testid="decision-path">
+            path: {decision.path}
+          </span>
           <span className="muted small">{formatTime(decision.createdAt)}</span>
         </div>
         {decision.conversationId ? (
           <div className="row small">
-            <Link href={`/catalogs/${catalogId}/playground?conversation=${decision.conversationId}`} data-testid="conversation-link">Open the conversation</Link>
+            <Link href={`/catalogs/${catalogId}/playground?conversation=${decision.conversationId}`} data-testid="conversation-link">
+              Open the conversation
+            </Link>
             <Link href={`/catalogs/${catalogId}/decisions?conversation=${decision.conversationId}`}>Its decisions</Link>
           </div>
         ) : (
@@ -87,13 +93,25 @@ export function DecisionDetail({ catalogId, decision }: { catalogId: string; dec
           <dt>Mode</dt>
           <dd>{decision.mode ?? <span className="faint">the agent's own</span>}</dd>
           <dt>Flags</dt>
-          <dd>{decision.flags.length ? decision.flags.map((flag) => <span key={flag} className="tag">{flag}</span>) : <span className="faint">none</span>}</dd>
+          <dd>
+            {decision.flags.length ? (
+              decision.flags.map((flag) => (
+                <span key={flag} className="tag">
+                  {flag}
+                </span>
+              ))
+            ) : (
+              <span className="faint">none</span>
+            )}
+          </dd>
           <dt>Selector</dt>
           <dd data-testid="decision-selector">{decision.selector ?? <span className="faint">none: exact names are resolved locally</span>}</dd>
           <dt>Fallback</dt>
           <dd data-testid="decision-fallback">
             {decision.fallback ? (
-              <span><span className="badge warn">fallback</span> from <code>{decision.fallback.from}</code>: {decision.fallback.cause}</span>
+              <span>
+                <span className="badge warn">fallback</span> from <code>{decision.fallback.from}</code>: {decision.fallback.cause}
+              </span>
             ) : (
               <span className="faint">none</span>
             )}
@@ -103,7 +121,9 @@ export function DecisionDetail({ catalogId, decision }: { catalogId: string; dec
           <dt>Tokens</dt>
           <dd data-testid="decision-tokens">
             {Object.entries(decision.tokens).map(([key, value]) => (
-              <span key={key} className="tag">{key}: {value}</span>
+              <span key={key} className="tag">
+                {key}: {value}
+              </span>
             ))}
           </dd>
         </dl>
@@ -112,11 +132,19 @@ export function DecisionDetail({ catalogId, decision }: { catalogId: string; dec
       <div className="grid-2" style={{ alignItems: "start" }}>
         <div className="panel stack" data-testid="decision-input">
           <h2>Input</h2>
-          {decision.kind === "preselect" ? <PreselectInputView input={decision.input as PreselectInput} /> : <ToolSearchInputView input={decision.input as ToolSearchInput} />}
+          {decision.kind === "preselect" ? (
+            <PreselectInputView input={decision.input as PreselectInput} />
+          ) : (
+            <ToolSearchInputView input={decision.input as ToolSearchInput} />
+          )}
         </div>
         <div className="panel stack" data-testid="decision-result">
           <h2>Verified result</h2>
-          {decision.kind === "preselect" ? <PreselectResultView result={decision.result as PreselectResult} /> : <ToolSearchResultView result={decision.result as ToolSearchResult} />}
+          {decision.kind === "preselect" ? (
+            <PreselectResultView result={decision.result as PreselectResult} />
+          ) : (
+            <ToolSearchResultView result={decision.result as ToolSearchResult} />
+          )}
         </div>
       </div>
 
@@ -141,7 +169,9 @@ export function DecisionDetail({ catalogId, decision }: { catalogId: string; dec
           What the selector returned before any check, invented names included
           {decision.path === "exact" ? " (on the exact path, the names asked for: no model was called)" : ""}.
         </p>
-        <pre className="diff json-block" data-testid="decision-raw">{JSON.stringify(decision.raw, null, 2)}</pre>
+        <pre className="diff json-block" data-testid="decision-raw">
+          {JSON.stringify(decision.raw, null, 2)}
+        </pre>
       </div>
     </div>
   );
@@ -173,7 +203,15 @@ function PreselectInputView({ input }: { input: PreselectInput }) {
       </div>
       <div>
         <h3>History at the time</h3>
-        {input.history?.length ? input.history.map((name) => <code key={name} className="tag">{name}</code>) : <span className="faint">none</span>}
+        {input.history?.length ? (
+          input.history.map((name) => (
+            <code key={name} className="tag">
+              {name}
+            </code>
+          ))
+        ) : (
+          <span className="faint">none</span>
+        )}
       </div>
     </>
   );
@@ -184,7 +222,9 @@ function ToolSearchInputView({ input }: { input: ToolSearchInput }) {
     <>
       <div>
         <h3>Query</h3>
-        <pre className="diff" data-testid="decision-query">{input.query}</pre>
+        <pre className="diff" data-testid="decision-query">
+          {input.query}
+        </pre>
       </div>
       <div className="row small">
         <span className="tag">max results: {input.maxResults ?? "default"}</span>
@@ -224,7 +264,9 @@ function PreselectResultView({ result }: { result: PreselectResult }) {
               {selected.map((tool) => (
                 <tr key={tool.name} data-testid={`selected-${tool.name}`}>
                   <td className="name">{tool.name}</td>
-                  <td style={{ width: "40%" }}><ScoreBar score={tool.score} max={max} /></td>
+                  <td style={{ width: "40%" }}>
+                    <ScoreBar score={tool.score} max={max} />
+                  </td>
                   <td className="mono small">{tool.score.toFixed(3)}</td>
                 </tr>
               ))}
@@ -238,8 +280,20 @@ function PreselectResultView({ result }: { result: PreselectResult }) {
           const names = toolSet.filter((entry) => entry.origin === origin).map((entry) => entry.name);
           return (
             <div key={origin} className="origin-group">
-              <span className="muted small">{ORIGIN_LABELS[origin]} ({names.length})</span>
-              <div>{names.length ? names.map((name) => <code key={name} className="tag">{name}</code>) : <span className="faint small">none</span>}</div>
+              <span className="muted small">
+                {ORIGIN_LABELS[origin]} ({names.length})
+              </span>
+              <div>
+                {names.length ? (
+                  names.map((name) => (
+                    <code key={name} className="tag">
+                      {name}
+                    </code>
+                  ))
+                ) : (
+                  <span className="faint small">none</span>
+                )}
+              </div>
             </div>
           );
         })}
@@ -256,7 +310,11 @@ function PreselectResultView({ result }: { result: PreselectResult }) {
           </ul>
         </div>
       )}
-      {candidateCount !== undefined && <p className="muted small" data-testid="candidate-count">The selector saw {candidateCount.toLocaleString("en")} candidates (names and summaries only).</p>}
+      {candidateCount !== undefined && (
+        <p className="muted small" data-testid="candidate-count">
+          The selector saw {candidateCount.toLocaleString("en")} candidates (names and summaries only).
+        </p>
+      )}
     </>
   );
 }
@@ -267,14 +325,24 @@ function ToolSearchResultView({ result }: { result: ToolSearchResult }) {
     <>
       <div>
         <h3>Asked for / returned by the selector</h3>
-        {result.requested?.length ? result.requested.map((name) => <code key={name} className="tag">{name}</code>) : <span className="faint">none</span>}
+        {result.requested?.length ? (
+          result.requested.map((name) => (
+            <code key={name} className="tag">
+              {name}
+            </code>
+          ))
+        ) : (
+          <span className="faint">none</span>
+        )}
       </div>
       <div>
         <h3>Tools found ({tools.length})</h3>
         {tools.length ? (
           <ul className="plain-list">
             {tools.map((name) => (
-              <li key={name} data-testid={`found-${name}`}><code>{name}</code></li>
+              <li key={name} data-testid={`found-${name}`}>
+                <code>{name}</code>
+              </li>
             ))}
           </ul>
         ) : (

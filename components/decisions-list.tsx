@@ -28,7 +28,10 @@ async function fetchDecisions(catalogId: string, search: URLSearchParams, cursor
   if (search.get("conversation")) query.set("conversationId", search.get("conversation")!);
   for (const key of ["kind", "path"] as const) if (search.get(key)) query.set(key, search.get(key)!);
   for (const key of ["rejected", "fallback"] as const) if (search.get(key) === "1") query.set(key, "1");
-  const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/decisions?${query.toString()}`, { headers: { accept: "application/json" }, signal });
+  const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/decisions?${query.toString()}`, {
+    headers: { accept: "application/json" },
+    signal,
+  });
   const body = await response.json();
   if (!response.ok) throw new Error(body?.error?.message ?? `Request failed: ${response.status}`);
   return body as DecisionPage;
@@ -63,7 +66,12 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
   return (
     <div className="stack">
       <div className="toolbar" data-testid="decision-filters">
-        <select aria-label="Conversation" value={filters.conversation} onChange={(event) => setParam("conversation", event.target.value)} data-testid="filter-conversation">
+        <select
+          aria-label="Conversation"
+          value={filters.conversation}
+          onChange={(event) => setParam("conversation", event.target.value)}
+          data-testid="filter-conversation"
+        >
           <option value="">All conversations</option>
           {!knownConversation && <option value={filters.conversation}>{filters.conversation}</option>}
           {conversations.map((conversation) => (
@@ -84,19 +92,33 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
           <option value="semantic">semantic</option>
         </select>
         <label className="row small">
-          <input type="checkbox" checked={filters.rejected === "1"} onChange={(event) => setParam("rejected", event.target.checked ? "1" : "")} data-testid="filter-rejected" />
+          <input
+            type="checkbox"
+            checked={filters.rejected === "1"}
+            onChange={(event) => setParam("rejected", event.target.checked ? "1" : "")}
+            data-testid="filter-rejected"
+          />
           With rejections
         </label>
         <label className="row small">
-          <input type="checkbox" checked={filters.fallback === "1"} onChange={(event) => setParam("fallback", event.target.checked ? "1" : "")} data-testid="filter-fallback" />
+          <input
+            type="checkbox"
+            checked={filters.fallback === "1"}
+            onChange={(event) => setParam("fallback", event.target.checked ? "1" : "")}
+            data-testid="filter-fallback"
+          />
           With fallbacks
         </label>
         {filtered && (
-          <button type="button" className="ghost" onClick={() => router.replace(pathname, { scroll: false })} data-testid="clear-filters">Clear filters</button>
+          <button type="button" className="ghost" onClick={() => router.replace(pathname, { scroll: false })} data-testid="clear-filters">
+            Clear filters
+          </button>
         )}
       </div>
       {error && !decisions ? (
-        <div className="error-box" role="alert">Could not load decisions: {error.message}</div>
+        <div className="error-box" role="alert">
+          Could not load decisions: {error.message}
+        </div>
       ) : isPending || !decisions ? (
         <div className="panel empty">Loading decisions…</div>
       ) : decisions.length === 0 ? (
@@ -109,9 +131,14 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
       ) : (
         <>
           <p className="muted small" data-testid="decision-count">
-            {decisions.length} decision{decisions.length === 1 ? "" : "s"}{hasNextPage ? " loaded (more as you scroll)" : ""}, newest first
+            {decisions.length} decision{decisions.length === 1 ? "" : "s"}
+            {hasNextPage ? " loaded (more as you scroll)" : ""}, newest first
           </p>
-          {error && <div className="error-box" role="alert">Could not load more decisions: {error.message}</div>}
+          {error && (
+            <div className="error-box" role="alert">
+              Could not load more decisions: {error.message}
+            </div>
+          )}
           <div className="table-wrap virtual-scroll" ref={setScroller}>
             <table data-testid="decision-table">
               <thead>
@@ -140,20 +167,35 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
                     return (
                       <tr key={decision.id} ref={measure} data-index={index} data-testid={`decision-row-${decision.id}`} data-kind={decision.kind}>
                         <td className="small mono">{formatTime(decision.createdAt)}</td>
-                        <td><span className={`badge kind-${decision.kind}`}>{decision.kind}</span></td>
+                        <td>
+                          <span className={`badge kind-${decision.kind}`}>{decision.kind}</span>
+                        </td>
                         <td className="mono small">{decision.path}</td>
-                        <td className="mono small">{decision.model}<br /><span className="muted">{decision.agent}</span></td>
+                        <td className="mono small">
+                          {decision.model}
+                          <br />
+                          <span className="muted">{decision.agent}</span>
+                        </td>
                         <td className="small">
                           {decision.selector ?? <span className="faint">none (exact)</span>}
                           {decision.fallback && (
-                            <span className="badge warn" title={`${decision.fallback.from}: ${decision.fallback.cause}`} data-testid="fallback-badge"> fallback</span>
+                            <span className="badge warn" title={`${decision.fallback.from}: ${decision.fallback.cause}`} data-testid="fallback-badge">
+                              {" "}
+                              fallback
+                            </span>
                           )}
                         </td>
-                        <td data-testid="result-count">{resultCount(decision)} {decision.kind === "preselect" ? "selected" : "found"}</td>
-                        <td data-testid="rejected-count">{decision.rejected.length > 0 ? <span className="badge off">{decision.rejected.length}</span> : <span className="faint">0</span>}</td>
+                        <td data-testid="result-count">
+                          {resultCount(decision)} {decision.kind === "preselect" ? "selected" : "found"}
+                        </td>
+                        <td data-testid="rejected-count">
+                          {decision.rejected.length > 0 ? <span className="badge off">{decision.rejected.length}</span> : <span className="faint">0</span>}
+                        </td>
                         <td className="small">{decision.latencyMs.toFixed(1)} ms</td>
                         <td>
-                          <Link href={`/catalogs/${catalogId}/decisions/${decision.id}`} prefetch={false} data-testid={`open-decision-${decision.id}`}>Details</Link>
+                          <Link href={`/catalogs/${catalogId}/decisions/${decision.id}`} prefetch={false} data-testid={`open-decision-${decision.id}`}>
+                            Details
+                          </Link>
                         </td>
                       </tr>
                     );

@@ -49,7 +49,10 @@ function newDraft(labelled: LabelledCase = { query: "", expected: [] }): DraftCa
 }
 
 function toCase(draft: DraftCase): LabelledCase {
-  const expected = draft.expected.split(",").map((name) => name.trim()).filter(Boolean);
+  const expected = draft.expected
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   return { ...(draft.id === undefined ? {} : { id: draft.id }), query: draft.query.trim(), expected };
 }
 
@@ -117,10 +120,15 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
     queryKey: ["evaluations", catalogId, trendName, finished ? shown.id : "running"],
     enabled: trendName !== "",
     queryFn: ({ signal }) =>
-      getJson<{ evaluations: EvaluationRun[] }>(`${evaluationsUrl(catalogId)}?${new URLSearchParams({ name: trendName, limit: String(TREND_RUNS) })}`, signal).then((body) => body.evaluations),
+      getJson<{ evaluations: EvaluationRun[] }>(
+        `${evaluationsUrl(catalogId)}?${new URLSearchParams({ name: trendName, limit: String(TREND_RUNS) })}`,
+        signal,
+      ).then((body) => body.evaluations),
   });
   // Runs compare only with runs of the same selector and k.
-  const comparable = (history.data ?? []).filter((evaluation) => evaluation.status === "done" && (!shown || (evaluation.selector === shown.selector && evaluation.k === shown.k)));
+  const comparable = (history.data ?? []).filter(
+    (evaluation) => evaluation.status === "done" && (!shown || (evaluation.selector === shown.selector && evaluation.k === shown.k)),
+  );
   const points: TrendPoint[] = comparable
     .filter((evaluation) => evaluation.metrics)
     .reverse()
@@ -135,8 +143,9 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
           <div>
             <h2 id="cases-heading">Labelled cases</h2>
             <p className="muted small">
-              Requests and the tools each needs. Import a labelled set (the <code>bench/data</code> format: <code>{'{ "cases": [{ "query", "expected": [names] }] }'}</code>; its tools are not read) or write cases here.
-              At most {MAX_EVALUATION_CASES.toLocaleString("en")} per run.
+              Requests and the tools each needs. Import a labelled set (the <code>bench/data</code> format:{" "}
+              <code>{'{ "cases": [{ "query", "expected": [names] }] }'}</code>; its tools are not read) or write cases here. At most{" "}
+              {MAX_EVALUATION_CASES.toLocaleString("en")} per run.
             </p>
           </div>
           <label className="button">
@@ -154,18 +163,27 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
             />
           </label>
         </div>
-        {problem && <div className="error-box" role="alert" data-testid="cases-problem">{problem}</div>}
+        {problem && (
+          <div className="error-box" role="alert" data-testid="cases-problem">
+            {problem}
+          </div>
+        )}
         {unknown.length > 0 && (
           <div className="error-box stack" role="alert" data-testid="unknown-tools">
-            <span>{unknown.length} {unknown.length === 1 ? "case names" : "cases name"} tools this catalog does not have:</span>
+            <span>
+              {unknown.length} {unknown.length === 1 ? "case names" : "cases name"} tools this catalog does not have:
+            </span>
             <ul>
               {unknown.slice(0, 20).map((entry) => (
                 <li key={entry.index}>
-                  case {entry.index + 1}{entry.id ? ` (${entry.id})` : ""}: {entry.names.join(", ")}
+                  case {entry.index + 1}
+                  {entry.id ? ` (${entry.id})` : ""}: {entry.names.join(", ")}
                 </li>
               ))}
             </ul>
-            <button type="button" onClick={leaveOutUnknown} data-testid="leave-out-unknown">Leave these cases out</button>
+            <button type="button" onClick={leaveOutUnknown} data-testid="leave-out-unknown">
+              Leave these cases out
+            </button>
           </div>
         )}
         <div className="table-wrap">
@@ -175,25 +193,59 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
                 <th scope="col">#</th>
                 <th scope="col">Request</th>
                 <th scope="col">Expected tools (comma-separated)</th>
-                <th scope="col"><span className="faint">Remove</span></th>
+                <th scope="col">
+                  <span className="faint">Remove</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {drafts.slice(0, SHOWN_CASES).map((draft, index) => (
                 <tr key={draft.key} data-testid={`case-${index}`}>
                   <td className="muted small">{index + 1}</td>
-                  <td><input aria-label={`Request of case ${index + 1}`} value={draft.query} onChange={(event) => setDraft(index, { query: event.target.value })} style={{ width: "100%" }} /></td>
-                  <td><input aria-label={`Expected tools of case ${index + 1}`} value={draft.expected} onChange={(event) => setDraft(index, { expected: event.target.value })} className="mono" style={{ width: "100%" }} /></td>
-                  <td><button type="button" className="ghost small-button" aria-label={`Remove case ${index + 1}`} onClick={() => setDrafts(drafts.filter((_, at) => at !== index))}>×</button></td>
+                  <td>
+                    <input
+                      aria-label={`Request of case ${index + 1}`}
+                      value={draft.query}
+                      onChange={(event) => setDraft(index, { query: event.target.value })}
+                      style={{ width: "100%" }}
+                    />
+                  </td>
+                  <td>
+                    <input
+                      aria-label={`Expected tools of case ${index + 1}`}
+                      value={draft.expected}
+                      onChange={(event) => setDraft(index, { expected: event.target.value })}
+                      className="mono"
+                      style={{ width: "100%" }}
+                    />
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="ghost small-button"
+                      aria-label={`Remove case ${index + 1}`}
+                      onClick={() => setDrafts(drafts.filter((_, at) => at !== index))}
+                    >
+                      ×
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
-        {drafts.length > SHOWN_CASES && <p className="muted small">Showing the first {SHOWN_CASES} of {drafts.length.toLocaleString("en")} cases; every case is run.</p>}
+        {drafts.length > SHOWN_CASES && (
+          <p className="muted small">
+            Showing the first {SHOWN_CASES} of {drafts.length.toLocaleString("en")} cases; every case is run.
+          </p>
+        )}
         <div className="toolbar">
-          <button type="button" onClick={() => setDrafts([...drafts, newDraft()])} data-testid="add-case">Add case</button>
-          <span className="muted small" data-testid="case-count">{cases.length.toLocaleString("en")} cases</span>
+          <button type="button" onClick={() => setDrafts([...drafts, newDraft()])} data-testid="add-case">
+            Add case
+          </button>
+          <span className="muted small" data-testid="case-count">
+            {cases.length.toLocaleString("en")} cases
+          </span>
         </div>
       </section>
 
@@ -208,7 +260,9 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
             Selector
             <select value={selector} onChange={(event) => setSelector(event.target.value)} data-testid="selector">
               {selectors.map((id) => (
-                <option key={id} value={id}>{id}</option>
+                <option key={id} value={id}>
+                  {id}
+                </option>
               ))}
             </select>
           </label>
@@ -217,7 +271,13 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
             <input type="number" min={1} max={50} value={k} onChange={(event) => setK(Number(event.target.value))} style={{ width: 64 }} data-testid="k" />
           </label>
           {canRun ? (
-            <button type="button" className="primary" disabled={run.isPending || cases.length === 0 || shown?.status === "running"} onClick={() => run.mutate()} data-testid="run-evaluation">
+            <button
+              type="button"
+              className="primary"
+              disabled={run.isPending || cases.length === 0 || shown?.status === "running"}
+              onClick={() => run.mutate()}
+              data-testid="run-evaluation"
+            >
               {run.isPending ? "Starting…" : "Run evaluation"}
             </button>
           ) : (
@@ -225,17 +285,31 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
           )}
         </div>
         {selector !== selectors[0] && <p className="muted small">A model selector makes one call per case: slow, and paid for.</p>}
-        {run.error && <div className="error-box" role="alert" data-testid="run-error">{run.error.message}</div>}
+        {run.error && (
+          <div className="error-box" role="alert" data-testid="run-error">
+            {run.error.message}
+          </div>
+        )}
         {shown && <RunResult catalogId={catalogId} evaluation={shown} />}
       </section>
 
       {points.length > 0 && (
         <section className="panel stack" aria-labelledby="trend-heading" data-testid="trend">
           <h2 id="trend-heading">“{trendName}” over revisions</h2>
-          {shown && <p className="muted small">Runs with selector {shown.selector} and k {shown.k}.</p>}
+          {shown && (
+            <p className="muted small">
+              Runs with selector {shown.selector} and k {shown.k}.
+            </p>
+          )}
           <Regressions points={points} />
           <MetricTrend points={points} setName={trendName} />
-          <RunTable runs={comparable} onOpen={(id) => { setRunId(id); void queryClient.invalidateQueries({ queryKey: ["evaluation", catalogId, id] }); }} />
+          <RunTable
+            runs={comparable}
+            onOpen={(id) => {
+              setRunId(id);
+              void queryClient.invalidateQueries({ queryKey: ["evaluation", catalogId, id] });
+            }}
+          />
         </section>
       )}
     </div>
@@ -244,11 +318,19 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
 
 function Regressions({ points }: { points: TrendPoint[] }) {
   const fallen = regressions(points);
-  if (fallen.length === 0) return <p className="muted small" data-testid="no-regression">No metric fell since the run before.</p>;
+  if (fallen.length === 0)
+    return (
+      <p className="muted small" data-testid="no-regression">
+        No metric fell since the run before.
+      </p>
+    );
   return (
     <div className="error-box" role="status" data-testid="regression">
       Regression since the run before:{" "}
-      {fallen.map((drop) => `${drop.metric} fell from ${drop.from.toFixed(2)} to ${drop.to.toFixed(2)} (revision ${drop.fromRevision} → ${drop.toRevision})`).join("; ")}.
+      {fallen
+        .map((drop) => `${drop.metric} fell from ${drop.from.toFixed(2)} to ${drop.to.toFixed(2)} (revision ${drop.fromRevision} → ${drop.toRevision})`)
+        .join("; ")}
+      .
     </div>
   );
 }
@@ -258,28 +340,45 @@ function RunResult({ catalogId, evaluation }: { catalogId: string; evaluation: E
     return (
       <div className="stack" data-testid="run-progress">
         <progress value={evaluation.progress.done} max={evaluation.progress.total} aria-label="Cases run" />
-        <span className="muted small">{evaluation.progress.done} of {evaluation.progress.total} cases</span>
+        <span className="muted small">
+          {evaluation.progress.done} of {evaluation.progress.total} cases
+        </span>
       </div>
     );
   }
-  if (evaluation.status === "failed") return <div className="error-box" role="alert" data-testid="run-failed">The run failed: {evaluation.error}</div>;
+  if (evaluation.status === "failed")
+    return (
+      <div className="error-box" role="alert" data-testid="run-failed">
+        The run failed: {evaluation.error}
+      </div>
+    );
   const misses = evaluation.misses ?? [];
   return (
     <div className="stack" data-testid="run-result" data-run={evaluation.id}>
       <p className="muted small">
         {evaluation.progress.total} cases · selector {evaluation.selector} · k {evaluation.k} · revision {evaluation.revision}
-        {evaluation.fallbacks > 0 && <> · <strong>{evaluation.fallbacks} answered by the local selector after the model failed</strong></>}
+        {evaluation.fallbacks > 0 && (
+          <>
+            {" "}
+            · <strong>{evaluation.fallbacks} answered by the local selector after the model failed</strong>
+          </>
+        )}
       </p>
       {evaluation.metrics && <MetricBars metrics={evaluation.metrics} />}
       <h3>Misses ({misses.length})</h3>
       {misses.length === 0 ? (
-        <p className="muted small" data-testid="no-misses">Every case had its expected tools among the first {evaluation.k}.</p>
+        <p className="muted small" data-testid="no-misses">
+          Every case had its expected tools among the first {evaluation.k}.
+        </p>
       ) : (
         <div className="stack">
           {misses.slice(0, SHOWN_MISSES).map((miss) => (
             <div key={miss.case} className="panel stack" data-testid={`miss-${miss.case}`}>
               <div>
-                <span className="muted small">case {miss.case + 1}{miss.id ? ` (${miss.id})` : ""}: </span>
+                <span className="muted small">
+                  case {miss.case + 1}
+                  {miss.id ? ` (${miss.id})` : ""}:{" "}
+                </span>
                 <strong data-testid="miss-query">{miss.query}</strong>
               </div>
               <div className="grid-2">
@@ -302,7 +401,9 @@ function MissTools({ catalogId, title, tools, testId }: { catalogId: string; tit
       <ul className="stack" style={{ listStyle: "none", padding: 0 }}>
         {tools.map((tool) => (
           <li key={tool.name}>
-            <Link href={`/catalogs/${catalogId}/tools/${encodeURIComponent(tool.name)}`} className="mono">{tool.name}</Link>{" "}
+            <Link href={`/catalogs/${catalogId}/tools/${encodeURIComponent(tool.name)}`} className="mono">
+              {tool.name}
+            </Link>{" "}
             <span className="muted small">{tool.rank === null ? "not ranked" : `rank ${tool.rank} · score ${tool.score?.toFixed(3)}`}</span>
             <div className="small">{tool.summary || <span className="faint">No summary.</span>}</div>
           </li>
@@ -316,7 +417,9 @@ function RunTable({ runs, onOpen }: { runs: EvaluationRun[]; onOpen: (id: string
   return (
     <div className="table-wrap">
       <table>
-        <caption className="muted small" style={{ textAlign: "left" }}>Runs of this set, newest first</caption>
+        <caption className="muted small" style={{ textAlign: "left" }}>
+          Runs of this set, newest first
+        </caption>
         <thead>
           <tr>
             <th scope="col">When</th>
@@ -327,7 +430,9 @@ function RunTable({ runs, onOpen }: { runs: EvaluationRun[]; onOpen: (id: string
             <th scope="col">recall@5</th>
             <th scope="col">recall@10</th>
             <th scope="col">nDCG@10</th>
-            <th scope="col"><span className="faint">Open</span></th>
+            <th scope="col">
+              <span className="faint">Open</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -341,7 +446,11 @@ function RunTable({ runs, onOpen }: { runs: EvaluationRun[]; onOpen: (id: string
               <td>{run.metrics?.["recall@5"].toFixed(2)}</td>
               <td>{run.metrics?.["recall@10"].toFixed(2)}</td>
               <td>{run.metrics?.["ndcg@10"].toFixed(2)}</td>
-              <td><button type="button" className="ghost small-button" onClick={() => onOpen(run.id)}>Show</button></td>
+              <td>
+                <button type="button" className="ghost small-button" onClick={() => onOpen(run.id)}>
+                  Show
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -19,5 +19,8 @@ export function FieldErrors({ problems, testId }: { problems: FieldError[]; test
 }
 
 export function splitList(text: string): string[] {
-  return text.split(",").map((item) => item.trim()).filter(Boolean);
+  return text
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 }

@@ -37,7 +37,11 @@ export function InviteAcceptButton({ token, teamName }: { token: string; teamNam
       >
         {pending ? "Joining…" : `Accept and join ${teamName}`}
       </button>
-      {error && <div className="error-box" role="alert" data-testid="invite-error">{error}</div>}
+      {error && (
+        <div className="error-box" role="alert" data-testid="invite-error">
+          {error}
+        </div>
+      )}
     </div>
   );
 }
@@ -45,13 +49,21 @@ export function InviteAcceptButton({ token, teamName }: { token: string; teamNam
 export function InviteSignOutButton({ token }: { token: string }) {
   return (
     <form action={signOutForInvitationAction.bind(null, token)}>
-      <button type="submit" data-testid="invite-sign-out">Sign out</button>
+      <button type="submit" data-testid="invite-sign-out">
+        Sign out
+      </button>
     </form>
   );
 }
 
 /** One labelled input of the account form, with its problem under it. */
-function AccountField({ field, id, label, problem, ...input }: { field: string; id: string; label: React.ReactNode; problem?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+function AccountField({
+  field,
+  id,
+  label,
+  problem,
+  ...input
+}: { field: string; id: string; label: React.ReactNode; problem?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -90,15 +102,31 @@ export function InviteAccountForm({ token, email, minPasswordLength }: { token: 
       <AccountField
         field="password"
         id="invite-password"
-        label={<>Password <span className="hint">at least {minPasswordLength} characters</span></>}
+        label={
+          <>
+            Password <span className="hint">at least {minPasswordLength} characters</span>
+          </>
+        }
         type="password"
         minLength={minPasswordLength}
         maxLength={256}
         autoComplete="new-password"
         problem={problems.password}
       />
-      <AccountField field="confirm" id="invite-password-confirm" label="Repeat the password" type="password" maxLength={256} autoComplete="new-password" problem={problems.confirm} />
-      {problems[""] && <div className="error-box" role="alert" data-testid="invite-error">{problems[""]}</div>}
+      <AccountField
+        field="confirm"
+        id="invite-password-confirm"
+        label="Repeat the password"
+        type="password"
+        maxLength={256}
+        autoComplete="new-password"
+        problem={problems.confirm}
+      />
+      {problems[""] && (
+        <div className="error-box" role="alert" data-testid="invite-error">
+          {problems[""]}
+        </div>
+      )}
       <button type="submit" className="primary" disabled={pending} data-testid="invite-accept">
         {pending ? "Creating your account…" : "Create account and join"}
       </button>

@@ -23,16 +23,27 @@ export function MetricBars({ metrics }: { metrics: Metrics }) {
   const barWidth = 300;
   const height = EVALUATION_METRICS.length * rowHeight;
   return (
-    <svg role="img" aria-labelledby={titleId} viewBox={`0 0 ${labelWidth + barWidth + 50} ${height}`} width="100%" style={{ maxWidth: 520 }} data-testid="metric-bars">
+    <svg
+      role="img"
+      aria-labelledby={titleId}
+      viewBox={`0 0 ${labelWidth + barWidth + 50} ${height}`}
+      width="100%"
+      style={{ maxWidth: 520 }}
+      data-testid="metric-bars"
+    >
       <title id={titleId}>{`Metrics of this run: ${EVALUATION_METRICS.map((name) => `${name} ${format(metrics[name])}`).join(", ")}`}</title>
       {EVALUATION_METRICS.map((name, index) => {
         const y = index * rowHeight;
         return (
           <g key={name} data-testid={`metric-${name}`}>
-            <text x={0} y={y + 18} fontSize={13} fill="var(--ink)">{name}</text>
+            <text x={0} y={y + 18} fontSize={13} fill="var(--ink)">
+              {name}
+            </text>
             <rect x={labelWidth} y={y + 6} width={barWidth} height={16} rx={3} fill="var(--line)" />
             <rect x={labelWidth} y={y + 6} width={Math.max(0, Math.min(1, metrics[name])) * barWidth} height={16} rx={3} fill={STYLES[name].color} />
-            <text x={labelWidth + barWidth + 8} y={y + 18} fontSize={13} fill="var(--ink)" data-testid={`metric-value-${name}`}>{format(metrics[name])}</text>
+            <text x={labelWidth + barWidth + 8} y={y + 18} fontSize={13} fill="var(--ink)" data-testid={`metric-value-${name}`}>
+              {format(metrics[name])}
+            </text>
           </g>
         );
       })}
@@ -79,11 +90,15 @@ export function MetricTrend({ points, setName }: { points: readonly TrendPoint[]
         {[0, 0.25, 0.5, 0.75, 1].map((tick) => (
           <g key={tick}>
             <line x1={left} x2={width - right} y1={y(tick)} y2={y(tick)} stroke="var(--line)" />
-            <text x={left - 6} y={y(tick) + 4} fontSize={11} textAnchor="end" fill="var(--muted)">{tick.toFixed(2)}</text>
+            <text x={left - 6} y={y(tick) + 4} fontSize={11} textAnchor="end" fill="var(--muted)">
+              {tick.toFixed(2)}
+            </text>
           </g>
         ))}
         {points.map((point, index) => (
-          <text key={point.id} x={x(index)} y={height - 10} fontSize={11} textAnchor="middle" fill="var(--muted)">r{point.revision}</text>
+          <text key={point.id} x={x(index)} y={height - 10} fontSize={11} textAnchor="middle" fill="var(--muted)">
+            r{point.revision}
+          </text>
         ))}
         {EVALUATION_METRICS.map((name) => (
           <g key={name}>

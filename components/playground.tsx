@@ -60,7 +60,10 @@ function turnsOf(messages: StoredMessage[]): Turn[] {
 function withLiveEvents(turns: Turn[], live: { message?: string; events: PlaygroundEvent[] }): Turn[] {
   if (live.message) {
     const preselection = live.events.find((event): event is Extract<PlaygroundEvent, { type: "preselection" }> => event.type === "preselection");
-    return [...turns, { key: "live", message: live.message, details: preselection?.turn, events: live.events.filter((event) => event.type !== "preselection") }];
+    return [
+      ...turns,
+      { key: "live", message: live.message, details: preselection?.turn, events: live.events.filter((event) => event.type !== "preselection") },
+    ];
   }
   const last = turns.at(-1);
   return last ? [...turns.slice(0, -1), { ...last, events: [...last.events, ...live.events] }] : turns;
@@ -70,7 +73,8 @@ function withLiveEvents(turns: Turn[], live: { message?: string; events: Playgro
 function pendingCalls(events: PlaygroundEvent[]) {
   const answered = new Set(events.flatMap((event) => (event.type === "tool-result" || event.type === "tool-error" ? [event.toolCallId] : [])));
   return events.filter(
-    (event): event is Extract<PlaygroundEvent, { type: "tool-call" }> => event.type === "tool-call" && event.simulated && event.active && !answered.has(event.toolCallId),
+    (event): event is Extract<PlaygroundEvent, { type: "tool-call" }> =>
+      event.type === "tool-call" && event.simulated && event.active && !answered.has(event.toolCallId),
   );
 }
 
@@ -176,16 +180,23 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
       <aside className="panel stack" data-testid="conversations">
         <div className="spread">
           <h3 style={{ margin: 0 }}>Conversations</h3>
-          <button type="button" className="small-button" onClick={() => setParams({ conversation: undefined })} data-testid="new-conversation">New</button>
+          <button type="button" className="small-button" onClick={() => setParams({ conversation: undefined })} data-testid="new-conversation">
+            New
+          </button>
         </div>
         {conversations.data?.length === 0 && <p className="faint small">None yet: send a message.</p>}
         <ul className="conversation-list">
           {conversations.data?.map((item) => (
             <li key={item.id} className={item.id === conversationId ? "current" : undefined}>
-              <Link href={`${pathname}?conversation=${item.id}&model=${encodeURIComponent(item.model)}&agent=${encodeURIComponent(item.agent)}`} data-testid="conversation-link">
+              <Link
+                href={`${pathname}?conversation=${item.id}&model=${encodeURIComponent(item.model)}&agent=${encodeURIComponent(item.agent)}`}
+                data-testid="conversation-link"
+              >
                 {item.title || "Untitled"}
               </Link>
-              <div className="faint small">{item.model} · {item.agent} · {item.history.length} tools in history</div>
+              <div className="faint small">
+                {item.model} · {item.agent} · {item.history.length} tools in history
+              </div>
               <ConfirmButton
                 label="Delete"
                 className="ghost small-button danger"
@@ -193,7 +204,10 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
                 body="Its messages go; its recorded decisions stay in the log."
                 confirmLabel="Delete"
                 onConfirm={async () => {
-                  const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/conversations/${item.id}`, { method: "DELETE", headers: { "content-type": "application/json" } });
+                  const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/conversations/${item.id}`, {
+                    method: "DELETE",
+                    headers: { "content-type": "application/json" },
+                  });
                   if (!response.ok) return void toast.error("Could not delete the conversation");
                   toast.success("Conversation deleted");
                   if (item.id === conversationId) setParams({ conversation: undefined });
@@ -215,29 +229,46 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
               onBlur={(event) => event.target.value.trim() && event.target.value.trim() !== config.model && setParams({ model: event.target.value.trim() })}
               data-testid="playground-model"
             />
-            <datalist id="playground-models">{knownModels.map((id) => <option key={id} value={id} />)}</datalist>
+            <datalist id="playground-models">
+              {knownModels.map((id) => (
+                <option key={id} value={id} />
+              ))}
+            </datalist>
           </label>
           <label className="field" style={{ flex: 1, minWidth: 110 }}>
             Agent
             <select value={config.agent} onChange={(event) => setParams({ agent: event.target.value })} data-testid="playground-agent">
-              {agents.map((agent) => <option key={agent.name} value={agent.name}>{agent.name}</option>)}
+              {agents.map((agent) => (
+                <option key={agent.name} value={agent.name}>
+                  {agent.name}
+                </option>
+              ))}
             </select>
           </label>
           <label className="field" style={{ width: 110 }}>
             Mode
-            <input key={config.mode ?? ""} placeholder={config.agent} defaultValue={config.mode ?? ""} onBlur={(event) => setParams({ mode: event.target.value.trim() || undefined })} />
+            <input
+              key={config.mode ?? ""}
+              placeholder={config.agent}
+              defaultValue={config.mode ?? ""}
+              onBlur={(event) => setParams({ mode: event.target.value.trim() || undefined })}
+            />
           </label>
           <label className="field" style={{ width: 150 }}>
             Flags
-            <input key={config.flags.join(",")} placeholder="experimental.lsp" defaultValue={config.flags.join(",")} onBlur={(event) => setParams({ flags: event.target.value.replace(/\s+/g, "") || undefined })} />
+            <input
+              key={config.flags.join(",")}
+              placeholder="experimental.lsp"
+              defaultValue={config.flags.join(",")}
+              onBlur={(event) => setParams({ flags: event.target.value.replace(/\s+/g, "") || undefined })}
+            />
           </label>
           <label className="field" style={{ width: 80 }}>
             Top k
             <input type="number" min={1} max={50} value={config.k} onChange={(event) => setParams({ k: event.target.value })} data-testid="playground-k" />
           </label>
           <div className="small" style={{ flexBasis: "100%" }} data-testid="model-status">
-            Auxiliary selector: <b>{auxSelector}</b> · Main model:{" "}
-            {mainModel ? <b>{mainModel}</b> : <span className="badge warn">none configured</span>}
+            Auxiliary selector: <b>{auxSelector}</b> · Main model: {mainModel ? <b>{mainModel}</b> : <span className="badge warn">none configured</span>}
             {mainModelError && <span className="field-error"> {mainModelError}</span>}
             {!mainModel && <span className="muted"> · each message shows the tool set the main model would get; use the ToolSearch console below.</span>}
           </div>
@@ -250,7 +281,14 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
           </div>
         )}
         {turns.map((turn, index) => (
-          <TurnView key={turn.key} catalogId={catalogId} number={index + 1} turn={turn} streaming={exchange.isPending && index === turns.length - 1} hasMainModel={!!mainModel} />
+          <TurnView
+            key={turn.key}
+            catalogId={catalogId}
+            number={index + 1}
+            turn={turn}
+            streaming={exchange.isPending && index === turns.length - 1}
+            hasMainModel={!!mainModel}
+          />
         ))}
 
         {pending.length > 0 && <PendingResults calls={pending} onSubmit={(toolResults) => exchange.mutate({ toolResults })} />}
@@ -259,7 +297,14 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
           onSend={(message) => exchange.mutate({ message })}
           onStop={exchange.isPending && mainModel ? () => running.current?.abort() : undefined}
         />
-        {!mainModel && <ToolSearchConsole catalogId={catalogId} config={config} conversationId={conversationId} onConversation={(id) => id !== conversationId && setParams({ conversation: id })} />}
+        {!mainModel && (
+          <ToolSearchConsole
+            catalogId={catalogId}
+            config={config}
+            conversationId={conversationId}
+            onConversation={(id) => id !== conversationId && setParams({ conversation: id })}
+          />
+        )}
       </section>
     </div>
   );
@@ -297,9 +342,13 @@ function Composer({ disabled, onSend, onStop }: { disabled: boolean; onSend: (me
         style={{ flex: 1 }}
       />
       {onStop ? (
-        <button type="button" onClick={onStop} data-testid="stop">Stop</button>
+        <button type="button" onClick={onStop} data-testid="stop">
+          Stop
+        </button>
       ) : (
-        <button type="submit" className="primary" disabled={disabled || !text.trim()} data-testid="send">Send</button>
+        <button type="submit" className="primary" disabled={disabled || !text.trim()} data-testid="send">
+          Send
+        </button>
       )}
     </form>
   );
@@ -307,18 +356,34 @@ function Composer({ disabled, onSend, onStop }: { disabled: boolean; onSend: (me
 
 const ORIGIN_LABEL: Record<TurnToolEntry["origin"], string> = { base: "base", preselected: "preselected", history: "history", entry: "ToolSearch entry" };
 
-function TurnView({ catalogId, number, turn, streaming, hasMainModel }: { catalogId: string; number: number; turn: Turn; streaming: boolean; hasMainModel: boolean }) {
+function TurnView({
+  catalogId,
+  number,
+  turn,
+  streaming,
+  hasMainModel,
+}: {
+  catalogId: string;
+  number: number;
+  turn: Turn;
+  streaming: boolean;
+  hasMainModel: boolean;
+}) {
   return (
     <article className="panel stack turn" data-testid={`turn-${number}`}>
       <div className="spread">
         <b>Turn {number}</b>
         {streaming && <span className="badge warn">working…</span>}
       </div>
-      <div className="bubble user" data-testid="user-message">{turn.message}</div>
+      <div className="bubble user" data-testid="user-message">
+        {turn.message}
+      </div>
       {turn.details ? <PreselectionView catalogId={catalogId} details={turn.details} /> : <p className="muted small">Preselecting…</p>}
       <EventsView events={turn.events} />
       {!hasMainModel && turn.details && (
-        <div className="small muted" data-testid="no-main-model">No main model is configured: this is the tool set it would get. Try ToolSearch below as it would.</div>
+        <div className="small muted" data-testid="no-main-model">
+          No main model is configured: this is the tool set it would get. Try ToolSearch below as it would.
+        </div>
       )}
     </article>
   );
@@ -336,7 +401,9 @@ function CandidateList({ catalogId, names }: { catalogId: string; names: string[
     <>
       <ul className="compact">
         {listed.map((name, index) => (
-          <li key={name}><code>{name}</code> <span className="muted">{tools[index].data?.summary}</span></li>
+          <li key={name}>
+            <code>{name}</code> <span className="muted">{tools[index].data?.summary}</span>
+          </li>
         ))}
       </ul>
       {more}
@@ -347,13 +414,20 @@ function CandidateList({ catalogId, names }: { catalogId: string; names: string[
 function PreselectionView({ catalogId, details }: { catalogId: string; details: TurnDetails }) {
   const [candidatesOpen, setCandidatesOpen] = useState(false);
   const max = Math.max(...details.selected.map((tool) => tool.score), 1e-9);
-  const byOrigin = (["base", "preselected", "history", "entry"] as const).map((origin) => ({ origin, names: details.toolSet.filter((entry) => entry.origin === origin).map((entry) => entry.name) }));
+  const byOrigin = (["base", "preselected", "history", "entry"] as const).map((origin) => ({
+    origin,
+    names: details.toolSet.filter((entry) => entry.origin === origin).map((entry) => entry.name),
+  }));
   return (
     <div className="grid-2" style={{ alignItems: "start" }}>
       <div className="stack" data-testid="preselection">
         <div className="small">
           <b>1. Preselection</b> by <code data-testid="selector">{details.selector}</code>
-          {details.fallback && <span className="badge warn" style={{ marginLeft: 6 }} title={details.fallback.cause}>fallback from {details.fallback.from}: {details.fallback.cause}</span>}
+          {details.fallback && (
+            <span className="badge warn" style={{ marginLeft: 6 }} title={details.fallback.cause}>
+              fallback from {details.fallback.from}: {details.fallback.cause}
+            </span>
+          )}
           <span className="faint"> · {details.latencyMs.toFixed(1)} ms · </span>
           <Link href={`/catalogs/${catalogId}/decisions/${details.decisionId}`}>decision</Link>
         </div>
@@ -369,9 +443,13 @@ function PreselectionView({ catalogId, details }: { catalogId: string; details: 
               <tr key={tool.name} data-testid={`selected-${tool.name}`}>
                 <td className="name">{tool.name}</td>
                 <td style={{ width: "45%" }}>
-                  <div className="bar-track"><div className="bar" style={{ width: `${(tool.score / max) * 100}%` }} /></div>
+                  <div className="bar-track">
+                    <div className="bar" style={{ width: `${(tool.score / max) * 100}%` }} />
+                  </div>
                 </td>
-                <td className="mono" style={{ width: 60, textAlign: "right" }}>{tool.score.toFixed(2)}</td>
+                <td className="mono" style={{ width: 60, textAlign: "right" }}>
+                  {tool.score.toFixed(2)}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -380,27 +458,40 @@ function PreselectionView({ catalogId, details }: { catalogId: string; details: 
         {details.rejected.length > 0 && (
           <div className="small" data-testid="preselection-rejected">
             <b>Rejected:</b>
-            {details.rejected.map((rejection) => <div key={rejection.name}><code>{rejection.name}</code> <span className="muted">{rejection.reason}</span></div>)}
+            {details.rejected.map((rejection) => (
+              <div key={rejection.name}>
+                <code>{rejection.name}</code> <span className="muted">{rejection.reason}</span>
+              </div>
+            ))}
           </div>
         )}
       </div>
       <div className="stack" data-testid="tool-set">
-        <div className="small"><b>2. The turn&apos;s tool set</b>: {details.toolSet.length} tools</div>
         <div className="small">
-          <div className="spread"><span>{details.tokens.toolSet.toLocaleString()} tokens</span><span className="faint">of {details.tokens.visible.toLocaleString()} for the whole visible list</span></div>
-          <div className="bar-track"><div className="bar" style={{ width: `${(details.tokens.toolSet / Math.max(details.tokens.visible, 1)) * 100}%` }} /></div>
+          <b>2. The turn&apos;s tool set</b>: {details.toolSet.length} tools
+        </div>
+        <div className="small">
+          <div className="spread">
+            <span>{details.tokens.toolSet.toLocaleString()} tokens</span>
+            <span className="faint">of {details.tokens.visible.toLocaleString()} for the whole visible list</span>
+          </div>
+          <div className="bar-track">
+            <div className="bar" style={{ width: `${(details.tokens.toolSet / Math.max(details.tokens.visible, 1)) * 100}%` }} />
+          </div>
         </div>
         {byOrigin.map(({ origin, names }) =>
           names.length === 0 ? null : (
             <div key={origin} className="small">
               <span className="muted">{ORIGIN_LABEL[origin]}: </span>
-              {names.map((name) => <span key={name} className={`tag origin-${origin}`} data-testid={`set-${origin}-${name}`}>{name}</span>)}
+              {names.map((name) => (
+                <span key={name} className={`tag origin-${origin}`} data-testid={`set-${origin}-${name}`}>
+                  {name}
+                </span>
+              ))}
             </div>
           ),
         )}
-        {details.dropped.length > 0 && (
-          <div className="small faint">Left out: {details.dropped.map((drop) => `${drop.name} (${drop.reason})`).join("; ")}</div>
-        )}
+        {details.dropped.length > 0 && <div className="small faint">Left out: {details.dropped.map((drop) => `${drop.name} (${drop.reason})`).join("; ")}</div>}
       </div>
     </div>
   );
@@ -410,7 +501,12 @@ function EventsView({ events }: { events: PlaygroundEvent[] }) {
   const blocks: React.ReactNode[] = [];
   let text = "";
   const flushText = (key: string) => {
-    if (text) blocks.push(<div key={`text-${key}`} className="bubble assistant" data-testid="assistant-text">{text}</div>);
+    if (text)
+      blocks.push(
+        <div key={`text-${key}`} className="bubble assistant" data-testid="assistant-text">
+          {text}
+        </div>,
+      );
     text = "";
   };
   events.forEach((event, index) => {
@@ -431,8 +527,23 @@ function EventsView({ events }: { events: PlaygroundEvent[] }) {
         <div key={index} className="tool-search small" data-testid="tool-search-event">
           <b>ToolSearch</b> <code>{event.query}</code> <span className="badge">{event.path}</span>
           {event.selector && <span className="faint"> by {event.selector}</span>}
-          <div>Found: {event.found.length === 0 ? <span className="faint">nothing</span> : event.found.map((name) => <span key={name} className="tag origin-found">{name}</span>)}</div>
-          {event.rejected.map((rejection) => <div key={rejection.name} className="muted">rejected <code>{rejection.name}</code>: {rejection.reason}</div>)}
+          <div>
+            Found:{" "}
+            {event.found.length === 0 ? (
+              <span className="faint">nothing</span>
+            ) : (
+              event.found.map((name) => (
+                <span key={name} className="tag origin-found">
+                  {name}
+                </span>
+              ))
+            )}
+          </div>
+          {event.rejected.map((rejection) => (
+            <div key={rejection.name} className="muted">
+              rejected <code>{rejection.name}</code>: {rejection.reason}
+            </div>
+          ))}
         </div>,
       );
     } else if (event.type === "tool-result") {
@@ -443,7 +554,11 @@ function EventsView({ events }: { events: PlaygroundEvent[] }) {
         </div>,
       );
     } else if (event.type === "tool-error") {
-      blocks.push(<div key={index} className="error-box small"><code>{event.toolName}</code>: {event.error}</div>);
+      blocks.push(
+        <div key={index} className="error-box small">
+          <code>{event.toolName}</code>: {event.error}
+        </div>,
+      );
     } else if (event.type === "step" && events.slice(0, index).some((previous) => previous.type === "tool-search")) {
       blocks.push(
         <div key={index} className="small faint" data-testid="next-step-tools">
@@ -451,14 +566,24 @@ function EventsView({ events }: { events: PlaygroundEvent[] }) {
         </div>,
       );
     } else if (event.type === "error") {
-      blocks.push(<div key={index} className="error-box small">{event.message}</div>);
+      blocks.push(
+        <div key={index} className="error-box small">
+          {event.message}
+        </div>,
+      );
     }
   });
   flushText("end");
   return <div className="stack">{blocks}</div>;
 }
 
-function PendingResults({ calls, onSubmit }: { calls: Extract<PlaygroundEvent, { type: "tool-call" }>[]; onSubmit: (results: { toolCallId: string; toolName: string; output: string }[]) => void }) {
+function PendingResults({
+  calls,
+  onSubmit,
+}: {
+  calls: Extract<PlaygroundEvent, { type: "tool-call" }>[];
+  onSubmit: (results: { toolCallId: string; toolName: string; output: string }[]) => void;
+}) {
   const [outputs, setOutputs] = useState<Record<string, string>>(() => Object.fromEntries(calls.map((call) => [call.toolCallId, call.placeholder ?? ""])));
   return (
     <form
@@ -470,15 +595,28 @@ function PendingResults({ calls, onSubmit }: { calls: Extract<PlaygroundEvent, {
       }}
     >
       <div>
-        <b>Simulated results</b> <span className="muted small">Nothing runs on the server: type what <code>{calls.map((call) => call.toolName).join(", ")}</code> would return, or keep the placeholder.</span>
+        <b>Simulated results</b>{" "}
+        <span className="muted small">
+          Nothing runs on the server: type what <code>{calls.map((call) => call.toolName).join(", ")}</code> would return, or keep the placeholder.
+        </span>
       </div>
       {calls.map((call) => (
         <label key={call.toolCallId} className="field">
           <code>{call.toolName}</code>
-          <textarea className="code" rows={4} value={outputs[call.toolCallId] ?? ""} onChange={(event) => setOutputs((current) => ({ ...current, [call.toolCallId]: event.target.value }))} data-testid={`result-${call.toolName}`} />
+          <textarea
+            className="code"
+            rows={4}
+            value={outputs[call.toolCallId] ?? ""}
+            onChange={(event) => setOutputs((current) => ({ ...current, [call.toolCallId]: event.target.value }))}
+            data-testid={`result-${call.toolName}`}
+          />
         </label>
       ))}
-      <div className="row end"><button type="submit" className="primary" data-testid="send-results">Send results</button></div>
+      <div className="row end">
+        <button type="submit" className="primary" data-testid="send-results">
+          Send results
+        </button>
+      </div>
     </form>
   );
 }
@@ -513,7 +651,10 @@ function ToolSearchConsole({
     <section className="panel stack" data-testid="tool-search-console">
       <div>
         <h2 style={{ margin: 0 }}>ToolSearch console</h2>
-        <p className="muted small">Search as the main model would: <code>select:a,b</code> or an exact name resolves locally; a description goes to the auxiliary selector. Every result is checked against the registry and this agent&apos;s permissions.</p>
+        <p className="muted small">
+          Search as the main model would: <code>select:a,b</code> or an exact name resolves locally; a description goes to the auxiliary selector. Every result
+          is checked against the registry and this agent&apos;s permissions.
+        </p>
       </div>
       <form
         className="row"
@@ -522,20 +663,39 @@ function ToolSearchConsole({
           if (query.trim()) search.mutate(query.trim());
         }}
       >
-        <input ref={input} value={query} onChange={(event) => setQuery(event.target.value)} placeholder='e.g. "select:slack_post_message" or "create a calendar event"' style={{ flex: 1 }} data-testid="tool-search-query" />
-        <label className="row small">max <input type="number" min={1} max={20} value={maxResults} onChange={(event) => setMaxResults(Number(event.target.value))} style={{ width: 64 }} /></label>
-        <button type="submit" className="primary" disabled={search.isPending || !query.trim()} data-testid="tool-search-run">Search</button>
+        <input
+          ref={input}
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          placeholder='e.g. "select:slack_post_message" or "create a calendar event"'
+          style={{ flex: 1 }}
+          data-testid="tool-search-query"
+        />
+        <label className="row small">
+          max <input type="number" min={1} max={20} value={maxResults} onChange={(event) => setMaxResults(Number(event.target.value))} style={{ width: 64 }} />
+        </label>
+        <button type="submit" className="primary" disabled={search.isPending || !query.trim()} data-testid="tool-search-run">
+          Search
+        </button>
       </form>
       {results.map((result) => (
         <div key={result.decisionId} className="card small" data-testid="tool-search-result">
           <div className="spread">
-            <span><code>{result.query}</code> <span className="badge" data-testid="tool-search-path">{result.path}</span>{result.selector && <span className="faint"> by {result.selector}</span>}</span>
+            <span>
+              <code>{result.query}</code>{" "}
+              <span className="badge" data-testid="tool-search-path">
+                {result.path}
+              </span>
+              {result.selector && <span className="faint"> by {result.selector}</span>}
+            </span>
             <Link href={`/catalogs/${catalogId}/decisions/${result.decisionId}`}>decision</Link>
           </div>
           {result.tools.length === 0 && <span className="faint">No tool passed.</span>}
           {result.tools.map((tool) => (
             <details key={tool.name} data-testid={`found-${tool.name}`}>
-              <summary><code>{tool.name}</code> <span className="badge ok">available</span></summary>
+              <summary>
+                <code>{tool.name}</code> <span className="badge ok">available</span>
+              </summary>
               <p className="muted">{tool.description}</p>
               <pre className="diff">{JSON.stringify(tool.inputSchema, null, 2)}</pre>
             </details>

@@ -34,11 +34,12 @@ export function QualityPanel({ catalogId }: { catalogId: string }) {
   return (
     <details className="panel" onToggle={(event) => setOpened(opened || event.currentTarget.open)} data-testid="quality-panel">
       <summary>
-        <strong>Description quality</strong>{" "}
-        <span className="muted small">confusable tools, weak summaries, tools nothing chooses</span>
+        <strong>Description quality</strong> <span className="muted small">confusable tools, weak summaries, tools nothing chooses</span>
       </summary>
       {report.error ? (
-        <div className="error-box" role="alert">Could not load the report: {report.error.message}</div>
+        <div className="error-box" role="alert">
+          Could not load the report: {report.error.message}
+        </div>
       ) : !data ? (
         <p className="muted small">Reading the catalog…</p>
       ) : (
@@ -66,10 +67,16 @@ export function QualityPanel({ catalogId }: { catalogId: string }) {
                         {finding.tools.map((name, index) => (
                           <span key={name}>
                             {index > 0 && " ~ "}
-                            <Link href={`/catalogs/${catalogId}/tools/${encodeURIComponent(name)}`} className="mono">{name}</Link>
+                            <Link href={`/catalogs/${catalogId}/tools/${encodeURIComponent(name)}`} className="mono">
+                              {name}
+                            </Link>
                           </span>
                         ))}
-                        {finding.similarity !== undefined && <span className="badge" style={{ marginLeft: 6 }}>{Math.round(finding.similarity * 100)} % alike</span>}
+                        {finding.similarity !== undefined && (
+                          <span className="badge" style={{ marginLeft: 6 }}>
+                            {Math.round(finding.similarity * 100)} % alike
+                          </span>
+                        )}
                         <div className="small">{finding.message}</div>
                         <div className="small muted">Fix: {finding.fix}</div>
                       </li>

@@ -39,7 +39,9 @@ export function ReplayPanel({ decisionId, kind, selectors, defaultSelector }: Pr
             Selector
             <select value={selector} onChange={(event) => setSelector(event.target.value)} data-testid="replay-selector">
               {selectors.map((id) => (
-                <option key={id} value={id}>{id}</option>
+                <option key={id} value={id}>
+                  {id}
+                </option>
               ))}
             </select>
           </label>
@@ -48,7 +50,11 @@ export function ReplayPanel({ decisionId, kind, selectors, defaultSelector }: Pr
           </button>
         </div>
       </div>
-      {replay.error && <div className="error-box" role="alert" data-testid="replay-error">{replay.error.message}</div>}
+      {replay.error && (
+        <div className="error-box" role="alert" data-testid="replay-error">
+          {replay.error.message}
+        </div>
+      )}
       {replay.data && <ReplayResult result={replay.data} kind={kind} />}
     </div>
   );
@@ -61,10 +67,20 @@ function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["k
   return (
     <div className="stack" data-testid="replay-result">
       <div className="row small">
-        <span className="badge">revision {before.revision} → {after.revision}</span>
-        <span className="badge" data-testid="replay-used-selector">selector: {after.selector ?? "none (exact)"}</span>
-        <span className="badge">path: {before.path} → {after.path}</span>
-        {after.fallback && <span className="badge warn" title={after.fallback.cause}>fell back from {after.fallback.from}</span>}
+        <span className="badge">
+          revision {before.revision} → {after.revision}
+        </span>
+        <span className="badge" data-testid="replay-used-selector">
+          selector: {after.selector ?? "none (exact)"}
+        </span>
+        <span className="badge">
+          path: {before.path} → {after.path}
+        </span>
+        {after.fallback && (
+          <span className="badge warn" title={after.fallback.cause}>
+            fell back from {after.fallback.from}
+          </span>
+        )}
         <span className="muted">{after.latencyMs.toFixed(1)} ms</span>
       </div>
 
@@ -106,7 +122,9 @@ function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["k
       </div>
 
       <div data-testid="catalog-changes">
-        <h3>Catalog changes since revision {before.revision} ({catalogChanges.length})</h3>
+        <h3>
+          Catalog changes since revision {before.revision} ({catalogChanges.length})
+        </h3>
         {catalogChanges.length === 0 ? (
           <p className="faint small">The catalog has not changed since this decision.</p>
         ) : (
@@ -125,7 +143,8 @@ function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["k
                   <tr key={index} data-testid={`catalog-change-${change.subject}`}>
                     <td className="mono small">{change.revision}</td>
                     <td>
-                      <span className="badge">{change.subjectKind}</span> <code>{change.subject}</code> <strong data-testid="change-action">{change.action}</strong>
+                      <span className="badge">{change.subjectKind}</span> <code>{change.subject}</code>{" "}
+                      <strong data-testid="change-action">{change.action}</strong>
                     </td>
                     <td className="small">{change.actor}</td>
                     <td className="small mono">{formatTime(change.createdAt)}</td>
@@ -143,7 +162,9 @@ function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["k
 function DiffList({ testId, title, names, tone }: { testId: string; title: string; names: string[]; tone: "added" | "removed" }) {
   return (
     <div data-testid={testId}>
-      <h3>{title} ({names.length})</h3>
+      <h3>
+        {title} ({names.length})
+      </h3>
       {names.length === 0 ? (
         <p className="faint small">None.</p>
       ) : (
@@ -193,7 +214,15 @@ function Outcome({ title, names, testId }: { title: string; names: string[]; tes
   return (
     <div data-testid={testId}>
       <h3>{title}</h3>
-      {names.length ? names.map((name) => <code key={name} className="tag">{name}</code>) : <span className="faint small">nothing</span>}
+      {names.length ? (
+        names.map((name) => (
+          <code key={name} className="tag">
+            {name}
+          </code>
+        ))
+      ) : (
+        <span className="faint small">nothing</span>
+      )}
     </div>
   );
 }

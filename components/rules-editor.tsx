@@ -44,9 +44,15 @@ export function RulesEditor({ catalogId, rules, toolNames, knownModels }: Props)
   return (
     // A disabled fieldset makes every control read-only for viewers; .read-only hides the buttons.
     <fieldset className={canEdit ? "bare stack" : "bare stack read-only"} disabled={!canEdit} data-testid="rules-editor">
-      {!canEdit && <p className="muted small" data-testid="read-only-note">Your role can read the rules; editors change them.</p>}
+      {!canEdit && (
+        <p className="muted small" data-testid="read-only-note">
+          Your role can read the rules; editors change them.
+        </p>
+      )}
       <datalist id="tool-names">
-        {toolNames.map((name) => <option key={name} value={name} />)}
+        {toolNames.map((name) => (
+          <option key={name} value={name} />
+        ))}
       </datalist>
       <ModelRulesEditor catalogId={catalogId} initial={rules.modelRules} knownModels={knownModels} />
       <ProvidersEditor catalogId={catalogId} initial={rules.providers} searchService={rules.searchServiceConfigured} />
@@ -106,15 +112,24 @@ function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: stri
         <div>
           <h2 style={{ margin: 0 }}>Model rules</h2>
           <p className="muted small">
-            Applied in order; a later rule&apos;s decision about a tool overrides an earlier one. A pattern without <code>*</code> matches
-            anywhere in the model id; with <code>*</code> it must match the whole id. Case-insensitive.
+            Applied in order; a later rule&apos;s decision about a tool overrides an earlier one. A pattern without <code>*</code> matches anywhere in the model
+            id; with <code>*</code> it must match the whole id. Case-insensitive.
           </p>
         </div>
         <div className="field" style={{ minWidth: 240 }}>
           <label htmlFor="probe-model">Try a model id</label>
-          <input id="probe-model" list="known-models-rules" value={probe} onChange={(event) => setProbe(event.target.value)} placeholder="e.g. gpt-5-mini" data-testid="probe-model" />
+          <input
+            id="probe-model"
+            list="known-models-rules"
+            value={probe}
+            onChange={(event) => setProbe(event.target.value)}
+            placeholder="e.g. gpt-5-mini"
+            data-testid="probe-model"
+          />
           <datalist id="known-models-rules">
-            {knownModels.map((model) => <option key={model.id} value={model.id} />)}
+            {knownModels.map((model) => (
+              <option key={model.id} value={model.id} />
+            ))}
           </datalist>
         </div>
       </div>
@@ -126,23 +141,57 @@ function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: stri
             <div className="row">
               <span className="badge">#{index + 1}</span>
               <input aria-label="Rule name" value={drafts[index].name} onChange={(event) => edit(index, "name", event.target.value)} style={{ flex: 1 }} />
-              <button type="button" className="small-button" onClick={() => move(index, -1)} disabled={index === 0} aria-label="Move up">↑</button>
-              <button type="button" className="small-button" onClick={() => move(index, 1)} disabled={index === rules.length - 1} aria-label="Move down">↓</button>
-              <button type="button" className="small-button danger" onClick={() => setDrafts((current) => current.filter((_, i) => i !== index))}>Remove</button>
+              <button type="button" className="small-button" onClick={() => move(index, -1)} disabled={index === 0} aria-label="Move up">
+                ↑
+              </button>
+              <button type="button" className="small-button" onClick={() => move(index, 1)} disabled={index === rules.length - 1} aria-label="Move down">
+                ↓
+              </button>
+              <button type="button" className="small-button danger" onClick={() => setDrafts((current) => current.filter((_, i) => i !== index))}>
+                Remove
+              </button>
             </div>
             <div className="grid-2">
-              <ListInput label="Include models" value={drafts[index].include} onChange={(value) => edit(index, "include", value)} placeholder="gpt-, claude-*" />
+              <ListInput
+                label="Include models"
+                value={drafts[index].include}
+                onChange={(value) => edit(index, "include", value)}
+                placeholder="gpt-, claude-*"
+              />
               <ListInput label="Exclude models" value={drafts[index].exclude} onChange={(value) => edit(index, "exclude", value)} placeholder="oss, gpt-4" />
-              <ListInput label="Enable tools" value={drafts[index].enable} onChange={(value) => edit(index, "enable", value)} placeholder="apply_patch" list="tool-names" />
-              <ListInput label="Disable tools" value={drafts[index].disable} onChange={(value) => edit(index, "disable", value)} placeholder="edit, write" list="tool-names" />
+              <ListInput
+                label="Enable tools"
+                value={drafts[index].enable}
+                onChange={(value) => edit(index, "enable", value)}
+                placeholder="apply_patch"
+                list="tool-names"
+              />
+              <ListInput
+                label="Disable tools"
+                value={drafts[index].disable}
+                onChange={(value) => edit(index, "disable", value)}
+                placeholder="edit, write"
+                list="tool-names"
+              />
             </div>
             <div className="small" data-testid="rule-preview">
-              <span className="muted">Matches {matches.length} of {knownModels.length} known models: </span>
-              {matches.length === 0 ? <span className="faint">none</span> : matches.map((model) => <span key={model.id} className="tag">{model.id}</span>)}
+              <span className="muted">
+                Matches {matches.length} of {knownModels.length} known models:{" "}
+              </span>
+              {matches.length === 0 ? (
+                <span className="faint">none</span>
+              ) : (
+                matches.map((model) => (
+                  <span key={model.id} className="tag">
+                    {model.id}
+                  </span>
+                ))
+              )}
             </div>
             {probe.trim() && (
               <div className="small" data-testid="probe-result">
-                {probeMatch ? <span className="badge ok">applies</span> : <span className="badge">does not apply</span>} <span className="muted">{probeMatch}</span>
+                {probeMatch ? <span className="badge ok">applies</span> : <span className="badge">does not apply</span>}{" "}
+                <span className="muted">{probeMatch}</span>
               </div>
             )}
             <FieldErrors problems={errorsUnder(problems, `modelRules.${index}`)} testId={`rule-errors-${index}`} />
@@ -151,8 +200,16 @@ function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: stri
       })}
       <FieldErrors problems={problems.filter((problem) => !/^modelRules\.\d/.test(problem.field))} />
       <div className="row end">
-        <button type="button" onClick={add}>Add rule</button>
-        <button type="button" className="primary" disabled={pending} onClick={() => save({ modelRules: rules }, "Model rules saved")} data-testid="save-model-rules">
+        <button type="button" onClick={add}>
+          Add rule
+        </button>
+        <button
+          type="button"
+          className="primary"
+          disabled={pending}
+          onClick={() => save({ modelRules: rules }, "Model rules saved")}
+          data-testid="save-model-rules"
+        >
           Save model rules
         </button>
       </div>
@@ -160,12 +217,31 @@ function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: stri
   );
 }
 
-function ListInput({ label, value, onChange, placeholder, list }: { label: string; value: string; onChange: (value: string) => void; placeholder: string; list?: string }) {
+function ListInput({
+  label,
+  value,
+  onChange,
+  placeholder,
+  list,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+  list?: string;
+}) {
   return (
     <div className="field">
       <label>
         {label} <span className="hint">comma-separated</span>
-        <input value={value} onChange={(event) => onChange(event.target.value)} placeholder={placeholder} list={list} spellCheck={false} style={{ width: "100%", marginTop: 4 }} />
+        <input
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          placeholder={placeholder}
+          list={list}
+          spellCheck={false}
+          style={{ width: "100%", marginTop: 4 }}
+        />
       </label>
     </div>
   );
@@ -181,31 +257,57 @@ function ProvidersEditor({ catalogId, initial, searchService }: { catalogId: str
     <section className="panel stack" data-testid="providers">
       <div>
         <h2 style={{ margin: 0 }}>Providers</h2>
-        <p className="muted small"><code>websearch</code> is offered only where the provider searches natively, or to every model once a search service is configured.</p>
+        <p className="muted small">
+          <code>websearch</code> is offered only where the provider searches natively, or to every model once a search service is configured.
+        </p>
       </div>
       <table>
         <thead>
-          <tr><th>Id</th><th>Name</th><th>Native web search</th><th /></tr>
+          <tr>
+            <th>Id</th>
+            <th>Name</th>
+            <th>Native web search</th>
+            <th />
+          </tr>
         </thead>
         <tbody>
           {providers.map((provider, index) => (
             <tr key={index} data-testid={`provider-${provider.id}`}>
-              <td><input aria-label="Provider id" value={provider.id} onChange={(event) => edit(index, { id: event.target.value })} className="mono" /></td>
-              <td><input aria-label="Provider name" value={provider.name} onChange={(event) => edit(index, { name: event.target.value })} /></td>
-              <td><input type="checkbox" aria-label={`${provider.id} searches natively`} checked={provider.webSearch} onChange={(event) => edit(index, { webSearch: event.target.checked })} /></td>
-              <td><button type="button" className="small-button danger" onClick={() => setProviders((current) => current.filter((_, i) => i !== index))}>Remove</button></td>
+              <td>
+                <input aria-label="Provider id" value={provider.id} onChange={(event) => edit(index, { id: event.target.value })} className="mono" />
+              </td>
+              <td>
+                <input aria-label="Provider name" value={provider.name} onChange={(event) => edit(index, { name: event.target.value })} />
+              </td>
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={`${provider.id} searches natively`}
+                  checked={provider.webSearch}
+                  onChange={(event) => edit(index, { webSearch: event.target.checked })}
+                />
+              </td>
+              <td>
+                <button type="button" className="small-button danger" onClick={() => setProviders((current) => current.filter((_, i) => i !== index))}>
+                  Remove
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       <label className="row" style={{ fontWeight: 400 }}>
-        <input type="checkbox" checked={service} onChange={(event) => setService(event.target.checked)} data-testid="search-service" />
-        A search service is configured for this catalog (every model may get <code>websearch</code>)
+        <input type="checkbox" checked={service} onChange={(event) => setService(event.target.checked)} data-testid="search-service" />A search service is
+        configured for this catalog (every model may get <code>websearch</code>)
       </label>
       <FieldErrors problems={problems} />
       <div className="row end">
-        <button type="button" onClick={() => setProviders((current) => [...current, { id: "new-provider", name: "New provider", webSearch: false }])}>Add provider</button>
-        <button type="button" className="primary" disabled={pending} onClick={() => save({ providers, searchServiceConfigured: service }, "Providers saved")}>Save providers</button>
+        <button type="button" onClick={() => setProviders((current) => [...current, { id: "new-provider", name: "New provider", webSearch: false }])}>
+          Add provider
+        </button>
+        <button type="button" className="primary" disabled={pending} onClick={() => save({ providers, searchServiceConfigured: service }, "Providers saved")}>
+          Save providers
+        </button>
       </div>
     </section>
   );
@@ -220,7 +322,12 @@ interface OverrideDraft {
 
 function OverridesEditor({ catalogId, initial, toolNames }: { catalogId: string; initial: DefinitionOverride[]; toolNames: string[] }) {
   const [drafts, setDrafts] = useState<OverrideDraft[]>(() =>
-    initial.map((override) => ({ tool: override.tool, models: override.models.join(", "), summary: override.summary ?? "", description: override.description ?? "" })),
+    initial.map((override) => ({
+      tool: override.tool,
+      models: override.models.join(", "),
+      summary: override.summary ?? "",
+      description: override.description ?? "",
+    })),
   );
   const { pending, problems, save } = useSave(catalogId);
   const overrides: DefinitionOverride[] = drafts.map((draft) => ({
@@ -235,26 +342,55 @@ function OverridesEditor({ catalogId, initial, toolNames }: { catalogId: string;
     <section className="panel stack" data-testid="overrides">
       <div>
         <h2 style={{ margin: 0 }}>Definition overrides</h2>
-        <p className="muted small">Replace a tool&apos;s summary or description, for every model or only for model patterns (e.g. a clearer description for one family).</p>
+        <p className="muted small">
+          Replace a tool&apos;s summary or description, for every model or only for model patterns (e.g. a clearer description for one family).
+        </p>
       </div>
       {drafts.length === 0 && <p className="faint">No overrides.</p>}
       {drafts.map((draft, index) => (
         <div key={index} className="card">
           <div className="grid-2">
             <div className="field">
-              <label>Tool<input value={draft.tool} onChange={(event) => edit(index, { tool: event.target.value })} list="tool-names" className="mono" style={{ width: "100%", marginTop: 4 }} /></label>
+              <label>
+                Tool
+                <input
+                  value={draft.tool}
+                  onChange={(event) => edit(index, { tool: event.target.value })}
+                  list="tool-names"
+                  className="mono"
+                  style={{ width: "100%", marginTop: 4 }}
+                />
+              </label>
             </div>
             <ListInput label="Only for models" value={draft.models} onChange={(value) => edit(index, { models: value })} placeholder="empty = every model" />
           </div>
-          <div className="field"><label>Summary<input value={draft.summary} onChange={(event) => edit(index, { summary: event.target.value })} style={{ width: "100%", marginTop: 4 }} /></label></div>
-          <div className="field"><label>Description<textarea rows={3} value={draft.description} onChange={(event) => edit(index, { description: event.target.value })} style={{ marginTop: 4 }} /></label></div>
+          <div className="field">
+            <label>
+              Summary
+              <input value={draft.summary} onChange={(event) => edit(index, { summary: event.target.value })} style={{ width: "100%", marginTop: 4 }} />
+            </label>
+          </div>
+          <div className="field">
+            <label>
+              Description
+              <textarea rows={3} value={draft.description} onChange={(event) => edit(index, { description: event.target.value })} style={{ marginTop: 4 }} />
+            </label>
+          </div>
           <FieldErrors problems={errorsUnder(problems, `overrides.${index}`)} />
-          <div className="row end"><button type="button" className="small-button danger" onClick={() => setDrafts((current) => current.filter((_, i) => i !== index))}>Remove</button></div>
+          <div className="row end">
+            <button type="button" className="small-button danger" onClick={() => setDrafts((current) => current.filter((_, i) => i !== index))}>
+              Remove
+            </button>
+          </div>
         </div>
       ))}
       <div className="row end">
-        <button type="button" onClick={() => setDrafts((current) => [...current, { tool: toolNames[0] ?? "", models: "", summary: "", description: "" }])}>Add override</button>
-        <button type="button" className="primary" disabled={pending} onClick={() => save({ overrides }, "Overrides saved")}>Save overrides</button>
+        <button type="button" onClick={() => setDrafts((current) => [...current, { tool: toolNames[0] ?? "", models: "", summary: "", description: "" }])}>
+          Add override
+        </button>
+        <button type="button" className="primary" disabled={pending} onClick={() => save({ overrides }, "Overrides saved")}>
+          Save overrides
+        </button>
       </div>
     </section>
   );

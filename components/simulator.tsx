@@ -62,19 +62,25 @@ export function Simulator({ catalogId, agents, knownModels }: Props) {
     <div className="stack">
       <datalist id="known-models">
         {knownModels.map((model) => (
-          <option key={model.id} value={model.id}>{model.provider}</option>
+          <option key={model.id} value={model.id}>
+            {model.provider}
+          </option>
         ))}
       </datalist>
       <div className="toolbar">
         <label className="row small">
           Format
           <select value={format} onChange={(event) => update((next) => next.set("format", event.target.value))} data-testid="format">
-            {FORMATS.map((name) => <option key={name}>{name}</option>)}
+            {FORMATS.map((name) => (
+              <option key={name}>{name}</option>
+            ))}
           </select>
         </label>
         <span style={{ flex: 1 }} />
         {configB ? (
-          <button type="button" onClick={() => update((next) => writeConfig(next, "b", undefined))}>Stop comparing</button>
+          <button type="button" onClick={() => update((next) => writeConfig(next, "b", undefined))}>
+            Stop comparing
+          </button>
         ) : (
           <button
             type="button"
@@ -144,14 +150,15 @@ function SimulationColumn({
 }) {
   const result = useToolList(catalogId, config);
   const otherResult = useToolList(catalogId, other);
-  const otherNames = useMemo(
-    () => (otherResult.data ? new Set(otherResult.data.tools.map(toolNameOf)) : undefined),
-    [otherResult.data],
-  );
+  const otherNames = useMemo(() => (otherResult.data ? new Set(otherResult.data.tools.map(toolNameOf)) : undefined), [otherResult.data]);
   return (
     <section className="stack" data-testid={testId}>
       <ConfigForm label={label} agents={agents} config={config} onChange={onChange} />
-      {result.error && <div className="error-box" role="alert" data-testid="sim-error">{result.error.message}</div>}
+      {result.error && (
+        <div className="error-box" role="alert" data-testid="sim-error">
+          {result.error.message}
+        </div>
+      )}
       {result.data && (
         <>
           <WhyMissing result={result.data} model={config.model} agent={config.agent} />
@@ -164,14 +171,28 @@ function SimulationColumn({
   );
 }
 
-function ConfigForm({ label, agents, config, onChange }: { label?: string; agents: Props["agents"]; config: ToolListConfig; onChange: (config: ToolListConfig) => void }) {
+function ConfigForm({
+  label,
+  agents,
+  config,
+  onChange,
+}: {
+  label?: string;
+  agents: Props["agents"];
+  config: ToolListConfig;
+  onChange: (config: ToolListConfig) => void;
+}) {
   const [flagText, setFlagText] = useState("");
   const flags = config.flags ?? [];
   const commitModel = (value: string) => value.trim() && value.trim() !== config.model && onChange({ ...config, model: value.trim() });
   return (
     <div className="panel stack">
       <div className="row">
-        {label && <span className="badge" style={{ fontSize: 13 }}>{label}</span>}
+        {label && (
+          <span className="badge" style={{ fontSize: 13 }}>
+            {label}
+          </span>
+        )}
         <div className="field" style={{ flex: 2, minWidth: 180 }}>
           <label htmlFor={`model-${label ?? "a"}`}>Model</label>
           <input
@@ -187,9 +208,16 @@ function ConfigForm({ label, agents, config, onChange }: { label?: string; agent
         </div>
         <div className="field" style={{ flex: 1, minWidth: 120 }}>
           <label htmlFor={`agent-${label ?? "a"}`}>Agent</label>
-          <select id={`agent-${label ?? "a"}`} value={config.agent} onChange={(event) => onChange({ ...config, agent: event.target.value })} data-testid="agent-select">
+          <select
+            id={`agent-${label ?? "a"}`}
+            value={config.agent}
+            onChange={(event) => onChange({ ...config, agent: event.target.value })}
+            data-testid="agent-select"
+          >
             {agents.map((agent) => (
-              <option key={agent.name} value={agent.name}>{agent.name} ({agent.mode})</option>
+              <option key={agent.name} value={agent.name}>
+                {agent.name} ({agent.mode})
+              </option>
             ))}
           </select>
         </div>
@@ -252,7 +280,10 @@ function FinalList({ result, otherNames, otherTotal }: { result: ToolListRespons
         </span>
       </div>
       <div className="small" style={{ margin: "8px 0 12px" }}>
-        <div className="spread"><span>Tokens ({result.format} format)</span><b data-testid="token-total">{result.tokens.total.toLocaleString()}</b></div>
+        <div className="spread">
+          <span>Tokens ({result.format} format)</span>
+          <b data-testid="token-total">{result.tokens.total.toLocaleString()}</b>
+        </div>
         <div className="bar-track" title={`${result.tokens.total} tokens`}>
           <div className="bar" style={{ width: `${(result.tokens.total / scale) * 100}%` }} />
         </div>
@@ -276,19 +307,38 @@ function FinalList({ result, otherNames, otherTotal }: { result: ToolListRespons
                 const onlyHere = otherNames && !otherNames.has(name);
                 const tokens = result.tokens.perTool[name] ?? 0;
                 return (
-                  <tr key={name} ref={measure} data-index={index} className={onlyHere ? "only-here" : undefined} data-testid={`final-${name}`} data-only-here={onlyHere ? "true" : undefined}>
+                  <tr
+                    key={name}
+                    ref={measure}
+                    data-index={index}
+                    className={onlyHere ? "only-here" : undefined}
+                    data-testid={`final-${name}`}
+                    data-only-here={onlyHere ? "true" : undefined}
+                  >
                     <td className="name">
                       {name}
-                      {onlyHere && <span className="badge warn" style={{ marginLeft: 6 }}>only here</span>}
-                      {annotation?.needsApproval && <span className="badge warn" style={{ marginLeft: 6 }}>asks first</span>}
+                      {onlyHere && (
+                        <span className="badge warn" style={{ marginLeft: 6 }}>
+                          only here
+                        </span>
+                      )}
+                      {annotation?.needsApproval && (
+                        <span className="badge warn" style={{ marginLeft: 6 }}>
+                          asks first
+                        </span>
+                      )}
                     </td>
-                    <td><span className={`badge ${annotation?.source ?? ""}`}>{annotation?.source}</span></td>
+                    <td>
+                      <span className={`badge ${annotation?.source ?? ""}`}>{annotation?.source}</span>
+                    </td>
                     <td>
                       <div className="row" style={{ flexWrap: "nowrap" }}>
                         <div className="bar-track" style={{ flex: 1 }}>
                           <div className="bar" style={{ width: `${(tokens / max) * 100}%` }} />
                         </div>
-                        <span className="small mono" style={{ width: 44, textAlign: "right" }}>{tokens}</span>
+                        <span className="small mono" style={{ width: 44, textAlign: "right" }}>
+                          {tokens}
+                        </span>
                       </div>
                     </td>
                   </tr>
@@ -310,7 +360,15 @@ function Difference({ result, otherNames, otherTotal }: { result: ToolListRespon
   return (
     <div className="panel small" data-testid="difference">
       <b>Only here:</b>{" "}
-      {onlyHere.length === 0 ? <span className="faint">nothing</span> : onlyHere.slice(0, shown).map((name) => <span key={name} className="tag" style={{ background: "#fff8e6" }}>{name}</span>)}
+      {onlyHere.length === 0 ? (
+        <span className="faint">nothing</span>
+      ) : (
+        onlyHere.slice(0, shown).map((name) => (
+          <span key={name} className="tag" style={{ background: "#fff8e6" }}>
+            {name}
+          </span>
+        ))
+      )}
       {more}
       {delta !== undefined && (
         <span className="muted" style={{ marginLeft: 8 }}>
@@ -326,13 +384,26 @@ function WhyMissing({ result, model, agent }: { result: ToolListResponse; model:
   const [name, setName] = useState("");
   const query = name.trim();
   const present = result.tools.some((tool) => toolNameOf(tool) === query);
-  const removal = result.trace.flatMap((entry) => entry.removed.filter((note) => note.name === query).map((note) => ({ stage: entry.stage, reason: note.reason })))[0];
-  const changes = result.trace.flatMap((entry) => entry.changed.filter((note) => note.name === query).map((note) => ({ stage: entry.stage, reason: note.reason })));
+  const removal = result.trace.flatMap((entry) =>
+    entry.removed.filter((note) => note.name === query).map((note) => ({ stage: entry.stage, reason: note.reason })),
+  )[0];
+  const changes = result.trace.flatMap((entry) =>
+    entry.changed.filter((note) => note.name === query).map((note) => ({ stage: entry.stage, reason: note.reason })),
+  );
   return (
     <div className="panel stack">
       <div className="row">
-        <label htmlFor={`why-${model}-${agent}`}>Why does {model} / {agent} not see…</label>
-        <input id={`why-${model}-${agent}`} value={name} onChange={(event) => setName(event.target.value)} placeholder="tool name, e.g. edit" data-testid="why-input" spellCheck={false} />
+        <label htmlFor={`why-${model}-${agent}`}>
+          Why does {model} / {agent} not see…
+        </label>
+        <input
+          id={`why-${model}-${agent}`}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="tool name, e.g. edit"
+          data-testid="why-input"
+          spellCheck={false}
+        />
       </div>
       {query && (
         <div data-testid="why-answer">
@@ -345,7 +416,9 @@ function WhyMissing({ result, model, agent }: { result: ToolListResponse; model:
               <code>{query}</code> is in the final list{changes.length ? `; changed: ${changes.map((change) => change.reason).join("; ")}` : "."}
             </span>
           ) : (
-            <span className="muted">There is no tool named <code>{query}</code> in this catalog.</span>
+            <span className="muted">
+              There is no tool named <code>{query}</code> in this catalog.
+            </span>
           )}
         </div>
       )}

@@ -128,10 +128,15 @@ function McpServersSection({ catalogId, initial, now }: { catalogId: string; ini
         <h2 style={{ margin: 0 }}>MCP servers</h2>
         <p className="muted small" style={{ margin: "4px 0 0" }}>
           Each server&apos;s tools are registered as <code>&lt;server&gt;__&lt;tool&gt;</code> (source <span className="badge mcp">mcp</span>). When a server
-          fails or disappears its tools stay in the catalog but are <b>unregistered</b>: never offered to a model, rejected by ToolSearch. Sync brings them back.
+          fails or disappears its tools stay in the catalog but are <b>unregistered</b>: never offered to a model, rejected by ToolSearch. Sync brings them
+          back.
         </p>
       </div>
-      {error && <div className="error-box" role="alert">Could not refresh the servers&apos; status: {error.message}</div>}
+      {error && (
+        <div className="error-box" role="alert">
+          Could not refresh the servers&apos; status: {error.message}
+        </div>
+      )}
       {servers.length === 0 ? (
         <div className="empty" data-testid="mcp-servers-empty">
           <strong>No MCP servers yet</strong>
@@ -162,7 +167,9 @@ function McpServersSection({ catalogId, initial, now }: { catalogId: string; ini
       {isAdmin ? (
         <AddMcpServerForm catalogId={catalogId} />
       ) : (
-        <p className="muted small" data-testid="sources-admin-note">Team admins add, sync and delete MCP servers.</p>
+        <p className="muted small" data-testid="sources-admin-note">
+          Team admins add, sync and delete MCP servers.
+        </p>
       )}
     </section>
   );
@@ -211,7 +218,9 @@ function McpServerRow({ catalogId, server, now }: { catalogId: string; server: M
           <span className="badge">{config.transport}</span>{" "}
           {config.transport === "stdio" ? (
             <>
-              <code data-testid={`mcp-command-${server.name}`}>{[config.command, ...(config.args ?? []).map((arg) => (typeof arg === "string" ? arg : arg.value))].join(" ")}</code>
+              <code data-testid={`mcp-command-${server.name}`}>
+                {[config.command, ...(config.args ?? []).map((arg) => (typeof arg === "string" ? arg : arg.value))].join(" ")}
+              </code>
               <SecretList values={config.env} separator="=" testId={`mcp-env-${server.name}`} />
             </>
           ) : (
@@ -245,27 +254,37 @@ function McpServerRow({ catalogId, server, now }: { catalogId: string; server: M
         </td>
         <td>
           {isAdmin && (
-          <div className="row" style={{ justifyContent: "flex-end", flexWrap: "nowrap" }}>
-            <button type="button" className="small-button" onClick={() => sync.mutate()} disabled={sync.isPending || remove.isPending} data-testid={`mcp-sync-${server.name}`}>
-              {sync.isPending ? "Syncing…" : "Sync"}
-            </button>
-            <ConfirmButton
-              label={remove.isPending ? "Deleting…" : "Delete"}
-              className="danger small-button"
-              title={`Delete MCP server ${server.name}?`}
-              body="Its connection is closed and its tools leave the catalog; their audit history stays."
-              confirmLabel="Delete server"
-              onConfirm={() => remove.mutate()}
-              testId={`mcp-delete-${server.name}`}
-            />
-          </div>
+            <div className="row" style={{ justifyContent: "flex-end", flexWrap: "nowrap" }}>
+              <button
+                type="button"
+                className="small-button"
+                onClick={() => sync.mutate()}
+                disabled={sync.isPending || remove.isPending}
+                data-testid={`mcp-sync-${server.name}`}
+              >
+                {sync.isPending ? "Syncing…" : "Sync"}
+              </button>
+              <ConfirmButton
+                label={remove.isPending ? "Deleting…" : "Delete"}
+                className="danger small-button"
+                title={`Delete MCP server ${server.name}?`}
+                body="Its connection is closed and its tools leave the catalog; their audit history stays."
+                confirmLabel="Delete server"
+                onConfirm={() => remove.mutate()}
+                testId={`mcp-delete-${server.name}`}
+              />
+            </div>
           )}
         </td>
       </tr>
       {server.lastError && (
         <tr className="sources-error-row">
           <td colSpan={7}>
-            <div className={server.status === "error" ? "error-box small" : "sources-warn-box small"} role={server.status === "error" ? "alert" : undefined} data-testid={`mcp-error-${server.name}`}>
+            <div
+              className={server.status === "error" ? "error-box small" : "sources-warn-box small"}
+              role={server.status === "error" ? "alert" : undefined}
+              data-testid={`mcp-error-${server.name}`}
+            >
               <b>{server.status === "error" ? "Error" : "Warning"}:</b> <span className="sources-pre">{server.lastError}</span>
             </div>
           </td>
@@ -363,7 +382,11 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
     const body: Record<string, unknown> = { name: name.trim(), transport };
     if (transport === "stdio") {
       body.command = command.trim();
-      const lines = (text: string) => text.split("\n").map((line) => line.trim()).filter(Boolean);
+      const lines = (text: string) =>
+        text
+          .split("\n")
+          .map((line) => line.trim())
+          .filter(Boolean);
       // Secret arguments follow the others; they are stored encrypted and shown as ********.
       const argList = [...lines(args), ...lines(secretArgs).map((value) => ({ value, secret: true as const }))];
       if (argList.length) body.args = argList;
@@ -399,8 +422,18 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
       <h3 style={{ margin: 0 }}>Add MCP server</h3>
       <div className="row" style={{ alignItems: "flex-start" }}>
         <div className="field" style={{ flex: 1 }}>
-          <label htmlFor="mcp-name">Name <span className="hint">lowercase; prefixes its tools: name__tool</span></label>
-          <input id="mcp-name" value={name} onChange={(event) => setName(event.target.value)} className="mono" placeholder="notes" spellCheck={false} data-testid="mcp-name" />
+          <label htmlFor="mcp-name">
+            Name <span className="hint">lowercase; prefixes its tools: name__tool</span>
+          </label>
+          <input
+            id="mcp-name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            className="mono"
+            placeholder="notes"
+            spellCheck={false}
+            data-testid="mcp-name"
+          />
           <FieldErrors problems={errorsUnder(problems, "name")} testId="mcp-errors-name" />
         </div>
         <div className="field">
@@ -415,21 +448,66 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
       {transport === "stdio" ? (
         <>
           <div className="field">
-            <label htmlFor="mcp-command">Command <span className="hint">the program only, e.g. node or npx; run from the app&apos;s working directory</span></label>
-            <input id="mcp-command" value={command} onChange={(event) => setCommand(event.target.value)} className="mono" placeholder="node" spellCheck={false} data-testid="mcp-command" />
+            <label htmlFor="mcp-command">
+              Command <span className="hint">the program only, e.g. node or npx; run from the app&apos;s working directory</span>
+            </label>
+            <input
+              id="mcp-command"
+              value={command}
+              onChange={(event) => setCommand(event.target.value)}
+              className="mono"
+              placeholder="node"
+              spellCheck={false}
+              data-testid="mcp-command"
+            />
             <FieldErrors problems={errorsUnder(problems, "command")} testId="mcp-errors-command" />
           </div>
           <div className="grid-2">
             <div className="field">
-              <label htmlFor="mcp-args">Arguments <span className="hint">one argument per line, no shell quoting</span></label>
-              <textarea id="mcp-args" rows={3} value={args} onChange={(event) => setArgs(event.target.value)} className="mono" placeholder={"mcp-servers/demo-server.mjs\n--verbose"} spellCheck={false} data-testid="mcp-args" />
-              <label htmlFor="mcp-secret-args">Secret arguments <span className="hint">after the others, one per line; stored encrypted and never shown again</span></label>
-              <textarea id="mcp-secret-args" rows={2} value={secretArgs} onChange={(event) => setSecretArgs(event.target.value)} className="mono" placeholder="--api-key=…" spellCheck={false} autoComplete="off" data-testid="mcp-secret-args" />
+              <label htmlFor="mcp-args">
+                Arguments <span className="hint">one argument per line, no shell quoting</span>
+              </label>
+              <textarea
+                id="mcp-args"
+                rows={3}
+                value={args}
+                onChange={(event) => setArgs(event.target.value)}
+                className="mono"
+                placeholder={"mcp-servers/demo-server.mjs\n--verbose"}
+                spellCheck={false}
+                data-testid="mcp-args"
+              />
+              <label htmlFor="mcp-secret-args">
+                Secret arguments <span className="hint">after the others, one per line; stored encrypted and never shown again</span>
+              </label>
+              <textarea
+                id="mcp-secret-args"
+                rows={2}
+                value={secretArgs}
+                onChange={(event) => setSecretArgs(event.target.value)}
+                className="mono"
+                placeholder="--api-key=…"
+                spellCheck={false}
+                autoComplete="off"
+                data-testid="mcp-secret-args"
+              />
               <FieldErrors problems={errorsUnder(problems, "args")} testId="mcp-errors-args" />
             </div>
             <div className="field">
-              <label htmlFor="mcp-env">Environment <span className="hint">KEY=value, one per line; values are secret and never shown again</span></label>
-              <textarea id="mcp-env" rows={3} value={env} onChange={(event) => setEnv(event.target.value)} className="mono" placeholder="API_TOKEN=…" spellCheck={false} autoComplete="off" data-testid="mcp-env" />
+              <label htmlFor="mcp-env">
+                Environment <span className="hint">KEY=value, one per line; values are secret and never shown again</span>
+              </label>
+              <textarea
+                id="mcp-env"
+                rows={3}
+                value={env}
+                onChange={(event) => setEnv(event.target.value)}
+                className="mono"
+                placeholder="API_TOKEN=…"
+                spellCheck={false}
+                autoComplete="off"
+                data-testid="mcp-env"
+              />
               <FieldErrors problems={errorsUnder(problems, "env")} testId="mcp-errors-env" />
             </div>
           </div>
@@ -437,13 +515,35 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
       ) : (
         <>
           <div className="field">
-            <label htmlFor="mcp-url">URL <span className="hint">the Streamable HTTP endpoint, http:// or https://</span></label>
-            <input id="mcp-url" value={url} onChange={(event) => setUrl(event.target.value)} className="mono" placeholder="https://example.com/mcp" spellCheck={false} data-testid="mcp-url" />
+            <label htmlFor="mcp-url">
+              URL <span className="hint">the Streamable HTTP endpoint, http:// or https://</span>
+            </label>
+            <input
+              id="mcp-url"
+              value={url}
+              onChange={(event) => setUrl(event.target.value)}
+              className="mono"
+              placeholder="https://example.com/mcp"
+              spellCheck={false}
+              data-testid="mcp-url"
+            />
             <FieldErrors problems={errorsUnder(problems, "url")} testId="mcp-errors-url" />
           </div>
           <div className="field">
-            <label htmlFor="mcp-headers">Headers <span className="hint">Name: value, one per line; values are secret and never shown again</span></label>
-            <textarea id="mcp-headers" rows={3} value={headers} onChange={(event) => setHeaders(event.target.value)} className="mono" placeholder="Authorization: Bearer …" spellCheck={false} autoComplete="off" data-testid="mcp-headers" />
+            <label htmlFor="mcp-headers">
+              Headers <span className="hint">Name: value, one per line; values are secret and never shown again</span>
+            </label>
+            <textarea
+              id="mcp-headers"
+              rows={3}
+              value={headers}
+              onChange={(event) => setHeaders(event.target.value)}
+              className="mono"
+              placeholder="Authorization: Bearer …"
+              spellCheck={false}
+              autoComplete="off"
+              data-testid="mcp-headers"
+            />
             <FieldErrors problems={errorsUnder(problems, "headers")} testId="mcp-errors-headers" />
           </div>
         </>
@@ -518,7 +618,8 @@ function SectionHeader({ title, folder, children }: { title: string; folder?: st
         {children}
         {folder && (
           <>
-            {" "}Folder: <code>{folder}</code>
+            {" "}
+            Folder: <code>{folder}</code>
           </>
         )}
       </p>
@@ -550,7 +651,9 @@ function PluginsSection({ local }: { local: LocalSourcesSummary }) {
                     tool.definition hook
                   </span>
                 ) : (
-                  <span className="badge" data-testid="plugin-no-hook">no hooks</span>
+                  <span className="badge" data-testid="plugin-no-hook">
+                    no hooks
+                  </span>
                 )}
               </div>
               <code className="small muted sources-file">{plugin.file}</code>
@@ -577,8 +680,8 @@ function SkillsSection({ local }: { local: LocalSourcesSummary }) {
   return (
     <section className="panel stack" data-testid="skills">
       <SectionHeader title="Skills" folder={local.folders.skills}>
-        Each <code>&lt;name&gt;/SKILL.md</code> is listed in the <code>skill</code> tool&apos;s description for the agents its <code>skill:&lt;name&gt;</code> permission
-        lets see it.
+        Each <code>&lt;name&gt;/SKILL.md</code> is listed in the <code>skill</code> tool&apos;s description for the agents its <code>skill:&lt;name&gt;</code>{" "}
+        permission lets see it.
       </SectionHeader>
       <LoadErrors errors={local.errors.skills} what="skill(s)" testId="skill-errors" />
       {local.skills.length === 0 ? (
@@ -601,7 +704,9 @@ function SkillsSection({ local }: { local: LocalSourcesSummary }) {
                 <tr key={skill.file} data-testid={`skill-${skill.name}`}>
                   <td className="name">{skill.name}</td>
                   <td className="summary">{skill.description}</td>
-                  <td className="small"><code className="sources-file">{skill.file}</code></td>
+                  <td className="small">
+                    <code className="sources-file">{skill.file}</code>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -644,15 +749,21 @@ function SubagentsSection({ local, catalogAgents }: { local: LocalSourcesSummary
               {subagents.map((agent) => (
                 <tr key={`catalog-${agent.name}`} data-testid={`subagent-catalog-${agent.name}`}>
                   <td className="name">{agent.name}</td>
-                  <td><span className="badge">{agent.mode}</span></td>
+                  <td>
+                    <span className="badge">{agent.mode}</span>
+                  </td>
                   <td className="summary">{agent.description || <span className="faint">No description.</span>}</td>
-                  <td className="small"><span className="badge subagent">catalog</span></td>
+                  <td className="small">
+                    <span className="badge subagent">catalog</span>
+                  </td>
                 </tr>
               ))}
               {local.fileAgents.map((agent) => (
                 <tr key={`file-${agent.file}`} data-testid={`subagent-file-${agent.name}`} className={inCatalog.has(agent.name) ? "disabled" : undefined}>
                   <td className="name">{agent.name}</td>
-                  <td><span className="badge">{agent.mode}</span></td>
+                  <td>
+                    <span className="badge">{agent.mode}</span>
+                  </td>
                   <td className="summary">{agent.description}</td>
                   <td className="small">
                     <span className="badge plugin">file</span> <code className="sources-file">{agent.file}</code>

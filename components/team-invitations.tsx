@@ -23,7 +23,13 @@ export function TeamInvitations({ teamId, invitations, now }: { teamId: string; 
       <RevealingForm
         testId="invite-form"
         text={{ name: "email", label: "E-mail", placeholder: "person@example.com", maxLength: 254, testId: "invite-email" }}
-        choice={{ name: "role", label: "Role", options: TEAM_ROLES.map((role) => ({ value: role, label: role })), defaultValue: "viewer", testId: "invite-role" }}
+        choice={{
+          name: "role",
+          label: "Role",
+          options: TEAM_ROLES.map((role) => ({ value: role, label: role })),
+          defaultValue: "viewer",
+          testId: "invite-role",
+        }}
         submit={{ label: "Create invitation", testId: "invite-submit" }}
         action={(input) => createInvitationAction(teamId, input)}
         reveal={({ invitation, link }) => ({
@@ -39,9 +45,7 @@ export function TeamInvitations({ teamId, invitations, now }: { teamId: string; 
       <TeamTable
         testId="invitation-table"
         headings={["E-mail", "Role", "Invited by", "Status", "Expires", ""]}
-        rows={invitations.map((invitation) => (
-          <InvitationRow key={invitation.id} teamId={teamId} invitation={invitation} status={statusOf(invitation, now)} />
-        ))}
+        rows={invitations.map((invitation) => <InvitationRow key={invitation.id} teamId={teamId} invitation={invitation} status={statusOf(invitation, now)} />)}
         empty="No invitations yet."
       />
     </section>
@@ -71,7 +75,12 @@ function InvitationRow({ teamId, invitation, status }: { teamId: string; invitat
             title={`Revoke the invitation for ${invitation.email}?`}
             body={<>Its link stops working at once.</>}
             confirmLabel="Revoke invitation"
-            onConfirm={() => run(() => revokeInvitationAction(teamId, invitation.id), () => toast.success(`Invitation for ${invitation.email} revoked`))}
+            onConfirm={() =>
+              run(
+                () => revokeInvitationAction(teamId, invitation.id),
+                () => toast.success(`Invitation for ${invitation.email} revoked`),
+              )
+            }
           />
         )}
       </td>

@@ -67,7 +67,9 @@ export function OneTimeValue({ label, value, note, testId }: { label: string; va
           {copied ? "Copied" : "Copy"}
         </button>
       </div>
-      <span id={`${id}-note`} className="hint">{note}</span>
+      <span id={`${id}-note`} className="hint">
+        {note}
+      </span>
     </div>
   );
 }
@@ -88,7 +90,10 @@ export function formProblems(error: ActionError | undefined, fields: string[]): 
  * A form that creates something shown once (an invitation link, a token's secret): its fields go to
  * `action`; on success the form is cleared and `reveal` says what to show and what to toast.
  */
-function useRevealingForm<T, Shown>(action: (input: Record<string, string>) => Promise<ActionResult<T>>, reveal: (data: T) => { shown: Shown; message: string }) {
+function useRevealingForm<T, Shown>(
+  action: (input: Record<string, string>) => Promise<ActionResult<T>>,
+  reveal: (data: T) => { shown: Shown; message: string },
+) {
   const { pending, run } = useTeamAction();
   const [error, setError] = useState<ActionError>();
   const [shown, setShown] = useState<Shown>();
@@ -178,9 +183,17 @@ export function RevealingForm<T>({
         </div>
         <div className="field">
           <label htmlFor={`${choice.testId}-input`}>{choice.label}</label>
-          <select id={`${choice.testId}-input`} name={choice.name} defaultValue={choice.defaultValue} data-testid={choice.testId} aria-invalid={!!problems[choice.name]}>
+          <select
+            id={`${choice.testId}-input`}
+            name={choice.name}
+            defaultValue={choice.defaultValue}
+            data-testid={choice.testId}
+            aria-invalid={!!problems[choice.name]}
+          >
             {choice.options.map((option) => (
-              <option key={option.value} value={option.value}>{option.label}</option>
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
             ))}
           </select>
         </div>
@@ -188,8 +201,16 @@ export function RevealingForm<T>({
           {pending ? "Creating…" : submit.label}
         </button>
       </div>
-      {problems[text.name] && <div id={textError} className="field-error" role="alert">{problems[text.name]}</div>}
-      {problems[choice.name] && <div className="field-error" role="alert">{problems[choice.name]}</div>}
+      {problems[text.name] && (
+        <div id={textError} className="field-error" role="alert">
+          {problems[text.name]}
+        </div>
+      )}
+      {problems[choice.name] && (
+        <div className="field-error" role="alert">
+          {problems[choice.name]}
+        </div>
+      )}
       {shown && <OneTimeValue {...shown} />}
     </form>
   );
@@ -197,14 +218,17 @@ export function RevealingForm<T>({
 
 /** A table of the team page, or a line saying there is nothing yet; an empty heading is the actions column. */
 export function TeamTable({ testId, headings, rows, empty }: { testId: string; headings: string[]; rows: React.ReactNode[]; empty: string }) {
-  if (rows.length === 0) return <p className="muted small" data-testid={`${testId}-empty`}>{empty}</p>;
+  if (rows.length === 0)
+    return (
+      <p className="muted small" data-testid={`${testId}-empty`}>
+        {empty}
+      </p>
+    );
   return (
     <div className="table-wrap">
       <table data-testid={testId}>
         <thead>
-          <tr>
-            {headings.map((heading, index) => (heading ? <th key={index}>{heading}</th> : <th key={index} aria-label="Actions" />))}
-          </tr>
+          <tr>{headings.map((heading, index) => (heading ? <th key={index}>{heading}</th> : <th key={index} aria-label="Actions" />))}</tr>
         </thead>
         <tbody>{rows}</tbody>
       </table>

@@ -28,12 +28,16 @@ export function TeamList({ teams }: { teams: MyTeam[] }) {
           {teams.map((team) => (
             <div key={team.id} className="card" data-testid={`team-${team.id}`}>
               <div className="spread">
-                <Link className="title" href={`/teams/${team.id}`} data-testid={`team-link-${team.id}`}>{team.name}</Link>
+                <Link className="title" href={`/teams/${team.id}`} data-testid={`team-link-${team.id}`}>
+                  {team.name}
+                </Link>
                 <code className="faint">{team.id}</code>
               </div>
               <div className="row">
                 <span className="muted small">Your role</span>
-                <span className={`badge${team.role === "admin" ? " ok" : ""}`} data-testid={`team-role-${team.id}`}>{team.role}</span>
+                <span className={`badge${team.role === "admin" ? " ok" : ""}`} data-testid={`team-role-${team.id}`}>
+                  {team.role}
+                </span>
               </div>
             </div>
           ))}
@@ -85,7 +89,11 @@ function CreateTeamForm() {
       <button type="submit" className="primary" disabled={pending} style={{ alignSelf: "flex-end" }} data-testid="team-create-submit">
         {pending ? "Creating…" : "Create team"}
       </button>
-      {problem && <div id="team-name-error" className="field-error" style={{ flexBasis: "100%" }} role="alert">{problem}</div>}
+      {problem && (
+        <div id="team-name-error" className="field-error" style={{ flexBasis: "100%" }} role="alert">
+          {problem}
+        </div>
+      )}
     </form>
   );
 }

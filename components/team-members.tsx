@@ -55,7 +55,9 @@ function MemberRow({ teamId, member, canManage, isSelf }: { teamId: string; memb
             }}
           >
             {TEAM_ROLES.map((role) => (
-              <option key={role} value={role}>{role}</option>
+              <option key={role} value={role}>
+                {role}
+              </option>
             ))}
           </select>
         ) : (
@@ -70,7 +72,13 @@ function MemberRow({ teamId, member, canManage, isSelf }: { teamId: string; memb
             className="danger small-button"
             testId={`member-remove-${member.email}`}
             title={isSelf ? "Leave this team?" : `Remove ${member.email}?`}
-            body={isSelf ? <>You will lose access to this team and its catalogs.</> : <>{member.email} loses access to this team and its catalogs. An invitation can bring them back.</>}
+            body={
+              isSelf ? (
+                <>You will lose access to this team and its catalogs.</>
+              ) : (
+                <>{member.email} loses access to this team and its catalogs. An invitation can bring them back.</>
+              )
+            }
             confirmLabel={isSelf ? "Leave team" : "Remove member"}
             onConfirm={() =>
               run(

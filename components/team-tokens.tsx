@@ -22,7 +22,13 @@ export function TeamTokens({ teamId, tokens }: { teamId: string; tokens: ApiToke
       <RevealingForm
         testId="token-form"
         text={{ name: "name", label: "Name", placeholder: "e.g. ci or support-agent", maxLength: 64, testId: "token-name" }}
-        choice={{ name: "scope", label: "Scope", options: TOKEN_SCOPES.map((scope) => ({ value: scope, label: SCOPE_HINTS[scope] })), defaultValue: "read", testId: "token-scope" }}
+        choice={{
+          name: "scope",
+          label: "Scope",
+          options: TOKEN_SCOPES.map((scope) => ({ value: scope, label: SCOPE_HINTS[scope] })),
+          defaultValue: "read",
+          testId: "token-scope",
+        }}
         submit={{ label: "Create token", testId: "token-submit" }}
         action={(input) => createTokenAction(teamId, input)}
         reveal={({ token, secret }) => ({
@@ -31,16 +37,18 @@ export function TeamTokens({ teamId, tokens }: { teamId: string; tokens: ApiToke
             label: `Secret of token "${token.name}"`,
             value: secret,
             testId: "new-token-secret",
-            note: <>Copy it now: it will not be shown again. Send it as <code>Authorization: Bearer &lt;token&gt;</code>.</>,
+            note: (
+              <>
+                Copy it now: it will not be shown again. Send it as <code>Authorization: Bearer &lt;token&gt;</code>.
+              </>
+            ),
           },
         })}
       />
       <TeamTable
         testId="token-table"
         headings={["Name", "Scope", "Prefix", "Created by", "Created", "Last used", "Status", ""]}
-        rows={tokens.map((token) => (
-          <TokenRow key={token.id} teamId={teamId} token={token} />
-        ))}
+        rows={tokens.map((token) => <TokenRow key={token.id} teamId={teamId} token={token} />)}
         empty="No tokens yet."
       />
     </section>
@@ -52,16 +60,24 @@ function TokenRow({ teamId, token }: { teamId: string; token: ApiToken }) {
   return (
     <tr data-testid={`token-row-${token.name}`} className={token.revokedAt ? "disabled" : undefined}>
       <td className="name">{token.name}</td>
-      <td><span className="badge">{token.scope}</span></td>
+      <td>
+        <span className="badge">{token.scope}</span>
+      </td>
       <td className="mono">{token.prefix}…</td>
       <td>{token.createdBy}</td>
       <td className="small mono">{formatTime(token.createdAt)}</td>
-      <td className="small mono" data-testid={`token-last-used-${token.name}`}>{token.lastUsedAt ? formatTime(token.lastUsedAt) : "never"}</td>
+      <td className="small mono" data-testid={`token-last-used-${token.name}`}>
+        {token.lastUsedAt ? formatTime(token.lastUsedAt) : "never"}
+      </td>
       <td>
         {token.revokedAt ? (
-          <span className="badge off" data-testid={`token-status-${token.name}`} title={`Revoked ${formatTime(token.revokedAt)}`}>revoked</span>
+          <span className="badge off" data-testid={`token-status-${token.name}`} title={`Revoked ${formatTime(token.revokedAt)}`}>
+            revoked
+          </span>
         ) : (
-          <span className="badge ok" data-testid={`token-status-${token.name}`}>active</span>
+          <span className="badge ok" data-testid={`token-status-${token.name}`}>
+            active
+          </span>
         )}
       </td>
       <td>
@@ -73,7 +89,12 @@ function TokenRow({ teamId, token }: { teamId: string; token: ApiToken }) {
             title={`Revoke token "${token.name}"?`}
             body={<>Every agent or script using it is refused from now on. This cannot be undone.</>}
             confirmLabel="Revoke token"
-            onConfirm={() => run(() => revokeTokenAction(teamId, token.id), () => toast.success(`Token "${token.name}" revoked`))}
+            onConfirm={() =>
+              run(
+                () => revokeTokenAction(teamId, token.id),
+                () => toast.success(`Token "${token.name}" revoked`),
+              )
+            }
           />
         )}
       </td>

@@ -22,7 +22,11 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
   const toggle = useEnabledToggle(catalogId);
   const canEdit = useCan("write");
   // The page rendered the tool; this keeps it current after edits and toggles without loading the catalog.
-  const { data: tool = initial } = useQuery({ queryKey: queryKeys.tool(catalogId, initial.name), queryFn: () => fetchTool(catalogId, initial.name), initialData: initial });
+  const { data: tool = initial } = useQuery({
+    queryKey: queryKeys.tool(catalogId, initial.name),
+    queryFn: () => fetchTool(catalogId, initial.name),
+    initialData: initial,
+  });
 
   return (
     <div className="stack">
@@ -32,9 +36,13 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
       <div className="spread panel">
         <div className="row">
           <EnabledSwitch tool={tool} onToggle={(enabled) => toggle.mutate({ name: tool.name, enabled })} />
-          <code style={{ fontSize: 15 }} data-testid="tool-name">{tool.name}</code>
+          <code style={{ fontSize: 15 }} data-testid="tool-name">
+            {tool.name}
+          </code>
           <span className={`badge ${tool.source}`}>{tool.source}</span>
-          <span className={`badge ${tool.enabled ? "ok" : "off"}`} data-testid="tool-state">{tool.enabled ? "enabled" : "disabled"}</span>
+          <span className={`badge ${tool.enabled ? "ok" : "off"}`} data-testid="tool-state">
+            {tool.enabled ? "enabled" : "disabled"}
+          </span>
           {!tool.registered && <span className="badge off">unregistered</span>}
         </div>
         {tool.source !== "custom" ? (
@@ -58,7 +66,9 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
             }
           />
         ) : (
-          <span className="muted small" data-testid="read-only-note">Your role can read this tool; editors change it.</span>
+          <span className="muted small" data-testid="read-only-note">
+            Your role can read this tool; editors change it.
+          </span>
         )}
       </div>
       {tool.source !== "custom" && <LatestSourceChange catalogId={catalogId} name={tool.name} />}
@@ -92,17 +102,23 @@ function ReadOnlyDefinition({ tool }: { tool: ToolRecord }) {
         <div>
           <h3>Offered only</h3>
           {requirements.map(([key, value]) => (
-            <span key={key} className="tag">{key}: {String(value)}</span>
+            <span key={key} className="tag">
+              {key}: {String(value)}
+            </span>
           ))}
         </div>
       )}
       <div>
         <h3>Description</h3>
-        <pre className="diff" style={{ maxHeight: 360 }}>{tool.description}</pre>
+        <pre className="diff" style={{ maxHeight: 360 }}>
+          {tool.description}
+        </pre>
       </div>
       <div>
         <h3>Input schema</h3>
-        <pre className="diff" style={{ maxHeight: 360 }}>{JSON.stringify(tool.inputSchema, null, 2)}</pre>
+        <pre className="diff" style={{ maxHeight: 360 }}>
+          {JSON.stringify(tool.inputSchema, null, 2)}
+        </pre>
       </div>
     </div>
   );
@@ -141,10 +157,16 @@ function LatestSourceChange({ catalogId, name }: { catalogId: string; name: stri
       </div>
       {changedFields(latest).map((change) => (
         <div key={change.field}>
-          <h3><code>{change.field}</code></h3>
+          <h3>
+            <code>{change.field}</code>
+          </h3>
           <div className="grid-2">
-            <pre className="diff diff-removed" aria-label={`${change.field} before`}>{inFull(change.before)}</pre>
-            <pre className="diff diff-added" aria-label={`${change.field} after`}>{inFull(change.after)}</pre>
+            <pre className="diff diff-removed" aria-label={`${change.field} before`}>
+              {inFull(change.before)}
+            </pre>
+            <pre className="diff diff-added" aria-label={`${change.field} after`}>
+              {inFull(change.after)}
+            </pre>
           </div>
         </div>
       ))}

@@ -23,7 +23,10 @@ interface FormValues {
 type Field = "name" | "summary" | "description" | "inputSchema" | "tags";
 
 function parseTags(text: string): string[] {
-  return text.split(",").map((tag) => tag.trim()).filter(Boolean);
+  return text
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter(Boolean);
 }
 
 /** Reads the form into a draft; a schema that is not JSON becomes a field error of its own. */
@@ -156,9 +159,21 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
         label="Input schema (JSON Schema)"
         hint='The root must be {"type": "object", …}. Checked as JSON Schema as you type.'
         errors={shown.inputSchema}
-        counter={<button type="button" className="ghost small-button" onClick={formatSchema}>Format</button>}
+        counter={
+          <button type="button" className="ghost small-button" onClick={formatSchema}>
+            Format
+          </button>
+        }
       >
-        <textarea id="tool-schema" className="code" rows={14} value={values.schemaText} onChange={update("schemaText", "inputSchema")} spellCheck={false} data-testid="schema-editor" />
+        <textarea
+          id="tool-schema"
+          className="code"
+          rows={14}
+          value={values.schemaText}
+          onChange={update("schemaText", "inputSchema")}
+          spellCheck={false}
+          data-testid="schema-editor"
+        />
       </FormField>
       <FormField id="tool-tags" label="Tags" hint="Comma-separated, lowercase: e.g. github, write" errors={shown.tags}>
         <input id="tool-tags" value={values.tagsText} onChange={update("tagsText", "tags")} autoComplete="off" />
@@ -168,7 +183,9 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
           <span className="kbd">Ctrl</span> + <span className="kbd">Enter</span> saves
         </span>
         <div className="row">
-          <button type="button" className="ghost" onClick={() => router.back()}>Cancel</button>
+          <button type="button" className="ghost" onClick={() => router.back()}>
+            Cancel
+          </button>
           <button type="submit" className="primary" disabled={pending} data-testid="save-tool">
             {pending ? "Saving…" : tool ? "Save changes" : "Create tool"}
           </button>
@@ -179,7 +196,11 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
 }
 
 function Counter({ length, max }: { length: number; max: number }) {
-  return <span className={`counter${length > max ? " over" : ""}`}>{length} / {max}</span>;
+  return (
+    <span className={`counter${length > max ? " over" : ""}`}>
+      {length} / {max}
+    </span>
+  );
 }
 
 function FormField({

@@ -85,7 +85,12 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
     <div>
       <div className="toolbar">
         <SearchBox inputRef={searchBox} value={filters.q} onSearch={(q) => setParams({ q })} />
-        <select aria-label="Filter by source" value={filters.source || "all"} onChange={(event) => setParams({ source: event.target.value === "all" ? "" : event.target.value })} data-testid="source-filter">
+        <select
+          aria-label="Filter by source"
+          value={filters.source || "all"}
+          onChange={(event) => setParams({ source: event.target.value === "all" ? "" : event.target.value })}
+          data-testid="source-filter"
+        >
           <option value="all">All sources</option>
           {TOOL_SOURCES.map((name) => (
             <option key={name} value={name}>
@@ -93,7 +98,12 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
             </option>
           ))}
         </select>
-        <select aria-label="Filter by state" value={filters.state || "all"} onChange={(event) => setParams({ state: event.target.value === "all" ? "" : event.target.value })} data-testid="state-filter">
+        <select
+          aria-label="Filter by state"
+          value={filters.state || "all"}
+          onChange={(event) => setParams({ state: event.target.value === "all" ? "" : event.target.value })}
+          data-testid="state-filter"
+        >
           <option value="all">Enabled and disabled</option>
           <option value="enabled">Enabled only</option>
           <option value="disabled">Disabled only</option>
@@ -109,17 +119,34 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
             ))}
           </select>
         )}
-        <label className="row small" title="Only the tools whose MCP server, plugin or skill changed their summary, description or input schema since this day (UTC)">
+        <label
+          className="row small"
+          title="Only the tools whose MCP server, plugin or skill changed their summary, description or input schema since this day (UTC)"
+        >
           Changed by its source since
-          <input type="date" aria-label="Changed by its source since" value={filters.changedSince} onChange={(event) => setParams({ changedSince: event.target.value })} data-testid="changed-since-filter" />
+          <input
+            type="date"
+            aria-label="Changed by its source since"
+            value={filters.changedSince}
+            onChange={(event) => setParams({ changedSince: event.target.value })}
+            data-testid="changed-since-filter"
+          />
         </label>
         <span className="spacer" style={{ flex: 1 }} />
         {canEdit && <ImportButton catalogId={catalogId} />}
-        <a className="button" href={`/api/catalogs/${catalogId}/export`} download data-testid="export-catalog">Export</a>
-        {canEdit && <Link className="button primary" href={`/catalogs/${catalogId}/tools/new`} data-testid="new-tool">New tool</Link>}
+        <a className="button" href={`/api/catalogs/${catalogId}/export`} download data-testid="export-catalog">
+          Export
+        </a>
+        {canEdit && (
+          <Link className="button primary" href={`/catalogs/${catalogId}/tools/new`} data-testid="new-tool">
+            New tool
+          </Link>
+        )}
       </div>
       {error && !data ? (
-        <div className="error-box" role="alert">Could not load tools: {error.message}</div>
+        <div className="error-box" role="alert">
+          Could not load tools: {error.message}
+        </div>
       ) : isPending || !first ? (
         <div className="panel empty">Loading tools…</div>
       ) : (
@@ -128,12 +155,18 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
             Showing {first.total.toLocaleString("en")} of {first.facets.catalogTotal.toLocaleString("en")} tools
             {isPlaceholderData && <span className="faint"> · searching…</span>}
           </p>
-          {error && <div className="error-box" role="alert">Could not load more tools: {error.message}</div>}
+          {error && (
+            <div className="error-box" role="alert">
+              Could not load more tools: {error.message}
+            </div>
+          )}
           {tools.length === 0 ? (
             <div className="panel empty" data-testid="tools-empty">
               <strong>No tools match</strong>
               {first.facets.catalogTotal > 0 && (
-                <button type="button" className="ghost" onClick={() => router.replace(pathname, { scroll: false })}>Clear filters</button>
+                <button type="button" className="ghost" onClick={() => router.replace(pathname, { scroll: false })}>
+                  Clear filters
+                </button>
               )}
             </div>
           ) : (
@@ -164,7 +197,14 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
                     onNearEnd={loadMore}
                     more={hasNextPage ? { pending: isFetchingNextPage, label: "Load more tools", testId: "tools-loading-more" } : undefined}
                     renderRow={(index, measure) => (
-                      <ToolRow key={tools[index].name} catalogId={catalogId} tool={tools[index]} changedAt={sourceChanges[tools[index].name]} index={index} measure={measure} />
+                      <ToolRow
+                        key={tools[index].name}
+                        catalogId={catalogId}
+                        tool={tools[index]}
+                        changedAt={sourceChanges[tools[index].name]}
+                        index={index}
+                        measure={measure}
+                      />
                     )}
                   />
                 </tbody>
@@ -221,7 +261,19 @@ function SearchBox({ inputRef, value, onSearch }: { inputRef: RefObject<HTMLInpu
 }
 
 /** `changedAt`: when its source last changed the tool's definition, when the table is filtered by that. */
-function ToolRow({ catalogId, tool, changedAt, index, measure }: { catalogId: string; tool: ToolRecord; changedAt?: string; index: number; measure: (node: Element | null) => void }) {
+function ToolRow({
+  catalogId,
+  tool,
+  changedAt,
+  index,
+  measure,
+}: {
+  catalogId: string;
+  tool: ToolRecord;
+  changedAt?: string;
+  index: number;
+  measure: (node: Element | null) => void;
+}) {
   const toggle = useEnabledToggle(catalogId);
   return (
     <tr className={tool.enabled ? undefined : "disabled"} data-testid={`tool-row-${tool.name}`} data-index={index} ref={measure}>
@@ -229,10 +281,21 @@ function ToolRow({ catalogId, tool, changedAt, index, measure }: { catalogId: st
         <EnabledSwitch tool={tool} onToggle={(enabled) => toggle.mutate({ name: tool.name, enabled })} />
       </td>
       <td className="name">
-        <Link href={`/catalogs/${catalogId}/tools/${encodeURIComponent(tool.name)}`} prefetch={false}>{tool.name}</Link>
-        {!tool.registered && <span className="badge off" style={{ marginLeft: 6 }}>unregistered</span>}
+        <Link href={`/catalogs/${catalogId}/tools/${encodeURIComponent(tool.name)}`} prefetch={false}>
+          {tool.name}
+        </Link>
+        {!tool.registered && (
+          <span className="badge off" style={{ marginLeft: 6 }}>
+            unregistered
+          </span>
+        )}
         {changedAt && (
-          <span className="badge warn" style={{ marginLeft: 6 }} title={`Its source changed its definition on ${new Date(changedAt).toLocaleString()}; the tool's page shows the change`} data-testid={`source-changed-${tool.name}`}>
+          <span
+            className="badge warn"
+            style={{ marginLeft: 6 }}
+            title={`Its source changed its definition on ${new Date(changedAt).toLocaleString()}; the tool's page shows the change`}
+            data-testid={`source-changed-${tool.name}`}
+          >
             changed {new Date(changedAt).toLocaleDateString()}
           </span>
         )}
@@ -242,7 +305,13 @@ function ToolRow({ catalogId, tool, changedAt, index, measure }: { catalogId: st
         {tool.source === "mcp" && tool.sourceRef && <div className="faint small">{tool.sourceRef}</div>}
       </td>
       <td className="summary">{tool.summary}</td>
-      <td>{tool.tags.map((tag) => <span key={tag} className="tag">{tag}</span>)}</td>
+      <td>
+        {tool.tags.map((tag) => (
+          <span key={tag} className="tag">
+            {tag}
+          </span>
+        ))}
+      </td>
     </tr>
   );
 }
@@ -359,7 +428,10 @@ function ImportButton({ catalogId }: { catalogId: string }) {
   const importFile = useMutation({
     mutationFn: async (file: File) => runImport(catalogId, await file.text(), setProgress),
     onSuccess: (result) => {
-      toast.success(`Imported: ${importCounts(result)}`, result.skipped.length > 0 ? { description: "The skipped tools are listed beside the Import button." } : undefined);
+      toast.success(
+        `Imported: ${importCounts(result)}`,
+        result.skipped.length > 0 ? { description: "The skipped tools are listed beside the Import button." } : undefined,
+      );
       queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
       router.refresh();
     },

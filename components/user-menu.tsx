@@ -6,10 +6,16 @@ export function UserMenu({ email }: { email?: string }) {
   if (!email) return <Link href="/sign-in">Sign in</Link>;
   return (
     <span className="row">
-      <Link href="/teams" data-testid="nav-teams">Teams</Link>
-      <span className="small muted" data-testid="signed-in-as">{email}</span>
+      <Link href="/teams" data-testid="nav-teams">
+        Teams
+      </Link>
+      <span className="small muted" data-testid="signed-in-as">
+        {email}
+      </span>
       <form action={signOutAction}>
-        <button type="submit" className="small-button" data-testid="sign-out">Sign out</button>
+        <button type="submit" className="small-button" data-testid="sign-out">
+          Sign out
+        </button>
       </form>
     </span>
   );

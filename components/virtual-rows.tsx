@@ -65,7 +65,11 @@ export function VirtualRows({
 }
 
 /** Asks an infinite query for its next page, one request at a time. */
-export function useLoadMore({ hasNextPage, isFetchingNextPage, fetchNextPage }: Pick<UseInfiniteQueryResult, "hasNextPage" | "isFetchingNextPage" | "fetchNextPage">) {
+export function useLoadMore({
+  hasNextPage,
+  isFetchingNextPage,
+  fetchNextPage,
+}: Pick<UseInfiniteQueryResult, "hasNextPage" | "isFetchingNextPage" | "fetchNextPage">) {
   return useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);

@@ -8,12 +8,8 @@ import type { McpServerConfig } from "../lib/sources/mcp/config";
 import type { InputSchema, ToolRequirements, ToolSource } from "../lib/tools/types";
 
 const timestamps = {
-  createdAt: integer("created_at", { mode: "timestamp_ms" })
-    .notNull()
-    .default(sql`(unixepoch('subsec') * 1000)`),
-  updatedAt: integer("updated_at", { mode: "timestamp_ms" })
-    .notNull()
-    .default(sql`(unixepoch('subsec') * 1000)`),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
 };
 
 export const catalogs = sqliteTable(
@@ -23,7 +19,7 @@ export const catalogs = sqliteTable(
     /** The team that owns the catalog; its members' roles decide who may do what in it. */
     teamId: text("team_id").notNull().default("default"),
     name: text("name").notNull(),
-  description: text("description").notNull().default(""),
+    description: text("description").notNull().default(""),
     /** Bumped by every change to the catalog or anything in it; decisions record it. */
     revision: integer("revision").notNull().default(0),
     ...timestamps,

@@ -31,7 +31,12 @@ export function seed(db: Db, { demo }: { demo: boolean }): void {
     if (!catalogs.some((catalog) => catalog.id === DEMO_CATALOG.id)) {
       createCatalog(txDb, DEMO_CATALOG, SEED_ACTOR);
       // The outer handle: the import and the server write on the same connection, inside this transaction (as savepoints).
-      importTools(db, DEMO_CATALOG.id, DEMO_TOOLS.map((tool) => ({ ...tool, tags: [...tool.tags] })), SEED_ACTOR);
+      importTools(
+        db,
+        DEMO_CATALOG.id,
+        DEMO_TOOLS.map((tool) => ({ ...tool, tags: [...tool.tags] })),
+        SEED_ACTOR,
+      );
       // Not when the operator's TOOLSHED_MCP_STDIO_COMMANDS leaves the demo server out.
       if (!mcpPolicyProblem(DEMO_MCP_SERVER)) createMcpServer(db, DEMO_CATALOG.id, DEMO_MCP_SERVER, SEED_ACTOR);
     }

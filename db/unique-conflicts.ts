@@ -13,10 +13,16 @@ const camelCase = (column: string) => column.replace(/_(\w)/g, (_, letter: strin
 export function asConflict(error: unknown): unknown {
   if (!(error instanceof Database.SqliteError)) return error;
   if (error.code !== "SQLITE_CONSTRAINT_UNIQUE" && error.code !== "SQLITE_CONSTRAINT_PRIMARYKEY") return error;
-  const columns = error.message.replace(/^UNIQUE constraint failed: /, "").split(", ").map((qualified) => qualified.split("."));
+  const columns = error.message
+    .replace(/^UNIQUE constraint failed: /, "")
+    .split(", ")
+    .map((qualified) => qualified.split("."));
   const [table] = columns[0];
   const column = columns[columns.length - 1][1];
-  const scope = columns.slice(0, -1).map(([, name]) => words(name)).join(" and ");
+  const scope = columns
+    .slice(0, -1)
+    .map(([, name]) => words(name))
+    .join(" and ");
   const thing = words(table).replace(/s$/, "");
   return new ToolshedError("conflict", `Another ${thing}${scope ? ` in this ${scope}` : ""} already has this ${words(column)}.`, camelCase(column));
 }

@@ -3,7 +3,23 @@ import { CatalogsPage } from "./pages/catalogs-page";
 import { ToolEditorPage } from "./pages/tool-editor-page";
 import { ToolsPage } from "./pages/tools-page";
 
-const BUILTINS = ["read", "write", "edit", "grep", "glob", "bash", "task", "todowrite", "todoread", "webfetch", "websearch", "skill", "apply_patch", "plan", "lsp"];
+const BUILTINS = [
+  "read",
+  "write",
+  "edit",
+  "grep",
+  "glob",
+  "bash",
+  "task",
+  "todowrite",
+  "todoread",
+  "webfetch",
+  "websearch",
+  "skill",
+  "apply_patch",
+  "plan",
+  "lsp",
+];
 
 test("the demo catalog lists every built-in tool", async ({ page }) => {
   const tools = new ToolsPage(page, "demo");

@@ -52,7 +52,9 @@ test("a ToolSearch decision is listed, filtered, explained, and its replay shows
 });
 
 test("a preselection decision says how many tools the selector saw", async ({ page, request }) => {
-  const answer = await request.post("/api/catalogs/demo/preselect", { data: { model: "gpt-5", agent: "build", messages: [{ role: "user", content: "Open a Jira issue for the failing build" }], k: 5 } });
+  const answer = await request.post("/api/catalogs/demo/preselect", {
+    data: { model: "gpt-5", agent: "build", messages: [{ role: "user", content: "Open a Jira issue for the failing build" }], k: 5 },
+  });
   expect(answer.ok()).toBe(true);
   const { decisionId } = await answer.json();
   const stored = await (await request.get(`/api/decisions/${decisionId}`)).json();

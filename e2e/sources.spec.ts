@@ -41,7 +41,10 @@ function isAlive(pid: number): boolean {
   }
 }
 
-test("a stdio MCP server added on the Sources page: its tools in the catalog, the simulation and ToolSearch; killed, they are unregistered; synced, they are back", async ({ page, request }) => {
+test("a stdio MCP server added on the Sources page: its tools in the catalog, the simulation and ToolSearch; killed, they are unregistered; synced, they are back", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const catalogId = await createCatalog(request, "Sources E2E");
   const pidFile = path.join(os.tmpdir(), `toolshed-e2e-mcp-${process.pid}-${Date.now()}.pid`);
@@ -127,7 +130,10 @@ test("a stdio MCP server added on the Sources page: its tools in the catalog, th
   }
 });
 
-test("the add form reports bad lines and the API's field errors, and an unreachable server is added with its error and its secrets hidden", async ({ page, request }) => {
+test("the add form reports bad lines and the API's field errors, and an unreachable server is added with its error and its secrets hidden", async ({
+  page,
+  request,
+}) => {
   const catalogId = await createCatalog(request, "Sources Form E2E");
   const sources = new SourcesPage(page, catalogId);
   await sources.goto();

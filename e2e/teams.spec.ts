@@ -39,7 +39,9 @@ async function acceptAsNewAccount(page: Page, link: string, name: string) {
   await expect(page.getByTestId("signed-in-as")).toContainText(`${name}@example.com`);
 }
 
-test("first start: the setup link makes the admin, who invites an editor and a viewer and gives an agent a token; the viewer cannot edit; sign-out", async ({ browser }) => {
+test("first start: the setup link makes the admin, who invites an editor and a viewer and gives an agent a token; the viewer cannot edit; sign-out", async ({
+  browser,
+}) => {
   // The server printed a one-time setup link to its log.
   const [setupLink] = await app.waitForLog(/http:\/\/127\.0\.0\.1:\d+\/setup\?token=[\w-]+/);
   const admin = await newPage(browser);
@@ -108,7 +110,11 @@ test("first start: the setup link makes the admin, who invites an editor and a v
   await viewer.goto("/catalogs/demo/agents");
   await expect(viewer.getByTestId("edit-agent-build")).toHaveCount(0);
   const refused = await viewer.evaluate(async () => {
-    const response = await fetch("/api/catalogs/demo/tools/read", { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ enabled: false }) });
+    const response = await fetch("/api/catalogs/demo/tools/read", {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ enabled: false }),
+    });
     return { status: response.status, body: await response.json() };
   });
   expect(refused.status).toBe(403);

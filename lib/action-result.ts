@@ -2,9 +2,7 @@ import { ToolshedError } from "./errors";
 import type { FieldError } from "./tools/validate";
 
 /** What a server action hands back to its form: data, or an error that names its fields. */
-export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: { code: string; message: string; field?: string; problems: FieldError[] } };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string; field?: string; problems: FieldError[] } };
 
 export async function runAction<T>(work: () => T | Promise<T>): Promise<ActionResult<T>> {
   try {

@@ -104,7 +104,10 @@ export const toolPageQuery = z.object({
     .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: "changedSince is an ISO 8601 date (2026-05-01) or date-time (2026-05-01T12:00:00Z)." })
     .transform((text) => new Date(text))
     .optional(),
-  cursor: z.string().regex(/^\d{1,15}$/, "cursor is the nextCursor of a previous page.").optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}$/, "cursor is the nextCursor of a previous page.")
+    .optional(),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { ToolshedError } from "./errors";
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;

@@ -39,9 +39,7 @@ export function rateLimitsFromEnv(env: RateLimitEnv): Record<RateLimitClass, num
     } else if (/^\d+$/.test(value) && Number.isSafeInteger(Number(value))) {
       limits[kind] = Number(value);
     } else {
-      throw new Error(
-        `${variable}="${env[variable]}" must be a whole number of requests per ${RATE_LIMIT_WINDOW_SECONDS} seconds (0 = unlimited).`,
-      );
+      throw new Error(`${variable}="${env[variable]}" must be a whole number of requests per ${RATE_LIMIT_WINDOW_SECONDS} seconds (0 = unlimited).`);
     }
   }
   return limits;

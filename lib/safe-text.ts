@@ -16,7 +16,8 @@ function describe(character: string): string {
   const point = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
   if (code === 0) return `a NUL character (${point})`;
   if (code >= 0xd800 && code <= 0xdfff) return `a lone surrogate (${point}), which is not valid Unicode`;
-  if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)) return `a bidirectional control character (${point}), which can disguise how it reads`;
+  if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069))
+    return `a bidirectional control character (${point}), which can disguise how it reads`;
   return `a control character (${point})`;
 }
 

@@ -102,7 +102,11 @@ async function serve() {
       inputSchema: {
         title: z.string().min(1).max(200).describe("A short title."),
         body: z.string().max(20_000).describe("The note's text, in Markdown."),
-        tags: z.array(z.string().regex(/^[a-z0-9-]+$/)).max(10).optional().describe("Lowercase tags, e.g. ops."),
+        tags: z
+          .array(z.string().regex(/^[a-z0-9-]+$/))
+          .max(10)
+          .optional()
+          .describe("Lowercase tags, e.g. ops."),
       },
       run: ({ title, body, tags = [] }) => {
         const id = `note-${notes.size + 1}`;
@@ -147,7 +151,9 @@ async function serve() {
     },
   };
 
-  const only = process.env.DEMO_MCP_TOOLS?.split(",").map((name) => name.trim()).filter(Boolean);
+  const only = process.env.DEMO_MCP_TOOLS?.split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   const server = new McpServer({ name: "toolshed-demo", title: "Toolshed demo server", version: "1.0.0" });
   const offered = Object.entries(tools).filter(([name]) => !only || only.includes(name));
   for (const [name, { run, ...config }] of offered) server.registerTool(name, config, async (args) => run(args));

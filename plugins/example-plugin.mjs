@@ -20,7 +20,10 @@ export default {
       description:
         "Drafts a Keep-a-Changelog style entry for a version from a list of changes. Each change has a kind (added, changed, fixed, removed, security) and a one-line text; the entry groups them by kind in that order and returns the Markdown without writing any file.",
       args: {
-        version: z.string().regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/).describe("The version being released, e.g. 2.4.0."),
+        version: z
+          .string()
+          .regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/)
+          .describe("The version being released, e.g. 2.4.0."),
         date: z.iso.date().optional().describe("Release date (YYYY-MM-DD); today when omitted."),
         changes: z
           .array(
@@ -40,7 +43,10 @@ export default {
       description:
         "Computes the next semantic version: major when any change is breaking, minor when a feature was added, patch otherwise. Use before changelog_draft when the user has not said which version to release.",
       args: {
-        current: z.string().regex(/^\d+\.\d+\.\d+$/).describe("The current version, e.g. 2.3.1."),
+        current: z
+          .string()
+          .regex(/^\d+\.\d+\.\d+$/)
+          .describe("The current version, e.g. 2.3.1."),
         breaking: z.boolean().default(false).describe("Whether any change breaks compatibility."),
         features: z.boolean().default(false).describe("Whether any change adds a feature."),
       },

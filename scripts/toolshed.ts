@@ -42,7 +42,9 @@ function main(argv: string[]): void {
     process.stdout.write(`${secret}\n`);
   } else if (verb === "list") {
     for (const token of listApiTokens(db, values.team)) {
-      process.stdout.write(`${token.id}\t${token.name}\t${token.scope}\t${token.prefix}…\t${token.revokedAt ? "revoked" : "active"}\tlast used ${token.lastUsedAt ?? "never"}\n`);
+      process.stdout.write(
+        `${token.id}\t${token.name}\t${token.scope}\t${token.prefix}…\t${token.revokedAt ? "revoked" : "active"}\tlast used ${token.lastUsedAt ?? "never"}\n`,
+      );
     }
   } else if (verb === "revoke") {
     if (!values.id) fail("--id is required.");

@@ -113,7 +113,12 @@ describe("routes refuse oversized chunked bodies while streaming", () => {
 
   it("a 200 MB chunked body to a 256 KiB route: 413 in the error shape after a few chunks, nothing written", async () => {
     const { stream, counter } = endlessBody();
-    const request = apiRequest("/api/catalogs/demo/tools", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit);
+    const request = apiRequest("/api/catalogs/demo/tools", {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
     const before = listTools(db, "demo").length;
     const response = await toolsRoute.POST(request, params({ catalog: "demo" }));
     expect(response.status).toBe(413);
@@ -126,7 +131,12 @@ describe("routes refuse oversized chunked bodies while streaming", () => {
 
   it("the import route stops at its own, larger limit, long before the 200 MiB sent", async () => {
     const { stream, counter } = endlessBody(200 * 1024 * 1024, new Uint8Array(1024 * 1024).fill(0x20));
-    const request = apiRequest("/api/catalogs/demo/import", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit);
+    const request = apiRequest("/api/catalogs/demo/import", {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
     const response = await importRoute.POST(request, params({ catalog: "demo" }));
     expect(response.status).toBe(413);
     expect((await response.json()).error.code).toBe("too_large");

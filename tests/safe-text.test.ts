@@ -17,14 +17,23 @@ describe("safe names and text", () => {
     const refusedInNames = [
       ...Array.from({ length: 0x20 }, (_, code) => code),
       ...Array.from({ length: 0x21 }, (_, offset) => 0x7f + offset),
-      0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
+      0x202a,
+      0x202b,
+      0x202c,
+      0x202d,
+      0x202e,
+      0x2066,
+      0x2067,
+      0x2068,
+      0x2069,
     ];
     for (const code of refusedInNames) expect(nameProblem(`a${String.fromCharCode(code)}b`), code.toString(16)).toBeDefined();
     expect(nameProblem("a\u202eb")).toBe("Contains a bidirectional control character (U+202E), which can disguise how it reads: not allowed in a name.");
     expect(nameProblem("a\u0000")).toBe("Contains a NUL character (U+0000): not allowed in a name.");
     expect(nameProblem("\udc00x")).toContain("lone surrogate (U+DC00)");
     expect(nameProblem("x\ud83d")).toContain("lone surrogate (U+D83D)");
-    for (const fine of ["gpt-5", "claude-sonnet-4-5", "Café", "日本語", "🚀 rocket", "a b", "\u200dzwj", "عربي"]) expect(nameProblem(fine), fine).toBeUndefined();
+    for (const fine of ["gpt-5", "claude-sonnet-4-5", "Café", "日本語", "🚀 rocket", "a b", "\u200dzwj", "عربي"])
+      expect(nameProblem(fine), fine).toBeUndefined();
   });
 
   it("refuses only NUL and lone surrogates in descriptions and summaries", () => {

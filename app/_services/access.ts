@@ -84,7 +84,13 @@ export function requireTeamAccess(principal: Principal, teamId: string, need: Ac
 export async function enforceRateLimit(principal: Principal, kind: RateLimitClass): Promise<void> {
   const verdict = await consumeRateLimit(kind, `${principal.kind}:${principal.id}`);
   if (!verdict.ok) {
-    throw new ToolshedError("rate_limited", `Too many ${kind} requests; try again in ${verdict.retryAfterSeconds} s.`, undefined, undefined, verdict.retryAfterSeconds);
+    throw new ToolshedError(
+      "rate_limited",
+      `Too many ${kind} requests; try again in ${verdict.retryAfterSeconds} s.`,
+      undefined,
+      undefined,
+      verdict.retryAfterSeconds,
+    );
   }
 }
 
@@ -117,7 +123,11 @@ export function signedInRoute<P = Record<string, never>>(handler: (context: Rout
 }
 
 /** A route handler under /api/catalogs/{catalog}: the caller needs `need` in the catalog's team. */
-export function catalogRoute<P extends { catalog: string }>(need: Access, handler: (context: RouteContext<P> & { access: Access }) => Promise<Response> | Response, options: RouteOptions<P> = {}) {
+export function catalogRoute<P extends { catalog: string }>(
+  need: Access,
+  handler: (context: RouteContext<P> & { access: Access }) => Promise<Response> | Response,
+  options: RouteOptions<P> = {},
+) {
   return signedInRoute<P>((context) => {
     const access = requireCatalogAccess(context.principal, context.params.catalog, need);
     return handler({ ...context, access });

@@ -63,7 +63,12 @@ export async function createPasswordUser(input: { email: string; name: string; p
   try {
     const user = await context.internalAdapter.createUser({ email, name: input.name.trim() || email, emailVerified: true }, { method: "admin" });
     if (!user) throw new Error(`Could not create the account for ${email}.`);
-    await context.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: await context.password.hash(input.password) });
+    await context.internalAdapter.linkAccount({
+      userId: user.id,
+      providerId: "credential",
+      accountId: user.id,
+      password: await context.password.hash(input.password),
+    });
     return { id: user.id, email };
   } finally {
     approvedSignUps.delete(email);

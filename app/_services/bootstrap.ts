@@ -54,7 +54,11 @@ export function checkPassword(password: string, field = "password"): void {
 export async function completeSetup(db: Db, secret: string, input: { email: string; name: string; password: string }): Promise<void> {
   checkPassword(input.password);
   if (countUsers(db) > 0 || !takeSetting(db, SETUP_LINK_HASH, hashSecretToken(secret))) {
-    throw new ToolshedError("not_found", "This setup link is not valid any more: it was used, or the server was restarted (see its log for the current link).", "token");
+    throw new ToolshedError(
+      "not_found",
+      "This setup link is not valid any more: it was used, or the server was restarted (see its log for the current link).",
+      "token",
+    );
   }
   const user = await createPasswordUser(input);
   setMemberRole(db, DEFAULT_TEAM, user.id, "admin");

@@ -71,7 +71,13 @@ export async function unknownToolsOfCases(db: Db, catalogId: string, cases: read
   return unknownTools(await catalogState(db, catalogId), cases);
 }
 
-async function runInBackground(db: Db, evaluation: Evaluation, state: CatalogState & { revision: number }, selector: Selector, cases: LabelledCase[]): Promise<void> {
+async function runInBackground(
+  db: Db,
+  evaluation: Evaluation,
+  state: CatalogState & { revision: number },
+  selector: Selector,
+  cases: LabelledCase[],
+): Promise<void> {
   const tools = offeredTools(state);
   const candidates = toCandidates(tools);
   const summaries = new Map(state.tools.map((tool) => [tool.name, tool.summary]));
@@ -113,7 +119,10 @@ export async function startEvaluation(
   const unknown = unknownTools(state, request.cases);
   if (unknown.length > 0) {
     const problems = unknown.flatMap(({ index, names: missing }) =>
-      missing.map((name) => ({ field: `cases.${index}.expected.${request.cases[index].expected.indexOf(name)}`, message: `"${name}" is not a tool of this catalog.` })),
+      missing.map((name) => ({
+        field: `cases.${index}.expected.${request.cases[index].expected.indexOf(name)}`,
+        message: `"${name}" is not a tool of this catalog.`,
+      })),
     );
     throw ToolshedError.fromFieldErrors(problems, "Cases name tools this catalog does not have");
   }

@@ -143,7 +143,10 @@ export async function readImportBody(request: Request, maxBytes: number): Promis
   }
   // Next.js's proxy buffers bodies up to experimental.proxyClientMaxBodySize and passes on only that much.
   if (Number.isFinite(declared) && size < declared) {
-    throw new ToolshedError("too_large", `The server received ${size} of the ${declared} bytes sent: its proxy passes on at most that much (experimental.proxyClientMaxBodySize).`);
+    throw new ToolshedError(
+      "too_large",
+      `The server received ${size} of the ${declared} bytes sent: its proxy passes on at most that much (experimental.proxyClientMaxBodySize).`,
+    );
   }
   // A body buffered whole (the usual case behind the proxy) comes as one chunk of its own: no copy.
   const [only] = parts;
@@ -162,9 +165,20 @@ export async function readImportBody(request: Request, maxBytes: number): Promis
  * or its error (thrown, as the API answers it). A larger one returns a job at once, to follow with
  * getImportJob. All or nothing either way.
  */
-export async function startImport(db: Db, catalogId: string, document: ImportDocument, actor: string): Promise<{ result: ImportResult } | { job: { id: string; url: string } }> {
+export async function startImport(
+  db: Db,
+  catalogId: string,
+  document: ImportDocument,
+  actor: string,
+): Promise<{ result: ImportResult } | { job: { id: string; url: string } }> {
   const store = importJobStore();
-  const job: ImportJob = { id: randomUUID(), catalogId, status: "running", progress: { done: 0, total: 0, phase: "reading" }, createdAt: new Date().toISOString() };
+  const job: ImportJob = {
+    id: randomUUID(),
+    catalogId,
+    status: "running",
+    progress: { done: 0, total: 0, phase: "reading" },
+    createdAt: new Date().toISOString(),
+  };
   store.save(job);
   let large!: () => void;
   const becameLarge = new Promise<"large">((resolve) => (large = () => resolve("large")));
@@ -174,7 +188,13 @@ export async function startImport(db: Db, catalogId: string, document: ImportDoc
   }).then(
     (result) => {
       const total = result.created.length + result.updated.length + result.unchanged.length + result.skipped.length;
-      store.save({ ...(store.get(job.id) ?? job), status: "done", result, progress: { done: total, total, phase: "writing" }, finishedAt: new Date().toISOString() });
+      store.save({
+        ...(store.get(job.id) ?? job),
+        status: "done",
+        result,
+        progress: { done: total, total, phase: "writing" },
+        finishedAt: new Date().toISOString(),
+      });
       return { result };
     },
     (error: unknown) => {

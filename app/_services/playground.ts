@@ -122,7 +122,8 @@ export async function playTurn(
       })),
     };
     appendMessage(db, conversation.id, { role: "tool", content: "", details: { modelMessages: [toolMessage], simulatedResults: request.toolResults } });
-    for (const result of request.toolResults!) events.push({ type: "tool-result", toolCallId: result.toolCallId, toolName: result.toolName, output: result.output, simulated: true });
+    for (const result of request.toolResults!)
+      events.push({ type: "tool-result", toolCallId: result.toolCallId, toolName: result.toolName, output: result.output, simulated: true });
   }
 
   const conversation = getConversation(db, conversationId!, catalogId);

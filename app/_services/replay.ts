@@ -39,7 +39,11 @@ export async function replayDecisionById(db: Db, id: string, request: z.infer<ty
   const decision = getDecision(db, id);
   const missing = (decision.input as { messagesUnavailable?: number } | null)?.messagesUnavailable;
   if (missing) {
-    throw new ToolshedError("conflict", `Decision "${id}" cannot be replayed: the ${missing} conversation messages it refers to were deleted with the conversation.`, "conversationId");
+    throw new ToolshedError(
+      "conflict",
+      `Decision "${id}" cannot be replayed: the ${missing} conversation messages it refers to were deleted with the conversation.`,
+      "conversationId",
+    );
   }
   const selector = replaySelector(request.selector, decision);
   const state = await catalogState(db, decision.catalogId);

@@ -65,7 +65,11 @@ export function selectorById(id: string | undefined): Selector {
   if (wanted === LOCAL_SELECTOR_ID) return local;
   if (wanted === HYBRID_SELECTOR_ID) {
     if (hybrid) return hybrid;
-    throw new ToolshedError("bad_request", `The "${HYBRID_SELECTOR_ID}" selector needs an embedding model: set ${EMBEDDING_MODEL_VARIABLE} (openai:<model> or openai-compatible:<model>).`, "selector");
+    throw new ToolshedError(
+      "bad_request",
+      `The "${HYBRID_SELECTOR_ID}" selector needs an embedding model: set ${EMBEDDING_MODEL_VARIABLE} (openai:<model> or openai-compatible:<model>).`,
+      "selector",
+    );
   }
   if (wanted === aux.id) return aux;
   const offered = [...new Set([LOCAL_SELECTOR_ID, ...(hybrid ? [HYBRID_SELECTOR_ID] : []), aux.id])].map((name) => `"${name}"`);
@@ -112,7 +116,10 @@ function pipelineRequest(request: TurnRequest) {
 /** Preselection for one turn, recorded as a decision; the chosen tools join the conversation's history. */
 export async function runPreselection(db: Db, catalogId: string, request: TurnRequest & { messages: ConversationMessage[]; k?: number; selector?: string }) {
   const state = await catalogState(db, catalogId);
-  const conversation = openConversation(db, catalogId, request.conversationId, { ...pipelineRequest(request), title: request.messages.at(-1)?.content.slice(0, 80) });
+  const conversation = openConversation(db, catalogId, request.conversationId, {
+    ...pipelineRequest(request),
+    title: request.messages.at(-1)?.content.slice(0, 80),
+  });
   const selector = selectorById(request.selector);
   const result = await preselect({
     state,
@@ -143,7 +150,11 @@ export async function runPreselection(db: Db, catalogId: string, request: TurnRe
     latencyMs: result.latencyMs,
     tokens: result.tokens,
   });
-  addToHistory(db, conversation.id, result.selected.map((tool) => tool.name));
+  addToHistory(
+    db,
+    conversation.id,
+    result.selected.map((tool) => tool.name),
+  );
   // The id under which recording the decision stored the last message in the conversation, if it did.
   const storedMessageId = decision.appendedMessageIds.at(-1);
   return { conversationId: conversation.id, decisionId: decision.id, storedMessageId, revision: state.revision, state, ...result };
@@ -189,6 +200,10 @@ export async function runToolSearchCall(
     latencyMs: result.latencyMs,
     tokens: { found: totalTokens(result.tools, "ai-sdk"), visible: list.tokens.total },
   });
-  const history = addToHistory(db, conversation.id, result.tools.map((tool) => tool.name));
+  const history = addToHistory(
+    db,
+    conversation.id,
+    result.tools.map((tool) => tool.name),
+  );
   return { conversationId: conversation.id, decisionId: decision.id, history, ...result };
 }

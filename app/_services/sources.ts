@@ -3,8 +3,23 @@ import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
 import { catalogVersion, loadCatalogState } from "@/db/queries/catalog-state";
 import { deleteCatalog, listCatalogs } from "@/db/queries/catalogs";
-import { allMcpServerNames, checkNewMcpServer, createMcpServer, deleteMcpServer, getMcpServerConfig, recordMcpHealth, scrubMcpServerText } from "@/db/queries/mcp-servers";
-import { deleteSourceTools, sourceRefsOf, syncSourceTools, unregisterSourceTools, type SourceSyncResult, type SourceToolDraft } from "@/db/queries/source-tools";
+import {
+  allMcpServerNames,
+  checkNewMcpServer,
+  createMcpServer,
+  deleteMcpServer,
+  getMcpServerConfig,
+  recordMcpHealth,
+  scrubMcpServerText,
+} from "@/db/queries/mcp-servers";
+import {
+  deleteSourceTools,
+  sourceRefsOf,
+  syncSourceTools,
+  unregisterSourceTools,
+  type SourceSyncResult,
+  type SourceToolDraft,
+} from "@/db/queries/source-tools";
 import { ToolshedError } from "@/lib/errors";
 import { freezeCatalogState, type CatalogState } from "@/lib/pipeline/tool-list";
 import { loadAgentFiles, type FileAgent } from "@/lib/sources/agents";
@@ -128,7 +143,9 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
 async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor: string): Promise<McpSyncResult> {
   checkNewMcpServer(db, catalogId, config);
   const key = keyOf(catalogId, config.name);
-  const listing: McpServerListing | { error: unknown } = await pool().list(key, config).catch((error: unknown) => ({ error }));
+  const listing: McpServerListing | { error: unknown } = await pool()
+    .list(key, config)
+    .catch((error: unknown) => ({ error }));
   let result: SourceSyncResult;
   try {
     result = createMcpServer(db, catalogId, config, actor, process.env, "error" in listing ? [] : toolDrafts(listing));
@@ -148,7 +165,14 @@ async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor:
 
 /** The registry's drafts of the tools a server listed. */
 function toolDrafts(listing: McpServerListing): SourceToolDraft[] {
-  return listing.tools.map((tool) => ({ name: tool.name, summary: tool.summary, description: tool.description, inputSchema: tool.inputSchema, tags: tool.tags, meta: { mcpName: tool.mcpName } }));
+  return listing.tools.map((tool) => ({
+    name: tool.name,
+    summary: tool.summary,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    tags: tool.tags,
+    meta: { mcpName: tool.mcpName },
+  }));
 }
 
 /** A connected server's health: what it is and lists, and the tools left out (invalid, or named as another source's) and why. */

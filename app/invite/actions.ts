@@ -48,7 +48,13 @@ export async function createInvitedAccountAction(secret: string, input: unknown)
     const open = openInvitation(secret);
     const verdict = await consumeRateLimit("auth", `invitation:${open.id}`);
     if (!verdict.ok) {
-      throw new ToolshedError("rate_limited", `Too many attempts; try again in ${verdict.retryAfterSeconds} s.`, undefined, undefined, verdict.retryAfterSeconds);
+      throw new ToolshedError(
+        "rate_limited",
+        `Too many attempts; try again in ${verdict.retryAfterSeconds} s.`,
+        undefined,
+        undefined,
+        verdict.retryAfterSeconds,
+      );
     }
     const db = getDb();
     if (findUserByEmail(db, open.email)) {

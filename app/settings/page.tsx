@@ -11,24 +11,61 @@ function Slot({ title, slot, purpose, extra }: { title: string; slot: ModelSlotD
     <section className="panel stack" data-testid={`model-${slot.variable}`}>
       <div className="spread">
         <h2 style={{ margin: 0 }}>{title}</h2>
-        {slot.error ? <span className="badge off">misconfigured</span> : slot.spec ? <span className="badge ok">configured</span> : <span className="badge">not configured</span>}
+        {slot.error ? (
+          <span className="badge off">misconfigured</span>
+        ) : slot.spec ? (
+          <span className="badge ok">configured</span>
+        ) : (
+          <span className="badge">not configured</span>
+        )}
       </div>
       <p className="muted small">{purpose}</p>
       <table>
         <tbody>
-          <tr><th style={{ width: 200 }}>Variable</th><td><code>{slot.variable}</code></td></tr>
-          <tr><th>Value</th><td><code data-testid="spec">{slot.spec ?? "(unset)"}</code></td></tr>
-          <tr><th>Provider</th><td>{slot.provider ?? "—"}</td></tr>
-          <tr><th>Model</th><td>{slot.model ?? (slot.provider === "local" ? "embedded BM25F ranker" : "—")}</td></tr>
-          <tr><th>Base URL</th><td>{slot.baseUrl ?? (slot.provider && slot.provider !== "local" ? "provider default" : "—")}</td></tr>
+          <tr>
+            <th style={{ width: 200 }}>Variable</th>
+            <td>
+              <code>{slot.variable}</code>
+            </td>
+          </tr>
+          <tr>
+            <th>Value</th>
+            <td>
+              <code data-testid="spec">{slot.spec ?? "(unset)"}</code>
+            </td>
+          </tr>
+          <tr>
+            <th>Provider</th>
+            <td>{slot.provider ?? "—"}</td>
+          </tr>
+          <tr>
+            <th>Model</th>
+            <td>{slot.model ?? (slot.provider === "local" ? "embedded BM25F ranker" : "—")}</td>
+          </tr>
+          <tr>
+            <th>Base URL</th>
+            <td>{slot.baseUrl ?? (slot.provider && slot.provider !== "local" ? "provider default" : "—")}</td>
+          </tr>
           <tr>
             <th>API key</th>
-            <td data-testid="key-state">{slot.keyVariable ? <>{slot.keySet ? "set" : "not set"} in <code>{slot.keyVariable}</code></> : "—"}</td>
+            <td data-testid="key-state">
+              {slot.keyVariable ? (
+                <>
+                  {slot.keySet ? "set" : "not set"} in <code>{slot.keyVariable}</code>
+                </>
+              ) : (
+                "—"
+              )}
+            </td>
           </tr>
           {extra}
         </tbody>
       </table>
-      {slot.error && <div className="error-box" role="alert">{slot.error}</div>}
+      {slot.error && (
+        <div className="error-box" role="alert">
+          {slot.error}
+        </div>
+      )}
     </section>
   );
 }
@@ -49,8 +86,18 @@ export default async function SettingsPage() {
         extra={
           config.aux.timeoutMs !== null && (
             <>
-              <tr><th>Timeout</th><td>{config.aux.timeoutMs} ms (<code>TOOLSHED_AUX_TIMEOUT_MS</code>)</td></tr>
-              <tr><th>Shortlist</th><td>{config.aux.shortlist} candidates (<code>TOOLSHED_AUX_SHORTLIST</code>)</td></tr>
+              <tr>
+                <th>Timeout</th>
+                <td>
+                  {config.aux.timeoutMs} ms (<code>TOOLSHED_AUX_TIMEOUT_MS</code>)
+                </td>
+              </tr>
+              <tr>
+                <th>Shortlist</th>
+                <td>
+                  {config.aux.shortlist} candidates (<code>TOOLSHED_AUX_SHORTLIST</code>)
+                </td>
+              </tr>
             </>
           )
         }
@@ -63,11 +110,26 @@ export default async function SettingsPage() {
           <>
             {config.embedding.timeoutMs !== null && (
               <>
-                <tr><th>Timeout</th><td>{config.embedding.timeoutMs} ms (<code>TOOLSHED_EMBEDDING_TIMEOUT_MS</code>)</td></tr>
-                <tr><th>Batch</th><td>{config.embedding.batchSize} tools per call (<code>TOOLSHED_EMBEDDING_BATCH</code>)</td></tr>
+                <tr>
+                  <th>Timeout</th>
+                  <td>
+                    {config.embedding.timeoutMs} ms (<code>TOOLSHED_EMBEDDING_TIMEOUT_MS</code>)
+                  </td>
+                </tr>
+                <tr>
+                  <th>Batch</th>
+                  <td>
+                    {config.embedding.batchSize} tools per call (<code>TOOLSHED_EMBEDDING_BATCH</code>)
+                  </td>
+                </tr>
               </>
             )}
-            <tr><th>Default selector</th><td data-testid="default-selector"><code>{config.defaultSelector ?? "—"}</code></td></tr>
+            <tr>
+              <th>Default selector</th>
+              <td data-testid="default-selector">
+                <code>{config.defaultSelector ?? "—"}</code>
+              </td>
+            </tr>
           </>
         }
       />

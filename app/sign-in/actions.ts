@@ -18,7 +18,13 @@ async function limitSignIn(email: string): Promise<void> {
   for (const key of [`email:${email.toLowerCase()}`, `address:${address}`]) {
     const verdict = await consumeRateLimit("auth", key);
     if (!verdict.ok) {
-      throw new ToolshedError("rate_limited", `Too many sign-in attempts; try again in ${verdict.retryAfterSeconds} s.`, undefined, undefined, verdict.retryAfterSeconds);
+      throw new ToolshedError(
+        "rate_limited",
+        `Too many sign-in attempts; try again in ${verdict.retryAfterSeconds} s.`,
+        undefined,
+        undefined,
+        verdict.retryAfterSeconds,
+      );
     }
   }
 }

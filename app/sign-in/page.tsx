@@ -15,7 +15,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <h1>Sign in to Toolshed</h1>
       <SignInForm returnTo={returnTo} providers={signInButtons(signInProvidersFromEnv())} />
       <p className="muted small">
-        No account yet? Accounts are created from an invitation a team admin sends you. The very first admin uses the setup link the server printed in its log at start.
+        No account yet? Accounts are created from an invitation a team admin sends you. The very first admin uses the setup link the server printed in its log
+        at start.
       </p>
     </main>
   );

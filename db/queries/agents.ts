@@ -17,7 +17,9 @@ function toAgent(row: AgentRow): Agent {
 /** Gives a catalog the default agents if it has none (new catalogs, or ones made before agents existed). */
 export function ensureAgents(tx: Tx, catalogId: string): void {
   if (tx.select({ id: agents.id }).from(agents).where(eq(agents.catalogId, catalogId)).get()) return;
-  tx.insert(agents).values(DEFAULT_AGENTS.map((agent) => ({ ...agent, catalogId }))).run();
+  tx.insert(agents)
+    .values(DEFAULT_AGENTS.map((agent) => ({ ...agent, catalogId })))
+    .run();
 }
 
 export function listAgents(db: Db | Tx, catalogId: string): Agent[] {
@@ -26,7 +28,11 @@ export function listAgents(db: Db | Tx, catalogId: string): Agent[] {
 
 export function getAgent(db: Db | Tx, catalogId: string, name: string): Agent {
   requireCatalog(db, catalogId);
-  const row = db.select().from(agents).where(and(eq(agents.catalogId, catalogId), eq(agents.name, name))).get();
+  const row = db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.catalogId, catalogId), eq(agents.name, name)))
+    .get();
   if (!row) throw notFound(`Agent "${name}" in catalog "${catalogId}"`, "agent");
   return toAgent(row);
 }
@@ -63,7 +69,9 @@ export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string
         .where(and(eq(agents.catalogId, catalogId), eq(agents.name, before.name)))
         .run();
     } else {
-      tx.insert(agents).values({ ...agent, catalogId }).run();
+      tx.insert(agents)
+        .values({ ...agent, catalogId })
+        .run();
     }
     recordChanges(tx, catalogId, actor, [{ subjectKind: "agent", subject: agent.name, action: before ? "update" : "create", before, after: agent }]);
     return agent;
@@ -73,7 +81,9 @@ export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string
 export function deleteAgent(db: Db, catalogId: string, name: string, actor: string): void {
   writeTransaction(db, (tx) => {
     const before = getAgent(tx, catalogId, name);
-    tx.delete(agents).where(and(eq(agents.catalogId, catalogId), eq(agents.name, name))).run();
+    tx.delete(agents)
+      .where(and(eq(agents.catalogId, catalogId), eq(agents.name, name)))
+      .run();
     recordChanges(tx, catalogId, actor, [{ subjectKind: "agent", subject: name, action: "delete", before }]);
   });
 }

@@ -41,7 +41,11 @@ export function createApiToken(db: Db, teamId: string, input: { name: string; sc
   getTeam(db, teamId);
   const name = input.name.trim();
   if (!/^[\w .@:-]{1,64}$/.test(name)) throw new ToolshedError("bad_request", "A token name is 1-64 letters, digits, spaces or . @ : - _", "name");
-  const live = db.select({ id: apiTokens.id }).from(apiTokens).where(and(eq(apiTokens.teamId, teamId), eq(apiTokens.name, name))).get();
+  const live = db
+    .select({ id: apiTokens.id })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.teamId, teamId), eq(apiTokens.name, name)))
+    .get();
   if (live) throw new ToolshedError("conflict", `A token named "${name}" already exists in this team.`, "name");
   const secret = newApiToken();
   const row = db
@@ -70,7 +74,11 @@ export function revokeApiToken(db: Db, teamId: string, id: string): ApiToken {
 
 /** The principal a presented token stands for, or undefined for an unknown or revoked one. */
 export function principalOfToken(db: Db, secret: string, now = new Date()): TokenPrincipal | undefined {
-  const row = db.select().from(apiTokens).where(eq(apiTokens.tokenHash, hashSecretToken(secret))).get();
+  const row = db
+    .select()
+    .from(apiTokens)
+    .where(eq(apiTokens.tokenHash, hashSecretToken(secret)))
+    .get();
   if (!row || row.revokedAt) return undefined;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USE_RESOLUTION_MS) {
     db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id)).run();

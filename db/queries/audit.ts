@@ -50,7 +50,12 @@ const stored = (snapshot: unknown) => (snapshot === undefined || snapshot === nu
  */
 export function recordManyChanges(db: Db, catalogId: string, actor: string, entries: ChangeEntry[]): number {
   const revision = recordChanges(db, catalogId, actor, []);
-  chunkedInsert(db.$client, "audit_entries", AUDIT_COLUMNS, entries.map((entry) => [catalogId, revision, entry.subjectKind, entry.subject, entry.action, actor, stored(entry.before), stored(entry.after)]));
+  chunkedInsert(
+    db.$client,
+    "audit_entries",
+    AUDIT_COLUMNS,
+    entries.map((entry) => [catalogId, revision, entry.subjectKind, entry.subject, entry.action, actor, stored(entry.before), stored(entry.after)]),
+  );
   return revision;
 }
 
@@ -80,7 +85,13 @@ export function listToolHistory(db: Db, catalogId: string, name: string, limit =
   const collect = (subject: string, beforeId?: number) => {
     const conditions = [eq(auditEntries.catalogId, catalogId), eq(auditEntries.subjectKind, "tool"), eq(auditEntries.subject, subject)];
     if (beforeId !== undefined) conditions.push(lt(auditEntries.id, beforeId));
-    for (const entry of db.select().from(auditEntries).where(and(...conditions)).orderBy(desc(auditEntries.id)).limit(limit).all()) {
+    for (const entry of db
+      .select()
+      .from(auditEntries)
+      .where(and(...conditions))
+      .orderBy(desc(auditEntries.id))
+      .limit(limit)
+      .all()) {
       if (found.has(entry.id)) continue;
       found.set(entry.id, entry);
       const previous = nameIn(entry.before);
@@ -89,8 +100,13 @@ export function listToolHistory(db: Db, catalogId: string, name: string, limit =
   };
   collect(name);
   const entries = [...found.values()];
-  const renamedInto = new Set(entries.filter((entry) => entry.action === "rename" && nameIn(entry.after) === entry.subject).map((entry) => `${entry.revision}:${entry.subject}`));
+  const renamedInto = new Set(
+    entries.filter((entry) => entry.action === "rename" && nameIn(entry.after) === entry.subject).map((entry) => `${entry.revision}:${entry.subject}`),
+  );
   const isRecordedTwice = (entry: AuditRow) =>
     entry.action === "rename" && nameIn(entry.before) === entry.subject && renamedInto.has(`${entry.revision}:${String(nameIn(entry.after))}`);
-  return entries.filter((entry) => !isRecordedTwice(entry)).sort((a, b) => b.id - a.id).slice(0, limit);
+  return entries
+    .filter((entry) => !isRecordedTwice(entry))
+    .sort((a, b) => b.id - a.id)
+    .slice(0, limit);
 }

@@ -44,7 +44,11 @@ export function catalogVersion(db: Db, catalogId: string): string {
 export function loadCatalogState(db: Db, catalogId: string): CatalogState & { revision: number; version: string } {
   return db.transaction((tx) => {
     const txDb = tx as unknown as Db;
-    const row = tx.select({ revision: catalogs.revision, updatedAt: catalogs.updatedAt, createdAt: catalogs.createdAt }).from(catalogs).where(eq(catalogs.id, catalogId)).get();
+    const row = tx
+      .select({ revision: catalogs.revision, updatedAt: catalogs.updatedAt, createdAt: catalogs.createdAt })
+      .from(catalogs)
+      .where(eq(catalogs.id, catalogId))
+      .get();
     if (!row) throw notFound(`Catalog "${catalogId}"`, "catalog");
     return {
       catalogId,

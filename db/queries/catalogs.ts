@@ -126,9 +126,7 @@ export function updateCatalog(db: Db, id: string, input: { name?: string; descri
     const previous = { name: before.name, description: before.description };
     if (isUnchanged(previous, next)) return toCatalog(before);
     tx.update(catalogs).set(next).where(eq(catalogs.id, id)).run();
-    const revision = recordChanges(tx, id, actor, [
-      { subjectKind: "catalog", subject: id, action: "update", before: previous, after: next },
-    ]);
+    const revision = recordChanges(tx, id, actor, [{ subjectKind: "catalog", subject: id, action: "update", before: previous, after: next }]);
     return { id, teamId: before.teamId, ...next, revision };
   });
 }
@@ -146,10 +144,19 @@ export function upgradeCatalog(db: Db, catalogId: string, actor: string): number
   return writeTransaction(db, (tx) => {
     ensureRules(tx, catalogId);
     ensureAgents(tx, catalogId);
-    const present = new Set(tx.select({ name: tools.name }).from(tools).where(eq(tools.catalogId, catalogId)).all().map((t) => t.name));
+    const present = new Set(
+      tx
+        .select({ name: tools.name })
+        .from(tools)
+        .where(eq(tools.catalogId, catalogId))
+        .all()
+        .map((t) => t.name),
+    );
     const missing = BUILTIN_TOOLS.filter((tool) => !present.has(tool.name));
     if (missing.length === 0) return 0;
-    tx.insert(tools).values(missing.map((tool) => ({ ...tool, catalogId, source: "builtin" as const }))).run();
+    tx.insert(tools)
+      .values(missing.map((tool) => ({ ...tool, catalogId, source: "builtin" as const })))
+      .run();
     recordChanges(
       tx,
       catalogId,

@@ -46,7 +46,15 @@ export function createConversation(
   requireCatalog(db, input.catalogId);
   const row = db
     .insert(conversations)
-    .values({ id: randomUUID(), catalogId: input.catalogId, model: input.model, agent: input.agent, mode: input.mode ?? null, flags: input.flags ?? [], title: input.title ?? "" })
+    .values({
+      id: randomUUID(),
+      catalogId: input.catalogId,
+      model: input.model,
+      agent: input.agent,
+      mode: input.mode ?? null,
+      flags: input.flags ?? [],
+      title: input.title ?? "",
+    })
     .returning()
     .get();
   return toConversation(row, []);
@@ -78,7 +86,12 @@ export function listConversations(db: Db, catalogId: string, limit = 100): Conve
     const entries = db
       .select({ conversationId: conversationTools.conversationId, name: conversationTools.name })
       .from(conversationTools)
-      .where(inArray(conversationTools.conversationId, rows.map((row) => row.id)))
+      .where(
+        inArray(
+          conversationTools.conversationId,
+          rows.map((row) => row.id),
+        ),
+      )
       .orderBy(asc(conversationTools.id))
       .all();
     for (const entry of entries) histories.get(entry.conversationId)!.push(entry.name);
@@ -128,15 +141,27 @@ export function renameToolInConversations(tx: Tx, catalogId: string, from: strin
     .run();
 }
 
-export function updateConversation(db: Db, id: string, changes: { title?: string; model?: string; agent?: string; mode?: string | null; flags?: string[] }): Conversation {
+export function updateConversation(
+  db: Db,
+  id: string,
+  changes: { title?: string; model?: string; agent?: string; mode?: string | null; flags?: string[] },
+): Conversation {
   if (changes.title !== undefined && changes.title.length > 200) throw new ToolshedError("bad_request", "A title is at most 200 characters.", "title");
-  const row = db.update(conversations).set({ ...changes, updatedAt: new Date() }).where(eq(conversations.id, id)).returning().get();
+  const row = db
+    .update(conversations)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(conversations.id, id))
+    .returning()
+    .get();
   if (!row) throw notFound(`Conversation "${id}"`, "conversationId");
   return toConversation(row, historyOf(db, id));
 }
 
 export function deleteConversation(db: Db, catalogId: string, id: string): void {
-  const result = db.delete(conversations).where(and(eq(conversations.id, id), eq(conversations.catalogId, catalogId))).run();
+  const result = db
+    .delete(conversations)
+    .where(and(eq(conversations.id, id), eq(conversations.catalogId, catalogId)))
+    .run();
   if (result.changes === 0) throw notFound(`Conversation "${id}"`, "conversationId");
 }
 

@@ -55,7 +55,8 @@ function compactInput(tx: Tx, conversationId: string | null | undefined, input: 
   const messages = messagesOf(input);
   if (!conversationId || !messages || messages.length === 0) return { input, appended: [] };
   const stored = listTranscript(tx, conversationId);
-  const isPrefix = stored.length <= messages.length && stored.every((row, index) => row.role === messages[index].role && row.content === messages[index].content);
+  const isPrefix =
+    stored.length <= messages.length && stored.every((row, index) => row.role === messages[index].role && row.content === messages[index].content);
   if (!isPrefix) return { input, appended: [] };
   const rest = messages.slice(stored.length);
   // A message without text is not part of a transcript: such a tail stays in the input.
@@ -200,7 +201,11 @@ export function pageDecisions(db: Db, catalogId: string, filter: DecisionFilter 
   const page = rows.slice(0, limit);
   const last = rows.length > limit ? (JSON.parse(page.at(-1)!.position) as [number, number]) : undefined;
   return {
-    decisions: page.map(({ position: _position, result, createdAt, ...row }) => ({ ...row, result: JSON.parse(result) as unknown, createdAt: createdAt.toISOString() })),
+    decisions: page.map(({ position: _position, result, createdAt, ...row }) => ({
+      ...row,
+      result: JSON.parse(result) as unknown,
+      createdAt: createdAt.toISOString(),
+    })),
     nextCursor: last ? encodeCursor({ createdAt: last[0], rowid: last[1] }) : null,
   };
 }
@@ -238,9 +243,7 @@ export function deleteOldDecisions(db: Db, catalogId: string, rule: { before?: n
   if (expired.length === 0) return 0;
   return db
     .delete(decisions)
-    .where(
-      sql`${rowid} IN (SELECT rowid FROM ${decisions} WHERE ${decisions.catalogId} = ${catalogId} AND (${sql.join(expired, sql` OR `)}) LIMIT ${limit})`,
-    )
+    .where(sql`${rowid} IN (SELECT rowid FROM ${decisions} WHERE ${decisions.catalogId} = ${catalogId} AND (${sql.join(expired, sql` OR `)}) LIMIT ${limit})`)
     .run().changes;
 }
 

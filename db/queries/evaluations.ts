@@ -125,7 +125,11 @@ export const EVALUATION_PAGE_DEFAULT = 50;
 const rowid = sql<number>`${evaluations}.rowid`;
 
 /** A page of a catalog's runs, newest first, optionally of one set only; `cursor` is the previous page's nextCursor. */
-export function pageEvaluations(db: Db, catalogId: string, filter: { setName?: string; limit?: number; cursor?: number } = {}): { evaluations: EvaluationSummary[]; nextCursor: string | null } {
+export function pageEvaluations(
+  db: Db,
+  catalogId: string,
+  filter: { setName?: string; limit?: number; cursor?: number } = {},
+): { evaluations: EvaluationSummary[]; nextCursor: string | null } {
   requireCatalog(db, catalogId);
   const limit = filter.limit ?? EVALUATION_PAGE_DEFAULT;
   const conditions: SQL[] = [eq(evaluations.catalogId, catalogId)];

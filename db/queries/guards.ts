@@ -19,6 +19,10 @@ export function requireCatalog(tx: Tx, catalogId: string): void {
 export function catalogFingerprint(sqlite: Database, catalogId: string): string {
   const catalog = sqlite.prepare("SELECT revision FROM catalogs WHERE id = ?").get(catalogId) as { revision: number } | undefined;
   if (!catalog) throw notFound(`Catalog "${catalogId}"`, "catalog");
-  const tools = sqlite.prepare("SELECT count(*) AS n, max(id) AS id, max(updated_at) AS at FROM tools WHERE catalog_id = ?").get(catalogId) as { n: number; id: number; at: number };
+  const tools = sqlite.prepare("SELECT count(*) AS n, max(id) AS id, max(updated_at) AS at FROM tools WHERE catalog_id = ?").get(catalogId) as {
+    n: number;
+    id: number;
+    at: number;
+  };
   return `${catalog.revision}:${tools.n}:${tools.id}:${tools.at}`;
 }

@@ -32,7 +32,11 @@ export interface McpServerView {
 }
 
 function toView(db: Db, row: McpServerRow): McpServerView {
-  const rows = db.select({ registered: tools.registered }).from(tools).where(and(eq(tools.catalogId, row.catalogId), eq(tools.source, "mcp"), eq(tools.sourceRef, row.name))).all();
+  const rows = db
+    .select({ registered: tools.registered })
+    .from(tools)
+    .where(and(eq(tools.catalogId, row.catalogId), eq(tools.source, "mcp"), eq(tools.sourceRef, row.name)))
+    .all();
   return {
     name: row.name,
     // Redacted again: a row an older version wrote may still hold its secrets in the clear.
@@ -59,11 +63,21 @@ function fullConfig(row: Pick<McpServerRow, "config" | "secrets">): McpServerCon
 }
 
 const findRow = (db: Tx, catalogId: string, name: string) =>
-  db.select().from(mcpServers).where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name))).get();
+  db
+    .select()
+    .from(mcpServers)
+    .where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name)))
+    .get();
 
 export function listMcpServers(db: Db, catalogId: string): McpServerView[] {
   requireCatalog(db, catalogId);
-  return db.select().from(mcpServers).where(eq(mcpServers.catalogId, catalogId)).orderBy(asc(mcpServers.name)).all().map((row) => toView(db, row));
+  return db
+    .select()
+    .from(mcpServers)
+    .where(eq(mcpServers.catalogId, catalogId))
+    .orderBy(asc(mcpServers.name))
+    .all()
+    .map((row) => toView(db, row));
 }
 
 /** Every configured server of every catalog, by name (a sync looks each one up when it runs). */
@@ -135,7 +149,9 @@ export function createMcpServer(
   const stored = storedForm(config);
   return writeTransaction(db, (tx) => {
     checkNewMcpServer(tx, catalogId, config, env);
-    tx.insert(mcpServers).values({ catalogId, name: config.name, ...stored }).run();
+    tx.insert(mcpServers)
+      .values({ catalogId, name: config.name, ...stored })
+      .run();
     const { result, entries } = writeSourceListings(db, tx, catalogId, [{ source: "mcp", sourceRef: config.name, drafts: tools }]);
     recordManyChanges(db, catalogId, actor, [{ subjectKind: "setting", subject: `mcp:${config.name}`, action: "create", after: stored.config }, ...entries]);
     return result;
@@ -170,7 +186,10 @@ export function recordMcpHealth(
       ? { status: health.status, lastError: reported }
       : {
           status: "error" as const,
-          lastError: [`The server's stored secrets cannot be read, so it cannot be connected: ${unreadable}`, ...(reported === null || reported === unreadable ? [] : [reported])].join(" "),
+          lastError: [
+            `The server's stored secrets cannot be read, so it cannot be connected: ${unreadable}`,
+            ...(reported === null || reported === unreadable ? [] : [reported]),
+          ].join(" "),
         };
   db.update(mcpServers)
     .set({ ...health, ...recorded, lastSyncAt: new Date(), updatedAt: new Date() })
@@ -191,10 +210,17 @@ export function encryptStoredMcpSecrets(db: Db): number {
       const stored = storedForm(row.config);
       if (stored.secrets === null) continue;
       const lastError = row.lastError === null ? null : scrubSecrets(row.lastError, [...mcpSecretValues(row.config), ...hostSecretValues()]);
-      tx.update(mcpServers).set({ ...stored, lastError }).where(eq(mcpServers.id, row.id)).run();
+      tx.update(mcpServers)
+        .set({ ...stored, lastError })
+        .where(eq(mcpServers.id, row.id))
+        .run();
       converted++;
     }
-    const entries = tx.select().from(auditEntries).where(and(eq(auditEntries.subjectKind, "setting"), like(auditEntries.subject, "mcp:%"))).all();
+    const entries = tx
+      .select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.subjectKind, "setting"), like(auditEntries.subject, "mcp:%")))
+      .all();
     for (const entry of entries) {
       const [before, after] = [entry.before, entry.after].map(redactedIfConfig);
       if (JSON.stringify([before, after]) !== JSON.stringify([entry.before, entry.after])) {

@@ -13,7 +13,10 @@ import { requireCatalog } from "./guards";
 
 /** Gives a catalog the default rules if it has none yet (new catalogs, or ones made before rules existed). */
 export function ensureRules(tx: Tx, catalogId: string): void {
-  tx.insert(catalogRules).values({ catalogId, ...DEFAULT_RULES }).onConflictDoNothing().run();
+  tx.insert(catalogRules)
+    .values({ catalogId, ...DEFAULT_RULES })
+    .onConflictDoNothing()
+    .run();
 }
 
 export function getRules(db: Db, catalogId: string): CatalogRules {
@@ -25,7 +28,14 @@ export function getRules(db: Db, catalogId: string): CatalogRules {
 }
 
 export function toolNamesOf(tx: Tx, catalogId: string): Set<string> {
-  return new Set(tx.select({ name: tools.name }).from(tools).where(eq(tools.catalogId, catalogId)).all().map((row) => row.name));
+  return new Set(
+    tx
+      .select({ name: tools.name })
+      .from(tools)
+      .where(eq(tools.catalogId, catalogId))
+      .all()
+      .map((row) => row.name),
+  );
 }
 
 function validateProviders(providers: ProviderProfile[]): FieldError[] {
@@ -47,9 +57,7 @@ const SUBJECT_KINDS: Record<keyof CatalogRules, ChangeEntry["subjectKind"]> = {
 
 /** Writes the parts of `changes` that differ from `before` and returns their audit entries (none: nothing written). */
 function writeRules(tx: Tx, catalogId: string, before: CatalogRules, changes: Partial<CatalogRules>): ChangeEntry[] {
-  const changed = (Object.keys(SUBJECT_KINDS) as (keyof CatalogRules)[]).filter(
-    (key) => changes[key] !== undefined && !isUnchanged(before[key], changes[key]),
-  );
+  const changed = (Object.keys(SUBJECT_KINDS) as (keyof CatalogRules)[]).filter((key) => changes[key] !== undefined && !isUnchanged(before[key], changes[key]));
   if (changed.length === 0) return [];
   ensureRules(tx, catalogId);
   tx.update(catalogRules)

@@ -89,7 +89,16 @@ function registeredToolsOf(tx: Tx, catalogId: string, source: ToolSource, source
 
 function unregister(tx: Tx, rows: { id: number }[]): void {
   const updatedAt = new Date();
-  for (const chunk of chunksOf(rows)) tx.update(tools).set({ registered: false, updatedAt }).where(inArray(tools.id, chunk.map((row) => row.id))).run();
+  for (const chunk of chunksOf(rows))
+    tx.update(tools)
+      .set({ registered: false, updatedAt })
+      .where(
+        inArray(
+          tools.id,
+          chunk.map((row) => row.id),
+        ),
+      )
+      .run();
 }
 
 /** Whether a person made the tool's tags other than its source's (in the editor or by an import): a sync keeps theirs. */
@@ -125,14 +134,22 @@ function planSync(db: Db, catalogId: string, listings: SourceListing[]): SyncPla
   return plan;
 }
 
-const conflictWith = (name: string, source: ToolSource): FieldError => ({ field: name, message: `"${name}" already exists in this catalog as a ${source} tool; this one is left out.` });
+const conflictWith = (name: string, source: ToolSource): FieldError => ({
+  field: name,
+  message: `"${name}" already exists in this catalog as a ${source} tool; this one is left out.`,
+});
 
 /** Adds one source's listing to the plan. */
 function planListing(db: Db, catalogId: string, { source, sourceRef, drafts }: SourceListing, plan: SyncPlan): void {
   const { result, entries } = plan;
   const byName = new Map<string, StoredSourceTool>();
   for (const names of chunksOf(drafts.map((draft) => draft.name))) {
-    for (const row of db.select(STORED_COLUMNS).from(tools).where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names))).all()) byName.set(row.name, row);
+    for (const row of db
+      .select(STORED_COLUMNS)
+      .from(tools)
+      .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names)))
+      .all())
+      byName.set(row.name, row);
   }
   for (const draft of drafts) {
     const claimant = plan.claimed.get(draft.name);
@@ -142,9 +159,28 @@ function planListing(db: Db, catalogId: string, { source, sourceRef, drafts }: S
     }
     const row = byName.get(draft.name);
     const tags = row && tagsEditedByPerson(row) ? row.tags : draft.tags;
-    const values = { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags, sourceTags: draft.tags, meta: draft.meta ?? null, registered: true };
+    const values = {
+      summary: draft.summary,
+      description: draft.description,
+      inputSchema: draft.inputSchema,
+      tags,
+      sourceTags: draft.tags,
+      meta: draft.meta ?? null,
+      registered: true,
+    };
     if (!row) {
-      plan.inserts.push([catalogId, draft.name, source, sourceRef, values.summary, values.description, JSON.stringify(values.inputSchema), JSON.stringify(values.tags), JSON.stringify(values.sourceTags), values.meta && JSON.stringify(values.meta)]);
+      plan.inserts.push([
+        catalogId,
+        draft.name,
+        source,
+        sourceRef,
+        values.summary,
+        values.description,
+        JSON.stringify(values.inputSchema),
+        JSON.stringify(values.tags),
+        JSON.stringify(values.sourceTags),
+        values.meta && JSON.stringify(values.meta),
+      ]);
       result.added.push(draft.name);
       plan.claimed.set(draft.name, source);
       entries.push({ subjectKind: "tool", subject: draft.name, action: "register", after: { source, sourceRef, ...values } });
@@ -201,10 +237,21 @@ export function writeSourceListings(db: Db, tx: Tx, catalogId: string, listings:
 /** Writes a plan; its caller holds the write lock and records its entries. */
 function writePlan(db: Db, tx: Tx, plan: SyncPlan): void {
   chunkedInsert(db.$client, "tools", INSERT_COLUMNS, plan.inserts);
-  const update = db.$client.prepare("UPDATE tools SET summary = ?, description = ?, input_schema = ?, tags = ?, source_tags = ?, meta = ?, registered = 1, updated_at = ? WHERE id = ?");
+  const update = db.$client.prepare(
+    "UPDATE tools SET summary = ?, description = ?, input_schema = ?, tags = ?, source_tags = ?, meta = ?, registered = 1, updated_at = ? WHERE id = ?",
+  );
   const now = Date.now();
   for (const { id, values } of plan.updates) {
-    update.run(values.summary, values.description, JSON.stringify(values.inputSchema), JSON.stringify(values.tags), JSON.stringify(values.sourceTags), values.meta && JSON.stringify(values.meta), now, id);
+    update.run(
+      values.summary,
+      values.description,
+      JSON.stringify(values.inputSchema),
+      JSON.stringify(values.tags),
+      JSON.stringify(values.sourceTags),
+      values.meta && JSON.stringify(values.meta),
+      now,
+      id,
+    );
   }
   unregister(tx, plan.gone);
 }
@@ -219,7 +266,13 @@ export function unregisterSourceTools(db: Db, catalogId: string, source: ToolSou
         db,
         catalogId,
         actor,
-        rows.map((row) => ({ subjectKind: "tool" as const, subject: row.name, action: "unregister", before: { registered: true }, after: { registered: false, reason } })),
+        rows.map((row) => ({
+          subjectKind: "tool" as const,
+          subject: row.name,
+          action: "unregister",
+          before: { registered: true },
+          after: { registered: false, reason },
+        })),
       );
     }
     return rows.map((row) => row.name);
@@ -232,9 +285,21 @@ export function unregisterSourceTools(db: Db, catalogId: string, source: ToolSou
  */
 export function deleteSourceTools(db: Db, catalogId: string, source: ToolSource, sourceRef: string, actor: string): string[] {
   return writeTransaction(db, (tx) => {
-    const rows = tx.select({ id: tools.id, name: tools.name }).from(tools).where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef))).all();
+    const rows = tx
+      .select({ id: tools.id, name: tools.name })
+      .from(tools)
+      .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef)))
+      .all();
     if (rows.length === 0) return [];
-    for (const chunk of chunksOf(rows)) tx.delete(tools).where(inArray(tools.id, chunk.map((row) => row.id))).run();
+    for (const chunk of chunksOf(rows))
+      tx.delete(tools)
+        .where(
+          inArray(
+            tools.id,
+            chunk.map((row) => row.id),
+          ),
+        )
+        .run();
     const names = rows.map((row) => row.name);
     const deletions = names.map((name) => ({ subjectKind: "tool" as const, subject: name, action: "delete", before: { source, sourceRef } }));
     recordManyChanges(db, catalogId, actor, [...deletions, ...rewriteToolReferences(tx, catalogId, deletingTools(names)).entries]);
@@ -244,6 +309,10 @@ export function deleteSourceTools(db: Db, catalogId: string, source: ToolSource,
 
 /** The source refs a catalog has tools from, for one source kind. */
 export function sourceRefsOf(db: Db, catalogId: string, source: ToolSource): string[] {
-  const rows = db.selectDistinct({ ref: tools.sourceRef }).from(tools).where(and(eq(tools.catalogId, catalogId), eq(tools.source, source))).all();
+  const rows = db
+    .selectDistinct({ ref: tools.sourceRef })
+    .from(tools)
+    .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source)))
+    .all();
   return rows.flatMap((row) => (row.ref ? [row.ref] : []));
 }

@@ -48,7 +48,8 @@ export function createTeam(db: Db, input: { name: string; id?: string }, creator
   const name = input.name.trim();
   if (!name || name.length > 80) throw new ToolshedError("bad_request", "A team name is 1-80 characters.", "name");
   const id = input.id ?? slugify(name);
-  if (!CATALOG_ID_PATTERN.test(id)) throw new ToolshedError("bad_request", "A team id is lowercase letters, digits and '-', at most 48 characters.", input.id ? "id" : "name");
+  if (!CATALOG_ID_PATTERN.test(id))
+    throw new ToolshedError("bad_request", "A team id is lowercase letters, digits and '-', at most 48 characters.", input.id ? "id" : "name");
   return writeTransaction(db, (tx) => {
     if (tx.select({ id: teams.id }).from(teams).where(eq(teams.id, id)).get()) {
       throw new ToolshedError("conflict", `A team with id "${id}" already exists.`, input.id ? "id" : "name");
@@ -90,23 +91,37 @@ function adminCount(db: Pick<Db, "select">, teamId: string): number {
 export function setMemberRole(db: Db, teamId: string, userId: string, role: TeamRole): void {
   writeTransaction(db, (tx) => {
     getTeam(tx as unknown as Db, teamId);
-    const current = tx.select({ role: teamMembers.role }).from(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId))).get();
+    const current = tx
+      .select({ role: teamMembers.role })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
+      .get();
     if (current?.role === "admin" && role !== "admin" && adminCount(tx, teamId) <= 1) {
       throw new ToolshedError("conflict", "A team needs at least one admin: make someone else admin first.", "role");
     }
-    if (current) tx.update(teamMembers).set({ role }).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId))).run();
+    if (current)
+      tx.update(teamMembers)
+        .set({ role })
+        .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
+        .run();
     else tx.insert(teamMembers).values({ teamId, userId, role }).run();
   });
 }
 
 export function removeMember(db: Db, teamId: string, userId: string): void {
   writeTransaction(db, (tx) => {
-    const current = tx.select({ role: teamMembers.role }).from(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId))).get();
+    const current = tx
+      .select({ role: teamMembers.role })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
+      .get();
     if (!current) throw notFound("Team member", "userId");
     if (current.role === "admin" && adminCount(tx, teamId) <= 1) {
       throw new ToolshedError("conflict", "A team needs at least one admin: make someone else admin first.", "userId");
     }
-    tx.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId))).run();
+    tx.delete(teamMembers)
+      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
+      .run();
   });
 }
 
@@ -117,7 +132,12 @@ export function teamOfCatalog(db: Db, catalogId: string): string | undefined {
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 /** Creates an invitation and returns the secret of its link (stored only as a hash). */
-export function createInvitation(db: Db, teamId: string, input: { email: string; role: TeamRole }, invitedBy: string): { invitation: Invitation; secret: string } {
+export function createInvitation(
+  db: Db,
+  teamId: string,
+  input: { email: string; role: TeamRole },
+  invitedBy: string,
+): { invitation: Invitation; secret: string } {
   getTeam(db, teamId);
   const secret = newLinkSecret();
   const row = db
@@ -153,7 +173,10 @@ export function listInvitations(db: Db, teamId: string): Invitation[] {
 }
 
 export function revokeInvitation(db: Db, teamId: string, id: string): void {
-  const result = db.delete(invitations).where(and(eq(invitations.teamId, teamId), eq(invitations.id, id), isNull(invitations.acceptedAt))).run();
+  const result = db
+    .delete(invitations)
+    .where(and(eq(invitations.teamId, teamId), eq(invitations.id, id), isNull(invitations.acceptedAt)))
+    .run();
   if (result.changes === 0) throw notFound("Pending invitation", "id");
 }
 
@@ -193,10 +216,18 @@ export function acceptInvitation(db: Db, secret: string, userId: string): OpenIn
       .where(and(eq(invitations.id, open.id), isNull(invitations.acceptedAt)))
       .run();
     if (claimed.changes === 0) throw new ToolshedError("conflict", "This invitation was just used.", "token");
-    const current = tx.select({ role: teamMembers.role }).from(teamMembers).where(and(eq(teamMembers.teamId, open.teamId), eq(teamMembers.userId, userId))).get();
+    const current = tx
+      .select({ role: teamMembers.role })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.teamId, open.teamId), eq(teamMembers.userId, userId)))
+      .get();
     const rank = { viewer: 1, editor: 2, admin: 3 } as const;
     if (!current) tx.insert(teamMembers).values({ teamId: open.teamId, userId, role: open.role }).run();
-    else if (rank[open.role] > rank[current.role]) tx.update(teamMembers).set({ role: open.role }).where(and(eq(teamMembers.teamId, open.teamId), eq(teamMembers.userId, userId))).run();
+    else if (rank[open.role] > rank[current.role])
+      tx.update(teamMembers)
+        .set({ role: open.role })
+        .where(and(eq(teamMembers.teamId, open.teamId), eq(teamMembers.userId, userId)))
+        .run();
   });
   return open;
 }

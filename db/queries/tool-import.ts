@@ -66,8 +66,20 @@ export interface ImportPlan {
 }
 
 const TOOL_COLUMNS = [
-  "catalog_id", "name", "source", "summary", "description", "input_schema", "enabled", "tags",
-  "registered", "requires", "source_ref", "meta", "created_at", "updated_at",
+  "catalog_id",
+  "name",
+  "source",
+  "summary",
+  "description",
+  "input_schema",
+  "enabled",
+  "tags",
+  "registered",
+  "requires",
+  "source_ref",
+  "meta",
+  "created_at",
+  "updated_at",
 ];
 const UPDATE_COLUMNS = ["id", "managed", "summary", "description", "input_schema", "tags", "enabled", "updated_at"];
 const STAGED_AUDIT_COLUMNS = ["subject", "before", "after"];
@@ -97,7 +109,8 @@ function storedSnapshot(row: StoredTool) {
 function skipReason(draft: ImportDraft, source: ToolSource, row: StoredTool | undefined): string | undefined {
   if (row ? row.source === source : source === "custom") return undefined;
   if (!row) return `It comes from the ${source} source, which does not provide it in this catalog: add that source here and import again to take its state.`;
-  if (source === "custom") return `Here "${draft.name}" comes from the ${row.source} source, which defines it: the file's custom definition is not imported over it.`;
+  if (source === "custom")
+    return `Here "${draft.name}" comes from the ${row.source} source, which defines it: the file's custom definition is not imported over it.`;
   return `In the file it comes from the ${source} source, here from the ${row.source} source: not the same tool.`;
 }
 
@@ -129,8 +142,35 @@ export function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now
     const tags = draft.tags ?? [];
     if (!row) {
       const enabled = draft.enabled ?? true;
-      plan.inserts.push([catalogId, draft.name, "custom", draft.summary, draft.description, schema, enabled ? 1 : 0, JSON.stringify(tags), 1, "{}", null, null, now, now]);
-      const after = { name: draft.name, source: "custom", summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, enabled, tags, registered: true, requires: {}, sourceRef: null, meta: null };
+      plan.inserts.push([
+        catalogId,
+        draft.name,
+        "custom",
+        draft.summary,
+        draft.description,
+        schema,
+        enabled ? 1 : 0,
+        JSON.stringify(tags),
+        1,
+        "{}",
+        null,
+        null,
+        now,
+        now,
+      ]);
+      const after = {
+        name: draft.name,
+        source: "custom",
+        summary: draft.summary,
+        description: draft.description,
+        inputSchema: draft.inputSchema,
+        enabled,
+        tags,
+        registered: true,
+        requires: {},
+        sourceRef: null,
+        meta: null,
+      };
       plan.audit.push([draft.name, null, JSON.stringify(after)]);
       plan.result.created.push(draft.name);
       continue;
@@ -192,7 +232,9 @@ export function writeImport(db: Db, plan: ImportPlan, drafts: ImportDraft[], act
     sqlite.exec(`INSERT INTO tools (${TOOL_COLUMNS.join(", ")}) SELECT ${TOOL_COLUMNS.join(", ")} FROM temp.import_tools`);
     sqlite.exec(`UPDATE tools SET summary = u.summary, description = u.description, input_schema = u.input_schema, tags = u.tags, enabled = u.enabled, updated_at = u.updated_at
       FROM temp.import_updates AS u WHERE tools.id = u.id AND u.managed = 0`);
-    sqlite.exec("UPDATE tools SET enabled = u.enabled, tags = u.tags, updated_at = u.updated_at FROM temp.import_updates AS u WHERE tools.id = u.id AND u.managed = 1");
+    sqlite.exec(
+      "UPDATE tools SET enabled = u.enabled, tags = u.tags, updated_at = u.updated_at FROM temp.import_updates AS u WHERE tools.id = u.id AND u.managed = 1",
+    );
     if (current.audit.length === 0) {
       const { revision } = sqlite.prepare("SELECT revision FROM catalogs WHERE id = ?").get(plan.catalogId) as { revision: number };
       return { ...current.result, revision };

@@ -88,7 +88,14 @@ const INDEX_COLUMNS = { id: tools.id, name: tools.name, summary: tools.summary, 
 type IndexRow = { id: number; name: string; summary: string; source: ToolSource; enabled: boolean; tags: string[] };
 
 function entryOf(row: IndexRow): IndexEntry {
-  return { id: row.id, name: row.name, haystack: `${row.name}\n${row.summary}\n${row.tags.join("\n")}`.toLowerCase(), source: row.source, enabled: row.enabled, tags: row.tags };
+  return {
+    id: row.id,
+    name: row.name,
+    haystack: `${row.name}\n${row.summary}\n${row.tags.join("\n")}`.toLowerCase(),
+    source: row.source,
+    enabled: row.enabled,
+    tags: row.tags,
+  };
 }
 
 function facetsOf(entries: IndexEntry[]): ToolFacets {
@@ -107,13 +114,24 @@ function facetsOf(entries: IndexEntry[]): ToolFacets {
 }
 
 function lastAuditId(tx: Tx): number {
-  return tx.select({ id: max(auditEntries.id) }).from(auditEntries).get()?.id ?? 0;
+  return (
+    tx
+      .select({ id: max(auditEntries.id) })
+      .from(auditEntries)
+      .get()?.id ?? 0
+  );
 }
 
 function buildIndex(tx: Tx, catalogId: string, revision: number, createdAt: number): CatalogIndex {
   const auditId = lastAuditId(tx);
   // Sorted here, not by SQLite: its plan walks the (catalog, name) index and would sort every row in a temporary b-tree.
-  const entries = tx.select(INDEX_COLUMNS).from(tools).where(eq(tools.catalogId, catalogId)).all().map(entryOf).sort((a, b) => a.id - b.id);
+  const entries = tx
+    .select(INDEX_COLUMNS)
+    .from(tools)
+    .where(eq(tools.catalogId, catalogId))
+    .all()
+    .map(entryOf)
+    .sort((a, b) => a.id - b.id);
   return { revision, createdAt, lastAuditId: auditId, entries, facets: facetsOf(entries) };
 }
 
@@ -136,7 +154,11 @@ function patchIndex(tx: Tx, index: CatalogIndex, catalogId: string, revision: nu
   if (names.length === 0) return counted === index.entries.length ? { ...index, revision, lastAuditId: auditId } : undefined;
   const fresh: IndexEntry[] = [];
   for (let start = 0; start < names.length; start += 500) {
-    const rows = tx.select(INDEX_COLUMNS).from(tools).where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names.slice(start, start + 500)))).all();
+    const rows = tx
+      .select(INDEX_COLUMNS)
+      .from(tools)
+      .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names.slice(start, start + 500))))
+      .all();
     fresh.push(...rows.map(entryOf));
   }
   // Drop every entry of a named tool (by name: deleted; by id: renamed), then merge the fresh ones in by id.
@@ -183,7 +205,14 @@ function sourceChangesSince(db: Db, catalogId: string, since: Date): Map<string,
   const rows = db
     .select({ name: auditEntries.subject, at: max(auditEntries.createdAt) })
     .from(auditEntries)
-    .where(and(eq(auditEntries.catalogId, catalogId), eq(auditEntries.subjectKind, "tool"), eq(auditEntries.action, SOURCE_REDEFINE_ACTION), gte(auditEntries.createdAt, since)))
+    .where(
+      and(
+        eq(auditEntries.catalogId, catalogId),
+        eq(auditEntries.subjectKind, "tool"),
+        eq(auditEntries.action, SOURCE_REDEFINE_ACTION),
+        gte(auditEntries.createdAt, since),
+      ),
+    )
     .groupBy(auditEntries.subject)
     .all();
   return new Map(rows.flatMap((row) => (row.at ? [[row.name, row.at] as const] : [])));

@@ -49,7 +49,11 @@ function snapshot(row: ToolRow) {
 }
 
 function findRow(tx: Tx, catalogId: string, name: string): ToolRow | undefined {
-  return tx.select().from(tools).where(and(eq(tools.catalogId, catalogId), eq(tools.name, name))).get();
+  return tx
+    .select()
+    .from(tools)
+    .where(and(eq(tools.catalogId, catalogId), eq(tools.name, name)))
+    .get();
 }
 
 export function listTools(db: Db, catalogId: string): ToolRecord[] {
@@ -162,7 +166,13 @@ export function updateTool(db: Db, catalogId: string, name: string, patch: ToolP
       .where(eq(tools.id, before.id))
       .returning()
       .get();
-    const change = { subjectKind: "tool" as const, subject: after.name, action: describeAction(before, patch), before: snapshot(before), after: snapshot(after) };
+    const change = {
+      subjectKind: "tool" as const,
+      subject: after.name,
+      action: describeAction(before, patch),
+      before: snapshot(before),
+      after: snapshot(after),
+    };
     recordChanges(tx, catalogId, actor, [change, ...(after.name === name ? [] : carryRename(tx, catalogId, name, after.name, change))]);
     return toToolRecord(after);
   });
@@ -186,11 +196,7 @@ export function deleteTool(db: Db, catalogId: string, name: string, actor: strin
     const row = findRow(tx, catalogId, name);
     if (!row) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
     if (row.source !== "custom") {
-      throw new ToolshedError(
-        "bad_request",
-        `"${name}" is a ${row.source} tool and cannot be deleted here: disable it instead.`,
-        "name",
-      );
+      throw new ToolshedError("bad_request", `"${name}" is a ${row.source} tool and cannot be deleted here: disable it instead.`, "name");
     }
     tx.delete(tools).where(eq(tools.id, row.id)).run();
     const { references, entries } = rewriteToolReferences(tx, catalogId, deletingTools([name]));

@@ -40,7 +40,11 @@ export class SourcesPage {
     await form.getByTestId("mcp-command").fill(input.command);
     await form.getByTestId("mcp-args").fill((input.args ?? []).join("\n"));
     await form.getByTestId("mcp-secret-args").fill((input.secretArgs ?? []).join("\n"));
-    await form.getByTestId("mcp-env").fill(Object.entries(input.env ?? {}).map(([key, value]) => `${key}=${value}`).join("\n"));
+    await form.getByTestId("mcp-env").fill(
+      Object.entries(input.env ?? {})
+        .map(([key, value]) => `${key}=${value}`)
+        .join("\n"),
+    );
   }
 
   async fillHttp(input: HttpServerInput) {
@@ -48,7 +52,11 @@ export class SourcesPage {
     await form.getByTestId("mcp-name").fill(input.name);
     await form.getByTestId("mcp-transport").selectOption("http");
     await form.getByTestId("mcp-url").fill(input.url);
-    await form.getByTestId("mcp-headers").fill(Object.entries(input.headers ?? {}).map(([key, value]) => `${key}: ${value}`).join("\n"));
+    await form.getByTestId("mcp-headers").fill(
+      Object.entries(input.headers ?? {})
+        .map(([key, value]) => `${key}: ${value}`)
+        .join("\n"),
+    );
   }
 
   async submit() {

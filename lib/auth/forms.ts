@@ -14,5 +14,5 @@ export const setupBody = z.strictObject({
 
 /** A path on this site to return to after signing in; anything else means the home page. */
 export function safeReturnPath(path: string | null | undefined): string {
-  return path && path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : "/";
+  return path?.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : "/";
 }

@@ -37,7 +37,13 @@ export function buildExport(catalog: CatalogExport["catalog"], tools: Tool[], no
     exportedAt: now.toISOString(),
     catalog,
     tools: tools.map(({ name, source, summary, description, inputSchema, enabled, tags }) => ({
-      name, source, summary, description, inputSchema, enabled, tags,
+      name,
+      source,
+      summary,
+      description,
+      inputSchema,
+      enabled,
+      tags,
     })),
   };
 }
@@ -53,9 +59,14 @@ function documentKind(doc: Entry): "export" | "labelled-set" {
     if (doc.version !== undefined) throw new ToolshedError("bad_request", `"version" without "format": imports take ${SUPPORTED}.`, "version");
     return "labelled-set";
   }
-  if (doc.format !== EXPORT_FORMAT) throw new ToolshedError("bad_request", `Unknown format ${JSON.stringify(doc.format)}: imports take ${SUPPORTED}.`, "format");
+  if (doc.format !== EXPORT_FORMAT)
+    throw new ToolshedError("bad_request", `Unknown format ${JSON.stringify(doc.format)}: imports take ${SUPPORTED}.`, "format");
   if (doc.version !== EXPORT_VERSION) {
-    throw new ToolshedError("bad_request", `Unsupported version ${JSON.stringify(doc.version)} of "${EXPORT_FORMAT}": this server reads version ${EXPORT_VERSION}.`, "version");
+    throw new ToolshedError(
+      "bad_request",
+      `Unsupported version ${JSON.stringify(doc.version)} of "${EXPORT_FORMAT}": this server reads version ${EXPORT_VERSION}.`,
+      "version",
+    );
   }
   return "export";
 }
@@ -113,7 +124,7 @@ export function parseImport(document: unknown): ImportedTool[] {
   }
   const doc = document as Entry;
   if (!Array.isArray(doc.tools)) {
-    throw new ToolshedError("bad_request", "An import needs a \"tools\" list.", "tools");
+    throw new ToolshedError("bad_request", 'An import needs a "tools" list.', "tools");
   }
   checkImportSize(doc.tools.length);
   const isExport = documentKind(doc) === "export";

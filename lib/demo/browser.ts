@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineDemoTool, type DemoTool } from "./types";
 
-const elementRef = z.string().describe("Element reference (e.g. \"e42\") from the latest browser_snapshot.");
+const elementRef = z.string().describe('Element reference (e.g. "e42") from the latest browser_snapshot.');
 const elementLabel = z.string().describe("Human-readable description of the element, shown to the user for approval.");
 
 export const BROWSER_TOOLS: DemoTool[] = [
@@ -58,8 +58,7 @@ export const BROWSER_TOOLS: DemoTool[] = [
   defineDemoTool({
     name: "browser_select_option",
     summary: "Choose one or more options in a dropdown (select element) on the browser page.",
-    description:
-      "Selects options of a select element by their visible label or value. Several values are allowed only for multi-select elements.",
+    description: "Selects options of a select element by their visible label or value. Several values are allowed only for multi-select elements.",
     parameters: {
       ref: elementRef,
       element: elementLabel,
@@ -70,10 +69,9 @@ export const BROWSER_TOOLS: DemoTool[] = [
   defineDemoTool({
     name: "browser_press_key",
     summary: "Press a keyboard key or shortcut in the browser, such as Escape, Tab, ArrowDown or Control+A.",
-    description:
-      "Sends a key press to the focused element of the page. Key names follow the KeyboardEvent key values; combine modifiers with \"+\".",
+    description: 'Sends a key press to the focused element of the page. Key names follow the KeyboardEvent key values; combine modifiers with "+".',
     parameters: {
-      key: z.string().describe("Key or combination, e.g. \"Enter\", \"Escape\", \"ArrowDown\", \"Control+A\"."),
+      key: z.string().describe('Key or combination, e.g. "Enter", "Escape", "ArrowDown", "Control+A".'),
     },
     tags: ["browser", "automation"],
   }),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineDemoTool, type DemoTool } from "./types";
 
-const calendarId = z.string().default("primary").describe("Calendar ID; \"primary\" is the connected user's main calendar.");
+const calendarId = z.string().default("primary").describe('Calendar ID; "primary" is the connected user\'s main calendar.');
 const dateTime = z.iso.datetime({ offset: true });
 const eventId = z.string().describe("Event ID as returned by calendar_list_events.");
 
@@ -10,7 +10,7 @@ export const CALENDAR_TOOLS: DemoTool[] = [
     name: "calendar_list_events",
     summary: "List calendar events in a time range with title, time, attendees, location and video link.",
     description:
-      "Returns events of a calendar between timeMin and timeMax, ordered by start time, with recurring events expanded into single occurrences. Use it to answer \"what is on my schedule\" questions or to find an event's ID before changing it.",
+      'Returns events of a calendar between timeMin and timeMax, ordered by start time, with recurring events expanded into single occurrences. Use it to answer "what is on my schedule" questions or to find an event\'s ID before changing it.',
     parameters: {
       calendarId,
       timeMin: dateTime.describe("Start of the range (ISO 8601 with offset)."),
@@ -34,10 +34,7 @@ export const CALENDAR_TOOLS: DemoTool[] = [
       location: z.string().optional().describe("Room or address."),
       description: z.string().optional().describe("Agenda or notes."),
       addVideoConference: z.boolean().default(false).describe("Attach a video meeting link."),
-      recurrence: z
-        .string()
-        .optional()
-        .describe("RFC 5545 recurrence rule, e.g. \"RRULE:FREQ=WEEKLY;BYDAY=MO\"."),
+      recurrence: z.string().optional().describe('RFC 5545 recurrence rule, e.g. "RRULE:FREQ=WEEKLY;BYDAY=MO".'),
       sendInvites: z.boolean().default(true).describe("Email invitations to the attendees."),
     },
     tags: ["calendar", "scheduling", "write"],
@@ -83,7 +80,7 @@ export const CALENDAR_TOOLS: DemoTool[] = [
       durationMinutes: z.int().min(5).max(480).describe("Length of the meeting in minutes."),
       timeMin: dateTime.describe("Earliest start to consider."),
       timeMax: dateTime.describe("Latest end to consider."),
-      timeZone: z.string().default("UTC").describe("IANA time zone for the results, e.g. \"Europe/Berlin\"."),
+      timeZone: z.string().default("UTC").describe('IANA time zone for the results, e.g. "Europe/Berlin".'),
     },
     tags: ["calendar", "scheduling", "read-only"],
   }),

@@ -10,7 +10,7 @@ export const EMAIL_TOOLS: DemoTool[] = [
     description:
       "Returns matching messages, newest first, with ID, thread ID, sender, recipients, subject, date, labels and a short snippet. The query supports operators such as from:, to:, subject:, has:attachment, is:unread, after:YYYY/MM/DD and label:.",
     parameters: {
-      query: z.string().describe("Search query with optional operators, e.g. \"from:billing@acme.com is:unread\"."),
+      query: z.string().describe('Search query with optional operators, e.g. "from:billing@acme.com is:unread".'),
       limit: z.int().min(1).max(100).default(20).describe("Maximum number of messages."),
     },
     tags: ["email", "search", "read-only"],

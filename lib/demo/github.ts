@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineDemoTool, type DemoTool } from "./types";
 
-const owner = z.string().describe("Account or organization that owns the repository, e.g. \"acme\".");
-const repo = z.string().describe("Repository name without the owner, e.g. \"web-app\".");
+const owner = z.string().describe('Account or organization that owns the repository, e.g. "acme".');
+const repo = z.string().describe('Repository name without the owner, e.g. "web-app".');
 const issueNumber = z.int().min(1).describe("Issue number as shown after # on GitHub.");
 const pullNumber = z.int().min(1).describe("Pull request number as shown after # on GitHub.");
 
@@ -26,7 +26,7 @@ export const GITHUB_TOOLS: DemoTool[] = [
     name: "github_search_issues",
     summary: "Search GitHub issues and pull requests with GitHub search syntax (state, label, author, repo qualifiers).",
     description:
-      "Runs a GitHub issue search and returns matching issues and pull requests with number, title, state, labels and URL. The query uses GitHub's search qualifiers, e.g. \"repo:acme/web-app is:open label:bug login\". At most 100 results per page.",
+      'Runs a GitHub issue search and returns matching issues and pull requests with number, title, state, labels and URL. The query uses GitHub\'s search qualifiers, e.g. "repo:acme/web-app is:open label:bug login". At most 100 results per page.',
     parameters: {
       query: z.string().min(1).describe("GitHub search query including qualifiers such as repo:, is:open, label:, author:."),
       sort: z.enum(["created", "updated", "comments", "reactions"]).optional().describe("Sort field; best match when omitted."),
@@ -71,7 +71,7 @@ export const GITHUB_TOOLS: DemoTool[] = [
       owner,
       repo,
       title: z.string().min(1).max(256).describe("Pull request title."),
-      head: z.string().describe("Branch containing the changes; \"user:branch\" for a branch in a fork."),
+      head: z.string().describe('Branch containing the changes; "user:branch" for a branch in a fork.'),
       base: z.string().default("main").describe("Branch to merge into."),
       body: z.string().optional().describe("Description in markdown."),
       draft: z.boolean().default(false).describe("Open as a draft that cannot be merged yet."),
@@ -151,7 +151,7 @@ export const GITHUB_TOOLS: DemoTool[] = [
       owner,
       repo,
       branch: z.string().optional().describe("Only runs for this branch."),
-      workflow: z.string().optional().describe("Workflow file name (e.g. \"ci.yml\") or workflow ID."),
+      workflow: z.string().optional().describe('Workflow file name (e.g. "ci.yml") or workflow ID.'),
       status: z
         .enum(["queued", "in_progress", "completed", "success", "failure", "cancelled"])
         .optional()

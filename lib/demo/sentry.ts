@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { defineDemoTool, type DemoTool } from "./types";
 
-const issueId = z.string().describe("Sentry issue ID or short ID, e.g. \"WEB-APP-3F2\".");
+const issueId = z.string().describe('Sentry issue ID or short ID, e.g. "WEB-APP-3F2".');
 
 export const SENTRY_TOOLS: DemoTool[] = [
   defineDemoTool({
     name: "sentry_list_issues",
     summary: "List unresolved Sentry error issues of a project, by frequency or recency, with event and user counts.",
     description:
-      "Returns error groups of a Sentry project with short ID, title, culprit, level, first and last seen, number of events and affected users. Use the query to filter, e.g. \"is:unresolved release:1.4.2\" or \"level:fatal\".",
+      'Returns error groups of a Sentry project with short ID, title, culprit, level, first and last seen, number of events and affected users. Use the query to filter, e.g. "is:unresolved release:1.4.2" or "level:fatal".',
     parameters: {
-      project: z.string().describe("Project slug, e.g. \"web-app\"."),
-      environment: z.string().optional().describe("Only events from this environment, e.g. \"production\"."),
+      project: z.string().describe('Project slug, e.g. "web-app".'),
+      environment: z.string().optional().describe('Only events from this environment, e.g. "production".'),
       query: z.string().default("is:unresolved").describe("Sentry search query."),
       sort: z.enum(["freq", "date", "new", "user"]).default("freq").describe("Order: event count, last seen, first seen or users affected."),
       period: z.enum(["1h", "24h", "7d", "14d", "30d"]).default("24h").describe("Time window for counts."),
@@ -37,12 +37,9 @@ export const SENTRY_TOOLS: DemoTool[] = [
       "Changes the status or assignee of an issue. Resolving in the next release reopens the issue automatically if it occurs again in a later version. Ignoring can be limited to a duration.",
     parameters: {
       issueId,
-      status: z
-        .enum(["resolved", "resolvedInNextRelease", "ignored", "unresolved"])
-        .optional()
-        .describe("New status."),
+      status: z.enum(["resolved", "resolvedInNextRelease", "ignored", "unresolved"]).optional().describe("New status."),
       ignoreMinutes: z.int().min(1).optional().describe("With status ignored: stop ignoring after this many minutes."),
-      assignee: z.string().optional().describe("Email of a member or \"team:<slug>\" to assign."),
+      assignee: z.string().optional().describe('Email of a member or "team:<slug>" to assign.'),
     },
     tags: ["sentry", "errors", "write"],
   }),

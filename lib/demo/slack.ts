@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineDemoTool, type DemoTool } from "./types";
 
-const channel = z.string().describe("Channel ID (e.g. \"C024BE91L\") or name with # (e.g. \"#deploys\").");
+const channel = z.string().describe('Channel ID (e.g. "C024BE91L") or name with # (e.g. "#deploys").');
 
 export const SLACK_TOOLS: DemoTool[] = [
   defineDemoTool({
@@ -23,7 +23,7 @@ export const SLACK_TOOLS: DemoTool[] = [
       "Posts a threaded reply under the message identified by threadTs. Keeps follow-ups together instead of flooding the channel. Set broadcast only when everyone in the channel needs to see the reply.",
     parameters: {
       channel,
-      threadTs: z.string().describe("Timestamp (ts) of the thread's parent message, e.g. \"1712345678.000200\"."),
+      threadTs: z.string().describe('Timestamp (ts) of the thread\'s parent message, e.g. "1712345678.000200".'),
       text: z.string().min(1).describe("Reply text in Slack mrkdwn."),
       broadcast: z.boolean().default(false).describe("Also post the reply to the channel."),
     },
@@ -33,7 +33,7 @@ export const SLACK_TOOLS: DemoTool[] = [
     name: "slack_search_messages",
     summary: "Search Slack message history across channels with Slack search modifiers (in:, from:, before:, after:).",
     description:
-      "Returns messages matching a Slack search query with channel, author, timestamp, permalink and text. Only channels the connected user can see are searched. Use modifiers to narrow results, e.g. \"deploy failed in:#ops after:2024-05-01\".",
+      'Returns messages matching a Slack search query with channel, author, timestamp, permalink and text. Only channels the connected user can see are searched. Use modifiers to narrow results, e.g. "deploy failed in:#ops after:2024-05-01".',
     parameters: {
       query: z.string().min(1).describe("Search terms with optional modifiers such as in:#channel, from:@user, before:/after:YYYY-MM-DD."),
       sort: z.enum(["score", "timestamp"]).default("score").describe("Rank by relevance or by recency."),
@@ -74,7 +74,10 @@ export const SLACK_TOOLS: DemoTool[] = [
     parameters: {
       channel,
       messageTs: z.string().describe("Timestamp (ts) of the message to react to."),
-      emoji: z.string().regex(/^[a-z0-9_+-]+$/).describe("Emoji name without colons, e.g. \"white_check_mark\" or \"eyes\"."),
+      emoji: z
+        .string()
+        .regex(/^[a-z0-9_+-]+$/)
+        .describe('Emoji name without colons, e.g. "white_check_mark" or "eyes".'),
     },
     tags: ["slack", "messaging", "write"],
   }),

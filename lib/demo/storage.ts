@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineDemoTool, type DemoTool } from "./types";
 
 const bucket = z.string().describe("Bucket (or shared drive) name.");
-const key = z.string().describe("Object key, i.e. the file's path inside the bucket, e.g. \"reports/2024/q3.pdf\".");
+const key = z.string().describe('Object key, i.e. the file\'s path inside the bucket, e.g. "reports/2024/q3.pdf".');
 
 export const STORAGE_TOOLS: DemoTool[] = [
   defineDemoTool({
@@ -12,7 +12,7 @@ export const STORAGE_TOOLS: DemoTool[] = [
       "Returns the objects under a prefix with key, size, content type and last modification time, plus the sub-folders when delimited. Results are paged; pass the returned cursor to continue.",
     parameters: {
       bucket,
-      prefix: z.string().default("").describe("Only keys starting with this prefix, e.g. \"invoices/2024/\"."),
+      prefix: z.string().default("").describe('Only keys starting with this prefix, e.g. "invoices/2024/".'),
       recursive: z.boolean().default(false).describe("Include files in all sub-folders instead of listing folders."),
       cursor: z.string().optional().describe("Cursor from a previous page."),
       limit: z.int().min(1).max(1000).default(100).describe("Maximum number of entries."),
@@ -27,7 +27,7 @@ export const STORAGE_TOOLS: DemoTool[] = [
     parameters: {
       query: z.string().min(1).describe("Words to search for in names and contents."),
       bucket: z.string().optional().describe("Only search this bucket."),
-      contentType: z.string().optional().describe("Only files of this MIME type, e.g. \"application/pdf\"."),
+      contentType: z.string().optional().describe('Only files of this MIME type, e.g. "application/pdf".'),
       modifiedAfter: z.iso.date().optional().describe("Only files modified on or after this date (YYYY-MM-DD)."),
       limit: z.int().min(1).max(100).default(20).describe("Maximum number of results."),
     },

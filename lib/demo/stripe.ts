@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineDemoTool, type DemoTool } from "./types";
 
-const customerId = z.string().regex(/^cus_/).describe("Stripe customer ID, starting with \"cus_\".");
+const customerId = z.string().regex(/^cus_/).describe('Stripe customer ID, starting with "cus_".');
 
 export const STRIPE_TOOLS: DemoTool[] = [
   defineDemoTool({
@@ -34,7 +34,7 @@ export const STRIPE_TOOLS: DemoTool[] = [
     description:
       "Creates a refund for a payment intent or charge. Omit amount for a full refund. Refunds take 5-10 business days to reach the customer and cannot be cancelled once processed, so confirm amount and payment with the user first.",
     parameters: {
-      paymentIntentId: z.string().regex(/^pi_/).describe("Payment intent ID, starting with \"pi_\"."),
+      paymentIntentId: z.string().regex(/^pi_/).describe('Payment intent ID, starting with "pi_".'),
       amount: z.int().min(1).optional().describe("Amount to refund in the smallest currency unit; the full amount when omitted."),
       reason: z.enum(["duplicate", "fraudulent", "requested_by_customer"]).describe("Why the payment is refunded."),
     },
@@ -46,7 +46,7 @@ export const STRIPE_TOOLS: DemoTool[] = [
     description:
       "Cancels a subscription. By default it stays active until the end of the paid period and does not renew; with immediately set, access ends now and prorate decides whether unused time is credited. Confirm with the user before cancelling.",
     parameters: {
-      subscriptionId: z.string().regex(/^sub_/).describe("Subscription ID, starting with \"sub_\"."),
+      subscriptionId: z.string().regex(/^sub_/).describe('Subscription ID, starting with "sub_".'),
       immediately: z.boolean().default(false).describe("End the subscription now instead of at period end."),
       prorate: z.boolean().default(false).describe("With immediately: credit the unused time."),
       feedback: z

@@ -1,15 +1,14 @@
 import { z } from "zod";
 import { defineDemoTool, type DemoTool } from "./types";
 
-const location = z.string().min(1).describe("City and country (e.g. \"Lyon, FR\"), postal code, or \"lat,lon\".");
+const location = z.string().min(1).describe('City and country (e.g. "Lyon, FR"), postal code, or "lat,lon".');
 const units = z.enum(["metric", "imperial"]).default("metric").describe("Units for temperature, wind and precipitation.");
 
 export const WEATHER_TOOLS: DemoTool[] = [
   defineDemoTool({
     name: "weather_get_current",
     summary: "Get the current weather at a place: temperature, feels-like, conditions, wind, humidity and alerts.",
-    description:
-      "Returns the latest observed conditions for a location, with the local time of the observation and any active severe-weather alerts.",
+    description: "Returns the latest observed conditions for a location, with the local time of the observation and any active severe-weather alerts.",
     parameters: { location, units },
     tags: ["weather", "read-only"],
   }),

@@ -66,7 +66,12 @@ export async function evaluateCases(
     if (labelled.expected.some((name) => !top.has(name))) {
       const describe = (name: string): MissTool => {
         const position = ranked.indexOf(name);
-        return { name, rank: position === -1 ? null : position + 1, score: position === -1 ? null : output.ranked[position].score, summary: options.summaryOf(name) };
+        return {
+          name,
+          rank: position === -1 ? null : position + 1,
+          score: position === -1 ? null : output.ranked[position].score,
+          summary: options.summaryOf(name),
+        };
       };
       misses.push({
         case: index,

@@ -90,10 +90,7 @@ export function applyDelegation(tools: PipelineTool[], ctx: PipelineContext): St
       }
     } else if (tool.name === "skill") {
       if (skills.allowed.length === 0) {
-        const why =
-          skills.denied.length > 0
-            ? `${agentName}'s permissions deny every skill (${listNames(skills.denied)})`
-            : "the catalog offers no skills";
+        const why = skills.denied.length > 0 ? `${agentName}'s permissions deny every skill (${listNames(skills.denied)})` : "the catalog offers no skills";
         removed.push({ name: tool.name, reason: `no skill to load: ${why}` });
         continue;
       }

@@ -18,10 +18,7 @@ export interface FinalTool extends ToolDefinition {
 }
 
 /** A plugin's last word on a definition. The name is the tool's identity and cannot be rewritten. */
-export type DefinitionHook = (
-  tool: Readonly<PipelineTool>,
-  ctx: PipelineContext,
-) => Partial<Omit<ToolDefinition, "name">> | undefined;
+export type DefinitionHook = (tool: Readonly<PipelineTool>, ctx: PipelineContext) => Partial<Omit<ToolDefinition, "name">> | undefined;
 
 export interface PipelineContext {
   catalogId: string;

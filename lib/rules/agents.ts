@@ -43,9 +43,7 @@ export const AgentSchema = z.object({
 }) satisfies z.ZodType<Agent>;
 
 /** The deciding rule and its position; only the default allow has none. */
-export type PermissionDecision =
-  | { action: "allow"; rule?: undefined; index?: undefined }
-  | { action: PermissionAction; rule: PermissionRule; index: number };
+export type PermissionDecision = { action: "allow"; rule?: undefined; index?: undefined } | { action: PermissionAction; rule: PermissionRule; index: number };
 
 /** Evaluates keys against an agent's rules, compiling the patterns once. */
 export type PermissionEvaluator = (key: string) => PermissionDecision;
@@ -93,14 +91,8 @@ export const DEFAULT_AGENTS: Agent[] = [
   {
     name: "explore",
     mode: "subagent",
-    description:
-      "Fast agent for exploring a codebase: finds files by pattern, searches code for keywords and answers questions about how the code works.",
-    permissions: [
-      { pattern: "*", action: "allow" },
-      ...READ_ONLY_DENIALS,
-      { pattern: "task", action: "deny" },
-      { pattern: "todowrite", action: "deny" },
-    ],
+    description: "Fast agent for exploring a codebase: finds files by pattern, searches code for keywords and answers questions about how the code works.",
+    permissions: [{ pattern: "*", action: "allow" }, ...READ_ONLY_DENIALS, { pattern: "task", action: "deny" }, { pattern: "todowrite", action: "deny" }],
     baseTools: ["read", "grep", "glob"],
   },
 ];

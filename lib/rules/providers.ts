@@ -42,9 +42,10 @@ export interface KnownModel {
 
 /** Open-weight models are usually served through an OpenAI-compatible endpoint. */
 export const KNOWN_MODELS: KnownModel[] = [
-  ...["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5-codex", "gpt-4.1", "gpt-4.1-mini", "gpt-4o", "o3", "o4-mini", "gpt-oss-120b", "gpt-oss-20b"].map(
-    (id) => ({ id, provider: "openai" }),
-  ),
+  ...["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5-codex", "gpt-4.1", "gpt-4.1-mini", "gpt-4o", "o3", "o4-mini", "gpt-oss-120b", "gpt-oss-20b"].map((id) => ({
+    id,
+    provider: "openai",
+  })),
   ...["claude-opus-4-1", "claude-sonnet-4-5", "claude-haiku-4-5", "claude-3-7-sonnet"].map((id) => ({ id, provider: "anthropic" })),
   ...["gemini-2.5-pro", "gemini-2.5-flash"].map((id) => ({ id, provider: "google" })),
   ...["llama-3.3-70b", "qwen3-coder", "deepseek-v3", "kimi-k2", "mistral-large"].map((id) => ({ id, provider: "openai-compatible" })),

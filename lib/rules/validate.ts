@@ -29,10 +29,7 @@ export function validateModelRules(rules: ModelRule[], toolNames: ReadonlySet<st
       errors.push({ field: `${field}.include`, message: 'Add at least one include pattern ("*" for every model).' });
     }
     errors.push(...validatePatterns(rule.include, `${field}.include`), ...validatePatterns(rule.exclude, `${field}.exclude`));
-    errors.push(
-      ...validateToolReferences(rule.enable, `${field}.enable`, toolNames),
-      ...validateToolReferences(rule.disable, `${field}.disable`, toolNames),
-    );
+    errors.push(...validateToolReferences(rule.enable, `${field}.enable`, toolNames), ...validateToolReferences(rule.disable, `${field}.disable`, toolNames));
     const disabled = new Set(rule.disable);
     rule.enable.forEach((name, position) => {
       if (disabled.has(name)) {

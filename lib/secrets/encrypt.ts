@@ -32,8 +32,6 @@ export function decryptSecret(blob: string): string {
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString("utf8");
   } catch {
-    throw new Error(
-      "An encrypted secret could not be decrypted: it was altered, or encrypted with another key (check TOOLSHED_SECRET_KEY or the key file).",
-    );
+    throw new Error("An encrypted secret could not be decrypted: it was altered, or encrypted with another key (check TOOLSHED_SECRET_KEY or the key file).");
   }
 }

@@ -16,7 +16,9 @@ export const MIN_SECRET_LENGTH = 3;
  * the neighbouring bytes differ from stream to stream and are left out), without padding.
  */
 function base64Inside(bytes: Buffer, offset: 0 | 1 | 2): string {
-  const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64").replace(/=+$/, "");
+  const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
+    .toString("base64")
+    .replace(/=+$/, "");
   const leading = [0, 2, 3][offset];
   const trailing = (offset + bytes.length) % 3 === 0 ? 0 : 1;
   return encoded.slice(leading, encoded.length - trailing);

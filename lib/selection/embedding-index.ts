@@ -49,7 +49,13 @@ const MAX_QUERY_CHARS = 4_000;
 
 /** What is embedded of a tool: its name, words of its name, summary, description and parameter names. */
 export function embeddingText(candidate: SelectorCandidate): string {
-  const lines = [`${candidate.name} (${candidate.name.replace(/[_\-.]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()})`, candidate.summary];
+  const lines = [
+    `${candidate.name} (${candidate.name
+      .replace(/[_\-.]+/g, " ")
+      .replace(/([a-z])([A-Z])/g, "$1 $2")
+      .toLowerCase()})`,
+    candidate.summary,
+  ];
   const description = candidate.description?.trim();
   if (description && description !== candidate.summary.trim()) lines.push(description.slice(0, MAX_DESCRIPTION_CHARS));
   if (candidate.parameterNames?.length) lines.push(`Parameters: ${candidate.parameterNames.join(", ")}`);
@@ -126,7 +132,10 @@ export class EmbeddingIndex {
     if (running) return running;
     const definitions = definitionsOf(corpus.candidates());
     return {
-      embedded: this.options.store.count(this.modelId, definitions.map((definition) => definition.hash)),
+      embedded: this.options.store.count(
+        this.modelId,
+        definitions.map((definition) => definition.hash),
+      ),
       total: definitions.length,
       running: false,
       error: this.failures.peek(corpus.key) ?? null,
@@ -186,7 +195,11 @@ export class EmbeddingIndex {
       if (vector) vectors.set(hash, vector);
     }
     const unknown = definitions.filter((definition) => !vectors.has(definition.hash));
-    for (const [hash, vector] of store.load(this.modelId, unknown.map((definition) => definition.hash))) vectors.set(hash, vector);
+    for (const [hash, vector] of store.load(
+      this.modelId,
+      unknown.map((definition) => definition.hash),
+    ))
+      vectors.set(hash, vector);
     const missing = unknown.filter((definition) => !vectors.has(definition.hash));
     progress.total = definitions.length;
     progress.embedded = definitions.length - missing.length;

@@ -52,10 +52,7 @@ export function createHybridSelector({ embeddings, local, timeoutMs = DEFAULT_EM
       const tools = corpus ?? { key: `${input.indexKey}#${candidateFingerprint(candidates)}`, candidates: () => candidates };
       const signal = AbortSignal.timeout(timeoutMs);
       try {
-        const [matrix, query] = await Promise.all([
-          untilAborted(embeddings.matrix(tools), signal),
-          embeddings.embedQuery(queryText(input.messages), signal),
-        ]);
+        const [matrix, query] = await Promise.all([untilAborted(embeddings.matrix(tools), signal), embeddings.embedQuery(queryText(input.messages), signal)]);
         const semantic = matrix.nearest(query, depth, candidates);
         const ranked = reciprocalRankFusion([lexical.ranked, semantic]).slice(0, Math.max(0, k));
         const shown = Math.max(0, 2 * k);
@@ -68,7 +65,9 @@ export function createHybridSelector({ embeddings, local, timeoutMs = DEFAULT_EM
       } catch (error) {
         const progress = embeddings.running(tools.key);
         const cause = !signal.aborted
-          ? error instanceof Error ? error.message : String(error)
+          ? error instanceof Error
+            ? error.message
+            : String(error)
           : `timeout after ${timeoutMs} ms${progress ? ` (embedding the tools: ${progress.embedded} of ${progress.total} done)` : ""}`;
         const ranked = lexical.ranked.slice(0, Math.max(0, k));
         return { ...lexical, ranked, raw: { model: embeddings.modelId, fallbackOutput: ranked }, fallback: { from: HYBRID_SELECTOR_ID, cause } };

@@ -29,13 +29,7 @@ const MAX_LATEST_MESSAGE_CHARS = 4_000;
 const MAX_SUMMARY_CHARS = 200;
 
 /** Selects tools with any AI SDK language model, from names and summaries only. */
-export function createLlmSelector({
-  id,
-  model,
-  fallback,
-  timeoutMs = DEFAULT_LLM_TIMEOUT_MS,
-  shortlist = DEFAULT_SHORTLIST,
-}: LlmSelectorOptions): Selector {
+export function createLlmSelector({ id, model, fallback, timeoutMs = DEFAULT_LLM_TIMEOUT_MS, shortlist = DEFAULT_SHORTLIST }: LlmSelectorOptions): Selector {
   async function fallBack(input: SelectionInput, cause: string, modelOutput: unknown): Promise<SelectionOutput> {
     const answer = await fallback.select(input);
     return {
@@ -48,8 +42,7 @@ export function createLlmSelector({
   return {
     id,
     async select(input: SelectionInput): Promise<SelectionOutput> {
-      const promptCandidates =
-        input.candidates.length > shortlist ? await shortlistCandidates(fallback, input, shortlist) : input.candidates;
+      const promptCandidates = input.candidates.length > shortlist ? await shortlistCandidates(fallback, input, shortlist) : input.candidates;
       const signal = AbortSignal.timeout(timeoutMs);
       let selection: ModelSelection;
       try {
@@ -82,11 +75,7 @@ export function createLlmSelector({
  * The fallback's best `size` candidates, padded with the rest in catalog order when it finds
  * fewer (a lexical ranker finds nothing for a request phrased in other words).
  */
-async function shortlistCandidates(
-  fallback: Selector,
-  input: SelectionInput,
-  size: number,
-): Promise<SelectorCandidate[]> {
+async function shortlistCandidates(fallback: Selector, input: SelectionInput, size: number): Promise<SelectorCandidate[]> {
   const { ranked } = await fallback.select({ ...input, k: size });
   const byName = new Map(input.candidates.map((candidate) => [candidate.name, candidate]));
   const chosen = new Set<SelectorCandidate>();
@@ -102,11 +91,7 @@ async function shortlistCandidates(
 }
 
 /** Keeps candidate names only (best relevance per name), best first, at most k; the rest is invented. */
-function verifySelection(
-  selection: ModelSelection,
-  candidates: readonly SelectorCandidate[],
-  k: number,
-): { ranked: RankedTool[]; invented: string[] } {
+function verifySelection(selection: ModelSelection, candidates: readonly SelectorCandidate[], k: number): { ranked: RankedTool[]; invented: string[] } {
   const candidateNames = new Set(candidates.map((candidate) => candidate.name));
   const relevanceByName = new Map<string, number>();
   const invented = new Set<string>();
@@ -145,11 +130,7 @@ function selectorPrompt(messages: readonly ConversationMessage[], candidates: re
   // Mid-turn (ToolSearch), what the assistant already did since the request is context too.
   const after = latestUser === -1 ? [] : transcript(messages.slice(latestUser + 1));
   const lines = ["Earlier conversation (oldest first):", ...(before.length ? before : ["(none)"]), ""];
-  lines.push(
-    "Latest user message (the one to serve):",
-    latestUser === -1 ? "(none)" : clip(messages[latestUser].content, MAX_LATEST_MESSAGE_CHARS),
-    "",
-  );
+  lines.push("Latest user message (the one to serve):", latestUser === -1 ? "(none)" : clip(messages[latestUser].content, MAX_LATEST_MESSAGE_CHARS), "");
   if (after.length) lines.push("Since then in this turn:", ...after, "");
   lines.push(`Candidate tools (${candidates.length}):`);
   for (const candidate of candidates) lines.push(`${candidate.name}: ${clip(candidate.summary, MAX_SUMMARY_CHARS)}`);

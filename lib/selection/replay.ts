@@ -107,10 +107,24 @@ function parseRecorded<T>(schema: z.ZodType<T>, value: unknown, decision: Record
 
 /** The recorded side of a decision, read from the log. */
 export function recordedOutcome(decision: RecordedDecision): DecisionOutcome {
-  const common = { revision: decision.revision, path: decision.path, selector: decision.selector, fallback: decision.fallback ?? null, rejected: decision.rejected, raw: decision.raw };
+  const common = {
+    revision: decision.revision,
+    path: decision.path,
+    selector: decision.selector,
+    fallback: decision.fallback ?? null,
+    rejected: decision.rejected,
+    raw: decision.raw,
+  };
   if (decision.kind === "preselect") {
     const result = parseRecorded(preselectResult, decision.result, decision, "result");
-    return { ...common, names: result.selected.map((tool) => tool.name), scores: result.selected, toolSet: result.toolSet, dropped: result.dropped, requested: null };
+    return {
+      ...common,
+      names: result.selected.map((tool) => tool.name),
+      scores: result.selected,
+      toolSet: result.toolSet,
+      dropped: result.dropped,
+      requested: null,
+    };
   }
   const result = parseRecorded(toolSearchResult, decision.result, decision, "result");
   return { ...common, names: result.tools, scores: null, toolSet: null, dropped: null, requested: result.requested };

@@ -25,7 +25,15 @@ export interface ToolSearchResult {
 export function exactNames(query: string, view: RegistryView): string[] | undefined {
   const trimmed = query.trim();
   if (SELECT_PREFIX.test(trimmed)) {
-    return [...new Set(trimmed.replace(SELECT_PREFIX, "").split(",").map((name) => name.trim()).filter(Boolean))];
+    return [
+      ...new Set(
+        trimmed
+          .replace(SELECT_PREFIX, "")
+          .split(",")
+          .map((name) => name.trim())
+          .filter(Boolean),
+      ),
+    ];
   }
   return view.all.has(trimmed) ? [trimmed] : undefined;
 }

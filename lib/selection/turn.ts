@@ -14,12 +14,10 @@ export interface TurnToolEntry {
  * appears once, under its first origin in that order; base and history names that are no longer
  * visible are dropped with their reason.
  */
-export function assembleTurnToolSet(input: {
-  baseTools: string[];
-  preselected: string[];
-  history: string[];
-  view: RegistryView;
-}): { entries: TurnToolEntry[]; dropped: Rejection[] } {
+export function assembleTurnToolSet(input: { baseTools: string[]; preselected: string[]; history: string[]; view: RegistryView }): {
+  entries: TurnToolEntry[];
+  dropped: Rejection[];
+} {
   const entries: TurnToolEntry[] = [];
   const dropped: Rejection[] = [];
   const seen = new Set<string>();

@@ -13,7 +13,17 @@ import {
 import { validatePattern } from "../rules/patterns";
 import { validateToolName } from "../tools/validate";
 import { z } from "zod";
-import { isMissing, kindOf, readFrontMatter, readSourceFile, SourceFileError, textField, toLoadError, type FrontMatter, type SourceLoadError } from "./source-file";
+import {
+  isMissing,
+  kindOf,
+  readFrontMatter,
+  readSourceFile,
+  SourceFileError,
+  textField,
+  toLoadError,
+  type FrontMatter,
+  type SourceLoadError,
+} from "./source-file";
 
 /** An agent read from a markdown file: the front matter defines it, the body is its prompt. */
 export interface FileAgent extends Agent {
@@ -87,7 +97,11 @@ function permissionRules({ data, lineOf }: AgentFrontMatter, file: string): Perm
   } else {
     value.forEach((item, index) => {
       if (!(item instanceof Map)) {
-        throw new SourceFileError(file, `Write each permission as "pattern: action", e.g. "bash: deny"; found ${kindOf(item)}.`, lineOf(["permissions", index]));
+        throw new SourceFileError(
+          file,
+          `Write each permission as "pattern: action", e.g. "bash: deny"; found ${kindOf(item)}.`,
+          lineOf(["permissions", index]),
+        );
       }
       for (const [pattern, action] of item) entries.push({ pattern, action, path: ["permissions", index, String(pattern)] });
     });

@@ -74,11 +74,7 @@ export function parseSkillFile(text: string, file: string): Skill {
     throw new SourceFileError(file, 'The front matter has no "description": it is how an agent knows when to use the skill.', descriptionLine);
   }
   if (description.length > SKILL_DESCRIPTION_MAX) {
-    throw new SourceFileError(
-      file,
-      `The description is ${description.length} characters long; the limit is ${SKILL_DESCRIPTION_MAX}.`,
-      descriptionLine,
-    );
+    throw new SourceFileError(file, `The description is ${description.length} characters long; the limit is ${SKILL_DESCRIPTION_MAX}.`, descriptionLine);
   }
   const unsafe = textProblem(description);
   if (unsafe) throw new SourceFileError(file, `The description: ${unsafe}`, descriptionLine);

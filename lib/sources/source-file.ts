@@ -131,7 +131,8 @@ class FrontMatterReader {
       visit(this.doc, {
         Scalar: (_key, scalar) => {
           const range = scalar.range;
-          if ((scalar.type === "QUOTE_DOUBLE" || scalar.type === "QUOTE_SINGLE") && range && range[0] <= problem.pos[0] && problem.pos[0] <= range[2]) opened = range[0];
+          if ((scalar.type === "QUOTE_DOUBLE" || scalar.type === "QUOTE_SINGLE") && range && range[0] <= problem.pos[0] && problem.pos[0] <= range[2])
+            opened = range[0];
         },
       });
       if (opened !== undefined) return this.lineAt(opened);
@@ -187,7 +188,10 @@ class FrontMatterReader {
  * a SourceFileError with the file, the line and what is wrong.
  */
 export function readFrontMatter<S extends z.ZodObject>(text: string, file: string, schema: S): FrontMatter<z.output<S>> {
-  const lines = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split("\n");
+  const lines = text
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n?/g, "\n")
+    .split("\n");
   if (!FENCE.test(lines[0] ?? "")) throw new SourceFileError(file, "Missing front matter: the file must start with a line '---'.", 1);
   const close = lines.findIndex((line, index) => index > 0 && FENCE.test(line));
   if (close === -1) throw new SourceFileError(file, "The front matter is never closed: add a line '---' after it.", 1);
@@ -204,7 +208,14 @@ export function readFrontMatter<S extends z.ZodObject>(text: string, file: strin
     const [issue] = parsed.error.issues;
     reader.fail(issue.message, reader.lineOf(issue.path));
   }
-  return { data: parsed.data as z.output<S>, body: lines.slice(close + 1).join("\n").trim(), lineOf: (path) => reader.lineOf(path) };
+  return {
+    data: parsed.data as z.output<S>,
+    body: lines
+      .slice(close + 1)
+      .join("\n")
+      .trim(),
+    lineOf: (path) => reader.lineOf(path),
+  };
 }
 
 /** Source files are meant to be read by people and models: anything larger is a mistake. */

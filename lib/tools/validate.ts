@@ -76,9 +76,30 @@ function measureSchema(schema: object): { properties: number; depth: number } {
 // anything else (references, ids, anchors, regular expressions, `nullable`, conditionals, unknown
 // keywords…) is compiled, as before.
 const VALUE_KEYWORDS = new Set([
-  "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment",
-  "type", "const", "multipleOf", "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum",
-  "maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "maxProperties", "minProperties", "required", "format",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+  "type",
+  "const",
+  "multipleOf",
+  "maximum",
+  "minimum",
+  "exclusiveMaximum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "maxProperties",
+  "minProperties",
+  "required",
+  "format",
 ]);
 const SCHEMA_KEYWORDS = new Set(["items", "additionalProperties", "not"]);
 const SCHEMA_LIST_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);

@@ -169,7 +169,10 @@ describe("createTurnTools in a generateText loop", () => {
     expect(toolsSent(model.doGenerateCalls[1])).not.toContain("github_create_issue");
     // ...which the model reads at its next step as the call's result: what to do, not the SDK's exception.
     const answer = toolResultsSent(model.doGenerateCalls[1]).find((part) => part.toolCallId === "call-1");
-    expect(answer?.output).toEqual({ type: "error-text", value: expect.stringContaining(`load it with ${TOOL_SEARCH_NAME} first (query "select:github_create_issue")`) });
+    expect(answer?.output).toEqual({
+      type: "error-text",
+      value: expect.stringContaining(`load it with ${TOOL_SEARCH_NAME} first (query "select:github_create_issue")`),
+    });
     expect(JSON.stringify(answer)).not.toMatch(/Available tools|unavailable tool/);
   });
 
@@ -280,7 +283,10 @@ describe("live MCP results in the turn loop", () => {
     const model = new MockLanguageModelV4({
       doGenerate: [toolCallStep("call-1", "slack_post_message", { channel: "#general", text: "hi" }), textStep("Posted.")],
     });
-    return generateText({ model, tools: turnTools.tools, prepareStep: turnTools.prepareStep, stopWhen: stepCountIs(3), prompt: "Post hi." }).then((run) => ({ run, model }));
+    return generateText({ model, tools: turnTools.tools, prepareStep: turnTools.prepareStep, stopWhen: stepCountIs(3), prompt: "Post hi." }).then((run) => ({
+      run,
+      model,
+    }));
   }
 
   it("cuts a result over the limit (100,000 characters by default) with a visible note, in the step's output and in what the model reads next", async () => {

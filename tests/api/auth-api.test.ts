@@ -50,10 +50,23 @@ const ROUTES: RouteCase[] = [
   { label: "GET export", need: "read", method: "GET", handler: exportRoute.GET as Handler },
   { label: "GET decisions", need: "read", method: "GET", handler: decisionsRoute.GET as Handler },
   { label: "POST tool-list", need: "read", method: "POST", handler: toolListRoute.POST as Handler, body: () => pipeline },
-  { label: "POST preselect", need: "read", method: "POST", handler: preselectRoute.POST as Handler, body: () => ({ ...pipeline, messages: [{ role: "user", content: "post to slack" }] }) },
+  {
+    label: "POST preselect",
+    need: "read",
+    method: "POST",
+    handler: preselectRoute.POST as Handler,
+    body: () => ({ ...pipeline, messages: [{ role: "user", content: "post to slack" }] }),
+  },
   { label: "POST tool-search", need: "read", method: "POST", handler: toolSearchRoute.POST as Handler, body: () => ({ ...pipeline, query: "slack" }) },
   { label: "POST tools", need: "write", method: "POST", handler: toolsRoute.POST as Handler, body: () => newTool(fresh()) },
-  { label: "PATCH tool", need: "write", method: "PATCH", handler: toolRoute.PATCH as Handler, segment: { name: "slack_post_message" }, body: () => ({ tags: ["x"] }) },
+  {
+    label: "PATCH tool",
+    need: "write",
+    method: "PATCH",
+    handler: toolRoute.PATCH as Handler,
+    segment: { name: "slack_post_message" },
+    body: () => ({ tags: ["x"] }),
+  },
   { label: "PUT rules", need: "write", method: "PUT", handler: rulesRoute.PUT as Handler, body: () => ({ searchServiceConfigured: true }) },
   {
     label: "PUT agent",
@@ -63,8 +76,20 @@ const ROUTES: RouteCase[] = [
     segment: { name: "plan" },
     body: () => ({ name: "plan", mode: "primary", permissions: [{ pattern: "*", action: "allow" }], baseTools: [] }),
   },
-  { label: "POST import", need: "write", method: "POST", handler: importRoute.POST as Handler, body: () => ({ tools: [{ name: fresh(), description: "Imported.", parameters: { type: "object", properties: {} } }] }) },
-  { label: "POST mcp-servers", need: "admin", method: "POST", handler: serversRoute.POST as Handler, body: () => ({ name: "x", transport: "http", url: "https://mcp.example.com/mcp" }) },
+  {
+    label: "POST import",
+    need: "write",
+    method: "POST",
+    handler: importRoute.POST as Handler,
+    body: () => ({ tools: [{ name: fresh(), description: "Imported.", parameters: { type: "object", properties: {} } }] }),
+  },
+  {
+    label: "POST mcp-servers",
+    need: "admin",
+    method: "POST",
+    handler: serversRoute.POST as Handler,
+    body: () => ({ name: "x", transport: "http", url: "https://mcp.example.com/mcp" }),
+  },
   { label: "POST sources/reload", need: "admin", method: "POST", handler: reloadRoute.POST as Handler, body: () => ({}) },
 ];
 
@@ -153,7 +178,10 @@ describe("requests from other sites", () => {
       expect(response.status, JSON.stringify(headers)).toBe(403);
     }
     expect(findTool(db, "demo", "planted")).toBeUndefined();
-    const sameSite = await toolsRoute.POST(jsonRequest("POST", newTool("planted"), { cookie, "sec-fetch-site": "same-origin", "content-type": "application/json" }), demo);
+    const sameSite = await toolsRoute.POST(
+      jsonRequest("POST", newTool("planted"), { cookie, "sec-fetch-site": "same-origin", "content-type": "application/json" }),
+      demo,
+    );
     expect(sameSite.status).toBe(201);
   });
 
@@ -173,7 +201,8 @@ describe("rate limits", () => {
     try {
       const token = createTestToken(db, "write");
       const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await toolsRoute.POST(jsonRequest("POST", newTool(`limited_${i}`), { authorization: `Bearer ${token}` }), demo)).status);
+      for (let i = 0; i < 4; i++)
+        statuses.push((await toolsRoute.POST(jsonRequest("POST", newTool(`limited_${i}`), { authorization: `Bearer ${token}` }), demo)).status);
       expect(statuses).toEqual([201, 201, 201, 429]);
       const refused = await toolsRoute.POST(jsonRequest("POST", newTool("limited_x"), { authorization: `Bearer ${token}` }), demo);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);

@@ -67,7 +67,8 @@ describe("tool API", () => {
 
     const listed = (await (await toolsRoute.GET(jsonRequest("GET"), team)).json()).tools;
     expect(listed.at(-1)).toMatchObject({ name: "ticket_search", source: "custom" });
-    for (const entry of listed) expect(Object.keys(entry)).toEqual(expect.arrayContaining(["name", "source", "summary", "description", "inputSchema", "enabled", "tags"]));
+    for (const entry of listed)
+      expect(Object.keys(entry)).toEqual(expect.arrayContaining(["name", "source", "summary", "description", "inputSchema", "enabled", "tags"]));
 
     const named = params({ catalog: "team", name: "ticket_search" });
     const patched = await toolRoute.PATCH(jsonRequest("PATCH", { enabled: false, tags: ["support", "read-only"] }), named);

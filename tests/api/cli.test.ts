@@ -25,7 +25,10 @@ describe("toolshed CLI", () => {
     expect(created.stdout).toMatch(/^tsk_[\w-]{43}\n$/);
     const principal = principalOfToken(openDb(database), created.stdout.trim());
     expect(principal).toMatchObject({ kind: "token", name: "ci", teamId: "default", scope: "read" });
-    const listed = execFileSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/toolshed.ts", "token", "list", "--team", "default"], { env: { ...process.env, TOOLSHED_DB: database }, encoding: "utf8" });
+    const listed = execFileSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/toolshed.ts", "token", "list", "--team", "default"], {
+      env: { ...process.env, TOOLSHED_DB: database },
+      encoding: "utf8",
+    });
     expect(listed).toContain("\tci\tread\t");
     expect(listed).not.toContain(created.stdout.trim());
     const revoked = cli(database, "token", "revoke", "--team", "default", "--id", principal!.id);

@@ -66,7 +66,11 @@ describe("decisions refer to the conversation", () => {
 
     expect((await detail(first.decisionId)).input).toMatchObject({ messages: turn1, transcript: { count: 1 } });
     expect((await detail(second.decisionId)).input).toMatchObject({ messages: turn2, transcript: { count: 3 }, history: expect.any(Array) });
-    const stored = db.select({ input: sql<string>`${decisions.input}` }).from(decisions).where(sql`${decisions.id} = ${second.decisionId}`).get()!.input;
+    const stored = db
+      .select({ input: sql<string>`${decisions.input}` })
+      .from(decisions)
+      .where(sql`${decisions.id} = ${second.decisionId}`)
+      .get()!.input;
     expect(JSON.parse(stored).messages).toEqual([]);
 
     // The conversation now holds its messages, each once.

@@ -13,7 +13,13 @@ import { apiRequest, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const demo = params({ catalog: "demo" });
 const start = useScriptedServer();
-const ENV_KEYS = ["TOOLSHED_EMBEDDING_MODEL", "TOOLSHED_OPENAI_COMPATIBLE_BASE_URL", "TOOLSHED_EMBEDDING_TIMEOUT_MS", "TOOLSHED_EMBEDDING_BATCH", "TOOLSHED_AUX_MODEL"];
+const ENV_KEYS = [
+  "TOOLSHED_EMBEDDING_MODEL",
+  "TOOLSHED_OPENAI_COMPATIBLE_BASE_URL",
+  "TOOLSHED_EMBEDDING_TIMEOUT_MS",
+  "TOOLSHED_EMBEDDING_BATCH",
+  "TOOLSHED_AUX_MODEL",
+];
 const savedEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
 let db: Db;
 
@@ -25,7 +31,11 @@ const knowsZorblat: EmbeddingScript = ({ input }) => input.map(vectorOf);
 async function embeddingServer(mode: { now: "answer" | "fail" | "hang" } = { now: "answer" }) {
   const server = await start([], {
     embeddings: (request) =>
-      mode.now === "fail" ? { status: 500, body: { error: { message: "embedding model overloaded" } } } : mode.now === "hang" ? { hang: true } : knowsZorblat(request),
+      mode.now === "fail"
+        ? { status: 500, body: { error: { message: "embedding model overloaded" } } }
+        : mode.now === "hang"
+          ? { hang: true }
+          : knowsZorblat(request),
   });
   return { ...server, mode };
 }
@@ -38,7 +48,10 @@ function configure(url: string | undefined, extra: Record<string, string> = {}) 
 }
 
 async function preselect(content: string, selector?: string) {
-  const response = await preselectRoute.POST(jsonRequest("POST", { model: "gpt-5", agent: "build", messages: [{ role: "user", content }], k: 5, selector }), demo);
+  const response = await preselectRoute.POST(
+    jsonRequest("POST", { model: "gpt-5", agent: "build", messages: [{ role: "user", content }], k: 5, selector }),
+    demo,
+  );
   return { status: response.status, body: await response.json() };
 }
 
@@ -99,7 +112,10 @@ describe("the hybrid selector through the API, against an OpenAI-compatible embe
     await preselect("post in the team channel");
     expect(toolRequests(embeddingRequests, "post in the team channel")).toEqual([]);
 
-    const edited = await toolRoute.PATCH(jsonRequest("PATCH", { summary: "Get the weather where you are now: temperature, wind and alerts." }), params({ catalog: "demo", name: "weather_get_current" }));
+    const edited = await toolRoute.PATCH(
+      jsonRequest("PATCH", { summary: "Get the weather where you are now: temperature, wind and alerts." }),
+      params({ catalog: "demo", name: "weather_get_current" }),
+    );
     expect(edited.status).toBe(200);
     embeddingRequests.length = 0;
     await preselect("weather in Lyon");

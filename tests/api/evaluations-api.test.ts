@@ -91,7 +91,10 @@ describe("POST /api/catalogs/{c}/evaluations", () => {
     const before = await finished((await start({ cases: CASES, k: 1, selector: "local", name: "regression" })).body.evaluation.id);
     expect(before.evaluation.metrics["recall@1"]).toBe(1);
 
-    const edited = await toolRoute.PATCH(jsonRequest("PATCH", { summary: "Handles the thing.", description: "Handles the thing." }), params({ catalog: CATALOG, name: "op_b2" }));
+    const edited = await toolRoute.PATCH(
+      jsonRequest("PATCH", { summary: "Handles the thing.", description: "Handles the thing." }),
+      params({ catalog: CATALOG, name: "op_b2" }),
+    );
     expect(edited.status).toBe(200);
     const after = await finished((await start({ cases: CASES, k: 1, selector: "local", name: "regression" })).body.evaluation.id);
     expect(after.evaluation.revision).toBeGreaterThan(before.evaluation.revision);

@@ -17,7 +17,13 @@ import type { CatalogExport } from "@/lib/catalogs/exchange";
 import { apiRequest, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const REPO_SOURCES = { TOOLSHED_PLUGINS_DIR: "plugins", TOOLSHED_SKILLS_DIR: "skills", TOOLSHED_AGENTS_DIR: "agents" };
-const NOTES_TOOL = { name: "notes__search", summary: "Search the notes.", description: "Searches the notes.", inputSchema: { type: "object" as const, properties: { q: { type: "string" } } }, tags: [] };
+const NOTES_TOOL = {
+  name: "notes__search",
+  summary: "Search the notes.",
+  description: "Searches the notes.",
+  inputSchema: { type: "object" as const, properties: { q: { type: "string" } } },
+  tags: [],
+};
 
 /** The default token, or one of the database file's. */
 let auth: Record<string, string> = {};
@@ -39,7 +45,8 @@ async function importInto(catalog: string, document: unknown): Promise<{ status:
   }
 }
 
-const names = (document: CatalogExport, keep: (tool: CatalogExport["tools"][number]) => boolean = () => true) => document.tools.filter(keep).map((tool) => tool.name);
+const names = (document: CatalogExport, keep: (tool: CatalogExport["tools"][number]) => boolean = () => true) =>
+  document.tools.filter(keep).map((tool) => tool.name);
 const byName = (tools: CatalogExport["tools"]) => [...tools].sort((a, b) => a.name.localeCompare(b.name));
 
 beforeAll(async () => {
@@ -71,7 +78,12 @@ describe.each([
     updateTool(db, "demo", "changelog_draft", { enabled: false }, "test");
     updateTool(db, "demo", "bash", { enabled: false, tags: ["shell"] }, "test");
     if (extraTools) {
-      const tools = Array.from({ length: extraTools }, (_, index) => ({ name: `extra_${index}`, summary: `Extra ${index}.`, description: "", inputSchema: { type: "object" as const } }));
+      const tools = Array.from({ length: extraTools }, (_, index) => ({
+        name: `extra_${index}`,
+        summary: `Extra ${index}.`,
+        description: "",
+        inputSchema: { type: "object" as const },
+      }));
       importTools(db, "demo", tools, "test");
     }
   });
@@ -102,4 +114,3 @@ describe.each([
     expect((await importInto("copy", copy)).result).toMatchObject({ created: [], updated: [], skipped: [] });
   });
 });
-

@@ -25,7 +25,11 @@ function labelledSet(count: number, prefix = "tool") {
       description: `Fetch record ${index} from the service with optional filters and return its metadata.`,
       parameters: {
         type: "object",
-        properties: { id: { type: "string", description: "The record id." }, limit: { type: "integer", minimum: 1, maximum: 100 }, sort: { type: "string", enum: ["asc", "desc"] } },
+        properties: {
+          id: { type: "string", description: "The record id." },
+          limit: { type: "integer", minimum: 1, maximum: 100 },
+          sort: { type: "string", enum: ["asc", "desc"] },
+        },
         required: ["id"],
       },
     })),
@@ -87,7 +91,12 @@ describe("POST /api/catalogs/{catalog}/import on a database file (the import wor
     expect(location).toBe(body.job.url);
     const seen = await follow(body.job.url);
     const last = seen.at(-1);
-    expect(last).toMatchObject({ id: body.job.id, status: "done", progress: { done: 6_000, total: 6_000 }, result: { updated: [], unchanged: [], revision: revision + 1 } });
+    expect(last).toMatchObject({
+      id: body.job.id,
+      status: "done",
+      progress: { done: 6_000, total: 6_000 },
+      result: { updated: [], unchanged: [], revision: revision + 1 },
+    });
     expect(last.result.created).toHaveLength(6_000);
     expect(last).not.toHaveProperty("error");
     expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length + 6_000);

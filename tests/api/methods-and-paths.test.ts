@@ -48,23 +48,26 @@ describe("methods a route does not implement", () => {
     expect(files.length).toBeGreaterThan(30);
   });
 
-  it.each(files.map((file) => [path.relative(API_DIR, path.dirname(file))]))("/api/%s answers each of them 405 in the JSON error shape, with Allow", async (route) => {
-    const module = (await import(path.join(API_DIR, route, "route.ts"))) as Partial<Record<string, Handler>>;
-    const answered: string[] = [];
-    const refusals: { method: string; response: Response }[] = [];
-    for (const method of METHODS) {
-      const handler = module[method];
-      expect(handler, `${method} is exported`).toBeTypeOf("function");
-      // Without a caller: an implemented method answers 401 (or, for /api/health, 200) and changes nothing.
-      const response = await handler!(apiRequest(`/api/${route}`, { method, headers: { authorization: "" } }), params({}));
-      if (response.status === 405) refusals.push({ method, response });
-      else answered.push(method);
-    }
-    expect(answered.length).toBeGreaterThan(0);
-    const allow = [...answered, ...(answered.includes("GET") ? ["HEAD"] : []), "OPTIONS"].sort().join(", ");
-    for (const { method, response } of refusals) {
-      expect(response.headers.get("allow")).toBe(allow);
-      expect(await json(response)).toEqual({ error: { code: "method_not_allowed", message: `${method} is not allowed here; this path answers ${allow}.` } });
-    }
-  });
+  it.each(files.map((file) => [path.relative(API_DIR, path.dirname(file))]))(
+    "/api/%s answers each of them 405 in the JSON error shape, with Allow",
+    async (route) => {
+      const module = (await import(path.join(API_DIR, route, "route.ts"))) as Partial<Record<string, Handler>>;
+      const answered: string[] = [];
+      const refusals: { method: string; response: Response }[] = [];
+      for (const method of METHODS) {
+        const handler = module[method];
+        expect(handler, `${method} is exported`).toBeTypeOf("function");
+        // Without a caller: an implemented method answers 401 (or, for /api/health, 200) and changes nothing.
+        const response = await handler!(apiRequest(`/api/${route}`, { method, headers: { authorization: "" } }), params({}));
+        if (response.status === 405) refusals.push({ method, response });
+        else answered.push(method);
+      }
+      expect(answered.length).toBeGreaterThan(0);
+      const allow = [...answered, ...(answered.includes("GET") ? ["HEAD"] : []), "OPTIONS"].sort().join(", ");
+      for (const { method, response } of refusals) {
+        expect(response.headers.get("allow")).toBe(allow);
+        expect(await json(response)).toEqual({ error: { code: "method_not_allowed", message: `${method} is not allowed here; this path answers ${allow}.` } });
+      }
+    },
+  );
 });

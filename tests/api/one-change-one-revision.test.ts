@@ -56,7 +56,11 @@ describe("rules PUT", () => {
     const before = revision();
     await putRules({ modelRules: rules.modelRules, providers: rules.providers.slice(1) });
     expect(revision()).toBe(before + 1);
-    expect(listAudit(db, "team").filter((entry) => entry.revision === before + 1).map((entry) => entry.subject)).toEqual(["providers"]);
+    expect(
+      listAudit(db, "team")
+        .filter((entry) => entry.revision === before + 1)
+        .map((entry) => entry.subject),
+    ).toEqual(["providers"]);
   });
 
   it("leaves the revision and the audit log alone when it changes nothing", async () => {
@@ -91,7 +95,12 @@ describe("other edits", () => {
   });
 
   it("a tool update that changes nothing leaves the revision alone", () => {
-    createCustomTool(db, "team", { name: "weather", summary: "Weather.", description: "Weather for a city.", inputSchema: { type: "object", properties: {} } }, "tests");
+    createCustomTool(
+      db,
+      "team",
+      { name: "weather", summary: "Weather.", description: "Weather for a city.", inputSchema: { type: "object", properties: {} } },
+      "tests",
+    );
     const before = revision();
     const tool = getTool(db, "team", "weather");
     expect(updateTool(db, "team", "weather", { summary: tool.summary, tags: tool.tags }, "tests")).toEqual(tool);
@@ -121,10 +130,15 @@ describe("sources", () => {
     const plugins = mkdtempSync(path.join(os.tmpdir(), "toolshed-revision-plugins-"));
     const empty = mkdtempSync(path.join(os.tmpdir(), "toolshed-revision-empty-"));
     for (const name of ["alpha", "beta"]) {
-      writeFileSync(path.join(plugins, `${name}.mjs`), `export default { name: "${name}", tools: [{ name: "${name}_ping", description: "Pings ${name}.", args: {} }] };`);
+      writeFileSync(
+        path.join(plugins, `${name}.mjs`),
+        `export default { name: "${name}", tools: [{ name: "${name}_ping", description: "Pings ${name}.", args: {} }] };`,
+      );
     }
     const before = revision();
-    const response = await withEnv({ TOOLSHED_PLUGINS_DIR: plugins, TOOLSHED_SKILLS_DIR: empty, TOOLSHED_AGENTS_DIR: empty }, () => reloadRoute.POST(jsonRequest("POST"), team));
+    const response = await withEnv({ TOOLSHED_PLUGINS_DIR: plugins, TOOLSHED_SKILLS_DIR: empty, TOOLSHED_AGENTS_DIR: empty }, () =>
+      reloadRoute.POST(jsonRequest("POST"), team),
+    );
     expect(response.status).toBe(200);
     expect(revision()).toBe(before + 1);
     expect(changesOf(before + 1)).toEqual(["register alpha_ping", "register beta_ping"]);
@@ -134,7 +148,9 @@ describe("sources", () => {
     const demo = { name: "notes", transport: "stdio", command: process.execPath, args: ["mcp-servers/demo-server.mjs"] };
     const before = revision();
     try {
-      const response = await withEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs` }, () => serversRoute.POST(jsonRequest("POST", demo), team));
+      const response = await withEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs` }, () =>
+        serversRoute.POST(jsonRequest("POST", demo), team),
+      );
       expect(response.status).toBe(201);
       expect((await response.json()).server).toMatchObject({ status: "connected", registeredCount: 5 });
       expect(revision()).toBe(before + 1);

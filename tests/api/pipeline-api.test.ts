@@ -105,7 +105,13 @@ describe("rules and agents API", () => {
   });
 
   it("creates, refuses duplicates of, and deletes agents", async () => {
-    const reviewer = { name: "reviewer", mode: "subagent", description: "Reviews diffs.", permissions: [{ pattern: "edit", action: "deny" }], baseTools: ["read"] };
+    const reviewer = {
+      name: "reviewer",
+      mode: "subagent",
+      description: "Reviews diffs.",
+      permissions: [{ pattern: "edit", action: "deny" }],
+      baseTools: ["read"],
+    };
     expect((await agentsRoute.POST(jsonRequest("POST", reviewer), team)).status).toBe(201);
     expect((await agentsRoute.POST(jsonRequest("POST", reviewer), team)).status).toBe(409);
     const bad = await agentsRoute.POST(jsonRequest("POST", { ...reviewer, name: "Bad Name", baseTools: ["nope"] }), team);

@@ -19,7 +19,10 @@ async function play(body: Record<string, unknown>): Promise<PlaygroundEvent[]> {
   const response = await playgroundRoute.POST(jsonRequest("POST", { ...turnConfig, ...body }), demo);
   expect(response.status).toBe(200);
   const text = await response.text();
-  return text.trim().split("\n").map((line) => JSON.parse(line));
+  return text
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 function only<T extends PlaygroundEvent["type"]>(events: PlaygroundEvent[], type: T) {
@@ -60,7 +63,11 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
 
     const call = only(first, "tool-call")[0];
     const answered = await play({ conversationId, toolResults: [{ toolCallId: call.toolCallId, toolName: call.toolName, output: "Created issue #42" }] });
-    expect(only(answered, "text-delta").map((event) => event.text).join("")).toBe("Created issue #42 for the login bug.");
+    expect(
+      only(answered, "text-delta")
+        .map((event) => event.text)
+        .join(""),
+    ).toBe("Created issue #42 for the login bug.");
 
     const second = await play({ conversationId, message: "Check the signup page in the browser and take a screenshot", k: 3 });
     const turn2 = only(second, "preselection")[0].turn;
@@ -69,7 +76,10 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
     const secondCall = only(second, "tool-call")[0];
     expect(secondCall).toMatchObject({ toolName: "github_create_issue", active: true });
 
-    const searched = await play({ conversationId, toolResults: [{ toolCallId: secondCall.toolCallId, toolName: secondCall.toolName, output: "Created issue #43" }] });
+    const searched = await play({
+      conversationId,
+      toolResults: [{ toolCallId: secondCall.toolCallId, toolName: secondCall.toolName, output: "Created issue #43" }],
+    });
     const search = only(searched, "tool-search")[0];
     expect(search).toMatchObject({ path: "semantic", selector: "local" });
     expect(search.found).toContain("slack_post_message");
@@ -89,10 +99,25 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
 
     const stored = await (await conversationRoute.GET(jsonRequest("GET"), params({ catalog: "demo", id: conversationId }))).json();
     expect(stored.conversation.history).toEqual(expect.arrayContaining(["github_create_issue", "slack_post_message"]));
-    expect(stored.messages.map((message: { role: string }) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant", "tool", "assistant"]);
+    expect(stored.messages.map((message: { role: string }) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
 
     // The second turn's decision refers to the conversation instead of copying it, and its detail reads it back.
-    const storedInput = db.select({ input: sql<string>`${decisions.input}` }).from(decisions).where(sql`${decisions.id} = ${turn2.decisionId}`).get()!.input;
+    const storedInput = db
+      .select({ input: sql<string>`${decisions.input}` })
+      .from(decisions)
+      .where(sql`${decisions.id} = ${turn2.decisionId}`)
+      .get()!.input;
     expect(JSON.parse(storedInput)).toMatchObject({ messages: [], transcript: { count: 3 } });
     const decision = (await (await decisionRoute.GET(jsonRequest("GET"), params({ id: turn2.decisionId }))).json()).decision;
     expect(decision.input.messages).toEqual([
@@ -159,7 +184,9 @@ describe("playground turns of several steps, and aborted ones", () => {
     // The main model's call was aborted: its connection closed, and no further step was asked for.
     await vi.waitFor(() => expect(scripted().abandoned).toHaveLength(1));
     expect(scripted().chatRequests).toHaveLength(1);
-    await vi.waitFor(async () => expect((await storedMessages(conversationId)).map((message: { role: string }) => message.role)).toEqual(["user", "assistant"]));
+    await vi.waitFor(async () =>
+      expect((await storedMessages(conversationId)).map((message: { role: string }) => message.role)).toEqual(["user", "assistant"]),
+    );
     const assistant = (await storedMessages(conversationId)).at(-1);
     expect(assistant.content).toContain("Once");
     expect(assistant.details.events.at(-1)).toMatchObject({ type: "finish", reason: "aborted" });

@@ -60,7 +60,13 @@ describe("GET /api/catalogs/{c}/quality", () => {
   it("names offered tools nothing chose lately, once something has run", async () => {
     expect((await report()).body.counts["never-chosen"]).toBe(0);
     const preselected = await preselectRoute.POST(
-      jsonRequest("POST", { model: "gpt-5", agent: "build", messages: [{ role: "user", content: "What is the weather forecast for Paris tomorrow?" }], k: 1, selector: "local" }),
+      jsonRequest("POST", {
+        model: "gpt-5",
+        agent: "build",
+        messages: [{ role: "user", content: "What is the weather forecast for Paris tomorrow?" }],
+        k: 1,
+        selector: "local",
+      }),
       catalog,
     );
     expect(preselected.status).toBe(200);

@@ -38,12 +38,24 @@ describe("POST /preselect", () => {
     expect(body.tokens.toolSet).toBeLessThan(body.tokens.visible);
 
     const decision = (await (await decisionRoute.GET(jsonRequest("GET"), params({ id: body.decisionId }))).json()).decision;
-    expect(decision).toMatchObject({ kind: "preselect", path: "preselect", conversationId: body.conversationId, model: "claude-sonnet-4-5", agent: "build", selector: "local" });
+    expect(decision).toMatchObject({
+      kind: "preselect",
+      path: "preselect",
+      conversationId: body.conversationId,
+      model: "claude-sonnet-4-5",
+      agent: "build",
+      selector: "local",
+    });
     expect(decision.input.messages[0].content).toContain("GitHub issue");
   });
 
   it("carries tools selected earlier in the conversation as history", async () => {
-    const first = await post(preselectRoute, { model: "gpt-5", agent: "build", messages: [{ role: "user", content: "Open a GitHub issue about the login bug" }], k: 3 });
+    const first = await post(preselectRoute, {
+      model: "gpt-5",
+      agent: "build",
+      messages: [{ role: "user", content: "Open a GitHub issue about the login bug" }],
+      k: 3,
+    });
     const second = await post(preselectRoute, {
       model: "gpt-5",
       agent: "build",
@@ -100,7 +112,12 @@ describe("POST /tool-search", () => {
 
   it("lists decisions newest first, filtered by kind and conversation", async () => {
     const search = await post(toolSearchRoute, { model: "gpt-5", agent: "build", query: "select:github_get_issue" });
-    await post(preselectRoute, { model: "gpt-5", agent: "build", conversationId: search.body.conversationId, messages: [{ role: "user", content: "list my calendar events" }] });
+    await post(preselectRoute, {
+      model: "gpt-5",
+      agent: "build",
+      conversationId: search.body.conversationId,
+      messages: [{ role: "user", content: "list my calendar events" }],
+    });
     const all = await (await decisionsRoute.GET(apiRequest(`/api?conversationId=${search.body.conversationId}`), demo)).json();
     expect(all.decisions.map((decision: { kind: string }) => decision.kind)).toEqual(["preselect", "tool-search"]);
     const searches = await (await decisionsRoute.GET(apiRequest("/api?kind=tool-search"), demo)).json();

@@ -40,7 +40,7 @@ describe("tools changed by their source", () => {
     expect(Object.keys(page.sourceChanges)).toEqual(["docs__lookup"]);
     // A plain date counts from its start (UTC); a later one leaves the tool out.
     expect((await (await tools("changedSince=2000-01-01&source=mcp")).json()).total).toBe(1);
-    expect((await (await tools("changedSince=2999-01-01")).json())).toMatchObject({ tools: [], total: 0, sourceChanges: {} });
+    expect(await (await tools("changedSince=2999-01-01")).json()).toMatchObject({ tools: [], total: 0, sourceChanges: {} });
   });
 
   it("the tool's audit shows the redefinition's whole definition before and after", async () => {

@@ -65,7 +65,13 @@ describe("MCP servers", () => {
     const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), "mcp-")), "pid");
     const created = await json(
       serversRoute.POST(
-        jsonRequest("POST", { name: "notes", transport: "stdio", command: process.execPath, args: ["mcp-servers/demo-server.mjs"], env: { DEMO_MCP_PID_FILE: pidFile, DEMO_MCP_TOKEN: "s3cret-token" } }),
+        jsonRequest("POST", {
+          name: "notes",
+          transport: "stdio",
+          command: process.execPath,
+          args: ["mcp-servers/demo-server.mjs"],
+          env: { DEMO_MCP_PID_FILE: pidFile, DEMO_MCP_TOKEN: "s3cret-token" },
+        }),
         team,
       ),
     );
@@ -76,7 +82,11 @@ describe("MCP servers", () => {
     expect(listed.body.servers[0].config.env.DEMO_MCP_TOKEN).toBe("********");
 
     const tools = (await json(toolsRoute.GET(jsonRequest("GET"), team))).body.tools;
-    expect(tools.find((tool: { name: string }) => tool.name === "notes__weather_forecast")).toMatchObject({ source: "mcp", sourceRef: "notes", registered: true });
+    expect(tools.find((tool: { name: string }) => tool.name === "notes__weather_forecast")).toMatchObject({
+      source: "mcp",
+      sourceRef: "notes",
+      registered: true,
+    });
     expect((await toolList()).body.tools.map((tool: { name: string }) => tool.name)).toContain("notes__notes_search");
     expect((await search("notes__weather_forecast")).body.tools.map((tool: { name: string }) => tool.name)).toEqual(["notes__weather_forecast"]);
 
@@ -124,10 +134,14 @@ describe("MCP source security", () => {
 
   it("refuses a stdio command the operator did not allow: 400 on command, nothing stored, nothing started", async () => {
     const file = marker();
-    const refused = await json(serversRoute.POST(jsonRequest("POST", { name: "evil", transport: "stdio", command: "sh", args: ["-c", `touch ${file}`] }), team));
+    const refused = await json(
+      serversRoute.POST(jsonRequest("POST", { name: "evil", transport: "stdio", command: "sh", args: ["-c", `touch ${file}`] }), team),
+    );
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: "bad_request", field: "command" });
-    expect(refused.body.error.message).toContain(`Allowed command lines (TOOLSHED_MCP_STDIO_COMMANDS, further arguments may follow): "${process.execPath} mcp-servers/demo-server.mjs"`);
+    expect(refused.body.error.message).toContain(
+      `Allowed command lines (TOOLSHED_MCP_STDIO_COMMANDS, further arguments may follow): "${process.execPath} mcp-servers/demo-server.mjs"`,
+    );
     expect((await json(serversRoute.GET(jsonRequest("GET"), team))).body.servers).toEqual([]);
     expect(listAudit(db, "team", { subject: "mcp:evil" })).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -138,10 +152,14 @@ describe("MCP source security", () => {
   it("never starts a stored server the allowlist no longer holds: not at sync, not at start, not at a call", async () => {
     const file = marker();
     // As an older database or a since-changed allowlist would have it.
-    createMcpServer(db, "team", { name: "legacy", transport: "stdio", command: "sh", args: ["-c", `touch ${file}`] }, "test", { TOOLSHED_MCP_STDIO_COMMANDS: "sh -c" });
+    createMcpServer(db, "team", { name: "legacy", transport: "stdio", command: "sh", args: ["-c", `touch ${file}`] }, "test", {
+      TOOLSHED_MCP_STDIO_COMMANDS: "sh -c",
+    });
     const synced = await json(syncRoute.POST(jsonRequest("POST"), params({ catalog: "team", name: "legacy" })));
     expect(synced.body.server).toMatchObject({ status: "error" });
-    expect(synced.body.server.lastError).toMatch(/^Refused to start the MCP server "legacy": The command "sh" with these arguments is not one the operator allowed/);
+    expect(synced.body.server.lastError).toMatch(
+      /^Refused to start the MCP server "legacy": The command "sh" with these arguments is not one the operator allowed/,
+    );
     await syncAllSources(db);
     await reloadLocalSources({ ...process.env, ...REPO_SOURCES }); // syncAllSources read the (empty) default folders
     await expect(callMcpServerTool(db, "team", "legacy", "anything", {})).rejects.toMatchObject({ failure: "config", status: 400 });
@@ -150,16 +168,21 @@ describe("MCP source security", () => {
     expect(processesMentioning(file)).toEqual([]);
   });
 
-  it.each(["http://127.0.0.1:8080/mcp", "http://localhost:8080/mcp", "http://169.254.169.254/latest/meta-data", "http://[::1]:8080/mcp", "http://10.0.0.7/mcp"])(
-    "refuses an HTTP server at %s: 400 on url, nothing stored",
-    async (url) => {
-      const refused = await json(serversRoute.POST(jsonRequest("POST", { name: "internal", transport: "http", url }), team));
-      expect(refused.status).toBe(400);
-      expect(refused.body.error).toMatchObject({ code: "bad_request", field: "url" });
-      expect(refused.body.error.message).toMatch(/address: MCP servers on loopback, private, link-local or reserved addresses are refused unless the operator sets TOOLSHED_MCP_ALLOW_PRIVATE=1\.$/);
-      expect((await json(serversRoute.GET(jsonRequest("GET"), team))).body.servers).toEqual([]);
-    },
-  );
+  it.each([
+    "http://127.0.0.1:8080/mcp",
+    "http://localhost:8080/mcp",
+    "http://169.254.169.254/latest/meta-data",
+    "http://[::1]:8080/mcp",
+    "http://10.0.0.7/mcp",
+  ])("refuses an HTTP server at %s: 400 on url, nothing stored", async (url) => {
+    const refused = await json(serversRoute.POST(jsonRequest("POST", { name: "internal", transport: "http", url }), team));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "bad_request", field: "url" });
+    expect(refused.body.error.message).toMatch(
+      /address: MCP servers on loopback, private, link-local or reserved addresses are refused unless the operator sets TOOLSHED_MCP_ALLOW_PRIVATE=1\.$/,
+    );
+    expect((await json(serversRoute.GET(jsonRequest("GET"), team))).body.servers).toEqual([]);
+  });
 
   it("keeps a canary secret in env, headers, URL credentials, query and args out of the database's config, views, audit entries and errors, in every encoding", async () => {
     const canary = "Canary9xK3-secret";
@@ -240,7 +263,12 @@ describe("plugins, skills and agent files", () => {
     await syncLocalSources(db, "team");
     const tools = (await json(toolsRoute.GET(jsonRequest("GET"), team))).body.tools;
     expect(tools.find((tool: { name: string }) => tool.name === "changelog_draft")).toMatchObject({ source: "plugin", registered: true });
-    expect(tools.filter((tool: { source: string }) => tool.source === "skill").map((tool: { name: string }) => tool.name).sort()).toEqual(["db-migration", "release-notes"]);
+    expect(
+      tools
+        .filter((tool: { source: string }) => tool.source === "skill")
+        .map((tool: { name: string }) => tool.name)
+        .sort(),
+    ).toEqual(["db-migration", "release-notes"]);
 
     const gpt = (await toolList("gpt-5")).body;
     const names = gpt.tools.map((tool: { name: string }) => tool.name);

@@ -9,7 +9,16 @@ import * as teamsRoute from "@/app/api/teams/route";
 import { createPasswordUser } from "@/app/_services/auth";
 import type { Db } from "@/db/client";
 import { createApiToken } from "@/db/queries/api-tokens";
-import { DEFAULT_TEAM, acceptInvitation, createInvitation, createTeam, findOpenInvitation, listInvitations, listMembers, setMemberRole } from "@/db/queries/teams";
+import {
+  DEFAULT_TEAM,
+  acceptInvitation,
+  createInvitation,
+  createTeam,
+  findOpenInvitation,
+  listInvitations,
+  listMembers,
+  setMemberRole,
+} from "@/db/queries/teams";
 import { findUserByEmail } from "@/db/queries/users";
 import type { Access } from "@/lib/auth/policy";
 import { invitedAccountBody } from "@/lib/team-schemas";
@@ -56,10 +65,32 @@ interface RouteCase {
 /** Every route of the team API under /api/teams/{team}, with the access it needs. */
 const ROUTES: RouteCase[] = [
   { label: "GET members", need: "read", method: "GET", handler: membersRoute.GET as Handler, ok: 200 },
-  { label: "PUT member", need: "admin", method: "PUT", handler: memberRoute.PUT as Handler, segment: () => ({ userId: userId("viewer@example.com") }), body: () => ({ role: "viewer" }), ok: 200 },
-  { label: "DELETE member", need: "admin", method: "DELETE", handler: memberRoute.DELETE as Handler, segment: async () => ({ userId: await person(`${fresh("leaver")}@example.com`, "viewer") }), ok: 204 },
+  {
+    label: "PUT member",
+    need: "admin",
+    method: "PUT",
+    handler: memberRoute.PUT as Handler,
+    segment: () => ({ userId: userId("viewer@example.com") }),
+    body: () => ({ role: "viewer" }),
+    ok: 200,
+  },
+  {
+    label: "DELETE member",
+    need: "admin",
+    method: "DELETE",
+    handler: memberRoute.DELETE as Handler,
+    segment: async () => ({ userId: await person(`${fresh("leaver")}@example.com`, "viewer") }),
+    ok: 204,
+  },
   { label: "GET invitations", need: "admin", method: "GET", handler: invitationsRoute.GET as Handler, ok: 200 },
-  { label: "POST invitations", need: "admin", method: "POST", handler: invitationsRoute.POST as Handler, body: () => ({ email: `${fresh("new")}@example.com`, role: "viewer" }), ok: 201 },
+  {
+    label: "POST invitations",
+    need: "admin",
+    method: "POST",
+    handler: invitationsRoute.POST as Handler,
+    body: () => ({ email: `${fresh("new")}@example.com`, role: "viewer" }),
+    ok: 201,
+  },
   {
     label: "DELETE invitation",
     need: "admin",
@@ -231,7 +262,14 @@ describe("invitations", () => {
     const created = await call(invitationsRoute.POST as Handler, "POST", {}, browserHeaders(cookie), { email: " New.Person@Example.com ", role: "editor" });
     expect(created.status).toBe(201);
     const { invitation, link } = await created.json();
-    expect(invitation).toEqual({ id: expect.any(String), email: "new.person@example.com", role: "editor", invitedBy: "admin@example.com", expiresAt: expect.any(String), acceptedAt: null });
+    expect(invitation).toEqual({
+      id: expect.any(String),
+      email: "new.person@example.com",
+      role: "editor",
+      invitedBy: "admin@example.com",
+      expiresAt: expect.any(String),
+      acceptedAt: null,
+    });
     expect(link).toMatch(new RegExp(`^${APP_ORIGIN}/invite/[A-Za-z0-9_-]{43}$`));
     const secret = link.split("/invite/")[1];
     expect(findOpenInvitation(db, secret)).toMatchObject({ teamId: "default", email: "new.person@example.com", role: "editor" });

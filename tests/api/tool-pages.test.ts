@@ -102,8 +102,19 @@ describe("GET /api/catalogs/{c}/tools with page parameters", () => {
 
     const { facets } = await page("q=nothing-matches-this");
     expect(facets.catalogTotal).toBe(BUILTINS + 3);
-    expect(facets.sources).toEqual(expect.arrayContaining([{ source: "builtin", count: BUILTINS }, { source: "custom", count: 3 }]));
-    expect(facets.tags).toEqual(expect.arrayContaining([{ tag: "shared", count: 2 }, { tag: "alpha", count: 1 }, { tag: "beta", count: 1 }]));
+    expect(facets.sources).toEqual(
+      expect.arrayContaining([
+        { source: "builtin", count: BUILTINS },
+        { source: "custom", count: 3 },
+      ]),
+    );
+    expect(facets.tags).toEqual(
+      expect.arrayContaining([
+        { tag: "shared", count: 2 },
+        { tag: "alpha", count: 1 },
+        { tag: "beta", count: 1 },
+      ]),
+    );
     const counts = facets.tags.map((tag) => tag.count);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
   });
@@ -136,7 +147,9 @@ describe("GET /api/catalogs/{c}/tools with page parameters", () => {
     expect((await page("q=imported")).tools.map((tool) => tool.name)).toEqual(["another"]);
     expect((await page("q=changed%20by")).tools.map((tool) => tool.name)).toEqual(["new_name"]);
 
-    db.insert(tools).values({ catalogId: "team", name: "sneaked_in", source: "custom", summary: "No audit entry.", description: "", inputSchema: { type: "object" } }).run();
+    db.insert(tools)
+      .values({ catalogId: "team", name: "sneaked_in", source: "custom", summary: "No audit entry.", description: "", inputSchema: { type: "object" } })
+      .run();
     db.update(catalogs).set({ revision: 1_000 }).run();
     expect((await page("q=sneaked")).total).toBe(1);
   });
@@ -182,7 +195,10 @@ describe("listToolPage at 10,000 tools", () => {
       tags: [`svc${i % 100}`, i % 2 ? "odd" : "even"],
       enabled: i % 3 !== 0,
     }));
-    for (let i = 0; i < rows.length; i += 500) db.insert(tools).values(rows.slice(i, i + 500)).run();
+    for (let i = 0; i < rows.length; i += 500)
+      db.insert(tools)
+        .values(rows.slice(i, i + 500))
+        .run();
     // Rows written behind the queries' back: bump the revision as every real change does.
     db.update(catalogs).set({ revision: 99 }).run();
 

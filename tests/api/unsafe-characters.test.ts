@@ -26,7 +26,12 @@ const C1 = "\u0085";
 async function refusal(response: Response | Promise<Response>) {
   const resolved = await response;
   const body = await resolved.json();
-  return { status: resolved.status, field: body.error?.field, message: body.error?.message as string | undefined, problems: body.error?.problems as { field: string }[] | undefined };
+  return {
+    status: resolved.status,
+    field: body.error?.field,
+    message: body.error?.message as string | undefined,
+    problems: body.error?.problems as { field: string }[] | undefined,
+  };
 }
 
 const tool = {
@@ -67,9 +72,17 @@ describe("names, ids and patterns refuse NUL, control, bidirectional-control cha
 
   it("in a tool's summary and description: NUL and lone surrogates (line breaks and tabs are fine)", async () => {
     expect((await toolsRoute.POST(jsonRequest("POST", tool), team)).status).toBe(201);
-    expect(await refusal(toolsRoute.POST(jsonRequest("POST", { ...tool, name: "other", description: `a${NUL}b` }), team))).toMatchObject({ status: 400, field: "description" });
-    expect(await refusal(toolsRoute.POST(jsonRequest("POST", { ...tool, name: "other", summary: `half ${LONE_SURROGATE}` }), team))).toMatchObject({ status: 400, field: "summary" });
-    expect(await refusal(toolRoute.PATCH(jsonRequest("PATCH", { description: `x${LONE_SURROGATE}` }), params({ catalog: "team", name: "ticket_search" })))).toMatchObject({ status: 400, field: "description" });
+    expect(await refusal(toolsRoute.POST(jsonRequest("POST", { ...tool, name: "other", description: `a${NUL}b` }), team))).toMatchObject({
+      status: 400,
+      field: "description",
+    });
+    expect(await refusal(toolsRoute.POST(jsonRequest("POST", { ...tool, name: "other", summary: `half ${LONE_SURROGATE}` }), team))).toMatchObject({
+      status: 400,
+      field: "summary",
+    });
+    expect(
+      await refusal(toolRoute.PATCH(jsonRequest("PATCH", { description: `x${LONE_SURROGATE}` }), params({ catalog: "team", name: "ticket_search" }))),
+    ).toMatchObject({ status: 400, field: "description" });
     // A pair of surrogates is an emoji, not a lone one.
     expect((await toolRoute.PATCH(jsonRequest("PATCH", { description: "Rocket 🚀" }), params({ catalog: "team", name: "ticket_search" }))).status).toBe(200);
   });
@@ -97,7 +110,10 @@ describe("names, ids and patterns refuse NUL, control, bidirectional-control cha
     ] as const) {
       expect(await refusal(agentsRoute.POST(jsonRequest("POST", body), team)), JSON.stringify(body)).toMatchObject({ status: 400, field });
     }
-    expect(await refusal(agentRoute.PUT(jsonRequest("PUT", { ...agent, name: `build${ISOLATE}` }), params({ catalog: "team", name: "build" })))).toMatchObject({ status: 400, field: "name" });
+    expect(await refusal(agentRoute.PUT(jsonRequest("PUT", { ...agent, name: `build${ISOLATE}` }), params({ catalog: "team", name: "build" })))).toMatchObject({
+      status: 400,
+      field: "name",
+    });
   });
 
   it("in rules: model rule ids, names and patterns, provider names, override tools, models and texts", async () => {
@@ -117,7 +133,12 @@ describe("names, ids and patterns refuse NUL, control, bidirectional-control cha
   });
 
   it("in an import file: every such problem is listed with its tool's field, and nothing is written", async () => {
-    const document = { tools: [{ name: "fine", description: "Fine." }, { name: "bad_text", description: `x${NUL}y` }] };
+    const document = {
+      tools: [
+        { name: "fine", description: "Fine." },
+        { name: "bad_text", description: `x${NUL}y` },
+      ],
+    };
     const answer = await refusal(importRoute.POST(jsonRequest("POST", document), team));
     expect(answer.status).toBe(400);
     expect(answer.problems?.map((problem) => problem.field)).toContain("tools.1.description");

@@ -56,13 +56,20 @@ describe("sign-in providers from the environment", () => {
       TOOLSHED_OIDC_NAME: "Example SSO",
     });
     expect(providers.github).toEqual({ clientId: "gh-id", clientSecret: "gh-secret" });
-    expect(providers.oidc).toMatchObject({ providerId: "oidc", discoveryUrl: "https://login.example.com/.well-known/openid-configuration", clientId: "oidc-id", scopes: ["openid", "email", "profile"] });
+    expect(providers.oidc).toMatchObject({
+      providerId: "oidc",
+      discoveryUrl: "https://login.example.com/.well-known/openid-configuration",
+      clientId: "oidc-id",
+      scopes: ["openid", "email", "profile"],
+    });
     const buttons = signInButtons(providers);
     expect(buttons).toEqual([
       { id: "github", label: "Sign in with GitHub" },
       { id: "oidc", label: "Sign in with Example SSO" },
     ]);
     expect(JSON.stringify(buttons)).not.toMatch(/secret/);
-    expect(() => signInProvidersFromEnv({ TOOLSHED_OIDC_DISCOVERY_URL: "not a url", TOOLSHED_OIDC_CLIENT_ID: "a", TOOLSHED_OIDC_CLIENT_SECRET: "b" })).toThrow();
+    expect(() =>
+      signInProvidersFromEnv({ TOOLSHED_OIDC_DISCOVERY_URL: "not a url", TOOLSHED_OIDC_CLIENT_ID: "a", TOOLSHED_OIDC_CLIENT_SECRET: "b" }),
+    ).toThrow();
   });
 });

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { EXPORT_FORMAT, IMPORT_MAX_TOOLS, parseImport } from "@/lib/catalogs/exchange";
 
-const exported = { name: "ticket_search", source: "custom", summary: "Search tickets.", description: "Search tickets.", inputSchema: { type: "object", properties: {} }, enabled: true, tags: ["support"] };
+const exported = {
+  name: "ticket_search",
+  source: "custom",
+  summary: "Search tickets.",
+  description: "Search tickets.",
+  inputSchema: { type: "object", properties: {} },
+  enabled: true,
+  tags: ["support"],
+};
 
 function problemOf(document: unknown) {
   try {
@@ -32,9 +40,21 @@ describe("import formats", () => {
 
   it("still reads both supported documents", () => {
     expect(parseImport({ format: EXPORT_FORMAT, version: 1, exportedAt: "2026-01-01T00:00:00.000Z", tools: [exported] })).toEqual([
-      { name: "ticket_search", source: "custom", summary: "Search tickets.", description: "Search tickets.", inputSchema: { type: "object", properties: {} }, tags: ["support"], enabled: true },
+      {
+        name: "ticket_search",
+        source: "custom",
+        summary: "Search tickets.",
+        description: "Search tickets.",
+        inputSchema: { type: "object", properties: {} },
+        tags: ["support"],
+        enabled: true,
+      },
     ]);
-    expect(parseImport({ tools: [{ name: "a_tool", description: "Does a.", parameters: { type: "object", properties: {} } }] })[0]).toMatchObject({ name: "a_tool", source: "custom", summary: "Does a." });
+    expect(parseImport({ tools: [{ name: "a_tool", description: "Does a.", parameters: { type: "object", properties: {} } }] })[0]).toMatchObject({
+      name: "a_tool",
+      source: "custom",
+      summary: "Does a.",
+    });
   });
 
   it("takes up to 50,000 tools, the limit of every import path", () => {

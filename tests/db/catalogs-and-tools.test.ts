@@ -159,12 +159,16 @@ describe("import", () => {
 
   it("is all or nothing: every problem is listed and nothing changes", () => {
     const error = thrown(() =>
-      parseImport({ tools: [{ name: "ok_tool", description: "Fine." }, { name: "bad name", description: 3 }, { name: "ok_tool", description: "again" }] }),
+      parseImport({
+        tools: [
+          { name: "ok_tool", description: "Fine." },
+          { name: "bad name", description: 3 },
+          { name: "ok_tool", description: "again" },
+        ],
+      }),
     );
     expect(error.code).toBe("bad_request");
-    expect(error.problems?.map((problem) => problem.field)).toEqual(
-      expect.arrayContaining(["tools.1.name", "tools.1.description", "tools.2.name"]),
-    );
+    expect(error.problems?.map((problem) => problem.field)).toEqual(expect.arrayContaining(["tools.1.name", "tools.1.description", "tools.2.name"]));
     expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
   });
 

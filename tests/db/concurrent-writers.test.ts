@@ -22,9 +22,13 @@ interface Writer {
 
 /** A writer process (tests/db/support/concurrent-writer.ts) on the database file. */
 function startWriter(file: string, writer: number, conversationId: string): Writer {
-  const child = spawn(process.execPath, [...SERVER_TSX_ARGS, "tests/db/support/concurrent-writer.ts", file, String(writer), String(ITERATIONS), conversationId], {
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...SERVER_TSX_ARGS, "tests/db/support/concurrent-writer.ts", file, String(writer), String(ITERATIONS), conversationId],
+    {
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
   let output = "";
   let stderr = "";
   let markReady!: () => void;

@@ -42,7 +42,11 @@ function decision(overrides: Partial<NewDecision> = {}): NewDecision {
 
 /** The stored input column, as text: what the decision really costs on disk. */
 function storedInput(id: string): string {
-  return db.select({ input: sql<string>`${decisions.input}` }).from(decisions).where(sql`${decisions.id} = ${id}`).get()!.input;
+  return db
+    .select({ input: sql<string>`${decisions.input}` })
+    .from(decisions)
+    .where(sql`${decisions.id} = ${id}`)
+    .get()!.input;
 }
 
 /** A long conversation: every turn sends the whole history again, as API callers and the playground do. */
@@ -79,7 +83,10 @@ describe("decisions refer to their conversation instead of copying it", () => {
   it("keeps messages in the decision when the conversation holds another history, and when there is no conversation", () => {
     const conversation = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
     converse(2, conversation.id);
-    const edited: Message[] = [{ role: "user", content: "A rewritten first question" }, { role: "user", content: "and another" }];
+    const edited: Message[] = [
+      { role: "user", content: "A rewritten first question" },
+      { role: "user", content: "and another" },
+    ];
     const id = recordDecision(db, decision({ conversationId: conversation.id, input: { messages: edited, k: null, history: [], provider: null } })).id;
     expect(JSON.parse(storedInput(id)).messages).toEqual(edited);
     expect((getDecision(db, id).input as { messages: Message[] }).messages).toEqual(edited);
@@ -113,7 +120,10 @@ describe("pages of decisions", () => {
   it("walks every decision once, newest first, 50 a page by default, without input and raw output", () => {
     const ids = Array.from({ length: 120 }, (_, index) => recordDecision(db, decision({ result: { selected: [], candidates: ["x", "y"], n: index } })).id);
     // Same-millisecond decisions are ordered by insertion too.
-    db.update(decisions).set({ createdAt: new Date(1_700_000_000_000) }).where(sql`rowid % 3 = 0`).run();
+    db.update(decisions)
+      .set({ createdAt: new Date(1_700_000_000_000) })
+      .where(sql`rowid % 3 = 0`)
+      .run();
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -138,7 +148,8 @@ describe("pages of decisions", () => {
   });
 
   it("takes a limit of up to 500, keeps filters across pages, and refuses a cursor it did not give", () => {
-    for (let index = 0; index < 7; index++) recordDecision(db, decision({ kind: index % 2 ? "tool-search" : "preselect", path: index % 2 ? "exact" : "preselect" }));
+    for (let index = 0; index < 7; index++)
+      recordDecision(db, decision({ kind: index % 2 ? "tool-search" : "preselect", path: index % 2 ? "exact" : "preselect" }));
     const first = pageDecisions(db, "team", { kind: "preselect", limit: 3 });
     expect(first.decisions).toHaveLength(3);
     const second = pageDecisions(db, "team", { kind: "preselect", limit: 3, cursor: first.nextCursor! });
@@ -155,10 +166,21 @@ describe("retention", () => {
     const now = Date.UTC(2026, 5, 1);
     const day = 24 * 60 * 60 * 1000;
     const old = Array.from({ length: 5 }, () => recordDecision(db, decision()).id);
-    db.update(decisions).set({ createdAt: new Date(now - 40 * day) }).where(sql`${decisions.id} IN (${sql.join(old.map((id) => sql`${id}`), sql`, `)})`).run();
+    db.update(decisions)
+      .set({ createdAt: new Date(now - 40 * day) })
+      .where(
+        sql`${decisions.id} IN (${sql.join(
+          old.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      )
+      .run();
     for (let index = 0; index < 30; index++) recordDecision(db, decision());
     for (let index = 0; index < 4; index++) recordDecision(db, decision({ catalogId: "other" }));
-    db.update(decisions).set({ createdAt: new Date(now - day) }).where(sql`${decisions.createdAt} > ${now - 2 * day}`).run();
+    db.update(decisions)
+      .set({ createdAt: new Date(now - day) })
+      .where(sql`${decisions.createdAt} > ${now - 2 * day}`)
+      .run();
 
     expect(await cleanupDecisions(db, { days: 30, rowsPerCatalog: 0 }, now)).toBe(5);
     expect(countDecisions(db, "team")).toBe(30);
@@ -182,7 +204,9 @@ describe("retention", () => {
 
   it("reads its settings from the environment, defaults for anything unreadable", () => {
     expect(retentionFromEnv({})).toEqual(DEFAULT_RETENTION);
-    expect(retentionFromEnv({ TOOLSHED_DECISION_RETENTION_DAYS: "7", TOOLSHED_DECISION_RETENTION_ROWS: "0", TOOLSHED_DECISION_CLEANUP_INTERVAL_MS: "60000" })).toEqual({
+    expect(
+      retentionFromEnv({ TOOLSHED_DECISION_RETENTION_DAYS: "7", TOOLSHED_DECISION_RETENTION_ROWS: "0", TOOLSHED_DECISION_CLEANUP_INTERVAL_MS: "60000" }),
+    ).toEqual({
       days: 7,
       rowsPerCatalog: 0,
       intervalMs: 60_000,

@@ -27,7 +27,23 @@ function random(seed: number) {
 type Random = ReturnType<typeof random>;
 
 // Text a person or a server writes: accents, other scripts, emoji (surrogate pairs), quotes, line breaks.
-const WORDS = ["search", "tickets", "café", "naïve", "日本語", "данные", "🚀", "\"quoted\"", "back\\slash", "a\tb", "line\nbreak", "<tag>", "100%", "{json}", "ﬁle"];
+const WORDS = [
+  "search",
+  "tickets",
+  "café",
+  "naïve",
+  "日本語",
+  "данные",
+  "🚀",
+  '"quoted"',
+  "back\\slash",
+  "a\tb",
+  "line\nbreak",
+  "<tag>",
+  "100%",
+  "{json}",
+  "ﬁle",
+];
 const TAGS = ["support", "billing", "v1.2", "ops_team", "x-y", "0day"];
 
 function text(rnd: Random, words: number): string {
@@ -40,10 +56,13 @@ function schema(rnd: Random): Record<string, unknown> {
   for (let index = 0; index < count; index++) {
     const kind = rnd.pick(["string", "integer", "boolean", "array", "object", "enum"]);
     const property: Record<string, unknown> =
-      kind === "enum" ? { type: "string", enum: ["a", "b", text(rnd, 2)] }
-      : kind === "array" ? { type: "array", items: { type: "string" } }
-      : kind === "object" ? { type: "object", properties: { inner: { type: "number", minimum: 0 } } }
-      : { type: kind };
+      kind === "enum"
+        ? { type: "string", enum: ["a", "b", text(rnd, 2)] }
+        : kind === "array"
+          ? { type: "array", items: { type: "string" } }
+          : kind === "object"
+            ? { type: "object", properties: { inner: { type: "number", minimum: 0 } } }
+            : { type: kind };
     if (rnd.chance(50)) property.description = text(rnd, 6);
     properties[`p${index}_${rnd.pick(["id", "query", "läge", "limit"])}`] = property;
   }
@@ -70,14 +89,19 @@ function randomCatalog(db: Db, rnd: Random): void {
   syncSourceTools(db, "origin", [{ source: "mcp", sourceRef: "notes", drafts: sourceTools(rnd, "notes__tool") }], ACTOR);
   const customCount = rnd.below(12);
   for (let index = 0; index < customCount; index++) {
-    createCustomTool(db, "origin", {
-      name: `c${index}_${rnd.pick(["lookup", "create-item", "Search", "x"])}`,
-      summary: text(rnd, 8).slice(0, 200).trim() || "Does it.",
-      description: rnd.chance(10) ? "" : text(rnd, 40),
-      inputSchema: schema(rnd),
-      tags: tags(rnd),
-      enabled: rnd.chance(80),
-    }, ACTOR);
+    createCustomTool(
+      db,
+      "origin",
+      {
+        name: `c${index}_${rnd.pick(["lookup", "create-item", "Search", "x"])}`,
+        summary: text(rnd, 8).slice(0, 200).trim() || "Does it.",
+        description: rnd.chance(10) ? "" : text(rnd, 40),
+        inputSchema: schema(rnd),
+        tags: tags(rnd),
+        enabled: rnd.chance(80),
+      },
+      ACTOR,
+    );
   }
   for (const tool of listTools(db, "origin")) {
     if (tool.source === "custom") continue;
@@ -126,6 +150,11 @@ describe("export → import → export", () => {
 
     // And that copy back into itself is unchanged too.
     const copyRevision = getCatalog(db, "copy").revision;
-    expect(runImportJob(db, { catalogId: "copy", actor: ACTOR, text: asFile(copy) })).toMatchObject({ created: [], updated: [], skipped: [], revision: copyRevision });
+    expect(runImportJob(db, { catalogId: "copy", actor: ACTOR, text: asFile(copy) })).toMatchObject({
+      created: [],
+      updated: [],
+      skipped: [],
+      revision: copyRevision,
+    });
   });
 });

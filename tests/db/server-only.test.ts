@@ -6,7 +6,11 @@ import { SERVER_TSX_ARGS } from "../support/server-process";
 
 /** db/ (but the schema, which drizzle-kit loads on its own), app/_services/ and the MCP client. */
 const SERVER_MODULES = [
-  ...["db", "db/queries", "app/_services"].flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith(".ts")).map((name) => path.join(dir, name))),
+  ...["db", "db/queries", "app/_services"].flatMap((dir) =>
+    readdirSync(dir)
+      .filter((name) => name.endsWith(".ts"))
+      .map((name) => path.join(dir, name)),
+  ),
   "lib/sources/mcp/client.ts",
   "lib/sources/mcp/connections.ts",
 ].filter((file) => file !== path.join("db", "schema.ts"));

@@ -49,7 +49,9 @@ describe("a source with 50,000 tools (one statement per list failed above 32,766
 
     const changed = new Set([7, 25_000, 49_999]);
     const removed = new Set([3, 33_333, 40_000, 40_001]);
-    const next = drafts.flatMap((draft, index) => (removed.has(index) ? [] : [changed.has(index) ? { ...draft, description: `${draft.description} Now better.` } : draft]));
+    const next = drafts.flatMap((draft, index) =>
+      removed.has(index) ? [] : [changed.has(index) ? { ...draft, description: `${draft.description} Now better.` } : draft],
+    );
     const second = timed("re-sync of 50,000 tools, 3 changed and 4 gone", () => sync(db, next));
     const names = (indexes: Set<number>) => [...indexes].map((index) => `big__tool_${index}`).sort();
     expect(second.added).toEqual([]);
@@ -78,7 +80,10 @@ describe("what a person set on a source's tool", () => {
     sync(db, [search, get]);
     expect(getTool(db, "team", search.name).tags).toEqual(["mine"]);
 
-    const result = sync(db, [{ ...search, tags: ["mcp", "search"] }, { ...get, tags: ["mcp", "read"] }]);
+    const result = sync(db, [
+      { ...search, tags: ["mcp", "search"] },
+      { ...get, tags: ["mcp", "read"] },
+    ]);
     expect(getTool(db, "team", search.name).tags).toEqual(["mine"]);
     expect(getTool(db, "team", get.name).tags).toEqual(["mcp", "read"]);
     expect(result.updated.sort()).toEqual([get.name, search.name].sort());
@@ -102,7 +107,12 @@ describe("what a person set on a source's tool", () => {
     importTools(db, "team", [{ ...search, source: "mcp", tags: ["mine"] }], "someone");
     sync(db, [{ ...search, tags: ["mcp", "search"] }, get]);
     const [entry] = listAudit(db, "team", { subjectKind: "tool", subject: search.name });
-    expect(entry).toMatchObject({ action: "update", actor: "sync", before: { tags: ["mine"], sourceTags: ["mcp"] }, after: { tags: ["mine"], sourceTags: ["mcp", "search"] } });
+    expect(entry).toMatchObject({
+      action: "update",
+      actor: "sync",
+      before: { tags: ["mine"], sourceTags: ["mcp"] },
+      after: { tags: ["mine"], sourceTags: ["mcp", "search"] },
+    });
   });
 });
 
@@ -138,7 +148,21 @@ describe("migration 0007", () => {
       { name: "notes", tags: null },
     ]);
     const [first, second] = generated(2);
-    syncSourceTools(upgraded, "team", [{ source: "mcp", sourceRef: "big", drafts: [{ ...first, tags: ["mcp", "new"] }, { ...second, tags: ["mcp", "new"] }] }], "sync");
+    syncSourceTools(
+      upgraded,
+      "team",
+      [
+        {
+          source: "mcp",
+          sourceRef: "big",
+          drafts: [
+            { ...first, tags: ["mcp", "new"] },
+            { ...second, tags: ["mcp", "new"] },
+          ],
+        },
+      ],
+      "sync",
+    );
     expect(getTool(upgraded, "team", first.name).tags).toEqual(["mine"]);
     expect(getTool(upgraded, "team", second.name).tags).toEqual(["mcp", "new"]);
   });

@@ -46,7 +46,11 @@ describe("the import write", () => {
     const audit = listAudit(db, "team", { limit: 10_000 }).filter((entry) => entry.action === "import");
     expect(audit).toHaveLength(5_000);
     expect(new Set(audit.map((entry) => entry.revision))).toEqual(new Set([result.revision]));
-    expect(audit.find((entry) => entry.subject === "tool_7")).toMatchObject({ actor: ACTOR, before: null, after: { name: "tool_7", source: "custom", registered: true, requires: {}, sourceRef: null } });
+    expect(audit.find((entry) => entry.subject === "tool_7")).toMatchObject({
+      actor: ACTOR,
+      before: null,
+      after: { name: "tool_7", source: "custom", registered: true, requires: {}, sourceRef: null },
+    });
     expect(getTool(db, "team", "tool_4999").inputSchema).toEqual(labelledSet(5_000).tools[4_999].parameters);
   });
 
@@ -57,7 +61,13 @@ describe("the import write", () => {
     const result = importTools(db, "team", parseImport({ tools: [...changed.tools, { name: "bash", description: "x", parameters: null }] }), "second");
     expect(result).toMatchObject({ created: [], updated: ["tool_1"], unchanged: ["tool_0", "tool_2"], skipped: [{ name: "bash" }] });
     const [entry] = listAudit(db, "team", { subject: "tool_1" });
-    expect(entry).toMatchObject({ action: "import", actor: "second", revision: result.revision, before: { description: "Does thing number 1." }, after: { description: "Does something else now." } });
+    expect(entry).toMatchObject({
+      action: "import",
+      actor: "second",
+      revision: result.revision,
+      before: { description: "Does thing number 1." },
+      after: { description: "Does something else now." },
+    });
     updateTool(db, "team", "tool_1", { enabled: false }, ACTOR);
     // A tool disabled since stays disabled when the import does not say otherwise.
     expect(importTools(db, "team", parseImport(changed), ACTOR).unchanged).toContain("tool_1");
@@ -90,7 +100,10 @@ describe("the import write", () => {
     expect(result.created).toEqual(["tool_0", "tool_1"]);
     expect(result.skipped).toEqual([
       { name: "read", reason: 'Here "read" comes from the mcp source, which defines it: the file\'s custom definition is not imported over it.' },
-      { name: "notes__search", reason: "It comes from the mcp source, which does not provide it in this catalog: add that source here and import again to take its state." },
+      {
+        name: "notes__search",
+        reason: "It comes from the mcp source, which does not provide it in this catalog: add that source here and import again to take its state.",
+      },
       { name: "bash", reason: "In the file it comes from the plugin source, here from the builtin source: not the same tool." },
     ]);
     expect(getTool(db, "team", "read")).toMatchObject({ source: "mcp", enabled: true });
@@ -99,11 +112,23 @@ describe("the import write", () => {
   });
 
   it("gives a source's tool only its enabled state and tags, audited as such", () => {
-    const exported = { format: "toolshed.catalog", version: 1, tools: listTools(db, "team").map((tool) => (tool.name === "bash" ? { ...tool, description: "Other text.", enabled: false, tags: ["shell"] } : tool)) };
+    const exported = {
+      format: "toolshed.catalog",
+      version: 1,
+      tools: listTools(db, "team").map((tool) => (tool.name === "bash" ? { ...tool, description: "Other text.", enabled: false, tags: ["shell"] } : tool)),
+    };
     const result = importTools(db, "team", parseImport(exported), ACTOR);
     expect(result).toMatchObject({ created: [], updated: ["bash"], skipped: [] });
-    expect(getTool(db, "team", "bash")).toMatchObject({ enabled: false, tags: ["shell"], description: BUILTIN_TOOLS.find((tool) => tool.name === "bash")!.description });
-    expect(listAudit(db, "team", { subject: "bash" })[0]).toMatchObject({ action: "import", before: { enabled: true }, after: { enabled: false, tags: ["shell"] } });
+    expect(getTool(db, "team", "bash")).toMatchObject({
+      enabled: false,
+      tags: ["shell"],
+      description: BUILTIN_TOOLS.find((tool) => tool.name === "bash")!.description,
+    });
+    expect(listAudit(db, "team", { subject: "bash" })[0]).toMatchObject({
+      action: "import",
+      before: { enabled: true },
+      after: { enabled: false, tags: ["shell"] },
+    });
   });
 });
 
@@ -120,7 +145,8 @@ describe("the import job", () => {
     expect(actual.code).toBe(expected.code);
     expect(reports).toEqual([0, 250, 500]);
     // Documents that are not a tools list fail exactly as parseImport fails.
-    for (const bad of [null, [], { tools: "x" }, { format: "other", tools: [] }]) expect(thrown(() => validateImport(bad)).message).toBe(thrown(() => parseImport(bad)).message);
+    for (const bad of [null, [], { tools: "x" }, { format: "other", tools: [] }])
+      expect(thrown(() => validateImport(bad)).message).toBe(thrown(() => parseImport(bad)).message);
     expect(validateImport(labelledSet(3))).toEqual(parseImport(labelledSet(3)));
   });
 
@@ -145,7 +171,9 @@ describe("the import worker", () => {
     expect(fileOf(db)).toBeUndefined();
     createCatalog(onDisk, { name: "Team", id: "team" }, ACTOR);
     const phases = new Set<string>();
-    const result = await runImport(onDisk, { catalogId: "team", actor: ACTOR, text: JSON.stringify(labelledSet(6_000)) }, (progress) => phases.add(progress.phase));
+    const result = await runImport(onDisk, { catalogId: "team", actor: ACTOR, text: JSON.stringify(labelledSet(6_000)) }, (progress) =>
+      phases.add(progress.phase),
+    );
     expect(result.created).toHaveLength(6_000);
     expect(phases).toEqual(new Set(["reading", "validating", "writing"]));
     expect(listTools(onDisk, "team")).toHaveLength(BUILTIN_TOOLS.length + 6_000);

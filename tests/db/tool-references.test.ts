@@ -62,7 +62,11 @@ function referTo(tool: string) {
   saveAgent(
     db,
     "team",
-    { ...plan, baseTools: [...plan.baseTools, tool], permissions: [...plan.permissions, { pattern: tool, action: "ask" }, { pattern: "weath*", action: "deny" }] },
+    {
+      ...plan,
+      baseTools: [...plan.baseTools, tool],
+      permissions: [...plan.permissions, { pattern: tool, action: "ask" }, { pattern: "weath*", action: "deny" }],
+    },
     ACTOR,
     "plan",
   );
@@ -178,7 +182,8 @@ describe("deleting a custom tool that the catalog refers to by name", () => {
 });
 
 describe("tools that leave with their source", () => {
-  const sync = (names: string[]) => syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "notes", drafts: names.map((name) => ({ ...draft(name), tags: [] })) }], ACTOR);
+  const sync = (names: string[]) =>
+    syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "notes", drafts: names.map((name) => ({ ...draft(name), tags: [] })) }], ACTOR);
 
   beforeEach(() => {
     sync(["notes__weather"]);

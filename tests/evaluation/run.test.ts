@@ -29,7 +29,10 @@ describe("evaluateCases", () => {
     expect(progress).toEqual([1, 2]);
     expect(outcome.metrics["recall@1"]).toBe(0.5);
     expect(outcome.metrics["recall@5"]).toBe(1);
-    expect(outcome.chosen).toEqual([["send_email", "read_email"], ["list_tickets", "x"]]);
+    expect(outcome.chosen).toEqual([
+      ["send_email", "read_email"],
+      ["list_tickets", "x"],
+    ]);
     expect(outcome.misses).toEqual([
       {
         case: 1,
@@ -55,8 +58,17 @@ describe("evaluateCases", () => {
 
 describe("labelled sets", () => {
   it("reads the bench/data format, ids as text, tools ignored", () => {
-    const cases = casesOfLabelledSet({ tools: [{ name: "t", description: "d" }], cases: [{ id: 7, query: "q", expected: ["t"] }, { query: "r", expected: ["u"] }] });
-    expect(cases).toEqual([{ id: "7", query: "q", expected: ["t"] }, { query: "r", expected: ["u"] }]);
+    const cases = casesOfLabelledSet({
+      tools: [{ name: "t", description: "d" }],
+      cases: [
+        { id: 7, query: "q", expected: ["t"] },
+        { query: "r", expected: ["u"] },
+      ],
+    });
+    expect(cases).toEqual([
+      { id: "7", query: "q", expected: ["t"] },
+      { query: "r", expected: ["u"] },
+    ]);
   });
 
   it("reports the cases that name tools the catalog lacks", () => {

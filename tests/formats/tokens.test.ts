@@ -31,7 +31,7 @@ describe("countTokens", () => {
     expect(countTokens([], "openai")).toEqual({ total: 0, perTool: {} });
     const { perTool, total } = countTokens([tool("__proto__", "x")], "openai");
     expect(Object.keys(perTool)).toEqual(["__proto__"]);
-    expect(perTool["__proto__"]).toBe(total);
+    expect(perTool.__proto__).toBe(total);
   });
 });
 
@@ -52,7 +52,12 @@ describe("token counts remembered per definition", () => {
   });
 
   it("are found again by content for a new but equal schema object, and totalTokens is the same sum", () => {
-    const make = (): ToolDefinition => ({ name: "lookup", summary: "", description: `Looks up ${"many ".repeat(30)}words.`, inputSchema: { type: "object", properties: { id: { type: "integer" } } } });
+    const make = (): ToolDefinition => ({
+      name: "lookup",
+      summary: "",
+      description: `Looks up ${"many ".repeat(30)}words.`,
+      inputSchema: { type: "object", properties: { id: { type: "integer" } } },
+    });
     const before = cachedDefinitionCounts();
     const once = countTokens([make()], "openai").total;
     expect(cachedDefinitionCounts()).toBe(before + 1);
@@ -65,7 +70,10 @@ describe("token counts remembered per definition", () => {
     const schema: ToolDefinition["inputSchema"] = { type: "object", properties: { a: { type: "string" } } };
     const definition: ToolDefinition = { name: "grow", summary: "", description: "Grows.", inputSchema: schema };
     const small = countTokens([definition], "ai-sdk").total;
-    const bigger: ToolDefinition = { ...definition, inputSchema: { ...schema, properties: { a: { type: "string", description: "A long description of a. ".repeat(10) } } } };
+    const bigger: ToolDefinition = {
+      ...definition,
+      inputSchema: { ...schema, properties: { a: { type: "string", description: "A long description of a. ".repeat(10) } } },
+    };
     expect(countTokens([bigger], "ai-sdk").total).toBe(fresh(bigger, "ai-sdk"));
     expect(countTokens([bigger], "ai-sdk").total).toBeGreaterThan(small);
   });

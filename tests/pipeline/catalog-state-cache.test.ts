@@ -51,7 +51,9 @@ describe("catalogState cache", () => {
     updateTool(db, "cached", "weather_lookup", { summary: "Weather, now." }, ACTOR);
     const afterUpdate = await catalogState(db, "cached");
     expect(afterUpdate.tools.find((tool) => tool.name === "weather_lookup")?.summary).toBe("Weather, now.");
-    expect(computeToolList(afterUpdate, { model: "gpt-5", agent: "build" }).final.find((tool) => tool.name === "weather_lookup")?.summary).toBe("Weather, now.");
+    expect(computeToolList(afterUpdate, { model: "gpt-5", agent: "build" }).final.find((tool) => tool.name === "weather_lookup")?.summary).toBe(
+      "Weather, now.",
+    );
   });
 
   it("is replaced when the local sources are reloaded, taking in their agents", async () => {

@@ -72,9 +72,7 @@ describe("skill descriptions", () => {
   it("folds allowed skills into the skill tool and removes them as separate tools", () => {
     const result = applyDelegation([makeTool("read"), pdf(), skill(), deploy()], context());
     expect(names(result.tools)).toEqual(["read", "skill"]);
-    expect(result.tools[1].description).toBe(
-      "Loads a skill.\n\nAvailable skills:\n- pdf: Fill and read PDF forms.\n- deploy: Deploy to staging.",
-    );
+    expect(result.tools[1].description).toBe("Loads a skill.\n\nAvailable skills:\n- pdf: Fill and read PDF forms.\n- deploy: Deploy to staging.");
     expect(result.removed).toEqual([
       { name: "pdf", reason: "listed in the skill tool's description, not offered as a tool of its own" },
       { name: "deploy", reason: "listed in the skill tool's description, not offered as a tool of its own" },
@@ -92,9 +90,7 @@ describe("skill descriptions", () => {
   });
 
   it("removes skill when there is nothing to load, and skills when there is no skill tool", () => {
-    expect(applyDelegation([skill()], context()).removed).toEqual([
-      { name: "skill", reason: "no skill to load: the catalog offers no skills" },
-    ]);
+    expect(applyDelegation([skill()], context()).removed).toEqual([{ name: "skill", reason: "no skill to load: the catalog offers no skills" }]);
     const withoutEntryPoint = applyDelegation([pdf()], context());
     expect(withoutEntryPoint.tools).toEqual([]);
     expect(withoutEntryPoint.removed[0].reason).toBe("the skill tool is not offered, so no skill can be loaded");

@@ -38,7 +38,6 @@ export function builtinSet(): PipelineTool[] {
   ];
 }
 
-export const context = (input: Partial<ContextInput> = {}) =>
-  createPipelineContext({ catalogId: "test", modelId: "claude-sonnet-4-5", ...input });
+export const context = (input: Partial<ContextInput> = {}) => createPipelineContext({ catalogId: "test", modelId: "claude-sonnet-4-5", ...input });
 
 export const names = (tools: { name: string }[]) => tools.map((tool) => tool.name);

@@ -84,16 +84,16 @@ describe("pathological globs", () => {
   const pattern = "*a*a*a*a*a*a*a*a*a*a*b";
 
   it("finish against 64-character names (a backtracking matcher hangs here)", () => {
-    const names = ["a".repeat(64), "a".repeat(63) + "b", "a".repeat(63) + "c", "b" + "a".repeat(63), "ab".repeat(32)];
+    const names = ["a".repeat(64), `${"a".repeat(63)}b`, `${"a".repeat(63)}c`, `b${"a".repeat(63)}`, "ab".repeat(32)];
     expect(names.map((name) => compileNamePattern(pattern)(name))).toEqual([false, true, false, false, true]);
     expect(names.map((name) => compileModelPattern(pattern)(name.toUpperCase()))).toEqual([false, true, false, false, true]);
   });
 
   it("finish at the length limit against long ids", () => {
-    const longest = "*a".repeat(PATTERN_MAX / 2 - 1) + "*b";
+    const longest = `${"*a".repeat(PATTERN_MAX / 2 - 1)}*b`;
     expect(validatePattern(longest, "p")).toEqual([]);
     expect(compileModelPattern(longest)("a".repeat(10_000))).toBe(false);
-    expect(compileNamePattern(longest)("a".repeat(10_000) + "b")).toBe(true);
+    expect(compileNamePattern(longest)(`${"a".repeat(10_000)}b`)).toBe(true);
   });
 });
 
@@ -105,7 +105,7 @@ function random(seed: number): (below: number) => number {
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) % below);
+    return ((t ^ (t >>> 14)) >>> 0) % below;
   };
 }
 
@@ -159,7 +159,7 @@ describe("globs agree with a reference matcher", () => {
     const next = random(11);
     const alphabet = ["a", "b", "A", "B", "/", "\r"];
     for (let round = 0; round < 4_000; round++) {
-      const pattern = "*" + randomText(next, [...alphabet, "*"], 7);
+      const pattern = `*${randomText(next, [...alphabet, "*"], 7)}`;
       const subject = randomText(next, alphabet, 12);
       const expected = referenceGlob(pattern, subject, asciiUpper);
       expect([pattern, subject, compileModelPattern(pattern)(subject)]).toEqual([pattern, subject, expected]);
@@ -170,7 +170,7 @@ describe("globs agree with a reference matcher", () => {
     const next = random(13);
     const alphabet = ["k", "K", "\u212a", "s", "S", "\u017f", "\u00df", "\u00e9", "\u00c9", "\n", "\u2028", "\ud83d"];
     for (let round = 0; round < 4_000; round++) {
-      const pattern = randomText(next, [...alphabet, "*"], 6) + "*";
+      const pattern = `${randomText(next, [...alphabet, "*"], 6)}*`;
       const subject = randomText(next, alphabet, 8);
       expect([pattern, subject, compileModelPattern(pattern)(subject)]).toEqual([pattern, subject, legacyGlob(pattern, subject, "i")]);
       // A lone "*" name pattern matches every key, line breaks or not, as it always did.

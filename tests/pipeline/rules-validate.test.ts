@@ -4,7 +4,23 @@ import { DEFAULT_MODEL_RULES, ModelRuleSchema } from "../../lib/rules/model-rule
 import { PATTERN_MAX } from "../../lib/rules/patterns";
 import { validateAgents, validateModelRules, validateOverrides } from "../../lib/rules/validate";
 
-const CATALOG = new Set(["read", "write", "edit", "grep", "glob", "bash", "task", "todowrite", "todoread", "webfetch", "websearch", "skill", "apply_patch", "plan", "lsp"]);
+const CATALOG = new Set([
+  "read",
+  "write",
+  "edit",
+  "grep",
+  "glob",
+  "bash",
+  "task",
+  "todowrite",
+  "todoread",
+  "webfetch",
+  "websearch",
+  "skill",
+  "apply_patch",
+  "plan",
+  "lsp",
+]);
 
 describe("the shipped defaults", () => {
   it("are valid against the built-in catalog and their schemas", () => {
@@ -77,21 +93,30 @@ describe("validateOverrides", () => {
 });
 
 describe("pattern length", () => {
-  const long = "*a".repeat(PATTERN_MAX / 2) + "b";
+  const long = `${"*a".repeat(PATTERN_MAX / 2)}b`;
   const limit = `Pattern is ${PATTERN_MAX + 1} characters long; the limit is ${PATTERN_MAX}.`;
 
   it("bounds model-rule, permission and override patterns, naming the field", () => {
     const atLimit = long.slice(1);
     expect(atLimit).toHaveLength(PATTERN_MAX);
-    expect(
-      validateModelRules([{ id: "a", name: "A", include: [atLimit], exclude: [long], enable: [], disable: [] }], CATALOG),
-    ).toEqual([{ field: "modelRules.0.exclude.0", message: limit }]);
+    expect(validateModelRules([{ id: "a", name: "A", include: [atLimit], exclude: [long], enable: [], disable: [] }], CATALOG)).toEqual([
+      { field: "modelRules.0.exclude.0", message: limit },
+    ]);
     const agent = { name: "review", mode: "primary" as const, description: "", baseTools: [] };
     expect(
-      validateAgents([{ ...agent, permissions: [{ pattern: atLimit, action: "allow" }, { pattern: long, action: "deny" }] }], CATALOG),
+      validateAgents(
+        [
+          {
+            ...agent,
+            permissions: [
+              { pattern: atLimit, action: "allow" },
+              { pattern: long, action: "deny" },
+            ],
+          },
+        ],
+        CATALOG,
+      ),
     ).toEqual([{ field: "agents.0.permissions.1.pattern", message: limit }]);
-    expect(validateOverrides([{ tool: "bash", models: ["gpt-5*", long], summary: "s" }], CATALOG)).toEqual([
-      { field: "overrides.0.models.1", message: limit },
-    ]);
+    expect(validateOverrides([{ tool: "bash", models: ["gpt-5*", long], summary: "s" }], CATALOG)).toEqual([{ field: "overrides.0.models.1", message: limit }]);
   });
 });

@@ -9,11 +9,7 @@ import { builtinSet, context, makeTool, names } from "./fixtures";
 
 describe("aggregate", () => {
   it("keeps enabled, registered tools and explains the rest", () => {
-    const tools = [
-      makeTool("read"),
-      makeTool("old", { enabled: false }),
-      makeTool("github_issue", { source: "mcp", registered: false }),
-    ];
+    const tools = [makeTool("read"), makeTool("old", { enabled: false }), makeTool("github_issue", { source: "mcp", registered: false })];
     const result = aggregate(tools);
     expect(names(result.tools)).toEqual(["read"]);
     expect(result.tools[0].source).toBe("builtin");
@@ -45,9 +41,7 @@ describe("provider capabilities", () => {
 
   it("says which provider lacks the capability", () => {
     const result = applyProviderCapabilities(tools, context({ modelId: "kimi-k2", provider: "openrouter" }));
-    expect(result.removed).toEqual([
-      { name: "websearch", reason: 'provider "OpenRouter" has no native web search and no search service is configured' },
-    ]);
+    expect(result.removed).toEqual([{ name: "websearch", reason: 'provider "OpenRouter" has no native web search and no search service is configured' }]);
   });
 });
 

@@ -107,8 +107,9 @@ describe("toolListBodyParts", () => {
     expect(decode(parts)).toBe(expected);
     expect(cachedToolListBodies().entries).toBe(before + 1);
     expect(toolListBodyParts({ ...head, revision: 8 }, list)[1]).toBe(parts[1]);
-    expect(decode(toolListBodyParts({}, list))).toBe(JSON.stringify({ tools: list.tools, annotations: JSON.parse(expected).annotations, trace: list.trace, tokens: list.tokens }));
+    expect(decode(toolListBodyParts({}, list))).toBe(
+      JSON.stringify({ tools: list.tools, annotations: JSON.parse(expected).annotations, trace: list.trace, tokens: list.tokens }),
+    );
     expect(await new Response(toolListBodyStream(head, list)).text()).toBe(expected);
   });
 });
-

@@ -33,13 +33,20 @@ describe("carrying a tool's rename", () => {
 
   it("leaves agents and rules that do not name the tool as they are", () => {
     expect(rewriteToolReferencesInAgent(DEFAULT_AGENTS[0], renamingTool("weather", "forecast"))).toEqual(DEFAULT_AGENTS[0]);
-    expect(rewriteToolReferencesInRules(DEFAULT_RULES, renamingTool("weather", "forecast"))).toEqual({ modelRules: DEFAULT_RULES.modelRules, overrides: DEFAULT_RULES.overrides });
+    expect(rewriteToolReferencesInRules(DEFAULT_RULES, renamingTool("weather", "forecast"))).toEqual({
+      modelRules: DEFAULT_RULES.modelRules,
+      overrides: DEFAULT_RULES.overrides,
+    });
   });
 });
 
 describe("a deleted tool's references", () => {
   it("go from base tools, exact permission patterns, model rules and overrides; globs stay", () => {
-    expect(rewriteToolReferencesInAgent(agent, deletingTools(["weather"]))).toEqual({ ...agent, permissions: agent.permissions.slice(1), baseTools: ["read", "forecast"] });
+    expect(rewriteToolReferencesInAgent(agent, deletingTools(["weather"]))).toEqual({
+      ...agent,
+      permissions: agent.permissions.slice(1),
+      baseTools: ["read", "forecast"],
+    });
     expect(rewriteToolReferencesInRules(rules, deletingTools(["weather"]))).toEqual({
       modelRules: [...DEFAULT_RULES.modelRules, { ...rules.modelRules.at(-1), disable: ["grep"] }],
       overrides: [rules.overrides[1]],

@@ -59,7 +59,13 @@ describe("scrubSecrets", () => {
   });
 
   it("lists the host's own secrets by their variable names, long values only", () => {
-    const values = hostSecretValues({ OPENAI_API_KEY: "sk-very-secret", TOOLSHED_SECRET_KEY: "k".repeat(44), MAX_TOKENS_X: "12", HOME: "/root", DB_PASSWORD: "hunter22" });
+    const values = hostSecretValues({
+      OPENAI_API_KEY: "sk-very-secret",
+      TOOLSHED_SECRET_KEY: "k".repeat(44),
+      MAX_TOKENS_X: "12",
+      HOME: "/root",
+      DB_PASSWORD: "hunter22",
+    });
     expect(values.sort()).toEqual(["hunter22", "k".repeat(44), "sk-very-secret"]);
   });
 });

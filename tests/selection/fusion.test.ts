@@ -18,8 +18,14 @@ describe("reciprocal-rank fusion", () => {
   });
 
   it("ignores the rankings' own scores: only ranks count", () => {
-    const huge = [{ name: "a", score: 1e9 }, { name: "b", score: 1e8 }];
-    const tiny = [{ name: "b", score: 0.02 }, { name: "a", score: 0.01 }];
+    const huge = [
+      { name: "a", score: 1e9 },
+      { name: "b", score: 1e8 },
+    ];
+    const tiny = [
+      { name: "b", score: 0.02 },
+      { name: "a", score: 0.01 },
+    ];
     const fused = reciprocalRankFusion([huge, tiny]);
     expect(fused[0].score).toBeCloseTo(fused[1].score);
     // Equal scores: the tool the earlier ranking placed first comes first.

@@ -1,5 +1,5 @@
 import { isStepCount, streamText, tool } from "ai";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { auxSelectorFromEnv, createLanguageModel } from "../../lib/ai/models";
 import type { SelectionInput } from "../../lib/selection/selector";
@@ -108,10 +108,7 @@ describe("streaming through the openai-compatible provider", () => {
   });
 
   it("streams a tool call that the SDK executes before the next step", async () => {
-    const { url, chatRequests } = await start([
-      { toolCalls: [{ name: "weather_forecast", arguments: { city: "Lyon" } }] },
-      { text: "Sunny in Lyon." },
-    ]);
+    const { url, chatRequests } = await start([{ toolCalls: [{ name: "weather_forecast", arguments: { city: "Lyon" } }] }, { text: "Sunny in Lyon." }]);
     const model = createLanguageModel({ provider: "openai-compatible", model: "scripted-model" }, envFor(url));
     const calls: string[] = [];
     const result = streamText({

@@ -42,16 +42,11 @@ function textResult(text: string): LanguageModelV4GenerateResult {
   };
 }
 
-const replyingModel = (reply: unknown) =>
-  new MockLanguageModelV4({ doGenerate: textResult(typeof reply === "string" ? reply : JSON.stringify(reply)) });
+const replyingModel = (reply: unknown) => new MockLanguageModelV4({ doGenerate: textResult(typeof reply === "string" ? reply : JSON.stringify(reply)) });
 
 function promptOf(call: LanguageModelV4CallOptions): string {
   return call.prompt
-    .map((message) =>
-      typeof message.content === "string"
-        ? message.content
-        : message.content.map((part) => ("text" in part ? part.text : "")).join(""),
-    )
+    .map((message) => (typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? part.text : "")).join("")))
     .join("\n");
 }
 
@@ -112,10 +107,13 @@ describe("LLM selector", () => {
   it("shortlists with the fallback when there are more candidates than the shortlist", async () => {
     const filler = Array.from({ length: 300 }, (_, i) => ({ name: `filler_tool_${i}`, summary: `Unrelated task number ${i}` }));
     const candidates = [...filler, ...catalog];
-    const model = replyingModel({ tools: [{ name: "weather_forecast", relevance: 0.9 }, { name: "filler_tool_299", relevance: 0.3 }] });
-    const output = await createLlmSelector({ id: "m", model, fallback: createLocalSelector(), shortlist: 20 }).select(
-      input({ candidates }),
-    );
+    const model = replyingModel({
+      tools: [
+        { name: "weather_forecast", relevance: 0.9 },
+        { name: "filler_tool_299", relevance: 0.3 },
+      ],
+    });
+    const output = await createLlmSelector({ id: "m", model, fallback: createLocalSelector(), shortlist: 20 }).select(input({ candidates }));
     const lines = candidateLines(promptOf(model.doGenerateCalls[0]));
     expect(lines).toHaveLength(20);
     expect(lines).toContain("weather_forecast: Get the weather forecast for a city");
@@ -147,7 +145,12 @@ describe("LLM selector", () => {
     expect(output.selector).toBe("local");
     expect(output.ranked).toEqual(expected.ranked);
     // The request names two tasks: the local ranking puts both tools first.
-    expect(output.ranked.slice(0, 2).map((tool) => tool.name).sort()).toEqual(["send_email", "weather_forecast"]);
+    expect(
+      output.ranked
+        .slice(0, 2)
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(["send_email", "weather_forecast"]);
     expect(output.raw).toEqual({ modelOutput: null, fallbackOutput: expected.raw });
   });
 
@@ -160,7 +163,12 @@ describe("LLM selector", () => {
     expect(output.fallback?.cause).toMatch(/^unparseable output: /);
     expect(output.raw).toMatchObject({ modelOutput: "I think weather_forecast fits best." });
     // The request names two tasks: the local ranking puts both tools first.
-    expect(output.ranked.slice(0, 2).map((tool) => tool.name).sort()).toEqual(["send_email", "weather_forecast"]);
+    expect(
+      output.ranked
+        .slice(0, 2)
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(["send_email", "weather_forecast"]);
   });
 
   it("falls back on JSON that does not match the schema", async () => {
@@ -182,12 +190,15 @@ describe("LLM selector", () => {
           abortSignal?.addEventListener("abort", () => reject(abortSignal.reason));
         }),
     });
-    const output = await createLlmSelector({ id: "m", model: hangingModel, fallback: createLocalSelector(), timeoutMs: 50 }).select(
-      input(),
-    );
+    const output = await createLlmSelector({ id: "m", model: hangingModel, fallback: createLocalSelector(), timeoutMs: 50 }).select(input());
     expect(signals.map((signal) => signal.aborted)).toEqual([true]);
     expect(output.fallback).toEqual({ from: "m", cause: "timeout after 50 ms" });
     // The request names two tasks: the local ranking puts both tools first.
-    expect(output.ranked.slice(0, 2).map((tool) => tool.name).sort()).toEqual(["send_email", "weather_forecast"]);
+    expect(
+      output.ranked
+        .slice(0, 2)
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(["send_email", "weather_forecast"]);
   });
 });

@@ -49,8 +49,16 @@ describe("local selector", () => {
 describe("candidateFingerprint", () => {
   it("depends on the names and their boundaries, not on the array", () => {
     expect(candidateFingerprint(catalog)).toBe(candidateFingerprint(catalog.map((c) => ({ ...c }))));
-    expect(candidateFingerprint([{ name: "ab", summary: "" }, { name: "c", summary: "" }])).not.toBe(
-      candidateFingerprint([{ name: "a", summary: "" }, { name: "bc", summary: "" }]),
+    expect(
+      candidateFingerprint([
+        { name: "ab", summary: "" },
+        { name: "c", summary: "" },
+      ]),
+    ).not.toBe(
+      candidateFingerprint([
+        { name: "a", summary: "" },
+        { name: "bc", summary: "" },
+      ]),
     );
     expect(candidateFingerprint(catalog)).not.toBe(candidateFingerprint(catalog.slice(1)));
   });

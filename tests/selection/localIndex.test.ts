@@ -25,9 +25,7 @@ describe("createLocalIndex", () => {
   it("ranks the matching tool first", () => {
     const ranked = index.rank(ask("create a GitHub issue"), 5).map((tool) => tool.name);
     expect(ranked[0]).toBe("github_create_issue");
-    expect(ranked.indexOf("github_create_issue")).toBeLessThan(
-      ranked.includes("slack_post_message") ? ranked.indexOf("slack_post_message") : Infinity,
-    );
+    expect(ranked.indexOf("github_create_issue")).toBeLessThan(ranked.includes("slack_post_message") ? ranked.indexOf("slack_post_message") : Infinity);
   });
 
   it("matches the parameters' descriptions and enum values", () => {
@@ -62,7 +60,10 @@ describe("createLocalIndex", () => {
       { name: "umbrella_advice", summary: "Whether to carry an umbrella, from rain and temperature" },
       { name: "translate_text", summary: "Translate text into another language" },
     ];
-    const ranked = (settings: LocalRankingSettings) => createLocalIndex(tools, settings).rank(ask("forecast for Paris"), 3).map((tool) => tool.name);
+    const ranked = (settings: LocalRankingSettings) =>
+      createLocalIndex(tools, settings)
+        .rank(ask("forecast for Paris"), 3)
+        .map((tool) => tool.name);
     expect(ranked({ ...DEFAULT_SETTINGS, feedback: { ...DEFAULT_SETTINGS.feedback, weight: 0 } })).toEqual(["weather_forecast"]);
     expect(ranked(DEFAULT_SETTINGS)).toEqual(["weather_forecast", "umbrella_advice"]);
   });

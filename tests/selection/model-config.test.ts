@@ -58,9 +58,7 @@ describe("createLanguageModel", () => {
     expect(thrown(() => createLanguageModel({ provider: "anthropic", model: "m" }, {})).message).toContain("ANTHROPIC_API_KEY");
     const missingUrl = thrown(() => createLanguageModel({ provider: "openai-compatible", model: "m" }, {}));
     expect(missingUrl.field).toBe("TOOLSHED_OPENAI_COMPATIBLE_BASE_URL");
-    const badUrl = thrown(() =>
-      createLanguageModel({ provider: "openai-compatible", model: "m" }, { TOOLSHED_OPENAI_COMPATIBLE_BASE_URL: "localhost:1234" }),
-    );
+    const badUrl = thrown(() => createLanguageModel({ provider: "openai-compatible", model: "m" }, { TOOLSHED_OPENAI_COMPATIBLE_BASE_URL: "localhost:1234" }));
     expect(badUrl.message).toContain("not a URL");
   });
 });
@@ -125,7 +123,14 @@ describe("describeModelConfig", () => {
       shortlist: 150,
     });
     expect(description.main).toMatchObject({ provider: "openai", model: "gpt-5", keySet: true, error: null });
-    expect(description.embedding).toMatchObject({ provider: "openai", model: "text-embedding-3-small", keySet: true, error: null, timeoutMs: 3000, batchSize: 100 });
+    expect(description.embedding).toMatchObject({
+      provider: "openai",
+      model: "text-embedding-3-small",
+      keySet: true,
+      error: null,
+      timeoutMs: 3000,
+      batchSize: 100,
+    });
     // An auxiliary model is set: it stays the default, the hybrid selector is there on request.
     expect(description.defaultSelector).toBe("openai-compatible:qwen3");
     const shown = JSON.stringify(description);

@@ -15,7 +15,9 @@ const CLAUDE = "claude-sonnet-4-5";
 /** The demo catalog at a revision, with some tools changed by name. */
 function demoState(revision: number, patch: Record<string, Partial<Tool>> = {}, drop: string[] = []): CatalogState & { revision: number } {
   const tools: Tool[] = [
-    ...BUILTIN_TOOLS.map((tool): Tool => ({ ...tool, tags: [...tool.tags], requires: { ...tool.requires }, source: "builtin", enabled: true, registered: true })),
+    ...BUILTIN_TOOLS.map(
+      (tool): Tool => ({ ...tool, tags: [...tool.tags], requires: { ...tool.requires }, source: "builtin", enabled: true, registered: true }),
+    ),
     ...DEMO_TOOLS.map((tool): Tool => ({ ...tool, tags: [...tool.tags], source: "custom", enabled: true, registered: true, requires: {} })),
   ];
   for (const name of [...drop, ...Object.keys(patch)]) if (!tools.some((tool) => tool.name === name)) throw new Error(`fixture: no tool ${name}`);
@@ -38,7 +40,10 @@ function scriptedSelector(answer: [string, number][], id = "scripted"): Selector
       inputs.push(input);
       const candidates = new Set(input.candidates.map((candidate) => candidate.name));
       return {
-        ranked: answer.filter(([name]) => candidates.has(name)).map(([name, score]) => ({ name, score })).slice(0, input.k),
+        ranked: answer
+          .filter(([name]) => candidates.has(name))
+          .map(([name, score]) => ({ name, score }))
+          .slice(0, input.k),
         selector: id,
         raw: answer,
         invented: answer.map(([name]) => name).filter((name) => !candidates.has(name)),
@@ -60,14 +65,36 @@ function refusingSelector(): Selector & { calls: number } {
 }
 
 function outcome(names: string[], extra: Partial<DecisionOutcome> = {}): DecisionOutcome {
-  return { revision: 1, path: "exact", selector: null, fallback: null, names, scores: null, toolSet: null, dropped: null, requested: names, rejected: [], raw: names, ...extra };
+  return {
+    revision: 1,
+    path: "exact",
+    selector: null,
+    fallback: null,
+    names,
+    scores: null,
+    toolSet: null,
+    dropped: null,
+    requested: names,
+    rejected: [],
+    raw: names,
+    ...extra,
+  };
 }
 
-const RECORDED_ANSWER: [string, number][] = [["jira_create_issue", 0.9], ["jira_search_issues", 0.7], ["jira_add_comment", 0.5]];
+const RECORDED_ANSWER: [string, number][] = [
+  ["jira_create_issue", 0.9],
+  ["jira_search_issues", 0.7],
+  ["jira_add_comment", 0.5],
+];
 
 /** A preselection recorded as the service records one: run at `state`, k 3, with a tool in the history. */
 async function recordPreselection(state = demoState(3), answer = RECORDED_ANSWER, overrides: Partial<RecordedDecision> = {}): Promise<RecordedDecision> {
-  const input = { messages: [{ role: "user" as const, content: "Open a Jira ticket for the login bug" }], k: 3, history: ["weather_get_forecast"], provider: null };
+  const input = {
+    messages: [{ role: "user" as const, content: "Open a Jira ticket for the login bug" }],
+    k: 3,
+    history: ["weather_get_forecast"],
+    provider: null,
+  };
   const result = await preselect({
     state,
     revision: state.revision,
@@ -128,7 +155,12 @@ describe("diffOutcomes", () => {
   });
 
   it("reports only rejections that are new or whose reason changed, naming the earlier reason", () => {
-    const before = outcome(["a"], { rejected: [{ name: "x", reason: "not in the catalog" }, { name: "y", reason: "disabled in the catalog" }] });
+    const before = outcome(["a"], {
+      rejected: [
+        { name: "x", reason: "not in the catalog" },
+        { name: "y", reason: "disabled in the catalog" },
+      ],
+    });
     const after = outcome(["a"], {
       rejected: [
         { name: "x", reason: "not in the catalog" },
@@ -156,8 +188,22 @@ describe("diffOutcomes", () => {
   });
 
   it("compares scores of names selected both times, ignoring unchanged ones and names on one side only", () => {
-    const before = outcome(["a", "b", "c"], { path: "preselect", scores: [{ name: "a", score: 0.9 }, { name: "b", score: 0.5 }, { name: "c", score: 0.4 }] });
-    const after = outcome(["b", "a", "d"], { path: "preselect", scores: [{ name: "b", score: 0.8 }, { name: "a", score: 0.9 }, { name: "d", score: 0.3 }] });
+    const before = outcome(["a", "b", "c"], {
+      path: "preselect",
+      scores: [
+        { name: "a", score: 0.9 },
+        { name: "b", score: 0.5 },
+        { name: "c", score: 0.4 },
+      ],
+    });
+    const after = outcome(["b", "a", "d"], {
+      path: "preselect",
+      scores: [
+        { name: "b", score: 0.8 },
+        { name: "a", score: 0.9 },
+        { name: "d", score: 0.3 },
+      ],
+    });
     expect(diffOutcomes(before, after).scoreChanges).toEqual([{ name: "b", before: 0.5, after: 0.8 }]);
   });
 });
@@ -185,7 +231,12 @@ describe("replayDecision", () => {
     expect(selector.calls).toBe(0);
     expect(before).toMatchObject({ revision: 5, names: ["stripe_create_refund", "jira_add_comment"] });
     expect(after).toMatchObject({ revision: 6, path: "exact", names: ["jira_add_comment"], requested: ["stripe_create_refund", "jira_add_comment"] });
-    expect(diff).toEqual({ added: [], removed: ["stripe_create_refund"], rejected: [{ name: "stripe_create_refund", reason: "not registered: disabled in the catalog" }], scoreChanges: [] });
+    expect(diff).toEqual({
+      added: [],
+      removed: ["stripe_create_refund"],
+      rejected: [{ name: "stripe_create_refund", reason: "not registered: disabled in the catalog" }],
+      scoreChanges: [],
+    });
   });
 
   it("reports no difference when nothing relevant changed", async () => {
@@ -195,7 +246,12 @@ describe("replayDecision", () => {
   });
 
   it("replays a preselection with the recorded messages, k and history, and explains a deleted tool the selector could no longer see", async () => {
-    const selector = scriptedSelector([["jira_create_issue", 0.95], ["jira_search_issues", 0.7], ["jira_transition_issue", 0.6], ["jira_add_comment", 0.55]]);
+    const selector = scriptedSelector([
+      ["jira_create_issue", 0.95],
+      ["jira_search_issues", 0.7],
+      ["jira_transition_issue", 0.6],
+      ["jira_add_comment", 0.55],
+    ]);
     const decision = await recordPreselection();
     const { after, diff } = await replayDecision({ decision, state: demoState(4, {}, ["jira_search_issues"]), selector });
 
@@ -218,7 +274,11 @@ describe("replayDecision", () => {
 
   it("reports a history tool dropped from the tool set since, with its origin and reason", async () => {
     const selector = scriptedSelector(RECORDED_ANSWER);
-    const { before, after, diff } = await replayDecision({ decision: await recordPreselection(), state: demoState(4, { weather_get_forecast: { enabled: false } }), selector });
+    const { before, after, diff } = await replayDecision({
+      decision: await recordPreselection(),
+      state: demoState(4, { weather_get_forecast: { enabled: false } }),
+      selector,
+    });
     expect(before.dropped?.map((entry) => entry.name)).not.toContain("weather_get_forecast");
     expect(after.toolSet).not.toContainEqual({ name: "weather_get_forecast", origin: "history" });
     expect(after.dropped).toContainEqual({ name: "weather_get_forecast", reason: "history tool dropped: not registered: disabled in the catalog" });
@@ -240,7 +300,13 @@ describe("replayDecision", () => {
   });
 
   it("runs with another selector when asked, and reports which one answered", async () => {
-    const other = scriptedSelector([["jira_create_issue", 0.9], ["slack_post_message", 0.8]], "other-model");
+    const other = scriptedSelector(
+      [
+        ["jira_create_issue", 0.9],
+        ["slack_post_message", 0.8],
+      ],
+      "other-model",
+    );
     const { after, diff } = await replayDecision({ decision: await recordPreselection(), state: demoState(3), selector: other });
     expect(after.selector).toBe("other-model");
     expect(diff.added).toEqual(["slack_post_message"]);
@@ -249,7 +315,10 @@ describe("replayDecision", () => {
   });
 
   it("replays a semantic ToolSearch through the selector, rejecting an invented name the recorded run did not", async () => {
-    const selector = scriptedSelector([["jira_add_comment", 0.9], ["jira_magic_fix", 0.8]]);
+    const selector = scriptedSelector([
+      ["jira_add_comment", 0.9],
+      ["jira_magic_fix", 0.8],
+    ]);
     const decision = toolSearchDecision("comment on a ticket", ["jira_add_comment"], { path: "semantic", selector: "scripted" });
     const { after, diff } = await replayDecision({ decision, state: demoState(5), selector });
     expect(after.path).toBe("semantic");

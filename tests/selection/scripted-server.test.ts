@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useScriptedServer } from "../support/scripted-server-lifecycle";
 
 const start = useScriptedServer();
@@ -61,7 +61,10 @@ describe("scripted OpenAI-compatible server", () => {
     const textEvents = await events(await chat(url, { stream: true, stream_options: { include_usage: true } }));
     expect(textEvents.at(-1)).toBe("[DONE]");
     const chunks = textEvents.slice(0, -1) as { choices: { delta: { content?: string }; finish_reason: string | null }[]; usage?: object }[];
-    const text = chunks.flatMap((chunk) => chunk.choices).map((choice) => choice.delta.content ?? "").join("");
+    const text = chunks
+      .flatMap((chunk) => chunk.choices)
+      .map((choice) => choice.delta.content ?? "")
+      .join("");
     expect(text).toBe("two words");
     expect(chunks.flatMap((chunk) => chunk.choices).at(-1)?.finish_reason).toBe("stop");
     expect(chunks.at(-1)?.usage).toBeDefined();
@@ -81,8 +84,7 @@ describe("scripted OpenAI-compatible server", () => {
       replies: [{ text: "queued" }],
       otherwise: { text: "otherwise" },
     });
-    const say = async (content: string) =>
-      (await (await chat(url, { messages: [{ role: "user", content }] })).json()).choices[0].message.content;
+    const say = async (content: string) => (await (await chat(url, { messages: [{ role: "user", content }] })).json()).choices[0].message.content;
     expect(await say("hello")).toBe("queued");
     expect(await say("the weather?")).toBe("rule");
     expect(await say("hello")).toBe("otherwise");

@@ -23,7 +23,13 @@ describe("rankAmong: one index over the catalog, visibility applied per request"
 
   it("ranks exactly as rank() when every indexed tool is a candidate", () => {
     for (const query of ["weather tomorrow", "email the team", "open an issue", "post to the channel"]) {
-      expect(index.rankAmong(catalog.map((candidate) => ({ ...candidate })), ask(query), 3)).toEqual(index.rank(ask(query), 3));
+      expect(
+        index.rankAmong(
+          catalog.map((candidate) => ({ ...candidate })),
+          ask(query),
+          3,
+        ),
+      ).toEqual(index.rank(ask(query), 3));
     }
   });
 
@@ -86,7 +92,12 @@ describe("catalogCorpus", () => {
     const state = freezeCatalogState(demoCatalogState());
     const run = (revision: number, model: string, agent: string) =>
       preselect({ state, revision, request: { model, agent }, messages: ask("Open a GitHub issue about the login bug"), history: [], k: 3, selector });
-    const results = [await run(1, "claude-sonnet-4-5", "build"), await run(1, "gpt-5", "plan"), await run(1, "gemini-2.5-pro", "build"), await run(1, "gpt-4.1", "plan")];
+    const results = [
+      await run(1, "claude-sonnet-4-5", "build"),
+      await run(1, "gpt-5", "plan"),
+      await run(1, "gemini-2.5-pro", "build"),
+      await run(1, "gpt-4.1", "plan"),
+    ];
     expect(cache.size).toBe(1);
     for (const result of results) {
       expect(result.selected.map((tool) => tool.name)).toContain("github_create_issue");

@@ -4,13 +4,7 @@ import { exactNames, runToolSearch, TOOL_SEARCH_DEFAULT_RESULTS } from "../../li
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "../../lib/selection/tool-search-definition";
 import type { Selector } from "../../lib/selection/selector";
 import type { RegistryView } from "../../lib/selection/verify";
-import {
-  demoCatalogState,
-  scriptedSelectorDouble,
-  throwingSelectorDouble,
-  unverifiedSelectorDouble,
-  viewFor,
-} from "../support/catalog-state";
+import { demoCatalogState, scriptedSelectorDouble, throwingSelectorDouble, unverifiedSelectorDouble, viewFor } from "../support/catalog-state";
 
 const CLAUDE = "claude-sonnet-4-5";
 const buildView = () => viewFor(demoCatalogState(), { model: CLAUDE, agent: "build" });

@@ -47,9 +47,7 @@ describe("assembleTurnToolSet", () => {
 
   it("still offers ToolSearch, and only it, when nothing else is there", () => {
     const view = viewFor(demoCatalogState(), { model: CLAUDE, agent: "build" });
-    expect(assembleTurnToolSet({ baseTools: [], preselected: [], history: [], view }).entries).toEqual([
-      { name: TOOL_SEARCH_NAME, origin: "entry" },
-    ]);
+    expect(assembleTurnToolSet({ baseTools: [], preselected: [], history: [], view }).entries).toEqual([{ name: TOOL_SEARCH_NAME, origin: "entry" }]);
   });
 
   it("drops history tools that became disabled or were deleted since, each with its reason", () => {
@@ -75,9 +73,7 @@ describe("assembleTurnToolSet", () => {
     expect(names).not.toContain("edit");
     expect(names).not.toContain("write");
     expect(names).toContain("apply_patch");
-    expect(entries.filter((entry) => entry.origin === "base").map((entry) => entry.name)).toEqual(
-      baseOf("build").filter((name) => view.visible.has(name)),
-    );
+    expect(entries.filter((entry) => entry.origin === "base").map((entry) => entry.name)).toEqual(baseOf("build").filter((name) => view.visible.has(name)));
     expect(dropped.find((item) => item.name === "edit")?.reason).toMatch(
       /^base tool dropped: removed at model-rules: model rule "Patch-preferring GPT models"/,
     );

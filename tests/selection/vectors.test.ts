@@ -50,7 +50,7 @@ describe("VectorMatrix.nearest", () => {
 
   it("keeps the exact top k over many rows", () => {
     let seed = 7;
-    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) - 0.5;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
     const many = Array.from({ length: 2_000 }, (_, i) => ({ name: `t${i}`, hash: `h${i}`, vector: Array.from({ length: 8 }, random) }));
     const query = Array.from({ length: 8 }, random);
     const cosine = (vector: number[]) => vector.reduce((sum, value, i) => sum + value * query[i], 0) / Math.hypot(...vector) / Math.hypot(...query);

@@ -67,7 +67,10 @@ describe("parseAgentFile", () => {
   });
 
   it("reads permissions and base tools written as flow collections, in file order (numeric patterns too)", () => {
-    const agent = parseAgentFile('---\ndescription: >-\n  Writes\n  docs.\npermissions: {"*": deny, "2024": allow, docs_*: ask}\nbaseTools: [read, "grep"]\n---\nPrompt', "agents/docs.md");
+    const agent = parseAgentFile(
+      '---\ndescription: >-\n  Writes\n  docs.\npermissions: {"*": deny, "2024": allow, docs_*: ask}\nbaseTools: [read, "grep"]\n---\nPrompt',
+      "agents/docs.md",
+    );
     expect(agent).toMatchObject({
       description: "Writes docs.",
       permissions: [
@@ -99,14 +102,26 @@ describe("parseAgentFile", () => {
     ["an unknown mode", "---\ndescription: x\nmode: helper\n---\n", /mode "helper" is not one of primary, subagent, all/],
     ["an unknown action", "---\ndescription: x\npermissions:\n  - bash: never\n---\n", /action "never" is not one of allow, ask, deny/],
     ["a permission without an action", "---\ndescription: x\npermissions:\n  - bash\n---\n", /"pattern: action"/],
-    ["an invalid pattern", "---\ndescription: x\npermissions:\n  - \"bash(rm)\": deny\n---\n", /Permission "bash\(rm\)": Pattern may contain only/],
+    ["an invalid pattern", '---\ndescription: x\npermissions:\n  - "bash(rm)": deny\n---\n', /Permission "bash\(rm\)": Pattern may contain only/],
     ["permissions as text", "---\ndescription: x\npermissions: all\n---\n", /must be a list of "pattern: action" entries or a map/],
     ["base tools as text", "---\ndescription: x\nbaseTools: read\n---\n", /"baseTools" must be a list/],
-    ["an invalid tool name", "---\ndescription: x\nbaseTools: [read, \"web fetch\"]\n---\n", /Base tool "web fetch"/],
-    ["a nested map", "---\ndescription: x\npermissions:\n  bash:\n    rm: deny\n---\n", /Permission "bash": the action must be one of allow, ask, deny, not a map/],
-    ["a list in a permission", "---\ndescription: x\npermissions:\n  - bash: [deny]\n---\n", /Permission "bash": the action must be one of allow, ask, deny, not a list/],
+    ["an invalid tool name", '---\ndescription: x\nbaseTools: [read, "web fetch"]\n---\n', /Base tool "web fetch"/],
+    [
+      "a nested map",
+      "---\ndescription: x\npermissions:\n  bash:\n    rm: deny\n---\n",
+      /Permission "bash": the action must be one of allow, ask, deny, not a map/,
+    ],
+    [
+      "a list in a permission",
+      "---\ndescription: x\npermissions:\n  - bash: [deny]\n---\n",
+      /Permission "bash": the action must be one of allow, ask, deny, not a list/,
+    ],
     ["a map among base tools", "---\ndescription: x\nbaseTools:\n  - read: yes\n---\n", /"baseTools" holds tool names, not a map/],
-    ["an unknown key", "---\ndescription: x\npermission:\n  - bash: deny\n---\n", /Unknown front-matter key "permission"; expected name, description, mode, permissions, baseTools/],
+    [
+      "an unknown key",
+      "---\ndescription: x\npermission:\n  - bash: deny\n---\n",
+      /Unknown front-matter key "permission"; expected name, description, mode, permissions, baseTools/,
+    ],
     ["a description over 2000 characters", `---\ndescription: ${"a".repeat(2001)}\n---\n`, /"description": Too big/],
   ])("rejects %s", (_case, text, message) => {
     expect(parseError(text).detail).toMatch(message);
@@ -141,13 +156,7 @@ describe("loadAgentFiles", () => {
     expect(errors).toEqual([]);
     const [reviewer] = agents;
     expect(AgentSchema.parse(reviewer)).toMatchObject({ name: "reviewer", mode: "subagent", baseTools: ["read", "grep", "glob"] });
-    expect(reviewer.permissions.filter((rule) => rule.action === "deny").map((rule) => rule.pattern)).toEqual([
-      "edit",
-      "write",
-      "apply_patch",
-      "bash",
-      "task",
-    ]);
+    expect(reviewer.permissions.filter((rule) => rule.action === "deny").map((rule) => rule.pattern)).toEqual(["edit", "write", "apply_patch", "bash", "task"]);
   });
 });
 

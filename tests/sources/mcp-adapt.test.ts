@@ -115,7 +115,9 @@ describe("adaptMcpTools", () => {
 describe("McpServerConfigSchema", () => {
   it("accepts the two transports", () => {
     expect(McpServerConfigSchema.parse({ name: "notes", transport: "stdio", command: "node", args: ["server.mjs"], env: { TOKEN: "x" } })).toBeTruthy();
-    expect(McpServerConfigSchema.parse({ name: "remote-1", transport: "http", url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer x" } })).toBeTruthy();
+    expect(
+      McpServerConfigSchema.parse({ name: "remote-1", transport: "http", url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer x" } }),
+    ).toBeTruthy();
   });
 
   it.each([

@@ -78,7 +78,11 @@ describe("McpConnections", () => {
     const { marker, config } = markedDemo("concurrent");
     connections = new McpConnections(() => undefined);
 
-    const listings = await Promise.all([connections.list("demo/notes", config), connections.list("demo/notes", config), connections.call("demo/notes", config, "weather_forecast", { city: "Lyon" })]);
+    const listings = await Promise.all([
+      connections.list("demo/notes", config),
+      connections.list("demo/notes", config),
+      connections.call("demo/notes", config, "weather_forecast", { city: "Lyon" }),
+    ]);
     expect(listings[0].tools.length).toBe(5);
     expect(listings[1].tools).toEqual(listings[0].tools);
     expect(processesMentioning(marker)).toHaveLength(1);
@@ -95,7 +99,8 @@ describe("McpConnections", () => {
     const uses = [connections.list("demo/notes", config), connections.list("demo/notes", config)].map((use) => use.catch((error: unknown) => error));
     await connections.disconnectAll();
     // Both uses shared the one attempt, which was closed as soon as it was open.
-    for (const outcome of await Promise.all(uses)) expect(outcome).toMatchObject({ failure: "connection", message: expect.stringMatching(/closed while it was being opened/) });
+    for (const outcome of await Promise.all(uses))
+      expect(outcome).toMatchObject({ failure: "connection", message: expect.stringMatching(/closed while it was being opened/) });
     expect(connections.isConnected("demo/notes")).toBe(false);
     await noProcessLeft(marker);
   });
@@ -105,7 +110,11 @@ describe("McpConnections", () => {
     connections = new McpConnections(() => undefined);
     const changed: McpServerConfig = { ...(base as McpStdioConfig), env: { DEMO_MCP_TOOLS: "notes_get" } };
 
-    const [before, after, afterAgain] = await Promise.all([connections.list("demo/notes", base), connections.list("demo/notes", changed), connections.list("demo/notes", changed)]);
+    const [before, after, afterAgain] = await Promise.all([
+      connections.list("demo/notes", base),
+      connections.list("demo/notes", changed),
+      connections.list("demo/notes", changed),
+    ]);
     expect(before.tools.length).toBe(5);
     expect(after.tools.map((tool) => tool.mcpName)).toEqual(["notes_get"]);
     expect(afterAgain.tools).toEqual(after.tools);

@@ -52,7 +52,12 @@ describe("stdio MCP processes end with what configures them", () => {
     for (const name of ["Team", "Team 2"]) expect((await catalogsRoute.POST(jsonRequest("POST", { name }))).status).toBe(201);
   });
   afterEach(async () => {
-    for (const [catalog, name] of [["team", "notes"], ["team", "other"], ["team-2", "notes"]]) await disconnectMcpServer(catalog, name);
+    for (const [catalog, name] of [
+      ["team", "notes"],
+      ["team", "other"],
+      ["team-2", "notes"],
+    ])
+      await disconnectMcpServer(catalog, name);
   });
 
   it("deleting a catalog stops every one of its servers' processes, and no other catalog's", async () => {

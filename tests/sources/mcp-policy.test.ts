@@ -196,7 +196,9 @@ describe("guardedFetch", () => {
       process.env.TOOLSHED_MCP_ALLOW_PRIVATE = "0";
       return { status: 302, headers: { location: `http://127.0.0.1:${inner.port}/internal` } };
     });
-    const error = await withEnv({ TOOLSHED_MCP_ALLOW_PRIVATE: "1" }, () => guardedFetch()(`http://127.0.0.1:${outer.port}/mcp`).catch((caught: unknown) => caught));
+    const error = await withEnv({ TOOLSHED_MCP_ALLOW_PRIVATE: "1" }, () =>
+      guardedFetch()(`http://127.0.0.1:${outer.port}/mcp`).catch((caught: unknown) => caught),
+    );
     expect((error as Error).cause).toBeInstanceOf(BlockedAddressError);
     expect(outer.seen).toHaveLength(1);
     expect(inner.seen).toEqual([]);

@@ -65,7 +65,9 @@ describe("MCP configuration secrets", () => {
 
   it("lists every secret value, decoded forms and the credential of a header included", () => {
     expect(mcpSecretValues(stdio).sort()).toEqual(["arg-secret", "env-secret", "eu"]);
-    expect(mcpSecretValues(http).sort()).toEqual(["Bearer header-secret", "a b", "a+b", "header-secret", "p%40ss", "p@ss", "query-secret", "user%40corp", "user@corp"].sort());
+    expect(mcpSecretValues(http).sort()).toEqual(
+      ["Bearer header-secret", "a b", "a+b", "header-secret", "p%40ss", "p@ss", "query-secret", "user%40corp", "user@corp"].sort(),
+    );
     const basic = mcpSecretValues({ name: "b", transport: "http", url: "https://x.example/", headers: { Authorization: `Basic ${btoa("me:pw-secret")}` } });
     expect(basic).toContain("me:pw-secret");
     expect(basic).toContain("pw-secret");

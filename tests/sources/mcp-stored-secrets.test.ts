@@ -61,8 +61,15 @@ describe("stored MCP secrets", () => {
     expect(getMcpServerConfig(db, "team", "local")).toEqual(STDIO);
     expect(getMcpServerConfig(db, "team", "remote")).toEqual(HTTP);
 
-    expect(getMcpServer(db, "team", "local").config).toEqual({ ...STDIO, args: ["mcp-servers/demo-server.mjs", "--key", { value: "********", secret: true }], env: { DEMO_MCP_TOKEN: "********" } });
-    recordMcpHealth(db, "team", "remote", { status: "error", lastError: `upstream said ${Buffer.from(`user:${CANARY}`).toString("base64")} and ${encodeURIComponent(CANARY)}` });
+    expect(getMcpServer(db, "team", "local").config).toEqual({
+      ...STDIO,
+      args: ["mcp-servers/demo-server.mjs", "--key", { value: "********", secret: true }],
+      env: { DEMO_MCP_TOKEN: "********" },
+    });
+    recordMcpHealth(db, "team", "remote", {
+      status: "error",
+      lastError: `upstream said ${Buffer.from(`user:${CANARY}`).toString("base64")} and ${encodeURIComponent(CANARY)}`,
+    });
     deleteMcpServer(db, "team", "local", "test");
     expectNoCanary(JSON.stringify(listMcpServers(db, "team")), "the views");
     expectNoCanary(JSON.stringify(listAudit(db, "team")), "the audit entries");
@@ -89,7 +96,9 @@ describe("stored MCP secrets", () => {
     insert.run("plain", JSON.stringify({ name: "plain", transport: "http", url: "https://mcp.example.com/mcp" }), null);
     // Older versions hid env and header values in audit entries, but not URL credentials or args.
     raw(db)
-      .prepare("INSERT INTO audit_entries (catalog_id, revision, subject_kind, subject, action, actor, after) VALUES ('team', 1, 'setting', ?, 'create', 'web', ?)")
+      .prepare(
+        "INSERT INTO audit_entries (catalog_id, revision, subject_kind, subject, action, actor, after) VALUES ('team', 1, 'setting', ?, 'create', 'web', ?)",
+      )
       .run("mcp:remote", JSON.stringify({ ...HTTP, headers: { Authorization: "********", "X-Api-Key": "********" } }));
 
     seed(db, { demo: false });

@@ -135,7 +135,13 @@ describe("MCP over stdio, against the shipped demo server", () => {
   it("masks every secret in stderr in every encoding, 3-character values and secret arguments included", async () => {
     const secrets = { TOKEN: "env-canary-Zq9", PIN: "731", PASS: "p@ss w/rd+?" };
     const error = await failure(
-      listMcpTools({ name: "leaky", transport: "stdio", command: process.execPath, args: [LEAKY_SERVER, "public-arg", { value: "arg-canary-K2", secret: true }], env: secrets }),
+      listMcpTools({
+        name: "leaky",
+        transport: "stdio",
+        command: process.execPath,
+        args: [LEAKY_SERVER, "public-arg", { value: "arg-canary-K2", secret: true }],
+        env: secrets,
+      }),
     );
     expect(error.message).toMatch(/The server wrote to stderr: plain=\*{8} b64=\*{8}/);
     expect(error.message).toContain("plain=public-arg");
@@ -200,9 +206,7 @@ function startHttpServer(options: { hangOnList?: boolean; hangOnConnect?: boolea
     await transport.handleRequest(request, response);
   };
   const http = createServer((request, response) => void handle(request, response));
-  return new Promise((done) =>
-    http.listen(0, "127.0.0.1", () => done({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, http })),
-  );
+  return new Promise((done) => http.listen(0, "127.0.0.1", () => done({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, http })));
 }
 
 describe("MCP over Streamable HTTP", () => {

@@ -6,7 +6,14 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { disconnectMcpServer, isMcpServerSyncing, startPeriodicSync, stopPeriodicSync, syncMcpServer, syncMcpServersPeriodically } from "@/app/_services/sources";
+import {
+  disconnectMcpServer,
+  isMcpServerSyncing,
+  startPeriodicSync,
+  stopPeriodicSync,
+  syncMcpServer,
+  syncMcpServersPeriodically,
+} from "@/app/_services/sources";
 import type { Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { createMcpServer, deleteMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
@@ -121,7 +128,12 @@ describe("MCP syncs of one server", () => {
   });
 
   it("a stored configuration that cannot be read (another secret key) is the sync's error, not a rejection, in a periodic round too", async () => {
-    createMcpServer(db, "team", { name: "secretive", transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MCP_TOKEN: "tok-secret" } }, "tests");
+    createMcpServer(
+      db,
+      "team",
+      { name: "secretive", transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MCP_TOKEN: "tok-secret" } },
+      "tests",
+    );
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);

@@ -37,7 +37,17 @@ describe("parseSkillFile", () => {
 
   it("reads multi-line descriptions: folded (>), literal (|), plain and quoted over several lines", () => {
     const folded = parseSkillFile(
-      ["---", "name: release-notes", "description: >", "  Drafts release notes", "  from merged pull requests.", "", "    - grouped by area", "  Use for changelogs.", "---"].join("\n"),
+      [
+        "---",
+        "name: release-notes",
+        "description: >",
+        "  Drafts release notes",
+        "  from merged pull requests.",
+        "",
+        "    - grouped by area",
+        "  Use for changelogs.",
+        "---",
+      ].join("\n"),
       FILE,
     );
     expect(folded.description).toBe("Drafts release notes from merged pull requests.\n\n  - grouped by area\nUse for changelogs.");
@@ -72,7 +82,10 @@ describe("parseSkillFile", () => {
       FILE,
     );
     expect(nested).toEqual({ name: "release-notes", description: "Drafts notes.", body: "Body" });
-    const flow = parseSkillFile('---\nname: release-notes\ndescription: Drafts notes.\nmetadata: {author: platform, "version": 2, nested: {deep: [a, b]}}\n---\n', FILE);
+    const flow = parseSkillFile(
+      '---\nname: release-notes\ndescription: Drafts notes.\nmetadata: {author: platform, "version": 2, nested: {deep: [a, b]}}\n---\n',
+      FILE,
+    );
     expect(flow.name).toBe("release-notes");
   });
 
@@ -109,10 +122,20 @@ describe("parseSkillFile", () => {
     ["an alias without its anchor", "---\nname: *other\ndescription: x\n---\n", /The alias "\*other" refers to no anchor "&other" before it/, 2],
     ["an unknown tag", "---\nname: !shout release-notes\ndescription: x\n---\n", /Invalid YAML: Unresolved tag: !shout/, 2],
     ["a tab as indentation", "---\nname: release-notes\nmetadata:\n\towner: x\ndescription: x\n---\n", /Tabs cannot be used for indentation/, 4],
-    ["a block scalar not indented", "---\nname: release-notes\ndescription: >\nDrafts.\n---\n", /Expected "key: value"; the lines of a value that goes on below its key must be indented/, 4],
+    [
+      "a block scalar not indented",
+      "---\nname: release-notes\ndescription: >\nDrafts.\n---\n",
+      /Expected "key: value"; the lines of a value that goes on below its key must be indented/,
+      4,
+    ],
     ["a list where text is expected", "---\nname: release-notes\ndescription:\n  - one\n---\n", /"description" must be text, not a list/, 3],
     ["a map where text is expected", "---\nname: release-notes\ndescription: {short: x}\n---\n", /"description" must be text, not a map/, 3],
-    ["allowed-tools as a map", "---\nname: release-notes\ndescription: x\nallowed-tools: {read: yes}\n---\n", /"allowed-tools" must be text or a list of tool names/, 4],
+    [
+      "allowed-tools as a map",
+      "---\nname: release-notes\ndescription: x\nallowed-tools: {read: yes}\n---\n",
+      /"allowed-tools" must be text or a list of tool names/,
+      4,
+    ],
     ["a line that is not key: value", "---\nname release-notes\ndescription: x\n---\n", /Expected "key: value"/, 2],
     ["a list instead of keys", "---\n- name: release-notes\n---\n", /must be "key: value" lines, not a list/, 2],
   ])("rejects %s with a clear message", (_case, text, message, line) => {

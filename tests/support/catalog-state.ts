@@ -21,9 +21,7 @@ export function demoCatalogTools(): Tool[] {
  * A catalog state over the demo catalog with the shipped rules and agents. `patch` changes single
  * tools by name (e.g. `{ slack_post_message: { enabled: false } }`); `drop` deletes tools outright.
  */
-export function demoCatalogState(
-  options: { patch?: Record<string, Partial<Tool>>; drop?: string[]; agents?: Agent[]; catalogId?: string } = {},
-): CatalogState {
+export function demoCatalogState(options: { patch?: Record<string, Partial<Tool>>; drop?: string[]; agents?: Agent[]; catalogId?: string } = {}): CatalogState {
   const drop = new Set(options.drop ?? []);
   const patch = options.patch ?? {};
   for (const name of [...drop, ...Object.keys(patch)]) {

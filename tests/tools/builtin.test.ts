@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  BUILTIN_TOOL_NAMES,
-  BUILTIN_TOOLS,
-  SKILLS_PLACEHOLDER,
-  SUBAGENTS_PLACEHOLDER,
-  isBuiltinToolName,
-} from "../../lib/tools/builtin";
+import { BUILTIN_TOOL_NAMES, BUILTIN_TOOLS, SKILLS_PLACEHOLDER, SUBAGENTS_PLACEHOLDER, isBuiltinToolName } from "../../lib/tools/builtin";
 import { SUMMARY_MAX } from "../../lib/tools/types";
 import { validateToolDraft, validateTags } from "../../lib/tools/validate";
 

@@ -4,20 +4,7 @@ import { BUILTIN_TOOLS } from "../../lib/tools/builtin";
 import { SUMMARY_MAX, TOOL_NAME_PATTERN } from "../../lib/tools/types";
 import { validateToolDraft } from "../../lib/tools/validate";
 
-const DOMAIN_PREFIXES = [
-  "github",
-  "slack",
-  "linear",
-  "jira",
-  "calendar",
-  "postgres",
-  "browser",
-  "storage",
-  "email",
-  "sentry",
-  "stripe",
-  "weather",
-];
+const DOMAIN_PREFIXES = ["github", "slack", "linear", "jira", "calendar", "postgres", "browser", "storage", "email", "sentry", "stripe", "weather"];
 
 const prefixOf = (name: string) => name.split("_")[0];
 

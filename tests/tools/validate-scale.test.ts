@@ -60,7 +60,9 @@ describe("schemas with $id", () => {
 
 describe("schema depth", () => {
   it("counts arrays as levels, like objects", () => {
-    expect(validateInputSchema({ type: "object", enum: [nestedArrays(SCHEMA_MAX_DEPTH)] })).toEqual([{ field: "inputSchema", message: expect.stringContaining("nested too deeply") }]);
+    expect(validateInputSchema({ type: "object", enum: [nestedArrays(SCHEMA_MAX_DEPTH)] })).toEqual([
+      { field: "inputSchema", message: expect.stringContaining("nested too deeply") },
+    ]);
     expect(validateInputSchema({ type: "object", default: nestedArrays(10, { a: nestedArrays(30) }) })).toMatchObject([
       { field: "inputSchema", message: expect.stringContaining("nested too deeply") },
     ]);
@@ -69,7 +71,9 @@ describe("schema depth", () => {
 
   it("answers any depth with a field error, never by throwing", () => {
     for (const levels of [4_000, 200_000]) {
-      expect(validateInputSchema({ type: "object", enum: [nestedArrays(levels)] })).toEqual([{ field: "inputSchema", message: expect.stringContaining("nested too deeply") }]);
+      expect(validateInputSchema({ type: "object", enum: [nestedArrays(levels)] })).toEqual([
+        { field: "inputSchema", message: expect.stringContaining("nested too deeply") },
+      ]);
       let deepObject: Record<string, unknown> = { type: "object" };
       for (let level = 0; level < levels; level++) deepObject = { type: "object", items: [deepObject] };
       expect(validateToolDraft({ name: "deep", summary: "Deep.", description: "", inputSchema: deepObject })).toEqual([
@@ -101,8 +105,18 @@ describe("compilesTrivially", () => {
     const schemas: unknown[] = [
       ...BUILTIN_TOOLS.map((tool) => tool.inputSchema),
       ...DEMO_TOOLS.map((tool) => tool.inputSchema),
-      { type: "object", properties: { sort: { type: "string", enum: ["asc", "desc"], default: "asc" }, filter: { type: "object", properties: { f: { type: "string" } }, required: ["f"] } } },
-      { type: "object", properties: { list: { type: "array", items: { anyOf: [{ type: "string" }, { type: "null" }] }, minItems: 1, uniqueItems: true } }, additionalProperties: false },
+      {
+        type: "object",
+        properties: {
+          sort: { type: "string", enum: ["asc", "desc"], default: "asc" },
+          filter: { type: "object", properties: { f: { type: "string" } }, required: ["f"] },
+        },
+      },
+      {
+        type: "object",
+        properties: { list: { type: "array", items: { anyOf: [{ type: "string" }, { type: "null" }] }, minItems: 1, uniqueItems: true } },
+        additionalProperties: false,
+      },
       { type: "object", properties: { n: { type: ["integer", "null"], minimum: 0, maximum: 10, multipleOf: 2 }, c: { const: { a: [1] } } } },
     ];
     for (const schema of schemas) {

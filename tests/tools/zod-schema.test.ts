@@ -7,7 +7,11 @@ const representativeShape = {
   query: z.string().min(1).describe("What to search for."),
   limit: z.int().min(1).max(50).optional().describe("Maximum number of results."),
   page: z.int().min(0).optional(),
-  ticket: z.string().regex(/^[A-Z]+-\d+$/).optional().describe("Ticket key."),
+  ticket: z
+    .string()
+    .regex(/^[A-Z]+-\d+$/)
+    .optional()
+    .describe("Ticket key."),
   notify: z.email().optional().describe("Who to notify."),
   since: z.iso.datetime().optional(),
   sort: z.enum(["relevance", "newest"]).default("relevance").describe("Result order."),
@@ -103,15 +107,11 @@ describe("inputSchemaFromZod", () => {
   });
 
   it("keeps properties in the order of the shape", () => {
-    expect(Object.keys(inputSchemaFromZod(representativeShape).properties ?? {})).toEqual(
-      Object.keys(representativeShape),
-    );
+    expect(Object.keys(inputSchemaFromZod(representativeShape).properties ?? {})).toEqual(Object.keys(representativeShape));
   });
 
   it("is deterministic: the same input gives byte-identical output", () => {
-    expect(JSON.stringify(inputSchemaFromZod(representativeShape))).toBe(
-      JSON.stringify(inputSchemaFromZod(representativeShape)),
-    );
+    expect(JSON.stringify(inputSchemaFromZod(representativeShape))).toBe(JSON.stringify(inputSchemaFromZod(representativeShape)));
   });
 
   it("keeps what a loose object or a catchall says about extra keys", () => {

@@ -10,4 +10,12 @@ const unknownPath = handle((request: Request) => {
   throw new ToolshedError("not_found", `There is no API at ${pathname}; the README lists the routes.`);
 });
 
-export { unknownPath as DELETE, unknownPath as GET, unknownPath as HEAD, unknownPath as OPTIONS, unknownPath as PATCH, unknownPath as POST, unknownPath as PUT };
+export {
+  unknownPath as DELETE,
+  unknownPath as GET,
+  unknownPath as HEAD,
+  unknownPath as OPTIONS,
+  unknownPath as PATCH,
+  unknownPath as POST,
+  unknownPath as PUT,
+};

@@ -29,7 +29,9 @@ export default async function CatalogLayout({ children, params }: { children: Re
           <span className="badge" data-testid="catalog-role" title={`Your role in team "${catalog.teamId}"`}>
             {ROLE_NAMES[access]} · {catalog.teamId}
           </span>
-          <span className="badge" title="Every change bumps the revision">revision {catalog.revision}</span>
+          <span className="badge" title="Every change bumps the revision">
+            revision {catalog.revision}
+          </span>
         </span>
       </div>
       <CatalogTabs catalogId={catalog.id} />

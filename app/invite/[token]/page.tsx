@@ -21,7 +21,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         <div className="error-box" role="alert" data-testid="invite-invalid">
           This invitation link is not valid: it was used, revoked or has expired. Ask a team admin for a new one.
         </div>
-        <p className="small"><Link href="/">Go to Toolshed</Link></p>
+        <p className="small">
+          <Link href="/">Go to Toolshed</Link>
+        </p>
       </main>
     );
   }
@@ -34,8 +36,10 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         <h1>Join {invitation.teamName}</h1>
         <p className="sub muted" data-testid="invite-summary">
           You are invited to team <strong data-testid="invite-team">{invitation.teamName}</strong> as{" "}
-          <span className="badge" data-testid="invite-role">{invitation.role}</span>, for{" "}
-          <strong data-testid="invite-email">{invitation.email}</strong>.
+          <span className="badge" data-testid="invite-role">
+            {invitation.role}
+          </span>
+          , for <strong data-testid="invite-email">{invitation.email}</strong>.
         </p>
       </div>
       {user ? (
@@ -47,8 +51,8 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         ) : (
           <div className="panel stack" data-testid="invite-wrong-account">
             <p>
-              This invitation is for <strong>{invitation.email}</strong>, but you are signed in as <strong>{user.email}</strong>. Sign out
-              first, then open this link again to accept it as {invitation.email}.
+              This invitation is for <strong>{invitation.email}</strong>, but you are signed in as <strong>{user.email}</strong>. Sign out first, then open this
+              link again to accept it as {invitation.email}.
             </p>
             <InviteSignOutButton token={token} />
           </div>
@@ -56,13 +60,17 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       ) : accountExists ? (
         <div className="panel stack">
           <p>An account for {invitation.email} exists already: sign in to accept the invitation.</p>
-          <Link className="button primary" href={signInPath} data-testid="invite-sign-in">Sign in to accept</Link>
+          <Link className="button primary" href={signInPath} data-testid="invite-sign-in">
+            Sign in to accept
+          </Link>
         </div>
       ) : (
         <>
           <InviteAccountForm token={token} email={invitation.email} minPasswordLength={MIN_PASSWORD_LENGTH} />
           <p className="small">
-            <Link href={signInPath} data-testid="invite-sign-in">I already have an account</Link>
+            <Link href={signInPath} data-testid="invite-sign-in">
+              I already have an account
+            </Link>
           </p>
         </>
       )}

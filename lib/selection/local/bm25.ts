@@ -38,10 +38,7 @@ export class BM25 implements ToolRanker {
       termCounts.map((doc) => doc.counts),
       (termFrequency, doc, documentFrequency) => {
         const lengthNorm = 1 - B + (B * termCounts[doc].length) / averageLength;
-        return (
-          (inverseDocumentFrequency(candidates.length, documentFrequency) * termFrequency * (K1 + 1)) /
-          (termFrequency + K1 * lengthNorm)
-        );
+        return (inverseDocumentFrequency(candidates.length, documentFrequency) * termFrequency * (K1 + 1)) / (termFrequency + K1 * lengthNorm);
       },
     );
   }

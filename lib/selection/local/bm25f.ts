@@ -116,9 +116,7 @@ function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings
   const vocabulary = segmentationVocabulary(words);
   const segments: SegmentMemo = new Map();
   const documents = words.map((fields) => documentFields(fields, vocabulary, segments));
-  const averageLength = FIELD_NAMES.map(
-    (_, field) => documents.reduce((sum, fields) => sum + fields[field].length, 0) / Math.max(1, documents.length),
-  );
+  const averageLength = FIELD_NAMES.map((_, field) => documents.reduce((sum, fields) => sum + fields[field].length, 0) / Math.max(1, documents.length));
   const frequencies = documents.map((fields) => pseudoFrequencies(fields, averageLength, settings));
   const postings = buildPostings(frequencies, (frequency, _doc, documentFrequency) =>
     saturatedWeight(frequency, candidates.length, documentFrequency, settings.k1),
@@ -316,7 +314,11 @@ class FieldedIndex implements LocalIndex {
    * by its share of those tools' weight, so tools described in the words of the best matches rise
    * even where the request used other words.
    */
-  private feedbackQuery(query: Query, list: { scores: Float64Array; touched: Uint32Array; touchedCount: number }, allowed: Uint8Array | undefined): Query | undefined {
+  private feedbackQuery(
+    query: Query,
+    list: { scores: Float64Array; touched: Uint32Array; touchedCount: number },
+    allowed: Uint8Array | undefined,
+  ): Query | undefined {
     const { documents, terms: termCount, weight } = this.settings.feedback;
     let candidates = list.touchedCount;
     const touched = list.touched.slice(0, candidates);
@@ -338,7 +340,10 @@ class FieldedIndex implements LocalIndex {
       }
     }
     const queryTermIds = new Set(this.termIdWeights(query.terms).keys());
-    const chosen = [...termScores].filter(([term]) => !queryTermIds.has(term)).sort((a, b) => b[1] - a[1]).slice(0, termCount);
+    const chosen = [...termScores]
+      .filter(([term]) => !queryTermIds.has(term))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, termCount);
     if (chosen.length === 0) return undefined;
     const strongest = chosen[0][1];
     const terms = new Map(query.terms);
@@ -438,9 +443,6 @@ class FieldedIndex implements LocalIndex {
  * Builds the immutable local index over a catalog: BM25F postings over name, summary,
  * description, tags, parameter names and parameter text, and each tool's terms for feedback.
  */
-export function createLocalIndex(
-  candidates: SelectorCandidate[],
-  settings: LocalRankingSettings = DEFAULT_SETTINGS,
-): LocalIndex {
+export function createLocalIndex(candidates: SelectorCandidate[], settings: LocalRankingSettings = DEFAULT_SETTINGS): LocalIndex {
   return new FieldedIndex(candidates, buildFieldedPostings(candidates, settings), settings);
 }

@@ -1,4 +1,3 @@
-
 export type FieldName = "name" | "summary" | "description" | "tags" | "parameters" | "parameterText";
 
 export interface FieldSettings {

@@ -2,19 +2,12 @@
  * Best `k` of the touched documents with a positive score, best first (ties by name), using a
  * bounded min-heap so the cost is O(touched · log k) instead of sorting every candidate.
  */
-export function selectTopK(
-  scores: Float64Array,
-  touched: ArrayLike<number>,
-  touchedCount: number,
-  names: readonly string[],
-  k: number,
-): number[] {
+export function selectTopK(scores: Float64Array, touched: ArrayLike<number>, touchedCount: number, names: readonly string[], k: number): number[] {
   const limit = Math.min(Math.max(0, Math.floor(k)), touchedCount);
   if (limit === 0) return [];
   // Heap root is the weakest kept document: lowest score, and among equal scores the later name.
   const heap: number[] = [];
-  const weaker = (a: number, b: number): boolean =>
-    scores[a] < scores[b] || (scores[a] === scores[b] && names[a] > names[b]);
+  const weaker = (a: number, b: number): boolean => scores[a] < scores[b] || (scores[a] === scores[b] && names[a] > names[b]);
 
   const siftDown = (start: number): void => {
     let parent = start;

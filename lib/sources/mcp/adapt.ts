@@ -25,11 +25,9 @@ export interface McpToolProblem {
 
 const MCP_NAME_MAX = 1_000;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-const nonEmptyText = (value: unknown): string | undefined =>
-  typeof value === "string" && value.trim().length > 0 ? value.trim() : undefined;
+const nonEmptyText = (value: unknown): string | undefined => (typeof value === "string" && value.trim().length > 0 ? value.trim() : undefined);
 
 /** validateToolDraft, except that a schema the validator chokes on is one tool's problem, not the server's. */
 function checkDraft(draft: McpToolDraft): FieldError[] {

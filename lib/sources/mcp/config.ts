@@ -41,9 +41,7 @@ export const McpStdioConfigSchema = z.strictObject({
 export const McpHttpConfigSchema = z.strictObject({
   name: serverName,
   transport: z.literal("http"),
-  url: z
-    .url({ protocol: /^https?$/, error: "The URL must be an http:// or https:// address." })
-    .max(2_000),
+  url: z.url({ protocol: /^https?$/, error: "The URL must be an http:// or https:// address." }).max(2_000),
   headers: namedValues(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "HTTP header").optional(),
 });
 

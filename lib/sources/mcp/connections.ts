@@ -139,7 +139,12 @@ export class McpConnections {
       await withDeadline(
         connection.client.connect(connection.transport, sdkTimeout(this.timeouts.connectTimeoutMs)),
         this.timeouts.connectTimeoutMs,
-        () => new McpSourceError("timeout", config.name, `The MCP server "${config.name}" did not complete the MCP handshake within ${this.timeouts.connectTimeoutMs} ms`),
+        () =>
+          new McpSourceError(
+            "timeout",
+            config.name,
+            `The MCP server "${config.name}" did not complete the MCP handshake within ${this.timeouts.connectTimeoutMs} ms`,
+          ),
       );
     } catch (error) {
       await close(connection, true);
@@ -170,7 +175,11 @@ export class McpConnections {
     work: (requestOptions: { timeout: number }) => Promise<T>,
   ): Promise<T> {
     try {
-      return await withDeadline(work(sdkTimeout(timeoutMs)), timeoutMs, () => new McpSourceError("timeout", config.name, `The MCP server "${config.name}" did not ${label} within ${timeoutMs} ms`));
+      return await withDeadline(
+        work(sdkTimeout(timeoutMs)),
+        timeoutMs,
+        () => new McpSourceError("timeout", config.name, `The MCP server "${config.name}" did not ${label} within ${timeoutMs} ms`),
+      );
     } catch (error) {
       const entry = this.live.get(key);
       if (entry?.connection === connection) {

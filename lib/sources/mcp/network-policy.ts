@@ -91,7 +91,12 @@ export function addressClass(address: string): string | undefined {
   if (found) return found.name;
   if (family === 4) return undefined;
   const embedding = EMBEDDINGS.find(({ list }) => list.check(plain, "ipv6"));
-  if (embedding) return addressClass(ipv6Bytes(plain).slice(embedding.firstByte, embedding.firstByte + 4).join("."));
+  if (embedding)
+    return addressClass(
+      ipv6Bytes(plain)
+        .slice(embedding.firstByte, embedding.firstByte + 4)
+        .join("."),
+    );
   return GLOBAL_UNICAST.check(plain, "ipv6") ? undefined : "reserved";
 }
 
@@ -106,9 +111,7 @@ export class BlockedAddressError extends Error {
     readonly addressClass: string,
   ) {
     const what = host === address ? `${address} is a ${addressClass} address` : `${host} resolves to ${address}, a ${addressClass} address`;
-    super(
-      `${what}: MCP servers on loopback, private, link-local or reserved addresses are refused unless the operator sets ${ALLOW_PRIVATE_ENV}=1.`,
-    );
+    super(`${what}: MCP servers on loopback, private, link-local or reserved addresses are refused unless the operator sets ${ALLOW_PRIVATE_ENV}=1.`);
     this.name = "BlockedAddressError";
   }
 }
@@ -135,7 +138,11 @@ export function blockedAddressIn(error: unknown): BlockedAddressError | undefine
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 /** Resolves a name to all its addresses, as `dns.lookup` with `all: true` does. */
-export type Resolver = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /**
  * A `dns.lookup` for sockets that refuses a name when any of its addresses is blocked. It runs
@@ -201,7 +208,8 @@ export function guardedFetch({ secretHeaders = [], resolve = dnsLookup }: { secr
     let request: RequestInit = { ...init };
     const follow = (init.redirect ?? "follow") === "follow";
     for (let hop = 0; ; hop++) {
-      if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError("fetch failed", { cause: new Error(`Refusing to fetch ${url.protocol} URLs`) });
+      if (url.protocol !== "http:" && url.protocol !== "https:")
+        throw new TypeError("fetch failed", { cause: new Error(`Refusing to fetch ${url.protocol} URLs`) });
       const refusal = hostRefusal(url.hostname);
       if (refusal) throw new TypeError("fetch failed", { cause: refusal });
       const response = (await undiciFetch(url, {

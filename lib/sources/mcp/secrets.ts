@@ -96,7 +96,11 @@ function joinConfig(publicConfig: McpServerConfig, secrets: McpConfigSecrets): M
       ...publicConfig,
       ...(publicConfig.env ? { env: { ...publicConfig.env, ...secrets.env } } : {}),
       ...(publicConfig.args
-        ? { args: publicConfig.args.map((arg, index) => (typeof arg === "string" ? arg : { value: secrets.args?.[String(index)] ?? arg.value, secret: true as const })) }
+        ? {
+            args: publicConfig.args.map((arg, index) =>
+              typeof arg === "string" ? arg : { value: secrets.args?.[String(index)] ?? arg.value, secret: true as const },
+            ),
+          }
         : {}),
     };
   }
@@ -147,4 +151,3 @@ export function mcpSecretValues(config: McpServerConfig): string[] {
   for (const value of url?.query ?? []) values.push(value, decoded(value, true));
   return [...new Set(values.filter((value) => value.length > 0))];
 }
-

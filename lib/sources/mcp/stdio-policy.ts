@@ -74,7 +74,10 @@ export function isForbiddenEnvName(name: string): boolean {
 }
 
 /** Why this stdio configuration may not be started, on which field; undefined when it may. */
-export function stdioPolicyProblem(config: Pick<McpStdioConfig, "command" | "args" | "env">, env: Env = process.env): { field: string; message: string } | undefined {
+export function stdioPolicyProblem(
+  config: Pick<McpStdioConfig, "command" | "args" | "env">,
+  env: Env = process.env,
+): { field: string; message: string } | undefined {
   const allowed = allowedStdioCommands(env);
   if (!isAllowedStdioCommand(config, allowed)) {
     const lines = allowed.length ? allowed.map((line) => `"${formatCommandLine(line)}"`).join(", ") : "none";

@@ -23,7 +23,8 @@ Good practice:
 
 export const editTool = defineBuiltinTool({
   name: "edit",
-  summary: "Replace an exact snippet of text in an existing file (optionally every occurrence); needed for targeted code or text changes to a file the agent has read.",
+  summary:
+    "Replace an exact snippet of text in an existing file (optionally every occurrence); needed for targeted code or text changes to a file the agent has read.",
   description: DESCRIPTION,
   parameters: {
     filePath: z.string().describe("Absolute path of the file to modify."),

@@ -39,7 +39,8 @@ When not to use:
 
 export const lspTool = defineBuiltinTool({
   name: "lsp",
-  summary: "Ask the language server for definitions, references, types, symbols, call hierarchy or diagnostics at a code position; needed for precise, type-aware code navigation.",
+  summary:
+    "Ask the language server for definitions, references, types, symbols, call hierarchy or diagnostics at a code position; needed for precise, type-aware code navigation.",
   description: DESCRIPTION,
   parameters: {
     operation: z.enum(LSP_OPERATIONS).describe("The language server request to make."),

@@ -23,7 +23,8 @@ The user either approves the plan, and the agent switches to a mode where it may
 
 export const planTool = defineBuiltinTool({
   name: "plan",
-  summary: "Submit a finished implementation plan for the user's approval and request to leave plan mode; needed when research in plan mode is done and work should begin.",
+  summary:
+    "Submit a finished implementation plan for the user's approval and request to leave plan mode; needed when research in plan mode is done and work should begin.",
   description: DESCRIPTION,
   parameters: {
     plan: z.string().min(1).describe("The complete implementation plan, in markdown."),

@@ -22,7 +22,8 @@ Tips:
 
 export const readTool = defineBuiltinTool({
   name: "read",
-  summary: "Read a file's contents with line numbers (text, images, PDFs); needed whenever the agent must look at a specific file, including before editing it.",
+  summary:
+    "Read a file's contents with line numbers (text, images, PDFs); needed whenever the agent must look at a specific file, including before editing it.",
   description: DESCRIPTION,
   parameters: {
     filePath: z.string().describe("Absolute path of the file to read."),

@@ -33,7 +33,8 @@ ${SUBAGENTS_PLACEHOLDER}`;
 
 export const taskTool = defineBuiltinTool({
   name: "task",
-  summary: "Delegate a complex, multi-step task or broad codebase search to a specialized subagent that works autonomously and reports back; needed when work should run in its own context.",
+  summary:
+    "Delegate a complex, multi-step task or broad codebase search to a specialized subagent that works autonomously and reports back; needed when work should run in its own context.",
   description: DESCRIPTION,
   parameters: {
     description: z.string().describe("A short (3-5 words) label for the task, shown to the user."),

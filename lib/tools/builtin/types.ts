@@ -19,10 +19,6 @@ export interface BuiltinToolSpec<Name extends string> {
 }
 
 /** Keeps the literal name, so the list of built-in names is typed without being written twice. */
-export function defineBuiltinTool<Name extends string>({
-  parameters,
-  requires = {},
-  ...rest
-}: BuiltinToolSpec<Name>): BuiltinTool & { name: Name } {
+export function defineBuiltinTool<Name extends string>({ parameters, requires = {}, ...rest }: BuiltinToolSpec<Name>): BuiltinTool & { name: Name } {
   return { ...rest, inputSchema: inputSchemaFromZod(parameters), requires };
 }

@@ -17,7 +17,8 @@ After answering from search results, list the URLs you used as sources so the us
 
 export const websearchTool = defineBuiltinTool({
   name: "websearch",
-  summary: "Search the web for current information and get ranked results with URLs and snippets; needed for recent releases, docs or errors beyond the model's knowledge.",
+  summary:
+    "Search the web for current information and get ranked results with URLs and snippets; needed for recent releases, docs or errors beyond the model's knowledge.",
   description: DESCRIPTION,
   parameters: {
     query: z.string().min(2).describe("The search query."),

@@ -34,7 +34,12 @@ lines.once("line", () => {
     attempt(() => addToHistory(db, conversationId, [`w${writer}_h${index}`]));
     if (index % 10 === 0) {
       attempt(() =>
-        createCustomTool(db, "team", { name: `w${writer}_t${index}`, summary: "A tool.", description: "", inputSchema: { type: "object", properties: {} } }, `writer-${writer}`),
+        createCustomTool(
+          db,
+          "team",
+          { name: `w${writer}_t${index}`, summary: "A tool.", description: "", inputSchema: { type: "object", properties: {} } },
+          `writer-${writer}`,
+        ),
       );
       attempt(() =>
         recordDecision(db, {

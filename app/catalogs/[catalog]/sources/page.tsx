@@ -28,5 +28,13 @@ export default async function SourcesRoute({ params }: { params: Promise<{ catal
     errors: local.errors,
   };
   const agents = listAgents(db, catalog).map(({ name, description, mode }) => ({ name, description, mode }));
-  return <SourcesPage catalogId={catalog} servers={listMcpServers(db, catalog).map((server) => mcpServerViewFor(server, access))} local={summary} catalogAgents={agents} renderedAt={Date.now()} />;
+  return (
+    <SourcesPage
+      catalogId={catalog}
+      servers={listMcpServers(db, catalog).map((server) => mcpServerViewFor(server, access))}
+      local={summary}
+      catalogAgents={agents}
+      renderedAt={Date.now()}
+    />
+  );
 }

@@ -18,7 +18,15 @@ export const POST = catalogRoute<{ catalog: string }>(
     const body = parseWith(toolListBody, await readJsonBody(request));
     const state = await catalogState(getDb(), params.catalog);
     const list = computeToolList(state, body);
-    const head = { catalog: params.catalog, revision: state.revision, model: body.model, agent: body.agent, provider: list.provider ?? null, mode: list.mode, format: list.format };
+    const head = {
+      catalog: params.catalog,
+      revision: state.revision,
+      model: body.model,
+      agent: body.agent,
+      provider: list.provider ?? null,
+      mode: list.mode,
+      format: list.format,
+    };
     return new Response(toolListBodyStream(head, list), { headers: HEADERS });
   },
   { limit: "read" },
