@@ -53,6 +53,16 @@ function tooLarge(size: string, maxBytes: number): ToolshedError {
 }
 
 /** Parses with a zod schema, turning the first issue into an error that names its field. */
+/**
+ * Whether an If-None-Match header names this entity tag (or is `*`), compared weakly as HTTP says
+ * for GET and HEAD revalidation (RFC 9110 §13.1.2): a `W/` prefix on either side is ignored.
+ */
+export function ifNoneMatch(header: string | null, entityTag: string): boolean {
+  if (header === null) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.trim() === "*" || header.split(",").some((tag) => opaque(tag) === opaque(entityTag));
+}
+
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;

@@ -4,7 +4,7 @@ import * as toolsRoute from "@/app/api/catalogs/[catalog]/tools/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import { listTools } from "@/db/queries/tools";
 import { ToolshedError } from "@/lib/errors";
-import { DEFAULT_BODY_LIMIT, readJsonBody } from "@/lib/http";
+import { DEFAULT_BODY_LIMIT, ifNoneMatch, readJsonBody } from "@/lib/http";
 import { APP_ORIGIN, apiRequest, jsonRequest, params, useFreshDatabase } from "./api/helpers";
 
 const CHUNK = 64 * 1024;
@@ -143,5 +143,17 @@ describe("routes refuse oversized chunked bodies while streaming", () => {
     // 1 MiB chunks: the import limit is tens of MiB, so the reader stops well before chunk 200.
     expect(counter.pulled).toBeLessThan(100);
     expect(counter.cancelled).toBe(true);
+  });
+});
+
+describe("ifNoneMatch", () => {
+  it("compares entity tags weakly, in a list or as *", () => {
+    expect(ifNoneMatch(null, '"a"')).toBe(false);
+    expect(ifNoneMatch('"a"', '"a"')).toBe(true);
+    expect(ifNoneMatch('W/"a"', '"a"')).toBe(true);
+    expect(ifNoneMatch(' "b" , W/"a"', '"a"')).toBe(true);
+    expect(ifNoneMatch("*", '"a"')).toBe(true);
+    expect(ifNoneMatch('"b"', '"a"')).toBe(false);
+    expect(ifNoneMatch('"a', '"a"')).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Lru } from "../tools/lru";
 import type { ToolList } from "./tool-list";
 
@@ -12,7 +13,13 @@ import type { ToolList } from "./tool-list";
 export const TOOL_LIST_BODY_CACHE_BYTES = 320 * 1024 * 1024;
 
 const encoder = new TextEncoder();
-const tails = new Lru<ToolList, Uint8Array>({ maxEntries: 64, maxWeight: TOOL_LIST_BODY_CACHE_BYTES, weigh: (bytes) => bytes.length });
+/** A list's bytes and a digest of them, which entity tags are made from. */
+interface Tail {
+  bytes: Uint8Array;
+  digest: string;
+}
+
+const tails = new Lru<ToolList, Tail>({ maxEntries: 64, maxWeight: TOOL_LIST_BODY_CACHE_BYTES, weigh: (tail) => tail.bytes.length });
 
 /** The fields the route answers before the list's own, e.g. { catalog, revision, model, agent, provider, mode, format }. */
 export type ToolListBodyHead = Record<string, unknown>;
@@ -31,15 +38,16 @@ export function toolListResponse(head: ToolListBodyHead, list: ToolList) {
   };
 }
 
-function tailOf(list: ToolList): Uint8Array {
+function tailOf(list: ToolList): Tail {
   const cached = tails.get(list);
   // A consumer that transferred the buffer (a byte stream may) leaves it detached: build it again.
-  if (cached !== undefined && cached.buffer.byteLength > 0) return cached;
+  if (cached !== undefined && cached.bytes.buffer.byteLength > 0) return cached;
   // `{"tools":…}` without its opening brace: the head's fields go before it.
-  const tail = encoder.encode(JSON.stringify(toolListResponse({}, list)).slice(1));
+  const bytes = encoder.encode(JSON.stringify(toolListResponse({}, list)).slice(1));
+  const tail = { bytes, digest: createHash("sha256").update(bytes).digest("base64url") };
   // Only a frozen list (computeToolList's) cannot change under its bytes. A body too large for
   // eight of its kind to fit (8 model/agent combinations in turn) would only push the others out.
-  if (Object.isFrozen(list) && tail.length <= TOOL_LIST_BODY_CACHE_BYTES / 8) tails.set(list, tail);
+  if (Object.isFrozen(list) && bytes.length <= TOOL_LIST_BODY_CACHE_BYTES / 8) tails.set(list, tail);
   return tail;
 }
 
@@ -51,7 +59,15 @@ function tailOf(list: ToolList): Uint8Array {
  */
 export function toolListBodyParts(head: ToolListBodyHead, list: ToolList): [Uint8Array, Uint8Array] {
   const headJson = JSON.stringify(head);
-  return [encoder.encode(headJson.length > 2 ? `${headJson.slice(0, -1)},` : "{"), tailOf(list)];
+  return [encoder.encode(headJson.length > 2 ? `${headJson.slice(0, -1)},` : "{"), tailOf(list).bytes];
+}
+
+/**
+ * A strong entity tag of that body: equal exactly when the bytes are, so an agent asking for its
+ * list on every turn can send it back in If-None-Match and be answered 304 while nothing changed.
+ */
+export function toolListEntityTag(head: ToolListBodyHead, list: ToolList): string {
+  return `"${createHash("sha256").update(JSON.stringify(head)).update(tailOf(list).digest).digest("base64url")}"`;
 }
 
 /** The same body as a stream, for `new Response(stream, { headers: { "content-type": "application/json" } })`. */

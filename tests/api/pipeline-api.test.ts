@@ -4,7 +4,8 @@ import * as agentsRoute from "@/app/api/catalogs/[catalog]/agents/route";
 import * as rulesRoute from "@/app/api/catalogs/[catalog]/rules/route";
 import * as toolListRoute from "@/app/api/catalogs/[catalog]/tool-list/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
-import { jsonRequest, params, useFreshDatabase } from "./helpers";
+import * as toolsRoute from "@/app/api/catalogs/[catalog]/tools/route";
+import { apiRequest, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const team = params({ catalog: "team" });
 
@@ -54,10 +55,41 @@ describe("POST /tool-list", () => {
     const request = { model: "gpt-5", agent: "build" };
     const first = await toolList(request);
     expect(first.headers.get("content-type")).toBe("application/json");
-    expect(first.headers.get("cache-control")).toBe("no-store, no-transform");
+    expect(first.headers.get("cache-control")).toBe("private, no-cache, no-transform");
     const text = await first.text();
     expect(await (await toolList(request)).text()).toBe(text);
     expect(JSON.parse(text)).toMatchObject({ catalog: "team", model: "gpt-5", agent: "build", format: "ai-sdk" });
+  });
+
+  it("answers GET with the query's list and an entity tag, and 304 while the list is unchanged", async () => {
+    const get = (query: string, headers: Record<string, string> = {}) =>
+      toolListRoute.GET(apiRequest(`/api/catalogs/team/tool-list?${query}`, { headers }), team);
+    const posted = await toolList({ model: "gpt-5", agent: "build", format: "openai", flags: ["experimental.lsp", "x"] });
+    const first = await get("model=gpt-5&agent=build&format=openai&flags=experimental.lsp&flags=x");
+    expect(first.status).toBe(200);
+    const tag = first.headers.get("etag");
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    expect(posted.headers.get("etag")).toBe(tag);
+    expect(await first.text()).toBe(await posted.text());
+
+    const again = await get("model=gpt-5&agent=build&format=openai&flags=experimental.lsp&flags=x", { "if-none-match": `"other", W/${tag}` });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(tag);
+    expect(await again.text()).toBe("");
+    expect((await get("model=gpt-5&agent=plan&format=openai", { "if-none-match": tag! })).status).toBe(200);
+    // A condition on POST is not a revalidation: the list comes whole.
+    expect((await toolListRoute.POST(jsonRequest("POST", { model: "gpt-5", agent: "build", format: "openai" }, { "if-none-match": "*" }), team)).status).toBe(
+      200,
+    );
+
+    await toolsRoute.POST(jsonRequest("POST", { name: "fresh_tool", summary: "A new tool.", description: "", inputSchema: { type: "object" } }), team);
+    const changed = await get("model=gpt-5&agent=build&format=openai&flags=experimental.lsp&flags=x", { "if-none-match": tag! });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(tag);
+
+    const bad = await get("model=gpt-5&format=xml&colour=red");
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.problems.map((problem: { field: string }) => problem.field)).toEqual(["agent", "format", "body"]);
   });
 
   it("gives 404 for an unknown agent or catalog and 400 for a bad body", async () => {
