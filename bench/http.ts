@@ -146,6 +146,31 @@ async function call(server: Server, method: string, route: string, body?: unknow
   return { status: response.status, body: text ? JSON.parse(text) : null, ms };
 }
 
+/** Entity tags of the tool lists fetched so far, per server (token) and query. */
+const entityTags = new Map<string, string>();
+
+/**
+ * GET …/tool-list as an agent asking every turn would: with the entity tag of the list it got
+ * before (fetched once per query, untimed), so an unchanged list is answered 304 with no body.
+ */
+async function revalidatedToolList(server: Server, query: Record<string, string>): Promise<number> {
+  const url = `${ORIGIN}/api/catalogs/${CATALOG}/tool-list?${new URLSearchParams(query)}`;
+  const authorization = `Bearer ${server.token}`;
+  const key = `${server.token} ${url}`;
+  let tag = entityTags.get(key);
+  if (tag === undefined) {
+    const first = await send(url, { headers: { authorization } });
+    await first.arrayBuffer();
+    tag = first.headers.get("etag") ?? "";
+    entityTags.set(key, tag);
+  }
+  const started = performance.now();
+  const response = await send(url, { headers: { authorization, "if-none-match": tag } });
+  await response.arrayBuffer();
+  if (response.status !== 304) throw new Error(`GET tool-list with its entity tag → ${response.status}, not 304`);
+  return performance.now() - started;
+}
+
 async function expectOk(server: Server, method: string, route: string, body?: unknown) {
   const answer = await call(server, method, route, body);
   if (answer.status >= 300 && answer.status !== 202) throw new Error(`${method} ${route} → ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`);
@@ -259,6 +284,7 @@ async function measureSize(size: number, requests: number): Promise<SizeFigures>
     const combination = (index: number) => COMBINATIONS[index % COMBINATIONS.length];
     const routes: { route: string; run: (index: number) => Promise<number> }[] = [
       { route: "POST tool-list", run: async (i) => (await expectOk(server, "POST", `/api/catalogs/${CATALOG}/tool-list`, combination(i))).ms },
+      { route: "GET tool-list, revalidated (304)", run: (i) => revalidatedToolList(server, combination(i)) },
       {
         route: "POST preselect",
         run: async (i) =>
