@@ -16,7 +16,9 @@ function memoryStore(): EmbeddingStore {
   const found = (hashes: readonly string[]) => hashes.filter((hash) => vectors.has(hash));
   return {
     load: (_model, hashes) => new Map(found(hashes).map((hash) => [hash, vectors.get(hash)!])),
-    save: (_model, saved) => saved.forEach((vector, hash) => vectors.set(hash, vector)),
+    save: (_model, saved) => {
+      for (const [hash, vector] of saved) vectors.set(hash, vector);
+    },
     count: (_model, hashes) => found(hashes).length,
   };
 }
@@ -52,7 +54,9 @@ export async function embeddingQualitySection(set: LabelledSet, env: ModelEnv = 
   const matrix = await embeddings.matrix(corpus);
   const queries = [...new Set(set.cases.map((labelled) => labelled.query))];
   const { embeddings: vectors } = await embedMany({ model: setting.model, values: queries, maxParallelCalls: 4 });
-  queries.forEach((query, index) => embeddings.queries.set(query, vectors[index]));
+  queries.forEach((query, index) => {
+    embeddings.queries.set(query, vectors[index]);
+  });
 
   const local = createLocalSelector();
   const hybrid = createHybridSelector({ embeddings, local, timeoutMs: setting.timeoutMs });

@@ -97,7 +97,12 @@ function treeRss(rootPid: number): number {
   const tree = new Set([rootPid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, parent] of parents) if (tree.has(parent) && !tree.has(pid)) tree.add(pid), (grew = true);
+    for (const [pid, parent] of parents) {
+      if (tree.has(parent) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
   }
   let kib = 0;
   for (const pid of tree) {

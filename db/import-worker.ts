@@ -15,7 +15,10 @@ const connections = new Map<string, Db>();
 
 function connection(file: string): Db {
   let db = connections.get(file);
-  if (!db) connections.set(file, (db = openDb(file)));
+  if (!db) {
+    db = openDb(file);
+    connections.set(file, db);
+  }
   return db;
 }
 

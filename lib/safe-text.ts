@@ -7,8 +7,10 @@ import { z } from "zod";
  * and lone surrogates (not Unicode text: encoders, databases and terminals mangle or reject them).
  * With the `u` flag a surrogate range matches only surrogates without their pair.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this pattern finds and refuses
 const UNSAFE_IN_NAMES = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u;
 /** In free text (descriptions, summaries) line breaks, tabs and bidirectional text are fine: only NUL and lone surrogates are refused. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this pattern finds and refuses
 const UNSAFE_IN_TEXT = /[\u0000\ud800-\udfff]/u;
 
 function describe(character: string): string {

@@ -134,7 +134,10 @@ async function serve() {
       run: ({ city, days, units }) => {
         const conditions = ["sunny", "partly cloudy", "cloudy", "light rain", "showers", "windy"];
         let seed = [...city.toLowerCase()].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7);
-        const next = () => (seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
+        const next = () => {
+          seed = (seed * 1_103_515_245 + 12_345) >>> 0;
+          return seed / 2 ** 32;
+        };
         const toUnits = (celsius) => Math.round(units === "metric" ? celsius : celsius * 1.8 + 32);
         const forecast = Array.from({ length: days }, (_, day) => {
           const low = 4 + Math.round(next() * 14);

@@ -54,7 +54,8 @@ interface SourcesState {
 }
 
 const shared = globalThis as unknown as { toolshedSources?: SourcesState };
-const state = (shared.toolshedSources ??= {});
+shared.toolshedSources ??= {};
+const state = shared.toolshedSources;
 
 const keyOf = (catalogId: string, server: string) => `${catalogId}/${server}`;
 
@@ -103,7 +104,8 @@ export function addMcpServer(db: Db, catalogId: string, config: McpServerConfig,
 
 /** Runs `work` once the server's sync (or addition) running or queued last has settled: those of one server never overlap. */
 function afterPreviousSync(key: string, work: () => Promise<McpSyncResult>): Promise<McpSyncResult> {
-  const syncs = (state.syncs ??= new Map());
+  state.syncs ??= new Map();
+  const syncs = state.syncs;
   const previous = syncs.get(key);
   const run = (previous ? previous.then(settledOk, settledOk) : Promise.resolve()).then(work);
   syncs.set(key, run);

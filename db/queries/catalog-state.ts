@@ -34,7 +34,10 @@ const versionQueries = new WeakMap<Db, ReturnType<typeof versionQuery>>();
  */
 export function catalogVersion(db: Db, catalogId: string): string {
   let query = versionQueries.get(db);
-  if (query === undefined) versionQueries.set(db, (query = versionQuery(db)));
+  if (query === undefined) {
+    query = versionQuery(db);
+    versionQueries.set(db, query);
+  }
   const row = query.get({ id: catalogId });
   if (!row) throw notFound(`Catalog "${catalogId}"`, "catalog");
   return versionOf(row);

@@ -188,7 +188,10 @@ function catalogIndex(db: Db, catalogId: string): CatalogIndex {
     const catalog = tx.select({ revision: catalogs.revision, createdAt: catalogs.createdAt }).from(catalogs).where(eq(catalogs.id, catalogId)).get();
     if (!catalog) throw notFound(`Catalog "${catalogId}"`, "catalog");
     let cache = indexes.get(db);
-    if (!cache) indexes.set(db, (cache = new Map()));
+    if (!cache) {
+      cache = new Map();
+      indexes.set(db, cache);
+    }
     const createdAt = catalog.createdAt.getTime();
     let index = cache.get(catalogId);
     cache.delete(catalogId);

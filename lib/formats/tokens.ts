@@ -68,7 +68,10 @@ function remember(schemas: WeakMap<InputSchema, SchemaCounts>, tool: ToolDefinit
     entry.otherCount = 0;
   }
   let descriptions = entry.others.get(tool.name);
-  if (descriptions === undefined) entry.others.set(tool.name, (descriptions = new Map()));
+  if (descriptions === undefined) {
+    descriptions = new Map();
+    entry.others.set(tool.name, descriptions);
+  }
   descriptions.set(tool.description, count);
   entry.otherCount! += 1;
 }

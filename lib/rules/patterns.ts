@@ -26,6 +26,7 @@ export type Matcher = (subject: string) => boolean;
 
 /** Splits at line breaks, keeping each break as its own (odd-indexed) element. */
 const LINE_BREAKS = /([\n\r\u2028\u2029])/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at U+0000 by definition
 const ASCII = /^[\x00-\x7f]*$/;
 
 /**

@@ -29,7 +29,7 @@ function urlSafe(base64: string): string {
 }
 
 /** Percent-encoding with lower-case hex digits, as some encoders write it. */
-const lowerPercent = (encoded: string) => encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+const lowerPercent = (encoded: string) => encoded.replace(/%[0-9A-F]{2}/g, (percentEscape) => percentEscape.toLowerCase());
 
 /**
  * Every form in which `value` may show up in a message: plain, JSON-escaped, base64 (standard

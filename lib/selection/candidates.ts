@@ -63,6 +63,9 @@ let nextArrayNumber = 1;
  */
 export function catalogCorpus(catalogId: string, revision: number, tools: readonly Tool[]): SelectionCorpus {
   let number = arrayNumbers.get(tools);
-  if (number === undefined) arrayNumbers.set(tools, (number = nextArrayNumber++));
+  if (number === undefined) {
+    number = nextArrayNumber++;
+    arrayNumbers.set(tools, number);
+  }
   return { key: `${catalogId}@${revision}#${number}`, candidates: () => toCandidates(tools) };
 }

@@ -50,7 +50,10 @@ const candidateBases = new WeakMap<ToolList, Map<string, CandidateBasis>>();
 
 function candidateBasis(list: ToolList, baseTools: readonly string[]): CandidateBasis {
   let byBase = candidateBases.get(list);
-  if (byBase === undefined) candidateBases.set(list, (byBase = new Map()));
+  if (byBase === undefined) {
+    byBase = new Map();
+    candidateBases.set(list, byBase);
+  }
   const key = baseTools.join("\n");
   let basis = byBase.get(key);
   if (basis === undefined) {

@@ -43,7 +43,10 @@ const viewCandidates = new WeakMap<RegistryView, readonly SelectorCandidate[]>()
 
 function candidatesOf(view: RegistryView): SelectorCandidate[] {
   let candidates = viewCandidates.get(view);
-  if (candidates === undefined) viewCandidates.set(view, (candidates = Object.freeze(toCandidates([...view.visible.values()]))));
+  if (candidates === undefined) {
+    candidates = Object.freeze(toCandidates([...view.visible.values()]));
+    viewCandidates.set(view, candidates);
+  }
   return candidates as SelectorCandidate[];
 }
 

@@ -1,3 +1,4 @@
+import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
 import {
@@ -135,7 +136,7 @@ function toolNames({ data, lineOf }: AgentFrontMatter, file: string): string[] {
 
 /** Reads every `*.md` agent file of the folder (README.md aside); a bad file is reported and the others still load. */
 export async function loadAgentFiles(folder: string): Promise<{ agents: FileAgent[]; errors: SourceLoadError[] }> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(folder, { withFileTypes: true });
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { textProblem } from "../safe-text";
@@ -83,7 +84,7 @@ export function parseSkillFile(text: string, file: string): Skill {
 
 /** Reads every `<folder>/<name>/SKILL.md`; a bad skill is reported and the others still load. */
 export async function loadSkills(folder: string): Promise<{ skills: LoadedSkill[]; errors: SourceLoadError[] }> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(folder, { withFileTypes: true });
   } catch (error) {

@@ -34,6 +34,7 @@ describe("unknown API paths", () => {
     ["PUT", "/api"],
     ["OPTIONS", "/api/teams/default/nothing"],
   ])("%s %s answers 404 in the JSON error shape", async (method, url) => {
+    // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the test calls the route module's handler for each HTTP method it lists
     const handler = unknownPathRoute[method as keyof typeof unknownPathRoute];
     const response = await handler(apiRequest(url, { method }));
     expect(response.status).toBe(404);

@@ -126,7 +126,14 @@ async function echoingHttpServer(): Promise<{ url: string; seen: IncomingMessage
     response.writeHead(500, { "content-type": "text/plain" }).end(`internal error: ${echoed} ${Buffer.from(echoed).toString("base64")}`);
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  return { url: `127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => (server.closeAllConnections(), server.close()) };
+  return {
+    url: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
 describe("MCP source security", () => {

@@ -31,7 +31,9 @@ describe("countTokens", () => {
     expect(countTokens([], "openai")).toEqual({ total: 0, perTool: {} });
     const { perTool, total } = countTokens([tool("__proto__", "x")], "openai");
     expect(Object.keys(perTool)).toEqual(["__proto__"]);
-    expect(perTool.__proto__).toBe(total);
+    // biome-ignore lint/complexity/useLiteralKeys: the tool is named "__proto__": the bracket shows it is a key of the result, not the prototype
+    // biome-ignore lint/suspicious/noProto: the same key, read as data
+    expect(perTool["__proto__"]).toBe(total);
   });
 });
 

@@ -20,7 +20,7 @@ function encodings(value: string): Record<string, string> {
     encodeURIComponent: `?q=${encodeURIComponent(value)}&x=1`,
     "form encoding": `body: a=1&b=${new URLSearchParams([["", value]]).toString().slice(1)}`,
     "plus for space": `?q=${encodeURIComponent(value).replace(/%20/g, "+")}`,
-    "lower-case escapes": `?q=${encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())}`,
+    "lower-case escapes": `?q=${encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (percentEscape) => percentEscape.toLowerCase())}`,
     "JSON-escaped": JSON.stringify({ error: `bad ${value}` }),
   };
 }

@@ -47,7 +47,9 @@ function memoryStore(): EmbeddingStore & { vectors: Map<string, Float32Array> } 
   return {
     vectors,
     load: (model, hashes) => new Map(hashes.flatMap((hash) => (vectors.has(key(model, hash)) ? [[hash, vectors.get(key(model, hash))!] as const] : []))),
-    save: (model, saved) => saved.forEach((vector, hash) => vectors.set(key(model, hash), vector)),
+    save: (model, saved) => {
+      for (const [hash, vector] of saved) vectors.set(key(model, hash), vector);
+    },
     count: (model, hashes) => hashes.filter((hash) => vectors.has(key(model, hash))).length,
   };
 }

@@ -50,7 +50,10 @@ describe("VectorMatrix.nearest", () => {
 
   it("keeps the exact top k over many rows", () => {
     let seed = 7;
-    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32 - 0.5;
+    };
     const many = Array.from({ length: 2_000 }, (_, i) => ({ name: `t${i}`, hash: `h${i}`, vector: Array.from({ length: 8 }, random) }));
     const query = Array.from({ length: 8 }, random);
     const cosine = (vector: number[]) => vector.reduce((sum, value, i) => sum + value * query[i], 0) / Math.hypot(...vector) / Math.hypot(...query);
@@ -60,7 +63,9 @@ describe("VectorMatrix.nearest", () => {
       .slice(0, 7);
     const found = new VectorMatrix(8, many).nearest(query, 7, many);
     expect(found.map((tool) => tool.name)).toEqual(expected.map((tool) => tool.name));
-    found.forEach((tool, i) => expect(tool.score).toBeCloseTo(expected[i].score, 5));
+    found.forEach((tool, i) => {
+      expect(tool.score).toBeCloseTo(expected[i].score, 5);
+    });
   });
 
   it("gives each definition hash's normalised row back for reuse", () => {

@@ -148,7 +148,10 @@ interface Seen {
 describe("guardedFetch", () => {
   const servers: Server[] = [];
   afterAll(() => {
-    for (const server of servers) server.closeAllConnections(), server.close();
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   /** A local HTTP server; `respond` decides each answer, every request is recorded in `seen`. */

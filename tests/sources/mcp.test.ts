@@ -161,7 +161,7 @@ describe("MCP over stdio, against the shipped demo server", () => {
     const result = await callMcpTool(demo(), "weather_forecast", { city: "Lyon", days: 2 });
     expect(result.isError).toBe(false);
     expect(result.structuredContent).toMatchObject({ city: "Lyon", units: "metric" });
-    expect((result.structuredContent?.forecast as unknown[]).length).toBe(2);
+    expect(result.structuredContent?.forecast).toHaveLength(2);
     expect(result.content[0]).toMatchObject({ type: "text" });
     // Deterministic demo data: a second process gives the same forecast.
     expect(await callMcpTool(demo(), "weather_forecast", { city: "Lyon", days: 2 })).toEqual(result);
@@ -217,7 +217,10 @@ describe("MCP over Streamable HTTP", () => {
     return url;
   }
   afterAll(() => {
-    for (const http of servers) http.closeAllConnections(), http.close();
+    for (const http of servers) {
+      http.closeAllConnections();
+      http.close();
+    }
   });
   const remote = (url: string, token = "s3cret"): McpServerConfig => ({
     name: "remote",

@@ -31,7 +31,10 @@ function fieldTerms(words: readonly string[], vocabulary: ReadonlySet<string>, s
     if (isStopword(word)) continue;
     terms.push(stem(word));
     let pieces = segments.get(word);
-    if (pieces === undefined) segments.set(word, (pieces = segmentCompound(word, vocabulary)));
+    if (pieces === undefined) {
+      pieces = segmentCompound(word, vocabulary);
+      segments.set(word, pieces);
+    }
     for (const piece of pieces) {
       if (!isStopword(piece)) terms.push(stem(piece));
     }

@@ -20,7 +20,8 @@ export function pluginDefinitionHooks(plugins: readonly LoadedPlugin[]): Definit
       const view = Object.freeze({
         ...tool,
         get inputSchema() {
-          return (schemaCopy ??= structuredClone(tool.inputSchema));
+          schemaCopy ??= structuredClone(tool.inputSchema);
+          return schemaCopy;
         },
       });
       const patch = hook(view, ctx);

@@ -1,8 +1,10 @@
+import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import { isBuiltinToolName } from "../../tools/builtin";
+import type { InputSchema } from "../../tools/types";
 import { summarize, validateToolDraft } from "../../tools/validate";
 import { inputSchemaFromZod } from "../../tools/zod-schema";
 import { isMissing, toLoadError, type SourceLoadError } from "../source-file";
@@ -65,7 +67,7 @@ function adaptTools(plugin: z.infer<typeof PluginExportSchema>, taken: Map<strin
     const owner = taken.get(spec.name);
     if (owner !== undefined) throw new PluginError(`${at}: the plugin "${owner}" already defines a tool with this name.`);
     seen.add(spec.name);
-    let inputSchema;
+    let inputSchema: InputSchema;
     try {
       inputSchema = inputSchemaFromZod(spec.args);
     } catch (error) {
@@ -93,7 +95,7 @@ function adaptTools(plugin: z.infer<typeof PluginExportSchema>, taken: Map<strin
  * files through tsx when it is installed.
  */
 export async function loadPlugins(folder: string): Promise<{ plugins: LoadedPlugin[]; errors: SourceLoadError[] }> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(folder, { withFileTypes: true });
   } catch (error) {
