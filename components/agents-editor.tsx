@@ -8,6 +8,8 @@ import { useCan } from "./catalog-access";
 import { AGENT_MODES, PERMISSION_ACTIONS, type Agent, type PermissionRule } from "@/lib/rules/agents";
 import type { FieldError } from "@/lib/tools/validate";
 import { ConfirmButton } from "./confirm-button";
+import { withContentKeys } from "./content-keys";
+import { editRowAt, rowValues, toEditableRow, toEditableRows } from "./editable-rows";
 import { FieldErrors, errorsUnder, splitList } from "./field-errors";
 
 const NEW_AGENT: Agent = { name: "", mode: "subagent", description: "", permissions: [{ pattern: "*", action: "allow" }], baseTools: [] };
@@ -83,8 +85,8 @@ function AgentCard({ catalogId, agent }: { catalogId: string; agent: Agent }) {
       <p className="muted small">{agent.description || "No description."}</p>
       <div className="small">
         <span className="muted">Permissions: </span>
-        {agent.permissions.map((rule, index) => (
-          <span key={index} className={`tag`}>
+        {withContentKeys(agent.permissions, (rule) => `${rule.pattern} ${rule.action}`).map(([key, rule]) => (
+          <span key={key} className="tag">
             {rule.pattern} → <b>{rule.action}</b>
           </span>
         ))}
@@ -112,11 +114,10 @@ function AgentForm({ catalogId, agent, previousName, onDone }: { catalogId: stri
   const [mode, setMode] = useState(agent.mode);
   const [description, setDescription] = useState(agent.description);
   const [baseTools, setBaseTools] = useState(agent.baseTools.join(", "));
-  const [rules, setRules] = useState<PermissionRule[]>(agent.permissions);
+  const [rules, setRules] = useState(() => toEditableRows(agent.permissions));
   const [problems, setProblems] = useState<FieldError[]>([]);
 
-  const editRule = (index: number, change: Partial<PermissionRule>) =>
-    setRules((current) => current.map((rule, i) => (i === index ? { ...rule, ...change } : rule)));
+  const editRule = (index: number, change: Partial<PermissionRule>) => setRules((current) => editRowAt(current, index, change));
   const moveRule = (index: number, by: number) =>
     setRules((current) => {
       const next = [...current];
@@ -127,7 +128,7 @@ function AgentForm({ catalogId, agent, previousName, onDone }: { catalogId: stri
 
   const submit = () =>
     startTransition(async () => {
-      const draft: Agent = { name: name.trim(), mode, description: description.trim(), permissions: rules, baseTools: splitList(baseTools) };
+      const draft: Agent = { name: name.trim(), mode, description: description.trim(), permissions: rowValues(rules), baseTools: splitList(baseTools) };
       const result = await saveAgentAction(catalogId, draft, previousName);
       if (!result.ok) {
         setProblems(result.error.problems);
@@ -151,6 +152,7 @@ function AgentForm({ catalogId, agent, previousName, onDone }: { catalogId: stri
       <div className="row">
         <div className="field" style={{ flex: 1 }}>
           <label htmlFor={`agent-name-${agent.name}`}>Name</label>
+          {/* biome-ignore lint/a11y/noAutofocus: the form opens when the user asks to create or edit an agent: the focus goes where they are about to type */}
           <input id={`agent-name-${agent.name}`} value={name} onChange={(event) => setName(event.target.value)} className="mono" autoFocus required />
           <FieldErrors problems={errorsUnder(problems, "name")} />
         </div>
@@ -182,8 +184,8 @@ function AgentForm({ catalogId, agent, previousName, onDone }: { catalogId: stri
         </h3>
         <table>
           <tbody>
-            {rules.map((rule, index) => (
-              <tr key={index} data-testid={`permission-${index}`}>
+            {rules.map(({ key, value: rule }, index) => (
+              <tr key={key} data-testid={`permission-${index}`}>
                 <td style={{ width: 30 }} className="faint">
                   {index + 1}
                 </td>
@@ -234,7 +236,7 @@ function AgentForm({ catalogId, agent, previousName, onDone }: { catalogId: stri
           type="button"
           className="small-button"
           style={{ marginTop: 8 }}
-          onClick={() => setRules((current) => [...current, { pattern: "", action: "deny" }])}
+          onClick={() => setRules((current) => [...current, toEditableRow<PermissionRule>({ pattern: "", action: "deny" })])}
           data-testid="add-permission"
         >
           Add rule

@@ -131,6 +131,7 @@ function CatalogCard({ catalog, role }: { catalog: CatalogSummary; role: TeamRol
           }}
           onKeyDown={(event) => event.key === "Escape" && setEditing(false)}
         >
+          {/* biome-ignore lint/a11y/noAutofocus: the form opens in place of the name when the user asks to rename: the focus goes where they are about to type */}
           <input name="name" defaultValue={catalog.name} aria-label="Catalog name" autoFocus required maxLength={80} />
           <input name="description" defaultValue={catalog.description} aria-label="Catalog description" maxLength={2000} />
           <div className="row end">

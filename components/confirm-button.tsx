@@ -38,10 +38,11 @@ export function ConfirmButton({
           <h2>{title}</h2>
           <div className="muted">{body}</div>
           <div className="row end">
-            <button value="cancel" autoFocus>
+            {/* biome-ignore lint/a11y/noAutofocus: the dialog opens with its focus on Cancel, the choice that changes nothing */}
+            <button type="submit" value="cancel" autoFocus>
               Cancel
             </button>
-            <button value="confirm" className="danger solid" data-testid="confirm-action">
+            <button type="submit" value="confirm" className="danger solid" data-testid="confirm-action">
               {confirmLabel}
             </button>
           </div>

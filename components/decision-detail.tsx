@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Decision } from "@/db/queries/decisions";
+import { withContentKeys } from "./content-keys";
 
 /** Shared by the list and the detail: plain helpers, safe on the server and in the browser. */
 export function formatTime(iso: string): string {
@@ -181,8 +182,8 @@ function Messages({ messages }: { messages: Message[] }) {
   if (messages.length === 0) return <p className="faint">No messages.</p>;
   return (
     <ol className="messages-log">
-      {messages.map((message, index) => (
-        <li key={index}>
+      {withContentKeys(messages, (message) => `${message.role} ${message.content}`).map(([key, message]) => (
+        <li key={key}>
           <span className="badge">{message.role}</span> <span className="message-text">{message.content}</span>
         </li>
       ))}

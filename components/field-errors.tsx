@@ -1,4 +1,5 @@
 import type { FieldError } from "@/lib/tools/validate";
+import { withContentKeys } from "./content-keys";
 
 /** The problems whose field is `prefix` or lies under it. */
 export function errorsUnder(problems: FieldError[], prefix: string): FieldError[] {
@@ -9,8 +10,8 @@ export function FieldErrors({ problems, testId }: { problems: FieldError[]; test
   if (problems.length === 0) return null;
   return (
     <div data-testid={testId}>
-      {problems.map((problem, index) => (
-        <div key={index} className="field-error" role="alert">
+      {withContentKeys(problems, (problem) => `${problem.field} ${problem.message}`).map(([key, problem]) => (
+        <div key={key} className="field-error" role="alert">
           <code>{problem.field}</code> {problem.message}
         </div>
       ))}

@@ -3,7 +3,7 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo, useRef, useState } from "react";
+import { Fragment, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { PlaygroundEvent, TurnDetails } from "@/lib/playground/events";
 import type { TurnToolEntry } from "@/lib/selection/turn";
@@ -515,16 +515,17 @@ function EventsView({ events }: { events: PlaygroundEvent[] }) {
       return;
     }
     flushText(String(index));
+    let block: React.ReactNode = null;
     if (event.type === "tool-call" && event.toolName !== "ToolSearch") {
-      blocks.push(
-        <div key={index} className="tool-call small" data-testid={`tool-call-${event.toolName}`}>
+      block = (
+        <div className="tool-call small" data-testid={`tool-call-${event.toolName}`}>
           <b>calls</b> <code>{event.toolName}</code> {!event.active && <span className="badge off">not in its tool set</span>}
           <pre className="diff">{JSON.stringify(event.input, null, 2)}</pre>
-        </div>,
+        </div>
       );
     } else if (event.type === "tool-search") {
-      blocks.push(
-        <div key={index} className="tool-search small" data-testid="tool-search-event">
+      block = (
+        <div className="tool-search small" data-testid="tool-search-event">
           <b>ToolSearch</b> <code>{event.query}</code> <span className="badge">{event.path}</span>
           {event.selector && <span className="faint"> by {event.selector}</span>}
           <div>
@@ -544,34 +545,32 @@ function EventsView({ events }: { events: PlaygroundEvent[] }) {
               rejected <code>{rejection.name}</code>: {rejection.reason}
             </div>
           ))}
-        </div>,
+        </div>
       );
     } else if (event.type === "tool-result") {
-      blocks.push(
-        <div key={index} className="tool-result small" data-testid="tool-result">
+      block = (
+        <div className="tool-result small" data-testid="tool-result">
           {event.simulated ? <span className="badge warn">simulated result</span> : <span className="badge ok">live result</span>} <code>{event.toolName}</code>
           <pre className="diff">{event.output}</pre>
-        </div>,
+        </div>
       );
     } else if (event.type === "tool-error") {
-      blocks.push(
-        <div key={index} className="error-box small">
+      block = (
+        <div className="error-box small">
           <code>{event.toolName}</code>: {event.error}
-        </div>,
+        </div>
       );
     } else if (event.type === "step" && events.slice(0, index).some((previous) => previous.type === "tool-search")) {
-      blocks.push(
-        <div key={index} className="small faint" data-testid="next-step-tools">
+      block = (
+        <div className="small faint" data-testid="next-step-tools">
           Available at the next step: {event.activeTools.join(", ")}
-        </div>,
+        </div>
       );
     } else if (event.type === "error") {
-      blocks.push(
-        <div key={index} className="error-box small">
-          {event.message}
-        </div>,
-      );
+      block = <div className="error-box small">{event.message}</div>;
     }
+    // biome-ignore lint/suspicious/noArrayIndexKey: the stream is only ever appended to, so an event's position is its identity
+    if (block) blocks.push(<Fragment key={index}>{block}</Fragment>);
   });
   flushText("end");
   return <div className="stack">{blocks}</div>;

@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { replayDecisionAction } from "@/app/catalogs/[catalog]/decisions/actions";
 import type { ReplayResponse } from "@/app/_services/replay";
+import { withContentKeys } from "./content-keys";
 import { formatTime, ScoreBar } from "./decision-detail";
 
 interface Props {
@@ -139,17 +140,19 @@ function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["k
                 </tr>
               </thead>
               <tbody>
-                {catalogChanges.map((change, index) => (
-                  <tr key={index} data-testid={`catalog-change-${change.subject}`}>
-                    <td className="mono small">{change.revision}</td>
-                    <td>
-                      <span className="badge">{change.subjectKind}</span> <code>{change.subject}</code>{" "}
-                      <strong data-testid="change-action">{change.action}</strong>
-                    </td>
-                    <td className="small">{change.actor}</td>
-                    <td className="small mono">{formatTime(change.createdAt)}</td>
-                  </tr>
-                ))}
+                {withContentKeys(catalogChanges, (change) => `${change.revision} ${change.subjectKind} ${change.subject} ${change.action}`).map(
+                  ([key, change]) => (
+                    <tr key={key} data-testid={`catalog-change-${change.subject}`}>
+                      <td className="mono small">{change.revision}</td>
+                      <td>
+                        <span className="badge">{change.subjectKind}</span> <code>{change.subject}</code>{" "}
+                        <strong data-testid="change-action">{change.action}</strong>
+                      </td>
+                      <td className="small">{change.actor}</td>
+                      <td className="small mono">{formatTime(change.createdAt)}</td>
+                    </tr>
+                  ),
+                )}
               </tbody>
             </table>
           </div>

@@ -9,6 +9,7 @@ import { explainModelRuleMatch, type ModelRule } from "@/lib/rules/model-rules";
 import type { DefinitionOverride } from "@/lib/rules/overrides";
 import type { KnownModel, ProviderProfile } from "@/lib/rules/providers";
 import type { FieldError } from "@/lib/tools/validate";
+import { editRowAt, rowValues, toEditableRow, toEditableRows } from "./editable-rows";
 import { FieldErrors, errorsUnder, splitList } from "./field-errors";
 import { useCan } from "./catalog-access";
 
@@ -248,11 +249,10 @@ function ListInput({
 }
 
 function ProvidersEditor({ catalogId, initial, searchService }: { catalogId: string; initial: ProviderProfile[]; searchService: boolean }) {
-  const [providers, setProviders] = useState(initial);
+  const [providers, setProviders] = useState(() => toEditableRows(initial));
   const [service, setService] = useState(searchService);
   const { pending, problems, save } = useSave(catalogId);
-  const edit = (index: number, change: Partial<ProviderProfile>) =>
-    setProviders((current) => current.map((provider, i) => (i === index ? { ...provider, ...change } : provider)));
+  const edit = (index: number, change: Partial<ProviderProfile>) => setProviders((current) => editRowAt(current, index, change));
   return (
     <section className="panel stack" data-testid="providers">
       <div>
@@ -271,8 +271,8 @@ function ProvidersEditor({ catalogId, initial, searchService }: { catalogId: str
           </tr>
         </thead>
         <tbody>
-          {providers.map((provider, index) => (
-            <tr key={index} data-testid={`provider-${provider.id}`}>
+          {providers.map(({ key, value: provider }, index) => (
+            <tr key={key} data-testid={`provider-${provider.id}`}>
               <td>
                 <input aria-label="Provider id" value={provider.id} onChange={(event) => edit(index, { id: event.target.value })} className="mono" />
               </td>
@@ -302,10 +302,20 @@ function ProvidersEditor({ catalogId, initial, searchService }: { catalogId: str
       </label>
       <FieldErrors problems={problems} />
       <div className="row end">
-        <button type="button" onClick={() => setProviders((current) => [...current, { id: "new-provider", name: "New provider", webSearch: false }])}>
+        <button
+          type="button"
+          onClick={() =>
+            setProviders((current) => [...current, toEditableRow<ProviderProfile>({ id: "new-provider", name: "New provider", webSearch: false })])
+          }
+        >
           Add provider
         </button>
-        <button type="button" className="primary" disabled={pending} onClick={() => save({ providers, searchServiceConfigured: service }, "Providers saved")}>
+        <button
+          type="button"
+          className="primary"
+          disabled={pending}
+          onClick={() => save({ providers: rowValues(providers), searchServiceConfigured: service }, "Providers saved")}
+        >
           Save providers
         </button>
       </div>
@@ -321,23 +331,24 @@ interface OverrideDraft {
 }
 
 function OverridesEditor({ catalogId, initial, toolNames }: { catalogId: string; initial: DefinitionOverride[]; toolNames: string[] }) {
-  const [drafts, setDrafts] = useState<OverrideDraft[]>(() =>
-    initial.map((override) => ({
-      tool: override.tool,
-      models: override.models.join(", "),
-      summary: override.summary ?? "",
-      description: override.description ?? "",
-    })),
+  const [drafts, setDrafts] = useState(() =>
+    toEditableRows<OverrideDraft>(
+      initial.map((override) => ({
+        tool: override.tool,
+        models: override.models.join(", "),
+        summary: override.summary ?? "",
+        description: override.description ?? "",
+      })),
+    ),
   );
   const { pending, problems, save } = useSave(catalogId);
-  const overrides: DefinitionOverride[] = drafts.map((draft) => ({
+  const overrides: DefinitionOverride[] = rowValues(drafts).map((draft) => ({
     tool: draft.tool.trim(),
     models: splitList(draft.models),
     ...(draft.summary.trim() ? { summary: draft.summary.trim() } : {}),
     ...(draft.description.trim() ? { description: draft.description } : {}),
   }));
-  const edit = (index: number, change: Partial<OverrideDraft>) =>
-    setDrafts((current) => current.map((draft, i) => (i === index ? { ...draft, ...change } : draft)));
+  const edit = (index: number, change: Partial<OverrideDraft>) => setDrafts((current) => editRowAt(current, index, change));
   return (
     <section className="panel stack" data-testid="overrides">
       <div>
@@ -347,8 +358,8 @@ function OverridesEditor({ catalogId, initial, toolNames }: { catalogId: string;
         </p>
       </div>
       {drafts.length === 0 && <p className="faint">No overrides.</p>}
-      {drafts.map((draft, index) => (
-        <div key={index} className="card">
+      {drafts.map(({ key, value: draft }, index) => (
+        <div key={key} className="card">
           <div className="grid-2">
             <div className="field">
               <label>
@@ -385,7 +396,12 @@ function OverridesEditor({ catalogId, initial, toolNames }: { catalogId: string;
         </div>
       ))}
       <div className="row end">
-        <button type="button" onClick={() => setDrafts((current) => [...current, { tool: toolNames[0] ?? "", models: "", summary: "", description: "" }])}>
+        <button
+          type="button"
+          onClick={() =>
+            setDrafts((current) => [...current, toEditableRow<OverrideDraft>({ tool: toolNames[0] ?? "", models: "", summary: "", description: "" })])
+          }
+        >
           Add override
         </button>
         <button type="button" className="primary" disabled={pending} onClick={() => save({ overrides }, "Overrides saved")}>

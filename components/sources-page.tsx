@@ -10,6 +10,7 @@ import type { McpServerView } from "@/db/queries/mcp-servers";
 import type { SourceLoadError } from "@/lib/sources/source-file";
 import type { FieldError } from "@/lib/tools/validate";
 import { ConfirmButton } from "./confirm-button";
+import { withContentKeys } from "./content-keys";
 import { FieldErrors, errorsUnder } from "./field-errors";
 import { useCan } from "./catalog-access";
 
@@ -596,8 +597,8 @@ function LoadErrors({ errors, what, testId }: { errors: SourceLoadError[]; what:
       </b>{" "}
       <span className="small">(the others still loaded)</span>
       <ul>
-        {errors.map((error, index) => (
-          <li key={index} className="small">
+        {withContentKeys(errors, (error) => `${error.file}:${error.line} ${error.message}`).map(([key, error]) => (
+          <li key={key} className="small">
             <code>
               {error.file}
               {error.line === undefined ? "" : `:${error.line}`}

@@ -228,7 +228,7 @@ export function TeamTable({ testId, headings, rows, empty }: { testId: string; h
     <div className="table-wrap">
       <table data-testid={testId}>
         <thead>
-          <tr>{headings.map((heading, index) => (heading ? <th key={index}>{heading}</th> : <th key={index} aria-label="Actions" />))}</tr>
+          <tr>{headings.map((heading) => (heading ? <th key={heading}>{heading}</th> : <th key="actions" aria-label="Actions" />))}</tr>
         </thead>
         <tbody>{rows}</tbody>
       </table>

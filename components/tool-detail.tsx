@@ -161,12 +161,12 @@ function LatestSourceChange({ catalogId, name }: { catalogId: string; name: stri
             <code>{change.field}</code>
           </h3>
           <div className="grid-2">
-            <pre className="diff diff-removed" aria-label={`${change.field} before`}>
-              {inFull(change.before)}
-            </pre>
-            <pre className="diff diff-added" aria-label={`${change.field} after`}>
-              {inFull(change.after)}
-            </pre>
+            <figure aria-label={`${change.field} before`} style={{ margin: 0 }}>
+              <pre className="diff diff-removed">{inFull(change.before)}</pre>
+            </figure>
+            <figure aria-label={`${change.field} after`} style={{ margin: 0 }}>
+              <pre className="diff diff-added">{inFull(change.after)}</pre>
+            </figure>
           </div>
         </div>
       ))}

@@ -9,6 +9,7 @@ import type { ToolRecord } from "@/db/queries/tools";
 import { SUMMARY_MAX } from "@/lib/tools/types";
 import { DESCRIPTION_MAX, validateToolDraft, type FieldError } from "@/lib/tools/validate";
 import { queryKeys } from "./api-client";
+import { withContentKeys } from "./content-keys";
 
 const NEW_SCHEMA = JSON.stringify({ type: "object", properties: {}, additionalProperties: false }, null, 2);
 
@@ -50,7 +51,9 @@ function byField(errors: FieldError[]): Partial<Record<Field, FieldError[]>> {
   const grouped: Partial<Record<Field, FieldError[]>> = {};
   for (const error of errors) {
     const field = error.field.split(".")[0] as Field;
-    (grouped[field] ??= []).push(error);
+    const fieldErrors = grouped[field] ?? [];
+    fieldErrors.push(error);
+    grouped[field] = fieldErrors;
   }
   return grouped;
 }
@@ -134,6 +137,7 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
       }}
     >
       <FormField id="tool-name" label="Name" hint="Letters, digits, _ and -; at most 64. Unique in the catalog." errors={shown.name}>
+        {/* biome-ignore lint/a11y/noAutofocus: only on the new-tool page, which the user opened to type a name */}
         <input id="tool-name" value={values.name} onChange={update("name", "name")} autoFocus={!tool} autoComplete="off" spellCheck={false} className="mono" />
       </FormField>
       <FormField
@@ -227,8 +231,8 @@ function FormField({
         {counter}
       </div>
       {children}
-      {errors?.map((error, index) => (
-        <div key={index} className="field-error" role="alert" data-testid={`error-${id}`}>
+      {withContentKeys(errors ?? [], (error) => `${error.field} ${error.message}`).map(([key, error]) => (
+        <div key={key} className="field-error" role="alert" data-testid={`error-${id}`}>
           {error.field.includes(".") ? <code>{error.field}</code> : null} {error.message}
         </div>
       ))}

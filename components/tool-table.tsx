@@ -12,8 +12,6 @@ import { TOOL_SOURCES } from "@/lib/tools/types";
 import { fetchToolPage, queryKeys, type ToolPage, type ToolPageFilters } from "./api-client";
 import { useLoadMore, VirtualRows } from "./virtual-rows";
 
-type StateFilter = "all" | "enabled" | "disabled";
-
 /** How long typing rests before the search goes to the URL and the server. */
 const SEARCH_DEBOUNCE_MS = 200;
 
@@ -77,6 +75,7 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
 
   // A new search starts at the top of the list.
   const filterKey = JSON.stringify(filters);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: filterKey is what triggers the scroll, though the effect does not read it
   useEffect(() => {
     scroller?.scrollTo({ top: 0 });
   }, [filterKey, scroller]);

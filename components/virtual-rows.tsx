@@ -77,6 +77,7 @@ export function useLoadMore({
 
 function Spacer({ height, columns }: { height: number; columns: number }) {
   return (
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a table row is not focusable; the spacer only holds the scroll height and stays out of the accessibility tree
     <tr aria-hidden="true" className="virtual-spacer">
       <td colSpan={columns} style={{ height }} />
     </tr>
