@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,8 +14,11 @@ export interface OwnApp {
 export async function startOwnApp(port: number, env: Record<string, string> = {}): Promise<OwnApp> {
   const url = `http://127.0.0.1:${port}`;
   const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-e2e-own-")), "toolshed.db");
+  const appEnv = { ...process.env, TOOLSHED_DB: database, TOOLSHED_SEED: "1", TOOLSHED_URL: url, ...env };
+  // The server refuses a database that has not been migrated: the same step as Playwright's web servers.
+  execFileSync("npm", ["run", "--silent", "db:migrate"], { env: appEnv, stdio: "ignore" });
   const child: ChildProcess = spawn("./node_modules/.bin/next", ["start", "-p", String(port)], {
-    env: { ...process.env, TOOLSHED_DB: database, TOOLSHED_SEED: "1", TOOLSHED_URL: url, ...env },
+    env: appEnv,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
