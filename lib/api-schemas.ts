@@ -78,6 +78,11 @@ export const toolSearchBody = z.strictObject({
   messages: z.array(messageSchema).max(200).optional(),
 });
 
+/** The body of a replay request, from the HTTP API or the decision page (none: the decision's own selector). */
+export const replayBody = z.strictObject({
+  selector: z.string().trim().min(1, "Name a selector, or leave it out.").max(200).optional(),
+});
+
 export const decisionQuery = z.strictObject({
   conversationId: z.string().optional(),
   kind: z.enum(["preselect", "tool-search"]).optional(),

@@ -1,18 +1,14 @@
 import "server-only";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Db } from "@/db/client";
 import { listAuditBetween, type CatalogChange } from "@/db/queries/audit-between";
 import { getDecision } from "@/db/queries/decisions";
+import type { replayBody } from "@/lib/api-schemas";
 import { ToolshedError } from "@/lib/errors";
 import { replayDecision, type ReplayResult } from "@/lib/selection/replay";
 import type { Selector } from "@/lib/selection/selector";
 import { selectorById, selectorRegistry } from "./selection";
 import { catalogState } from "./sources";
-
-/** The body of a replay request, from the HTTP API or the decision page. */
-export const replayBody = z.strictObject({
-  selector: z.string().trim().min(1, "Name a selector, or leave it out.").max(200).optional(),
-});
 
 export interface ReplayResponse extends ReplayResult {
   decisionId: string;

@@ -1,20 +1,17 @@
-import { readdirSync } from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as unknownPathRoute from "@/app/api/[[...path]]/route";
+import { API_DIR, apiRoutes } from "../support/api-routes";
 import { apiRequest, params, useFreshDatabase } from "./helpers";
 
-const API_DIR = path.join(process.cwd(), "app", "api");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Handler = (request: Request, context: unknown) => Promise<Response> | Response;
 
 /** Every route file under app/api but better-auth's (its own answers) and the unknown-path one. */
-function routeFiles(dir = API_DIR): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "auth" || entry.name === "[[...path]]" ? [] : routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
-  });
+function routeFiles(): string[] {
+  return apiRoutes()
+    .filter((route) => route.dir.split(path.sep)[0] !== "auth")
+    .map((route) => path.join(API_DIR, route.dir, "route.ts"));
 }
 
 async function json(response: Response) {

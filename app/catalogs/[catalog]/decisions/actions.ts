@@ -1,9 +1,10 @@
 "use server";
 
 import { actionPrincipal, enforceRateLimit, requireDecisionAccess } from "@/app/_services/access";
-import { replayBody, replayDecisionById } from "@/app/_services/replay";
+import { replayDecisionById } from "@/app/_services/replay";
 import { getDb } from "@/db/client";
 import { runAction } from "@/lib/action-result";
+import { replayBody } from "@/lib/api-schemas";
 import { parseWith } from "@/lib/http";
 
 /** Replays a decision for its page. It reads only, so nothing needs revalidating. */

@@ -1,7 +1,8 @@
 import { enforceRateLimit, requireDecisionAccess, signedInRoute } from "@/app/_services/access";
-import { replayBody, replayDecisionById } from "@/app/_services/replay";
+import { replayDecisionById } from "@/app/_services/replay";
 import { selectorCallsModel } from "@/app/_services/selection";
 import { getDb } from "@/db/client";
+import { replayBody } from "@/lib/api-schemas";
 import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 const BODY_LIMIT = 16 * 1024;

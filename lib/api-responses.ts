@@ -1,0 +1,251 @@
+import { z } from "zod";
+import { TEAM_ROLES, TOKEN_SCOPES } from "./auth/policy";
+import { TOOL_SOURCES } from "./tools/types";
+
+/**
+ * Response bodies of the HTTP API, for its OpenAPI document (lib/openapi.ts). Routes answer with
+ * what db/ and lib/ return; these schemas describe that for callers, and the API tests check
+ * recorded answers against them. `z.object` lists every field an answer has; `z.looseObject`
+ * lists the fields callers rely on and admits the rest (large, internal or versioned records).
+ */
+
+const timestamp = z.string().describe("ISO 8601 date-time.");
+const nameList = z.array(z.string());
+
+export const errorResponse = z.object({
+  error: z.object({
+    code: z.enum([
+      "bad_request",
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "method_not_allowed",
+      "conflict",
+      "too_large",
+      "rate_limited",
+      "upstream_failed",
+      "internal",
+    ]),
+    message: z.string(),
+    field: z.string().optional(),
+    problems: z.array(z.looseObject({ field: z.string(), message: z.string() })).optional(),
+  }),
+});
+
+const catalog = z.object({ id: z.string(), teamId: z.string(), name: z.string(), description: z.string(), revision: z.number().int() });
+
+const tool = z.looseObject({
+  name: z.string(),
+  source: z.enum(TOOL_SOURCES),
+  summary: z.string(),
+  description: z.string(),
+  inputSchema: z.looseObject({}),
+  enabled: z.boolean(),
+  tags: nameList,
+  registered: z.boolean(),
+  requires: z.looseObject({}),
+  sourceRef: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+const definition = z.object({ name: z.string(), description: z.string(), inputSchema: z.looseObject({}) });
+const rejection = z.object({ name: z.string(), reason: z.string() });
+const fallback = z.object({ from: z.string(), cause: z.string() }).nullable();
+
+const agent = z.looseObject({
+  name: z.string(),
+  mode: z.string(),
+  description: z.string(),
+  permissions: z.array(z.looseObject({ pattern: z.string(), action: z.string() })),
+  baseTools: nameList,
+});
+
+const conversation = z.looseObject({
+  id: z.string(),
+  catalogId: z.string(),
+  title: z.string(),
+  model: z.string(),
+  agent: z.string(),
+  history: nameList,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+const decision = z.looseObject({
+  id: z.string(),
+  catalogId: z.string(),
+  conversationId: z.string().nullable(),
+  revision: z.number().int(),
+  kind: z.enum(["preselect", "tool-search"]),
+  path: z.enum(["preselect", "exact", "semantic"]),
+  model: z.string(),
+  agent: z.string(),
+  selector: z.string().nullable(),
+  fallback,
+  result: z.unknown(),
+  rejected: z.array(rejection),
+  latencyMs: z.number(),
+  createdAt: timestamp,
+});
+
+const evaluation = z.looseObject({
+  id: z.string(),
+  catalogId: z.string(),
+  revision: z.number().int(),
+  setName: z.string(),
+  selector: z.string(),
+  k: z.number().int(),
+  status: z.enum(["running", "done", "failed"]),
+  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+  metrics: z.record(z.string(), z.number()).nullable(),
+  error: z.string().nullable(),
+});
+
+const importResult = z.object({
+  created: nameList,
+  updated: nameList,
+  unchanged: nameList,
+  skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+  revision: z.number().int(),
+});
+
+const importJob = z.looseObject({
+  id: z.string(),
+  catalogId: z.string(),
+  status: z.enum(["running", "done", "failed"]),
+  progress: z.looseObject({ done: z.number().int(), total: z.number().int() }),
+  result: importResult.optional(),
+  error: errorResponse.shape.error.optional(),
+});
+
+const mcpServer = z.looseObject({
+  name: z.string(),
+  config: z.looseObject({ name: z.string(), transport: z.enum(["stdio", "http"]) }).describe("The configuration with its secrets redacted."),
+  status: z.string(),
+  lastSyncAt: timestamp.nullable(),
+  toolCount: z.number().int(),
+  registeredCount: z.number().int(),
+});
+
+const sourceSync = z.looseObject({ added: nameList, updated: nameList, unregistered: nameList });
+
+const team = z.object({ id: z.string(), name: z.string() });
+const invitation = z.looseObject({ id: z.string(), email: z.string(), role: z.enum(TEAM_ROLES), expiresAt: timestamp, acceptedAt: timestamp.nullable() });
+const apiToken = z.object({
+  id: z.string(),
+  teamId: z.string(),
+  name: z.string(),
+  scope: z.enum(TOKEN_SCOPES),
+  prefix: z.string(),
+  createdBy: z.string(),
+  createdAt: timestamp,
+  lastUsedAt: timestamp.nullable(),
+  revokedAt: timestamp.nullable(),
+});
+
+const embeddings = z.object({
+  model: z.string().nullable(),
+  revision: z.number().int(),
+  embedded: z.number().int(),
+  total: z.number().int(),
+  running: z.boolean(),
+  error: z.string().nullable(),
+});
+
+/** Every response body by name; lib/openapi.ts names them in its operations. */
+export const apiResponses = {
+  Error: errorResponse,
+  Health: z.object({ ok: z.literal(true) }),
+  CatalogList: z.object({ catalogs: z.array(catalog) }),
+  CatalogAnswer: z.object({ catalog }),
+  ToolList: z.object({ tools: z.array(tool) }),
+  ToolPage: z.looseObject({
+    tools: z.array(tool),
+    total: z.number().int(),
+    nextCursor: z.string().optional(),
+    facets: z.looseObject({}),
+    revision: z.number().int(),
+    sourceChanges: z.record(z.string(), timestamp).optional(),
+  }),
+  ToolAnswer: z.object({ tool }),
+  ToolDeletion: z.object({ deleted: z.string(), revision: z.number().int(), references: z.looseObject({}) }),
+  ToolAudit: z.object({ entries: z.array(z.looseObject({ action: z.string(), subject: z.string(), revision: z.number().int() })) }),
+  CatalogExport: z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })) }),
+  ImportResult: importResult,
+  ImportStarted: z.object({ job: z.object({ id: z.string(), url: z.string() }) }),
+  ImportJobAnswer: z.object({ job: importJob }),
+  Rules: z.object({ rules: z.looseObject({}) }),
+  AgentList: z.object({ agents: z.array(agent) }),
+  AgentAnswer: z.object({ agent }),
+  ConversationList: z.object({ conversations: z.array(conversation) }),
+  ConversationAnswer: z.object({
+    conversation,
+    messages: z.array(z.looseObject({ id: z.number().int(), role: z.enum(["user", "assistant", "system", "tool"]), content: z.string() })),
+  }),
+  DecisionPage: z.object({ decisions: z.array(decision), nextCursor: z.string().nullable() }),
+  DecisionAnswer: z.object({ decision: decision.extend({ input: z.unknown() }) }),
+  Replay: z.looseObject({ before: z.looseObject({}), after: z.looseObject({}), diff: z.looseObject({}), catalogChanges: z.array(z.looseObject({})) }),
+  Embeddings: z.object({ embeddings }),
+  EvaluationAnswer: z.object({ evaluation }),
+  EvaluationPage: z.object({ evaluations: z.array(evaluation), nextCursor: z.string().nullable() }),
+  Quality: z.looseObject({
+    revision: z.number().int(),
+    counts: z.record(z.string(), z.number().int()),
+    findings: z.array(z.looseObject({ kind: z.string(), tools: nameList, message: z.string() })),
+    usage: z.looseObject({}),
+  }),
+  ToolListAnswer: z.looseObject({
+    catalog: z.string(),
+    revision: z.number().int(),
+    model: z.string(),
+    agent: z.string(),
+    provider: z.string().nullable(),
+    mode: z.string(),
+    format: z.enum(["ai-sdk", "openai", "anthropic"]),
+    tools: z.array(z.looseObject({})).describe("The visible tools in the requested provider format."),
+    annotations: z.array(z.object({ name: z.string(), source: z.enum(TOOL_SOURCES), needsApproval: z.boolean() })),
+    trace: z.array(z.looseObject({ stage: z.string(), removed: z.array(z.looseObject({})), changed: z.array(z.looseObject({})) })),
+    tokens: z.looseObject({ total: z.number().int() }),
+  }),
+  Preselection: z.object({
+    conversationId: z.string(),
+    selected: z.array(z.object({ name: z.string(), score: z.number() })),
+    toolSet: z.array(z.object({ name: z.string(), origin: z.enum(["base", "preselected", "history", "entry"]) })),
+    rejected: z.array(rejection),
+    dropped: z.array(rejection),
+    selector: z.string(),
+    fallback,
+    decisionId: z.string(),
+    revision: z.number().int(),
+    tokens: z.object({ toolSet: z.number().int(), visible: z.number().int(), candidates: z.number().int() }),
+    latencyMs: z.number(),
+  }),
+  ToolSearch: z.object({
+    conversationId: z.string(),
+    path: z.enum(["exact", "semantic"]),
+    tools: z.array(definition),
+    rejected: z.array(rejection),
+    selector: z.string().nullable(),
+    fallback,
+    decisionId: z.string(),
+    latencyMs: z.number(),
+  }),
+  McpServerList: z.object({ servers: z.array(mcpServer) }),
+  McpServerAnswer: z.object({ server: mcpServer }),
+  McpServerSync: z.object({ server: mcpServer, sync: sourceSync }),
+  SourcesReload: z.object({
+    loadedAt: timestamp,
+    errors: z.object({ plugins: z.array(z.looseObject({})), skills: z.array(z.looseObject({})), agents: z.array(z.looseObject({})) }),
+  }),
+  TeamList: z.object({ teams: z.array(team.extend({ role: z.enum(TEAM_ROLES).optional(), scope: z.enum(TOKEN_SCOPES).optional() })) }),
+  TeamAnswer: z.object({ team: team.extend({ role: z.enum(TEAM_ROLES) }) }),
+  MemberList: z.object({ members: z.array(z.object({ userId: z.string(), email: z.string(), name: z.string(), role: z.enum(TEAM_ROLES), since: timestamp })) }),
+  MemberAnswer: z.object({ member: z.looseObject({ userId: z.string(), role: z.enum(TEAM_ROLES) }) }),
+  InvitationList: z.object({ invitations: z.array(invitation) }),
+  InvitationCreated: z.object({ invitation, link: z.string().describe("Shown once: the invitation's secret is in it.") }),
+  TokenList: z.object({ tokens: z.array(apiToken) }),
+  TokenCreated: z.object({ token: apiToken, secret: z.string().describe("Shown once: only its hash is kept.") }),
+} satisfies Record<string, z.ZodType>;
+
+export type ApiResponseName = keyof typeof apiResponses;

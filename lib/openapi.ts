@@ -1,0 +1,402 @@
+import { z } from "zod";
+import {
+  agentBody,
+  createCatalogBody,
+  decisionQuery,
+  evaluationBody,
+  evaluationQuery,
+  mcpServerBody,
+  playgroundBody,
+  preselectBody,
+  qualityQuery,
+  replayBody,
+  rulesBody,
+  toolBody,
+  toolListBody,
+  toolPageQuery,
+  toolSearchBody,
+  updateCatalogBody,
+} from "./api-schemas";
+import { apiResponses, type ApiResponseName } from "./api-responses";
+import { apiTokenBody, createTeamBody, invitationBody, memberRoleBody } from "./team-schemas";
+
+/**
+ * The HTTP API as an OpenAPI 3.1 document, made from the zod schemas the route handlers validate
+ * requests with (lib/api-schemas.ts, lib/team-schemas.ts) and the response schemas beside them
+ * (lib/api-responses.ts). Served at GET /api/openapi.json and drawn by the /api-reference page;
+ * tests/api/openapi.test.ts checks that every route handler is in it and that answers match it.
+ */
+
+export const HTTP_METHODS = ["get", "post", "put", "patch", "delete"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Who may call an operation: anyone, any signed-in caller, or a role (token scope) in the catalog's or team's team. */
+type Access = "public" | "signed-in" | "read" | "write" | "admin" | "better-auth";
+
+const ACCESS_TEXT: Record<Access, string> = {
+  public: "No authentication.",
+  "signed-in": "Any signed-in caller (API token or session).",
+  read: "Viewer role, or a token with read scope, in the owning team.",
+  write: "Editor role, or a token with write scope, in the owning team.",
+  admin: "Admin role, or a token with admin scope, in the owning team.",
+  "better-auth": "better-auth's own endpoints (sign-in, sign-out, session, OAuth callbacks); they answer in better-auth's shape.",
+};
+
+type RequestSchemaName = keyof typeof requestSchemas;
+type QueryParameter = { name: string; description?: string; schema: object; required: boolean };
+
+/** A success answer: a named JSON body, no body, or a body of another media type. */
+type Answer = ApiResponseName | { description: string; mediaType?: string; schema?: object };
+
+interface Operation {
+  summary: string;
+  description?: string;
+  access: Access;
+  query?: RequestSchemaName;
+  body?: RequestSchemaName | { mediaType: string; description: string };
+  /** The body may be left out (e.g. a replay with the decision's own selector). */
+  bodyOptional?: boolean;
+  responses: Partial<Record<200 | 201 | 202 | 204 | 304, Answer>>;
+}
+
+/** Request schemas by the component name the document gives them. */
+const requestSchemas = {
+  CreateCatalogBody: createCatalogBody,
+  UpdateCatalogBody: updateCatalogBody,
+  ToolBody: toolBody,
+  ToolPageQuery: toolPageQuery,
+  ToolListBody: toolListBody,
+  RulesBody: rulesBody,
+  AgentBody: agentBody,
+  PreselectBody: preselectBody,
+  ToolSearchBody: toolSearchBody,
+  DecisionQuery: decisionQuery,
+  ReplayBody: replayBody,
+  PlaygroundBody: playgroundBody,
+  McpServerBody: mcpServerBody,
+  EvaluationBody: evaluationBody,
+  EvaluationQuery: evaluationQuery,
+  QualityQuery: qualityQuery,
+  CreateTeamBody: createTeamBody,
+  MemberRoleBody: memberRoleBody,
+  InvitationBody: invitationBody,
+  ApiTokenBody: apiTokenBody,
+} satisfies Record<string, z.ZodType>;
+
+const NO_CONTENT: Answer = { description: "Done; no body." };
+
+/** Every route file under app/api, by its path with `{parameters}`, and the methods it answers. */
+export const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
+  "/api/health": { get: { summary: "Liveness check", access: "public", responses: { 200: "Health" } } },
+  "/api/openapi.json": {
+    get: { summary: "This OpenAPI document", access: "public", responses: { 200: { description: "The OpenAPI 3.1 document.", schema: { type: "object" } } } },
+  },
+  "/api/auth/{path}": {
+    get: { summary: "better-auth endpoints (GET)", access: "better-auth", responses: { 200: { description: "better-auth's answer." } } },
+    post: {
+      summary: "better-auth endpoints (POST), e.g. sign-in/email, sign-out",
+      access: "better-auth",
+      responses: { 200: { description: "better-auth's answer." } },
+    },
+  },
+  "/api/catalogs": {
+    get: { summary: "The catalogs of the caller's teams", access: "signed-in", responses: { 200: "CatalogList" } },
+    post: {
+      summary: "Create a catalog",
+      description: "Without `team`, the catalog goes to the caller's only team, else to `default`; needs the editor role there.",
+      access: "signed-in",
+      body: "CreateCatalogBody",
+      responses: { 201: "CatalogAnswer" },
+    },
+  },
+  "/api/catalogs/{catalog}": {
+    get: { summary: "A catalog", access: "read", responses: { 200: "CatalogAnswer" } },
+    patch: { summary: "Rename or describe a catalog", access: "write", body: "UpdateCatalogBody", responses: { 200: "CatalogAnswer" } },
+    delete: { summary: "Delete a catalog with everything in it", access: "admin", responses: { 204: NO_CONTENT } },
+  },
+  "/api/catalogs/{catalog}/tools": {
+    get: {
+      summary: "Every tool, or one page of them",
+      description: "Without any query parameter: `{ tools }`, every tool. With any of them: one page with facets.",
+      access: "read",
+      query: "ToolPageQuery",
+      responses: { 200: { description: "`ToolList` without parameters, `ToolPage` with any.", schema: { oneOf: [ref("ToolList"), ref("ToolPage")] } } },
+    },
+    post: { summary: "Create a custom tool", access: "write", body: "ToolBody", responses: { 201: "ToolAnswer" } },
+  },
+  "/api/catalogs/{catalog}/tools/{name}": {
+    get: { summary: "A tool", access: "read", responses: { 200: "ToolAnswer" } },
+    patch: {
+      summary: "Change a tool",
+      description: "Any subset of the fields; a tool managed by its source takes `enabled` and `tags` only.",
+      access: "write",
+      body: "ToolBody",
+      responses: { 200: "ToolAnswer" },
+    },
+    delete: { summary: "Delete a custom tool with every reference to it", access: "write", responses: { 200: "ToolDeletion" } },
+  },
+  "/api/catalogs/{catalog}/tools/{name}/audit": { get: { summary: "A tool's audit history", access: "read", responses: { 200: "ToolAudit" } } },
+  "/api/catalogs/{catalog}/export": { get: { summary: "The catalog as one document", access: "read", responses: { 200: "CatalogExport" } } },
+  "/api/catalogs/{catalog}/import": {
+    post: {
+      summary: "Import tools (all or nothing)",
+      description: "Up to 1,000 tools: 200 with the result. More: 202 with a job to poll (also in `Location`).",
+      access: "write",
+      body: {
+        mediaType: "application/json",
+        description: "A catalog export, or a labelled set `{ tools: [{ name, description, parameters }] }`; up to 64 MiB.",
+      },
+      responses: { 200: "ImportResult", 202: "ImportStarted" },
+    },
+  },
+  "/api/catalogs/{catalog}/import-jobs/{id}": { get: { summary: "An import job", access: "read", responses: { 200: "ImportJobAnswer" } } },
+  "/api/catalogs/{catalog}/rules": {
+    get: { summary: "Model rules, providers and definition overrides", access: "read", responses: { 200: "Rules" } },
+    put: { summary: "Replace rules", access: "write", body: "RulesBody", responses: { 200: "Rules" } },
+  },
+  "/api/catalogs/{catalog}/agents": {
+    get: { summary: "The catalog's agents", access: "read", responses: { 200: "AgentList" } },
+    post: { summary: "Create an agent", access: "write", body: "AgentBody", responses: { 201: "AgentAnswer" } },
+  },
+  "/api/catalogs/{catalog}/agents/{name}": {
+    get: { summary: "An agent", access: "read", responses: { 200: "AgentAnswer" } },
+    put: { summary: "Replace (or rename) an agent", access: "write", body: "AgentBody", responses: { 200: "AgentAnswer" } },
+    delete: { summary: "Delete an agent", access: "write", responses: { 204: NO_CONTENT } },
+  },
+  "/api/catalogs/{catalog}/tool-list": {
+    get: {
+      summary: "The tool list a model and agent see (query)",
+      description:
+        "The same fields as the POST body, as query parameters (`flags` repeated). Answers carry an `ETag`; `If-None-Match` with it gets 304 while the list is unchanged.",
+      access: "read",
+      query: "ToolListBody",
+      responses: { 200: "ToolListAnswer", 304: { description: "Not modified: the list is the one the entity tag names." } },
+    },
+    post: { summary: "The tool list a model and agent see", access: "read", body: "ToolListBody", responses: { 200: "ToolListAnswer" } },
+  },
+  "/api/catalogs/{catalog}/preselect": {
+    post: {
+      summary: "Preselect the tools of a turn",
+      description:
+        "Ranks the visible tools for the conversation and assembles the turn's tool set: base tools, the preselected, the conversation's history, ToolSearch. Recorded as a decision.",
+      access: "read",
+      body: "PreselectBody",
+      responses: { 200: "Preselection" },
+    },
+  },
+  "/api/catalogs/{catalog}/tool-search": {
+    post: {
+      summary: "ToolSearch: find tools by exact name or by need",
+      description:
+        '`"select:a,b"` or one exact name is resolved locally; anything else goes to the selector. Every result is checked against the registry. Recorded as a decision.',
+      access: "read",
+      body: "ToolSearchBody",
+      responses: { 200: "ToolSearch" },
+    },
+  },
+  "/api/catalogs/{catalog}/embeddings": {
+    get: { summary: "How far the hybrid selector's embeddings are built", access: "read", responses: { 200: "Embeddings" } },
+    post: { summary: "Start embedding the tools not embedded yet", access: "write", responses: { 202: "Embeddings" } },
+  },
+  "/api/catalogs/{catalog}/decisions": {
+    get: { summary: "A page of decisions, newest first", access: "read", query: "DecisionQuery", responses: { 200: "DecisionPage" } },
+  },
+  "/api/decisions/{id}": { get: { summary: "A decision with its whole input", access: "read", responses: { 200: "DecisionAnswer" } } },
+  "/api/decisions/{id}/replay": {
+    post: {
+      summary: "Replay a decision against the catalog as it is now",
+      access: "read",
+      body: "ReplayBody",
+      bodyOptional: true,
+      responses: { 200: "Replay" },
+    },
+  },
+  "/api/catalogs/{catalog}/evaluations": {
+    get: { summary: "The catalog's evaluation runs, newest first", access: "read", query: "EvaluationQuery", responses: { 200: "EvaluationPage" } },
+    post: { summary: "Start an evaluation run", access: "write", body: "EvaluationBody", responses: { 202: "EvaluationAnswer" } },
+  },
+  "/api/catalogs/{catalog}/evaluations/{id}": { get: { summary: "An evaluation run", access: "read", responses: { 200: "EvaluationAnswer" } } },
+  "/api/catalogs/{catalog}/quality": {
+    get: { summary: "The description quality report", access: "read", query: "QualityQuery", responses: { 200: "Quality" } },
+  },
+  "/api/catalogs/{catalog}/playground": {
+    post: {
+      summary: "One playground exchange",
+      access: "read",
+      body: "PlaygroundBody",
+      responses: {
+        200: { description: "NDJSON events, one per line (lib/playground/events.ts).", mediaType: "application/x-ndjson", schema: { type: "string" } },
+      },
+    },
+  },
+  "/api/catalogs/{catalog}/conversations": { get: { summary: "The catalog's conversations", access: "read", responses: { 200: "ConversationList" } } },
+  "/api/catalogs/{catalog}/conversations/{id}": {
+    get: { summary: "A conversation with its messages", access: "read", responses: { 200: "ConversationAnswer" } },
+    delete: { summary: "Delete a conversation", access: "read", responses: { 204: NO_CONTENT } },
+  },
+  "/api/catalogs/{catalog}/mcp-servers": {
+    get: { summary: "The catalog's MCP servers", access: "read", responses: { 200: "McpServerList" } },
+    post: { summary: "Add an MCP server and sync it", access: "admin", body: "McpServerBody", responses: { 201: "McpServerSync" } },
+  },
+  "/api/catalogs/{catalog}/mcp-servers/{name}": {
+    get: { summary: "An MCP server", access: "read", responses: { 200: "McpServerAnswer" } },
+    delete: { summary: "Remove an MCP server and its tools", access: "admin", responses: { 204: NO_CONTENT } },
+  },
+  "/api/catalogs/{catalog}/mcp-servers/{name}/sync": { post: { summary: "Sync an MCP server's tools", access: "admin", responses: { 200: "McpServerSync" } } },
+  "/api/catalogs/{catalog}/sources/reload": {
+    post: { summary: "Read the plugin, skill and agent folders again", access: "admin", responses: { 200: "SourcesReload" } },
+  },
+  "/api/teams": {
+    get: { summary: "The caller's teams", access: "signed-in", responses: { 200: "TeamList" } },
+    post: { summary: "Create a team (people only, not tokens)", access: "signed-in", body: "CreateTeamBody", responses: { 201: "TeamAnswer" } },
+  },
+  "/api/teams/{team}/members": { get: { summary: "A team's members", access: "read", responses: { 200: "MemberList" } } },
+  "/api/teams/{team}/members/{userId}": {
+    put: { summary: "Change a member's role", access: "admin", body: "MemberRoleBody", responses: { 200: "MemberAnswer" } },
+    delete: { summary: "Remove a member", access: "admin", responses: { 204: NO_CONTENT } },
+  },
+  "/api/teams/{team}/invitations": {
+    get: { summary: "A team's invitations", access: "admin", responses: { 200: "InvitationList" } },
+    post: { summary: "Invite someone", access: "admin", body: "InvitationBody", responses: { 201: "InvitationCreated" } },
+  },
+  "/api/teams/{team}/invitations/{id}": { delete: { summary: "Revoke an invitation", access: "admin", responses: { 204: NO_CONTENT } } },
+  "/api/teams/{team}/tokens": {
+    get: { summary: "A team's API tokens", access: "admin", responses: { 200: "TokenList" } },
+    post: { summary: "Create an API token", access: "admin", body: "ApiTokenBody", responses: { 201: "TokenCreated" } },
+  },
+  "/api/teams/{team}/tokens/{id}": { delete: { summary: "Revoke an API token", access: "admin", responses: { 204: NO_CONTENT } } },
+};
+
+function ref(name: string): { $ref: string } {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** A registry's schemas as components: no `$schema` or `$id` of their own (the document's dialect is 2020-12). */
+function componentSchemas(schemas: Record<string, z.ZodType>, io: "input" | "output"): Record<string, object> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
+  const converted = z.toJSONSchema(registry, { target: "draft-2020-12", io, uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any" });
+  return Object.fromEntries(Object.entries(converted.schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema]));
+}
+
+/** A query schema's properties as query parameters. */
+function queryParameters(name: RequestSchemaName): QueryParameter[] {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(requestSchemas[name], { target: "draft-2020-12", io: "input", unrepresentable: "any" });
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries((schema.properties ?? {}) as Record<string, { description?: string }>).map(([property, propertySchema]) => ({
+    name: property,
+    ...(propertySchema.description ? { description: propertySchema.description } : {}),
+    schema: propertySchema,
+    required: required.has(property),
+  }));
+}
+
+function pathParameters(path: string) {
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: "path", required: true, schema: { type: "string" } }));
+}
+
+function answerObject(answer: Answer) {
+  if (typeof answer === "string") return { description: answer, content: { "application/json": { schema: ref(answer) } } };
+  if (!answer.schema) return { description: answer.description };
+  return { description: answer.description, content: { [answer.mediaType ?? "application/json"]: { schema: answer.schema } } };
+}
+
+const ERROR_STATUSES: Record<Access, number[]> = {
+  public: [],
+  "better-auth": [],
+  "signed-in": [401, 403, 429],
+  read: [401, 403, 404, 429],
+  write: [401, 403, 404, 429],
+  admin: [401, 403, 404, 429],
+};
+
+function operationObject(path: string, method: HttpMethod, operation: Operation) {
+  const parameters = [
+    ...pathParameters(path),
+    ...(operation.query ? queryParameters(operation.query).map((parameter) => ({ in: "query", ...parameter })) : []),
+  ];
+  const body = operation.body;
+  const errors = [...(body || operation.query ? [400] : []), ...ERROR_STATUSES[operation.access], ...(body ? [413] : [])].sort();
+  const secured = operation.access !== "public" && operation.access !== "better-auth";
+  return {
+    operationId: `${method}${path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? "").toUpperCase())}`,
+    summary: operation.summary,
+    description: [operation.description, ACCESS_TEXT[operation.access]].filter(Boolean).join("\n\n"),
+    tags: [tagOf(path)],
+    ...(parameters.length ? { parameters } : {}),
+    ...(body
+      ? {
+          requestBody:
+            typeof body === "string"
+              ? { required: !operation.bodyOptional, content: { "application/json": { schema: ref(body) } } }
+              : { required: true, description: body.description, content: { [body.mediaType]: { schema: {} } } },
+        }
+      : {}),
+    responses: {
+      ...Object.fromEntries(Object.entries(operation.responses).map(([status, answer]) => [status, answerObject(answer)])),
+      ...Object.fromEntries(errors.map((status) => [String(status), { $ref: "#/components/responses/Error" }])),
+      // Any other failure (409 conflict, 502 upstream, a service's own 400…) answers in the same shape.
+      ...(secured ? { default: { $ref: "#/components/responses/Error" } } : {}),
+    },
+    ...(secured ? { security: [{ bearerToken: [] }, { sessionCookie: [] }] } : { security: [] }),
+  };
+}
+
+/** Operations are grouped by what they act on: catalogs, teams, decisions… */
+function tagOf(path: string): string {
+  const [, , area, , sub] = path.split("/");
+  if (area === "catalogs" && sub) return sub.replace(/-/g, " ");
+  return area.replace(/\.json$/, "");
+}
+
+function buildDocument() {
+  const paths = Object.fromEntries(
+    Object.entries(API_OPERATIONS).map(([path, operations]) => [
+      path,
+      Object.fromEntries(Object.entries(operations).map(([method, operation]) => [method, operationObject(path, method as HttpMethod, operation)])),
+    ]),
+  );
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    info: {
+      title: "Toolshed API",
+      version: "1",
+      description:
+        "The registry, simulator and playground for the tool catalogs of LLM agents, over HTTP. JSON in and out; errors as `{ error: { code, message, field?, problems? } }`.",
+    },
+    servers: [{ url: "/" }],
+    security: [{ bearerToken: [] }, { sessionCookie: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerToken: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "A team's API token (`tsk_…`), created on the team page, over the API or with `npm run toolshed -- token create`. Its scope (read, write, admin) is its role.",
+        },
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "better-auth.session_token",
+          description: "A browser session from signing in. Writes must also come from Toolshed's own origin with `Content-Type: application/json`.",
+        },
+      },
+      responses: {
+        Error: { description: "An error in the JSON error shape.", content: { "application/json": { schema: ref("Error") } } },
+      },
+      schemas: { ...componentSchemas(requestSchemas, "input"), ...componentSchemas(apiResponses, "output") },
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildDocument>;
+
+let document: OpenApiDocument | undefined;
+
+/** The document, made once per process: the schemas it comes from do not change while it runs. */
+export function openApiDocument(): OpenApiDocument {
+  document ??= buildDocument();
+  return document;
+}
