@@ -5,7 +5,8 @@ import type { ModelRule } from "../lib/rules/model-rules";
 import type { DefinitionOverride } from "../lib/rules/overrides";
 import type { ProviderProfile } from "../lib/rules/providers";
 import type { McpServerConfig } from "../lib/sources/mcp/config";
-import type { InputSchema, ToolRequirements, ToolSource } from "../lib/tools/types";
+import type { PinnedDefinition } from "../lib/tools/pinning";
+import type { InputSchema, ToolMeta, ToolRequirements, ToolSource } from "../lib/tools/types";
 
 const timestamps = {
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
@@ -46,12 +47,19 @@ export const tools = sqliteTable(
     /** Which server, plugin file or skill folder the tool came from; null for built-in and custom tools. */
     sourceRef: text("source_ref"),
     /** What calling the tool needs, e.g. its name on the MCP server. */
-    meta: text("meta", { mode: "json" }).$type<{ mcpName?: string }>(),
+    meta: text("meta", { mode: "json" }).$type<ToolMeta>(),
     /**
      * The tags its source gave it at the last sync; null for built-in and custom tools. Tags that
      * differ from them are a person's choice, which a sync keeps.
      */
     sourceTags: text("source_tags", { mode: "json" }).$type<string[]>(),
+    /**
+     * MCP tools: the definition an editor approved (lib/tools/pinning.ts); the tool is held back
+     * while its current one differs. Null: never approved (its server added it after its first listing).
+     */
+    approvedDefinition: text("approved_definition", { mode: "json" }).$type<PinnedDefinition>(),
+    /** The digest of the definition an editor last rejected: that change is no longer asked about. */
+    rejectedDigest: text("rejected_digest"),
     ...timestamps,
   },
   (table) => [uniqueIndex("tools_catalog_name").on(table.catalogId, table.name), index("tools_source_ref").on(table.catalogId, table.source, table.sourceRef)],

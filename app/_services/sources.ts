@@ -24,7 +24,7 @@ import { ToolshedError } from "@/lib/errors";
 import { freezeCatalogState, type CatalogState } from "@/lib/pipeline/tool-list";
 import { loadAgentFiles, type FileAgent } from "@/lib/sources/agents";
 import { sourceFolders } from "@/lib/sources/folders";
-import { McpConnections, McpSourceError, type McpServerConfig, type McpServerListing, type McpToolResult } from "@/lib/sources/mcp";
+import { mcpCallTimeoutMs, McpConnections, McpSourceError, type McpServerConfig, type McpServerListing, type McpToolResult } from "@/lib/sources/mcp";
 import { loadPlugins, pluginDefinitionHooks, type LoadedPlugin } from "@/lib/sources/plugins";
 import { loadSkills, skillToolDraft, type LoadedSkill } from "@/lib/sources/skills";
 import type { SourceLoadError } from "@/lib/sources/source-file";
@@ -61,10 +61,13 @@ const keyOf = (catalogId: string, server: string) => `${catalogId}/${server}`;
 
 /** The process-wide MCP connections; a server that dies takes its tools out of "registered" at once. */
 function pool(): McpConnections {
-  state.pool ??= new McpConnections((key, reason) => {
-    const [catalogId, server] = key.split("/");
-    markServerDown(getDb(), catalogId, server, reason);
-  });
+  state.pool ??= new McpConnections(
+    (key, reason) => {
+      const [catalogId, server] = key.split("/");
+      markServerDown(getDb(), catalogId, server, reason);
+    },
+    { callTimeoutMs: mcpCallTimeoutMs(process.env) },
+  );
   return state.pool;
 }
 
@@ -173,7 +176,7 @@ function toolDrafts(listing: McpServerListing): SourceToolDraft[] {
     description: tool.description,
     inputSchema: tool.inputSchema,
     tags: tool.tags,
-    meta: { mcpName: tool.mcpName },
+    meta: { mcpName: tool.mcpName, ...(tool.annotations ? { annotations: tool.annotations } : {}) },
   }));
 }
 
@@ -216,6 +219,27 @@ export async function callMcpServerTool(db: Db, catalogId: string, server: strin
   } catch (error) {
     if (error instanceof McpSourceError) markServerDown(db, catalogId, server, error.message);
     throw error;
+  }
+}
+
+/**
+ * Calls a live MCP tool for a model (the playground's, an MCP gateway client's). The server's own
+ * words about a failure (its stderr, an upstream answer) reach only callers with `upstreamDetails`
+ * (team admins); everyone else learns that it failed, and how.
+ */
+export async function callMcpToolForModel(
+  db: Db,
+  catalogId: string,
+  server: string,
+  mcpName: string,
+  args: Record<string, unknown>,
+  options: { upstreamDetails: boolean },
+): Promise<McpToolResult> {
+  try {
+    return await callMcpServerTool(db, catalogId, server, mcpName, args);
+  } catch (error) {
+    if (options.upstreamDetails || !(error instanceof McpSourceError)) throw error;
+    throw new Error(`The MCP server "${server}" failed (${error.failure}); team admins see the details on the Sources page.`);
   }
 }
 

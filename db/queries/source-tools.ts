@@ -1,7 +1,8 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { deletingTools } from "@/lib/rules/tool-references";
-import { SOURCE_REDEFINE_ACTION, type InputSchema, type ToolSource } from "@/lib/tools/types";
+import { isPinnedSource, pinnedDefinitionOf } from "@/lib/tools/pinning";
+import { SOURCE_REDEFINE_ACTION, type InputSchema, type ToolMeta, type ToolSource } from "@/lib/tools/types";
 import type { FieldError } from "@/lib/tools/validate";
 import { chunkedInsert, chunksOf } from "../chunks";
 import { writeTransaction, type Db } from "../client";
@@ -17,7 +18,7 @@ export interface SourceToolDraft {
   description: string;
   inputSchema: InputSchema;
   tags: string[];
-  meta?: { mcpName?: string };
+  meta?: ToolMeta;
 }
 
 export interface SourceSyncResult {
@@ -54,7 +55,19 @@ const STORED_COLUMNS = {
 type StoredSourceTool = Pick<ToolRow, keyof typeof STORED_COLUMNS>;
 
 /** The columns a sync gives a new tool (the others take their defaults: enabled, registered, no requirements). */
-const INSERT_COLUMNS = ["catalog_id", "name", "source", "source_ref", "summary", "description", "input_schema", "tags", "source_tags", "meta"];
+const INSERT_COLUMNS = [
+  "catalog_id",
+  "name",
+  "source",
+  "source_ref",
+  "summary",
+  "description",
+  "input_schema",
+  "tags",
+  "source_tags",
+  "meta",
+  "approved_definition",
+];
 
 /** A tool as its source defines it, as audit entries record it before and after a sync. */
 const definitionOf = (row: SourceDefinition): SourceDefinition => ({
@@ -85,6 +98,16 @@ function registeredToolsOf(tx: Tx, catalogId: string, source: ToolSource, source
     .from(tools)
     .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef), eq(tools.registered, true)))
     .all();
+}
+
+function hasToolsOf(tx: Tx, catalogId: string, source: ToolSource, sourceRef: string): boolean {
+  const row = tx
+    .select({ id: tools.id })
+    .from(tools)
+    .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef)))
+    .limit(1)
+    .get();
+  return row !== undefined;
 }
 
 function unregister(tx: Tx, rows: { id: number }[]): void {
@@ -142,6 +165,8 @@ const conflictWith = (name: string, source: ToolSource): FieldError => ({
 /** Adds one source's listing to the plan. */
 function planListing(db: Db, catalogId: string, { source, sourceRef, drafts }: SourceListing, plan: SyncPlan): void {
   const { result, entries } = plan;
+  // A pinned source's first listing is approved by it, i.e. by whoever added the source (lib/tools/pinning.ts).
+  const firstListing = isPinnedSource(source) && !hasToolsOf(db, catalogId, source, sourceRef);
   const byName = new Map<string, StoredSourceTool>();
   for (const names of chunksOf(drafts.map((draft) => draft.name))) {
     for (const row of db
@@ -180,6 +205,7 @@ function planListing(db: Db, catalogId: string, { source, sourceRef, drafts }: S
         JSON.stringify(values.tags),
         JSON.stringify(values.sourceTags),
         values.meta && JSON.stringify(values.meta),
+        firstListing ? JSON.stringify(pinnedDefinitionOf(values)) : null,
       ]);
       result.added.push(draft.name);
       plan.claimed.set(draft.name, source);

@@ -2,7 +2,8 @@ import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { deletingTools, renamingTool, toolReferences, type ToolNameChanges, type ToolReferences } from "@/lib/rules/tool-references";
-import type { Tool } from "@/lib/tools/types";
+import { heldBackState, pinnedDefinitionOf } from "@/lib/tools/pinning";
+import type { Tool, ToolMeta } from "@/lib/tools/types";
 import { validateToolDraft, type ToolDraft } from "@/lib/tools/validate";
 import { writeTransaction, type Db } from "../client";
 import { tools, type ToolRow } from "../schema";
@@ -16,7 +17,7 @@ import { importDrafts, type ImportDraft, type ImportResult } from "./tool-import
 export interface ToolRecord extends Tool {
   /** The MCP server, plugin file or skill the tool came from; null for built-in and custom tools. */
   sourceRef: string | null;
-  meta: { mcpName?: string } | null;
+  meta: ToolMeta | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -25,6 +26,7 @@ export interface ToolRecord extends Tool {
 const SOURCE_MANAGED_EDITABLE = new Set(["enabled", "tags"]);
 
 export function toToolRecord(row: ToolRow): ToolRecord {
+  const heldBack = heldBackState(row.source, pinnedDefinitionOf(row), row.approvedDefinition);
   return {
     name: row.name,
     source: row.source,
@@ -37,18 +39,19 @@ export function toToolRecord(row: ToolRow): ToolRecord {
     requires: row.requires,
     sourceRef: row.sourceRef,
     meta: row.meta,
+    ...(heldBack ? { heldBack } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-/** The audit snapshot of a tool: its definition and state, without timestamps. */
+/** The audit snapshot of a tool: its definition and state, without timestamps or what is derived from them. */
 function snapshot(row: ToolRow) {
-  const { createdAt: _created, updatedAt: _updated, ...tool } = toToolRecord(row);
+  const { createdAt: _created, updatedAt: _updated, heldBack: _heldBack, ...tool } = toToolRecord(row);
   return tool;
 }
 
-function findRow(tx: Tx, catalogId: string, name: string): ToolRow | undefined {
+export function findRow(tx: Tx, catalogId: string, name: string): ToolRow | undefined {
   return tx
     .select()
     .from(tools)

@@ -1,7 +1,9 @@
+import { heldBackReason } from "../tools/pinning";
 import type { StageResult, PipelineTool, ToolNote } from "./types";
 
 /**
- * Stage 1: everything the catalog enables and whose source is currently registered. Names are
+ * Stage 1: everything the catalog enables, whose source is currently registered and whose
+ * definition is the one an editor approved (MCP tools, see lib/tools/pinning.ts). Names are
  * unique within a catalog (the registry enforces it), so no duplicate check is spent here.
  */
 export function aggregate(tools: PipelineTool[]): StageResult {
@@ -10,6 +12,7 @@ export function aggregate(tools: PipelineTool[]): StageResult {
   for (const tool of tools) {
     if (!tool.enabled) removed.push({ name: tool.name, reason: "disabled in the catalog" });
     else if (!tool.registered) removed.push({ name: tool.name, reason: `not registered (${tool.source} source unavailable)` });
+    else if (tool.heldBack) removed.push({ name: tool.name, reason: heldBackReason(tool.heldBack) });
     else kept.push(tool);
   }
   return { tools: kept, removed, changed: [] };

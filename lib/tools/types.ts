@@ -33,6 +33,16 @@ export interface ToolDefinition {
   inputSchema: InputSchema;
 }
 
+/** What calling a source's tool needs and what its source said of it: its name on the MCP server, the server's annotations. */
+export interface ToolMeta {
+  mcpName?: string;
+  /** The MCP server's hints (readOnlyHint, destructiveHint, …), as given: pinned with the definition (see pinning.ts). */
+  annotations?: Record<string, unknown>;
+}
+
+/** Why a tool of a pinned source is held back: never approved (its server added it later), or changed since it was (see pinning.ts). */
+export type HeldBack = "new" | "changed";
+
 /** A tool as the registry holds it for one catalog. */
 export interface Tool extends ToolDefinition {
   source: ToolSource;
@@ -41,6 +51,8 @@ export interface Tool extends ToolDefinition {
   /** False while the tool's source is gone (e.g. its MCP server is down): never offered. */
   registered: boolean;
   requires: ToolRequirements;
+  /** Set while its MCP server's definition is not the one an editor approved (see pinning.ts): never offered. */
+  heldBack?: HeldBack;
 }
 
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;

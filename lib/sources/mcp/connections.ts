@@ -1,4 +1,5 @@
 import "server-only";
+import { ToolshedError } from "../../errors";
 import type { McpServerConfig } from "./config";
 import {
   callToolOn,
@@ -37,6 +38,17 @@ export interface McpConnectionTimeouts {
 }
 
 const DEFAULT_TIMEOUTS: McpConnectionTimeouts = { connectTimeoutMs: 10_000, listTimeoutMs: 10_000, callTimeoutMs: 60_000 };
+
+/** How long a tool call may take on its server before it fails as a timeout. */
+export const MCP_CALL_TIMEOUT_ENV = "TOOLSHED_MCP_CALL_TIMEOUT_MS";
+
+export function mcpCallTimeoutMs(env: Record<string, string | undefined> = process.env): number {
+  const raw = env[MCP_CALL_TIMEOUT_ENV]?.trim();
+  if (!raw) return DEFAULT_TIMEOUTS.callTimeoutMs;
+  const value = Number(raw);
+  if (Number.isInteger(value) && value > 0) return value;
+  throw new ToolshedError("bad_request", `${MCP_CALL_TIMEOUT_ENV}="${raw}" must be a positive whole number of milliseconds.`, MCP_CALL_TIMEOUT_ENV);
+}
 
 /**
  * Long-lived connections to MCP servers, one per key (e.g. `catalog/server`), as an agent host
