@@ -22,6 +22,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           <nav>
             <Link href="/">Catalogs</Link>
             <Link href="/settings">Settings</Link>
+            <Link href="/api-reference">API</Link>
           </nav>
           <span className="spacer" />
           <UserMenu email={user?.email} />
