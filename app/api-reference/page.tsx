@@ -58,36 +58,44 @@ function join(parts: React.ReactNode[], separator: string): React.ReactNode {
   return parts.flatMap((part, index) => (index === 0 ? [part] : [separator, part]));
 }
 
-function Properties({ schema, caption }: { schema: Schema; caption: string }) {
-  const properties = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
-  if (properties.length === 0) return null;
-  const required = new Set((schema.required as string[] | undefined) ?? []);
+/** A table with a caption and column headers, for screen readers as much as for eyes. */
+function Table({ caption, columns, children }: { caption: string; columns: string[]; children: React.ReactNode }) {
   return (
     <table className="compact">
       <caption className="muted small">{caption}</caption>
       <thead>
         <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Type</th>
-          <th scope="col">Required</th>
-          <th scope="col">Description</th>
+          {columns.map((column) => (
+            <th key={column} scope="col">
+              {column}
+            </th>
+          ))}
         </tr>
       </thead>
-      <tbody>
-        {properties.map(([name, property]) => (
-          <tr key={name}>
-            <td>
-              <code>{name}</code>
-            </td>
-            <td>
-              <SchemaType schema={property} />
-            </td>
-            <td>{required.has(name) ? "yes" : "no"}</td>
-            <td>{typeof property.description === "string" ? property.description : ""}</td>
-          </tr>
-        ))}
-      </tbody>
+      <tbody>{children}</tbody>
     </table>
+  );
+}
+
+function Properties({ schema, caption }: { schema: Schema; caption: string }) {
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
+  if (properties.length === 0) return null;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return (
+    <Table caption={caption} columns={["Field", "Type", "Required", "Description"]}>
+      {properties.map(([name, property]) => (
+        <tr key={name}>
+          <td>
+            <code>{name}</code>
+          </td>
+          <td>
+            <SchemaType schema={property} />
+          </td>
+          <td>{required.has(name) ? "yes" : "no"}</td>
+          <td>{typeof property.description === "string" ? property.description : ""}</td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
@@ -105,33 +113,21 @@ function OperationSection({ path, method, operation }: { path: string; method: s
         </p>
       ))}
       {operation.parameters?.length ? (
-        <table className="compact">
-          <caption className="muted small">Parameters</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">In</th>
-              <th scope="col">Type</th>
-              <th scope="col">Required</th>
-              <th scope="col">Description</th>
+        <Table caption="Parameters" columns={["Name", "In", "Type", "Required", "Description"]}>
+          {operation.parameters.map((parameter) => (
+            <tr key={`${parameter.in}-${parameter.name}`}>
+              <td>
+                <code>{parameter.name}</code>
+              </td>
+              <td>{parameter.in}</td>
+              <td>
+                <SchemaType schema={parameter.schema} />
+              </td>
+              <td>{parameter.required ? "yes" : "no"}</td>
+              <td>{parameter.description ?? ""}</td>
             </tr>
-          </thead>
-          <tbody>
-            {operation.parameters.map((parameter) => (
-              <tr key={`${parameter.in}-${parameter.name}`}>
-                <td>
-                  <code>{parameter.name}</code>
-                </td>
-                <td>{parameter.in}</td>
-                <td>
-                  <SchemaType schema={parameter.schema} />
-                </td>
-                <td>{parameter.required ? "yes" : "no"}</td>
-                <td>{parameter.description ?? ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       ) : null}
       {body
         ? Object.entries(body.content).map(([mediaType, { schema }]) => (
@@ -142,37 +138,27 @@ function OperationSection({ path, method, operation }: { path: string; method: s
             </p>
           ))
         : null}
-      <table className="compact">
-        <caption className="muted small">Responses</caption>
-        <thead>
-          <tr>
-            <th scope="col">Status</th>
-            <th scope="col">Body</th>
-            <th scope="col">Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {Object.entries(operation.responses).map(([status, answer]) => {
-            const resolved: Answer = answer.$ref ? (openApiDocument().components.responses.Error as Answer) : answer;
-            const [content] = Object.entries(resolved.content ?? {});
-            return (
-              <tr key={status}>
-                <td>{status}</td>
-                <td>
-                  {content ? (
-                    <>
-                      <SchemaType schema={content[1].schema} /> <span className="muted small">({content[0]})</span>
-                    </>
-                  ) : (
-                    "none"
-                  )}
-                </td>
-                <td>{resolved.description}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <Table caption="Responses" columns={["Status", "Body", "Description"]}>
+        {Object.entries(operation.responses).map(([status, answer]) => {
+          const resolved: Answer = answer.$ref ? (openApiDocument().components.responses.Error as Answer) : answer;
+          const [content] = Object.entries(resolved.content ?? {});
+          return (
+            <tr key={status}>
+              <td>{status}</td>
+              <td>
+                {content ? (
+                  <>
+                    <SchemaType schema={content[1].schema} /> <span className="muted small">({content[0]})</span>
+                  </>
+                ) : (
+                  "none"
+                )}
+              </td>
+              <td>{resolved.description}</td>
+            </tr>
+          );
+        })}
+      </Table>
     </section>
   );
 }
@@ -193,26 +179,17 @@ export default function ApiReferencePage() {
       </div>
       <section className="stack" aria-labelledby="authentication">
         <h2 id="authentication">Authentication</h2>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Scheme</th>
-              <th scope="col">Sent as</th>
-              <th scope="col">Description</th>
+        <Table caption="Security schemes" columns={["Scheme", "Sent as", "Description"]}>
+          {schemes.map(([name, scheme]) => (
+            <tr key={name}>
+              <td>
+                <code>{name}</code>
+              </td>
+              <td>{"scheme" in scheme ? "Authorization: Bearer <token>" : `cookie ${scheme.name}`}</td>
+              <td>{scheme.description}</td>
             </tr>
-          </thead>
-          <tbody>
-            {schemes.map(([name, scheme]) => (
-              <tr key={name}>
-                <td>
-                  <code>{name}</code>
-                </td>
-                <td>{"scheme" in scheme ? "Authorization: Bearer <token>" : `cookie ${scheme.name}`}</td>
-                <td>{scheme.description}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       </section>
       <section className="stack" aria-labelledby="operations">
         <h2 id="operations">Operations</h2>
