@@ -35,6 +35,18 @@ export function unavailableToolMessage(name: string): string {
   return `${name} is not available at this step: load it with ${TOOL_SEARCH_NAME} first (query "select:${name}"), then call it at the next step.`;
 }
 
+/** What a simulated tool's calls carry as their UI parts' `toolMetadata`: whoever runs the turn supplies the result. */
+export type SimulatedToolMetadata = { simulated: true; placeholder: string };
+
+/**
+ * A stand-in result for a simulated tool call, from what the tool's description says it returns,
+ * marked as simulated so nobody mistakes it for a real answer.
+ */
+export function simulatedPlaceholder(tool: Pick<FinalTool, "name" | "description">): string {
+  const returns = tool.description.split(/(?<=[.!?])\s+/).find((sentence) => /\breturns?\b/i.test(sentence));
+  return JSON.stringify({ simulated: true, tool: tool.name, result: returns ? `(${returns.trim()})` : "(no output described)" }, null, 2);
+}
+
 /**
  * The tools of one turn in an AI SDK loop. Every visible tool is defined (and nothing else: a tool
  * the agent may not use is never defined at all), but only the turn's tool set and what ToolSearch
@@ -45,11 +57,13 @@ export function unavailableToolMessage(name: string): string {
 export function createTurnTools(input: {
   view: RegistryView;
   turnSet: string[];
-  search: (query: string, maxResults: number | undefined) => Promise<ToolSearchResult>;
+  /** `toolCallId`: the model's ToolSearch call this search answers. */
+  search: (query: string, maxResults: number | undefined, toolCallId: string) => Promise<ToolSearchResult>;
   execute: (tool: FinalTool, args: unknown) => Promise<unknown>;
   /**
    * Tools whose results the caller supplies later (e.g. a person types them): defined without
-   * `execute`, so the SDK ends the run at their call and hands it back.
+   * `execute`, so the SDK ends the run at their call and hands it back, with a placeholder result
+   * in their metadata (`SimulatedToolMetadata`).
    */
   isSimulated?: (tool: FinalTool) => boolean;
   /** Live MCP results are cut to this many characters, with a note (TOOLSHED_MCP_RESULT_MAX_CHARS). */
@@ -62,7 +76,8 @@ export function createTurnTools(input: {
   const tools: ToolSet = {};
   for (const definition of input.view.visible.values()) {
     if (input.isSimulated?.(definition)) {
-      tools[definition.name] = dynamicTool({ description: definition.description, inputSchema: jsonSchema(definition.inputSchema) });
+      const metadata: SimulatedToolMetadata = { simulated: true, placeholder: simulatedPlaceholder(definition) };
+      tools[definition.name] = dynamicTool({ description: definition.description, inputSchema: jsonSchema(definition.inputSchema), metadata });
       continue;
     }
     tools[definition.name] = dynamicTool({
@@ -79,8 +94,8 @@ export function createTurnTools(input: {
   tools[TOOL_SEARCH_NAME] = tool({
     description: TOOL_SEARCH_DEFINITION.description,
     inputSchema: toolSearchInput,
-    execute: async ({ query, max_results }) => {
-      const result = await input.search(query, max_results);
+    execute: async ({ query, max_results }, { toolCallId }) => {
+      const result = await input.search(query, max_results, toolCallId);
       for (const passed of result.tools) found.add(passed.name);
       return toToolSearchAnswer(result);
     },

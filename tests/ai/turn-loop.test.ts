@@ -38,24 +38,27 @@ const toolResultsSent = (call: LanguageModelV4CallOptions) =>
 const ISSUE_ARGS = { owner: "acme", repo: "web-app", title: "Login fails on Safari", labels: ["bug"] };
 
 /** One turn's tools over the demo catalog, wired as the playground would wire them. */
-function setUp(options: { agent?: string; selector?: Selector } = {}) {
+function setUp(options: { agent?: string; selector?: Selector; isSimulated?: (tool: FinalTool) => boolean } = {}) {
   const agent = options.agent ?? "build";
   const view = viewFor(demoCatalogState(), { model: CLAUDE, agent });
   const baseTools = DEFAULT_AGENTS.find((candidate) => candidate.name === agent)!.baseTools;
   const turn = assembleTurnToolSet({ baseTools, preselected: ["slack_post_message"], history: [], view });
   const selector = options.selector ?? throwingSelectorDouble();
   const searches: string[] = [];
+  const searchCallIds: string[] = [];
   const execute = vi.fn(async (tool: FinalTool, args: unknown) => ({ ok: true, tool: tool.name, args, number: 128 }));
   const turnTools = createTurnTools({
     view,
     turnSet: turn.entries.map((entry) => entry.name),
-    search: async (query, maxResults) => {
+    search: async (query, maxResults, toolCallId) => {
       searches.push(query);
+      searchCallIds.push(toolCallId);
       return runToolSearch({ query, maxResults, view, selector, messages: [], indexKey: `demo@1:${CLAUDE}:${agent}:search` });
     },
     execute,
+    isSimulated: options.isSimulated,
   });
-  return { view, turnTools, execute, searches };
+  return { view, turnTools, execute, searches, searchCallIds };
 }
 
 describe("createTurnTools in a generateText loop", () => {
@@ -111,6 +114,26 @@ describe("createTurnTools in a generateText loop", () => {
     expect(step3).toContain("github_create_issue");
     expect(result.text).toBe("Filed issue #128.");
     expect(turnTools.found()).toEqual(["github_create_issue"]);
+  });
+
+  it("ends the run at a simulated tool's call, which carries a placeholder result; ToolSearch's search learns its call's id", async () => {
+    const { turnTools, execute, searchCallIds } = setUp({ isSimulated: (tool) => tool.name === "github_create_issue" });
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        toolCallStep("call-1", TOOL_SEARCH_NAME, { query: "select:github_create_issue" }),
+        toolCallStep("call-2", "github_create_issue", ISSUE_ARGS),
+      ],
+    });
+
+    const result = await generateText({ model, tools: turnTools.tools, prepareStep: turnTools.prepareStep, stopWhen: stepCountIs(5), prompt: "File it." });
+
+    expect(searchCallIds).toEqual(["call-1"]);
+    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(execute).not.toHaveBeenCalled();
+    const [call] = result.steps[1].toolCalls;
+    expect(result.steps[1].toolResults).toEqual([]);
+    expect(call.toolMetadata).toMatchObject({ simulated: true });
+    expect(JSON.parse(String(call.toolMetadata?.placeholder))).toEqual({ simulated: true, tool: "github_create_issue", result: expect.any(String) });
   });
 
   it("finds the tool by a description with the local selector, then calls it", async () => {
