@@ -154,6 +154,19 @@ const embeddings = z.object({
 });
 
 /** Every response body by name; lib/openapi.ts names them in its operations. */
+const pinnedDefinition = z.object({ summary: z.string(), description: z.string(), inputSchema: z.looseObject({}), meta: z.looseObject({}).nullable() });
+
+const definitionReview = z.object({
+  name: z.string(),
+  source: z.enum(TOOL_SOURCES),
+  sourceRef: z.string().nullable(),
+  state: z.enum(["new", "changed"]).describe("new: added by its server after its first listing; changed: changed since an editor approved it."),
+  approved: pinnedDefinition.nullable(),
+  current: pinnedDefinition,
+  digest: z.string().describe("Name it to approve or reject this very definition."),
+  rejected: z.boolean(),
+});
+
 export const apiResponses = {
   Error: errorResponse,
   Health: z.object({ ok: z.literal(true) }),
@@ -179,6 +192,8 @@ export const apiResponses = {
   AgentList: z.object({ agents: z.array(agent) }),
   AgentAnswer: z.object({ agent }),
   ConversationList: z.object({ conversations: z.array(conversation) }),
+  DefinitionReviewList: z.object({ reviews: z.array(definitionReview) }),
+  DefinitionReviewAnswer: z.object({ review: definitionReview.nullable() }),
   ConversationAnswer: z.object({
     conversation,
     messages: z.array(z.looseObject({ id: z.number().int(), role: z.enum(["user", "assistant", "system", "tool"]), content: z.string() })),

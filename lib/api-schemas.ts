@@ -78,6 +78,23 @@ export const toolSearchBody = z.strictObject({
   messages: z.array(messageSchema).max(200).optional(),
 });
 
+/** The query of an MCP gateway session (…/mcp?model=…&agent=…): whose turn it serves, fixed for the session. */
+export const mcpGatewayQuery = z.strictObject({
+  model: turnFields.model,
+  agent: turnFields.agent,
+  provider: turnFields.provider,
+  mode: turnFields.mode,
+  flags: turnFields.flags,
+  selector: turnFields.selector,
+});
+
+/** An editor's verdict on a held-back tool's definition, naming the digest of the one they saw. */
+export const definitionReviewBody = z.strictObject({
+  tool: safeName().trim().min(1, "Name the tool.").max(200),
+  decision: z.enum(["approve", "reject"], { error: 'decision is "approve" or "reject".' }),
+  digest: z.string().trim().min(1, "Give the digest of the definition you reviewed.").max(100),
+});
+
 /** The body of a replay request, from the HTTP API or the decision page (none: the decision's own selector). */
 export const replayBody = z.strictObject({
   selector: z.string().trim().min(1, "Name a selector, or leave it out.").max(200).optional(),

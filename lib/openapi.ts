@@ -3,8 +3,10 @@ import {
   agentBody,
   createCatalogBody,
   decisionQuery,
+  definitionReviewBody,
   evaluationBody,
   evaluationQuery,
+  mcpGatewayQuery,
   mcpServerBody,
   playgroundBody,
   preselectBody,
@@ -74,6 +76,8 @@ const requestSchemas = {
   ReplayBody: replayBody,
   PlaygroundBody: playgroundBody,
   McpServerBody: mcpServerBody,
+  McpGatewayQuery: mcpGatewayQuery,
+  DefinitionReviewBody: definitionReviewBody,
   EvaluationBody: evaluationBody,
   EvaluationQuery: evaluationQuery,
   QualityQuery: qualityQuery,
@@ -243,6 +247,42 @@ export const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation
     delete: { summary: "Remove an MCP server and its tools", access: "admin", responses: { 204: NO_CONTENT } },
   },
   "/api/catalogs/{catalog}/mcp-servers/{name}/sync": { post: { summary: "Sync an MCP server's tools", access: "admin", responses: { 200: "McpServerSync" } } },
+  "/api/catalogs/{catalog}/definition-reviews": {
+    get: {
+      summary: "The MCP tools held back until an editor reviews their definition",
+      description:
+        "Tools an MCP server changed since an editor approved them, or added after its first listing: the approved and the current definition, and the digest an approval names.",
+      access: "read",
+      responses: { 200: "DefinitionReviewList" },
+    },
+    post: {
+      summary: "Approve or reject a held-back tool's current definition",
+      description: "One audited revision. A digest other than the current definition's (the server changed it again) is a 409.",
+      access: "write",
+      body: "DefinitionReviewBody",
+      responses: { 200: "DefinitionReviewAnswer" },
+    },
+  },
+  "/api/catalogs/{catalog}/mcp": {
+    post: {
+      summary: "MCP gateway (Streamable HTTP): JSON-RPC messages",
+      description:
+        "An `initialize` without `Mcp-Session-Id`, with `model` and `agent` in the query, opens a session (its id comes back in `Mcp-Session-Id`); every later request names it and sends the same token. Unknown, expired or another caller's sessions are 404 (JSON-RPC error).",
+      access: "read",
+      query: "McpGatewayQuery",
+      body: { mediaType: "application/json", description: "A JSON-RPC request, notification or response (MCP)." },
+      responses: {
+        200: { description: "The JSON-RPC answer, as a server-sent event stream.", mediaType: "text/event-stream", schema: { type: "string" } },
+        202: { description: "Accepted: a notification or response." },
+      },
+    },
+    get: {
+      summary: "MCP gateway: the session's stream of server messages",
+      access: "read",
+      responses: { 200: { description: "Server-sent events.", mediaType: "text/event-stream", schema: { type: "string" } } },
+    },
+    delete: { summary: "MCP gateway: end the session", access: "read", responses: { 200: { description: "The session ended." } } },
+  },
   "/api/catalogs/{catalog}/sources/reload": {
     post: { summary: "Read the plugin, skill and agent folders again", access: "admin", responses: { 200: "SourcesReload" } },
   },

@@ -9,6 +9,7 @@
  * Switches, for tests and demos:
  *   DEMO_MCP_TOOLS=notes_search,notes_get  offer only these tools
  *   DEMO_MCP_HANG=1                        read requests but never answer, not even initialize
+ *   DEMO_MCP_HANG_TOOLS=weather_forecast   calls of these tools never answer (the others do)
  *   DEMO_MCP_CRASH=1                       write an error (with DEMO_MCP_TOKEN in it) to stderr, exit with status 1
  *   DEMO_MCP_PID_FILE=/path                write the process id there once started
  */
@@ -159,7 +160,9 @@ async function serve() {
     .filter(Boolean);
   const server = new McpServer({ name: "toolshed-demo", title: "Toolshed demo server", version: "1.0.0" });
   const offered = Object.entries(tools).filter(([name]) => !only || only.includes(name));
-  for (const [name, { run, ...config }] of offered) server.registerTool(name, config, async (args) => run(args));
+  const hanging = new Set((process.env.DEMO_MCP_HANG_TOOLS ?? "").split(",").map((name) => name.trim()));
+  const never = () => new Promise(() => {});
+  for (const [name, { run, ...config }] of offered) server.registerTool(name, config, async (args) => (hanging.has(name) ? never() : run(args)));
   await server.connect(new StdioServerTransport());
   log(`ready with ${offered.length} tools: ${offered.map(([name]) => name).join(", ")}`);
 }

@@ -113,6 +113,13 @@ function pipelineRequest(request: TurnRequest) {
   return { model: request.model, agent: request.agent, provider: request.provider, mode: request.mode, flags: request.flags };
 }
 
+/** The catalog as it is now, and what this model and agent see of it (every pipeline stage applied). */
+export async function readTurnView(db: Db, catalogId: string, request: TurnRequest) {
+  const state = await catalogState(db, catalogId);
+  const list = computeToolList(state, { ...pipelineRequest(request), format: "ai-sdk" });
+  return { state, list, view: registryView(state.tools, list) };
+}
+
 /** Preselection for one turn, recorded as a decision; the chosen tools join the conversation's history. */
 export async function runPreselection(db: Db, catalogId: string, request: TurnRequest & { messages: ConversationMessage[]; k?: number; selector?: string }) {
   const state = await catalogState(db, catalogId);
@@ -166,10 +173,8 @@ export async function runToolSearchCall(
   catalogId: string,
   request: TurnRequest & { query: string; maxResults?: number; messages?: ConversationMessage[]; selector?: string },
 ) {
-  const state = await catalogState(db, catalogId);
+  const { state, list, view } = await readTurnView(db, catalogId, request);
   const conversation = openConversation(db, catalogId, request.conversationId, { ...pipelineRequest(request), title: request.query.slice(0, 80) });
-  const list = computeToolList(state, { ...pipelineRequest(request), format: "ai-sdk" });
-  const view = registryView(state.tools, list);
   // The conversation's transcript, which the decision then refers to instead of copying it.
   const messages = request.messages ?? listTranscript(db, conversation.id).map(({ role, content }) => ({ role, content }));
   const result = await runToolSearch({

@@ -141,6 +141,23 @@ describe("the OpenAPI document", () => {
     await record("GET", `${catalog}/conversations`);
     await record("GET", `${catalog}/conversations/${preselection.conversationId}`);
     await record("DELETE", `${catalog}/conversations/${preselection.conversationId}`);
+    await record("GET", `${catalog}/definition-reviews`);
+    await record("POST", `${catalog}/definition-reviews`, { tool: "nope", decision: "approve", digest: "x" });
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
+    const accept = { accept: "application/json, text/event-stream" };
+    const opened = await record("POST", `${catalog}/mcp?model=gpt-5&agent=build`, initialize, accept);
+    const session = { ...accept, "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-06-18" };
+    await record("POST", `${catalog}/mcp`, { jsonrpc: "2.0", method: "notifications/initialized" }, session);
+    // The session's event stream stays open: its answer is recorded without its body.
+    const stream = await routeApiRequest(apiRequest(`${catalog}/mcp`, { headers: session }));
+    await stream.body?.cancel();
+    exchanges.push({ method: "GET", url: `${catalog}/mcp`, status: stream.status, headers: stream.headers, text: "" });
+    await record("DELETE", `${catalog}/mcp`, undefined, session);
     await record("GET", `${catalog}/mcp-servers`);
     await record("POST", `${catalog}/mcp-servers`, { name: "bad", transport: "carrier-pigeon" });
     await record("GET", `${catalog}/mcp-servers/none`);

@@ -1,0 +1,28 @@
+import { catalogRoute } from "@/app/_services/access";
+import { handleGatewayRequest } from "@/app/_services/mcp-gateway";
+import { mcpGatewayQuery } from "@/lib/api-schemas";
+import { parseWith, refuseOtherMethods } from "@/lib/http";
+
+/**
+ * The catalog's MCP gateway (Streamable HTTP): POST carries JSON-RPC messages, GET opens the
+ * session's stream of server messages, DELETE ends the session. A session is opened by an
+ * initialize POST to `…/mcp?model=…&agent=…` and serves that model and agent; every request
+ * sends the token (`Authorization: Bearer`) of whoever opened it.
+ */
+const gateway = catalogRoute<{ catalog: string }>(
+  "read",
+  ({ request, params, principal, access }) =>
+    handleGatewayRequest(request, params.catalog, { principal, access }, () => {
+      const query = new URL(request.url).searchParams;
+      const fields: Record<string, unknown> = Object.fromEntries(query);
+      if (query.has("flags")) fields.flags = query.getAll("flags");
+      return parseWith(mcpGatewayQuery, fields);
+    }),
+  { limit: "read" },
+);
+
+export const GET = gateway;
+export const POST = gateway;
+export const DELETE = gateway;
+
+export const { PUT, PATCH } = refuseOtherMethods({ GET, POST, DELETE });
