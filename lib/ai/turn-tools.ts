@@ -4,36 +4,10 @@ import { DEFAULT_MCP_RESULT_MAX_CHARS, isMcpToolResult, limitMcpResult } from ".
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "../selection/tool-search-definition";
 import type { ToolSearchResult } from "../selection/tool-search";
 import type { RegistryView } from "../selection/verify";
+import { type ToolSearchAnswer, toToolSearchAnswer, unavailableToolMessage } from "../../packages/client/src/tool-search";
 
-/**
- * What the main model gets back from ToolSearch: full definitions of what passed, and the names
- * that did not. It is not told why (hidden by a rule, disabled, never existed): a tool it may not
- * use stays invisible, down to whether it exists.
- */
-export interface ToolSearchAnswer {
-  path: ToolSearchResult["path"];
-  tools: { name: string; description: string; inputSchema: FinalTool["inputSchema"] }[];
-  /** Names that did not pass, without the registry's reasons: those are for people, in the decision log. */
-  unavailable: string[];
-  note: string;
-}
-
-export function toToolSearchAnswer(result: ToolSearchResult): ToolSearchAnswer {
-  return {
-    path: result.path,
-    tools: result.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-    unavailable: result.rejected.map((rejection) => rejection.name),
-    note:
-      result.tools.length > 0
-        ? "These tools are callable from your next step on."
-        : "No tool matched that you may use; describe the need differently, or go on without one.",
-  };
-}
-
-/** What the model reads when it calls a tool it does not have at this step, whether or not that tool exists. */
-export function unavailableToolMessage(name: string): string {
-  return `${name} is not available at this step: load it with ${TOOL_SEARCH_NAME} first (query "select:${name}"), then call it at the next step.`;
-}
+// The answer and the message are the AI SDK client package's, so an agent's loop and the playground's say the same.
+export { type ToolSearchAnswer, toToolSearchAnswer, unavailableToolMessage };
 
 /** What a simulated tool's calls carry as their UI parts' `toolMetadata`: whoever runs the turn supplies the result. */
 export type SimulatedToolMetadata = { simulated: true; placeholder: string };

@@ -1,0 +1,53 @@
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { routeApiRequest } from "./api-routes";
+
+/**
+ * Toolshed over real HTTP, in the test's process: a Node server that hands each request to the
+ * route handler its path names (as Next would), on the database the test set up.
+ */
+export interface ToolshedHttpServer {
+  /** The base URL, e.g. http://127.0.0.1:41234. */
+  url: string;
+  /** Every request's method and path, in arrival order. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+async function readBody(incoming: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of incoming) chunks.push(chunk as Buffer);
+  return chunks.length ? Uint8Array.from(Buffer.concat(chunks)) : undefined;
+}
+
+export async function startToolshedHttpServer(): Promise<ToolshedHttpServer> {
+  const requests: string[] = [];
+  const server = createServer(async (incoming, outgoing) => {
+    try {
+      const url = new URL(incoming.url ?? "/", "http://127.0.0.1");
+      requests.push(`${incoming.method} ${url.pathname}`);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
+      const body = await readBody(incoming);
+      const response = await routeApiRequest(new Request(url, { method: incoming.method, headers, body }));
+      outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+      const reader = response.body?.getReader();
+      for (let part = await reader?.read(); part && !part.done; part = await reader?.read()) outgoing.write(part.value);
+      outgoing.end();
+    } catch (error) {
+      outgoing.writeHead(500, { "content-type": "text/plain" });
+      outgoing.end(error instanceof Error ? error.message : String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
