@@ -1,23 +1,17 @@
 "use client";
 
+import { useChat } from "@ai-sdk/react";
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { APICallError, DefaultChatTransport, type DynamicToolUIPart } from "ai";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { Fragment, useMemo, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import type { PlaygroundEvent, TurnDetails } from "@/lib/playground/events";
+import type { PlaygroundUIMessage, ToolSearchRecord, TurnDetails } from "@/lib/playground/messages";
 import type { TurnToolEntry } from "@/lib/selection/turn";
-import {
-  conversationKeys,
-  fetchConversation,
-  fetchConversations,
-  fetchTool,
-  postToolSearch,
-  queryKeys,
-  type StoredMessage,
-  type ToolSearchResponse,
-} from "./api-client";
+import { conversationKeys, fetchConversation, fetchConversations, fetchTool, postToolSearch, queryKeys, type ToolSearchResponse } from "./api-client";
 import { ConfirmButton } from "./confirm-button";
+import { type ChatTurn, exchangeOf, pendingSimulatedCalls, simulatedCall, simulatedResultsComplete, turnsOf, uiMessagesOf } from "./playground-chat";
 import { useShownCount } from "./shown-count";
 
 interface Props {
@@ -29,71 +23,14 @@ interface Props {
   auxSelector: string;
 }
 
-/** One user message and everything that followed it until the next one. */
-interface Turn {
-  key: string;
-  message: string;
-  details?: TurnDetails;
-  events: PlaygroundEvent[];
-}
-
-function turnsOf(messages: StoredMessage[]): Turn[] {
-  const turns: Turn[] = [];
-  for (const message of messages) {
-    if (message.role === "user") {
-      turns.push({ key: String(message.id), message: message.content, details: message.details as TurnDetails, events: [] });
-      continue;
-    }
-    const turn = turns.at(-1);
-    if (!turn) continue;
-    const details = (message.details ?? {}) as { events?: PlaygroundEvent[]; simulatedResults?: { toolCallId: string; toolName: string; output: string }[] };
-    for (const result of details.simulatedResults ?? []) turn.events.push({ type: "tool-result", ...result, simulated: true });
-    if (message.role === "assistant") {
-      if (message.content) turn.events.push({ type: "text-delta", text: message.content });
-      turn.events.push(...(details.events ?? []));
-    }
+/** What went wrong: the API's own message when it refused the request, else the error the stream carried. */
+function errorMessage(error: Error): string {
+  if (!APICallError.isInstance(error)) return `Main model: ${error.message}`;
+  try {
+    return JSON.parse(error.responseBody ?? "").error.message ?? error.message;
+  } catch {
+    return error.message;
   }
-  return turns;
-}
-
-/** The stored turns plus what is streaming now: a new turn for a message, or more of the last turn. */
-function withLiveEvents(turns: Turn[], live: { message?: string; events: PlaygroundEvent[] }): Turn[] {
-  if (live.message) {
-    const preselection = live.events.find((event): event is Extract<PlaygroundEvent, { type: "preselection" }> => event.type === "preselection");
-    return [
-      ...turns,
-      { key: "live", message: live.message, details: preselection?.turn, events: live.events.filter((event) => event.type !== "preselection") },
-    ];
-  }
-  const last = turns.at(-1);
-  return last ? [...turns.slice(0, -1), { ...last, events: [...last.events, ...live.events] }] : turns;
-}
-
-/** Simulated tool calls that have no result yet: the person answers them. */
-function pendingCalls(events: PlaygroundEvent[]) {
-  const answered = new Set(events.flatMap((event) => (event.type === "tool-result" || event.type === "tool-error" ? [event.toolCallId] : [])));
-  return events.filter(
-    (event): event is Extract<PlaygroundEvent, { type: "tool-call" }> =>
-      event.type === "tool-call" && event.simulated && event.active && !answered.has(event.toolCallId),
-  );
-}
-
-async function* readEvents(response: Response): AsyncGenerator<PlaygroundEvent> {
-  if (!response.ok) {
-    const body = await response.json().catch(() => undefined);
-    throw new Error(body?.error?.message ?? `Request failed: ${response.status}`);
-  }
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += value;
-    const lines = buffer.split("\n");
-    buffer = lines.pop() ?? "";
-    for (const line of lines) if (line.trim()) yield JSON.parse(line) as PlaygroundEvent;
-  }
-  if (buffer.trim()) yield JSON.parse(buffer) as PlaygroundEvent;
 }
 
 export function Playground({ catalogId, agents, knownModels, mainModel, mainModelError, auxSelector }: Props) {
@@ -119,61 +56,42 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
     router.replace(`${pathname}?${next.toString()}`, { scroll: false });
   };
 
-  const [live, setLive] = useState<{ message?: string; events: PlaygroundEvent[] } | null>(null);
-  /** Aborts the exchange streaming now (Stop): the server then aborts the main model's call. */
-  const running = useRef<AbortController | null>(null);
+  /** The conversation the chat holds: set as soon as a stream names it, so following the URL there reloads nothing. */
+  const shown = useRef<string | undefined>(undefined);
   const conversations = useQuery({ queryKey: conversationKeys.list(catalogId), queryFn: () => fetchConversations(catalogId) });
-  const conversation = useQuery({
-    queryKey: conversationKeys.one(catalogId, conversationId ?? ""),
-    queryFn: () => fetchConversation(catalogId, conversationId!),
-    // While a stream runs, the live view shows the turn: a refetch now would show it twice.
-    enabled: !!conversationId && live === null,
+  const chat = useChat<PlaygroundUIMessage>({
+    transport: new DefaultChatTransport({
+      api: `/api/catalogs/${encodeURIComponent(catalogId)}/playground`,
+      prepareSendMessagesRequest: ({ messages }) => ({ body: { ...config, conversationId: shown.current, ...exchangeOf(messages) } }),
+    }),
+    // Once every call of the step has its result and some were simulated here, the turn goes on.
+    sendAutomaticallyWhen: simulatedResultsComplete,
+    onData: (part) => {
+      if (part.type !== "data-conversation" || part.data.conversationId === shown.current) return;
+      shown.current = part.data.conversationId;
+      setParams({ conversation: part.data.conversationId });
+    },
+    onError: (error) => toast.error(errorMessage(error)),
+    onFinish: () => queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) }),
   });
+  const { setMessages, stop } = chat;
 
-  const exchange = useMutation({
-    mutationFn: async (body: { message?: string; toolResults?: { toolCallId: string; toolName: string; output: string }[] }) => {
-      setLive({ message: body.message, events: [] });
-      const controller = new AbortController();
-      running.current = controller;
-      let started = conversationId;
-      try {
-        const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/playground`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ ...config, conversationId, ...body }),
-          signal: controller.signal,
-        });
-        for await (const event of readEvents(response)) {
-          if (event.type === "preselection" && event.conversationId !== started) {
-            started = event.conversationId;
-            setParams({ conversation: started });
-          }
-          if (event.type === "error") toast.error(`Main model: ${event.message}`);
-          setLive((current) => ({ message: current?.message, events: [...(current?.events ?? []), event] }));
-        }
-      } catch (error) {
-        // Stopped: the conversation as the server kept it replaces the live view.
-        if (!controller.signal.aborted) throw error;
-      } finally {
-        running.current = null;
-      }
-      return started;
-    },
-    onSuccess: async (id) => {
-      // Fetched afresh before the live view goes, so the stored turn replaces it.
-      if (id) await queryClient.fetchQuery({ queryKey: conversationKeys.one(catalogId, id), queryFn: () => fetchConversation(catalogId, id), staleTime: 0 });
-      setLive(null);
-      await queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
-    },
-    onError: (error) => {
-      setLive(null);
-      toast.error(error.message);
-    },
-  });
+  // Another conversation picked (a link, New, a reload): the chat shows it as stored.
+  useEffect(() => {
+    if (conversationId === shown.current) return;
+    shown.current = conversationId;
+    void stop();
+    setMessages([]);
+    if (!conversationId) return;
+    fetchConversation(catalogId, conversationId).then(
+      (stored) => shown.current === conversationId && setMessages(uiMessagesOf(stored.messages)),
+      (error: Error) => toast.error(error.message),
+    );
+  }, [catalogId, conversationId, setMessages, stop]);
 
-  const storedTurns = useMemo(() => turnsOf(conversation.data?.messages ?? []), [conversation.data]);
-  const turns = live ? withLiveEvents(storedTurns, live) : storedTurns;
-  const pending = !exchange.isPending && turns.length > 0 ? pendingCalls(turns[turns.length - 1].events) : [];
+  const busy = chat.status === "submitted" || chat.status === "streaming";
+  const turns = turnsOf(chat.messages);
+  const pending = busy ? [] : pendingSimulatedCalls(turns.at(-1)?.answer);
 
   return (
     <div className="playground">
@@ -274,7 +192,7 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
           </div>
         </div>
 
-        {turns.length === 0 && !exchange.isPending && (
+        {turns.length === 0 && !busy && (
           <div className="panel empty" data-testid="playground-empty">
             <strong>Ask something an agent of this catalog would be asked</strong>
             Each message shows the preselection, the turn&apos;s tool set and {mainModel ? "the main model's answer" : "what the main model would get"}.
@@ -286,16 +204,24 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
             catalogId={catalogId}
             number={index + 1}
             turn={turn}
-            streaming={exchange.isPending && index === turns.length - 1}
+            streaming={busy && index === turns.length - 1}
             hasMainModel={!!mainModel}
           />
         ))}
 
-        {pending.length > 0 && <PendingResults calls={pending} onSubmit={(toolResults) => exchange.mutate({ toolResults })} />}
+        {pending.length > 0 && (
+          <PendingResults
+            calls={pending}
+            onSubmit={async (results) => {
+              // Client-side tool outputs: the last one completes the step, and the chat sends them (sendAutomaticallyWhen).
+              for (const result of results) await chat.addToolOutput({ tool: result.toolName, toolCallId: result.toolCallId, output: result.output });
+            }}
+          />
+        )}
         <Composer
-          disabled={exchange.isPending || pending.length > 0}
-          onSend={(message) => exchange.mutate({ message })}
-          onStop={exchange.isPending && mainModel ? () => running.current?.abort() : undefined}
+          disabled={busy || pending.length > 0}
+          onSend={(message) => chat.sendMessage({ text: message })}
+          onStop={busy && mainModel ? () => chat.stop() : undefined}
         />
         {!mainModel && (
           <ToolSearchConsole
@@ -365,7 +291,7 @@ function TurnView({
 }: {
   catalogId: string;
   number: number;
-  turn: Turn;
+  turn: ChatTurn;
   streaming: boolean;
   hasMainModel: boolean;
 }) {
@@ -379,7 +305,7 @@ function TurnView({
         {turn.message}
       </div>
       {turn.details ? <PreselectionView catalogId={catalogId} details={turn.details} /> : <p className="muted small">Preselecting…</p>}
-      <EventsView events={turn.events} />
+      {turn.answer && <AnswerView parts={turn.answer.parts} />}
       {!hasMainModel && turn.details && (
         <div className="small muted" data-testid="no-main-model">
           No main model is configured: this is the tool set it would get. Try ToolSearch below as it would.
@@ -497,93 +423,98 @@ function PreselectionView({ catalogId, details }: { catalogId: string; details: 
   );
 }
 
-function EventsView({ events }: { events: PlaygroundEvent[] }) {
-  const blocks: React.ReactNode[] = [];
-  let text = "";
-  const flushText = (key: string) => {
-    if (text)
-      blocks.push(
-        <div key={`text-${key}`} className="bubble assistant" data-testid="assistant-text">
-          {text}
-        </div>,
-      );
-    text = "";
-  };
-  events.forEach((event, index) => {
-    if (event.type === "text-delta") {
-      text += event.text;
-      return;
-    }
-    flushText(String(index));
-    let block: React.ReactNode = null;
-    if (event.type === "tool-call" && event.toolName !== "ToolSearch") {
-      block = (
-        <div className="tool-call small" data-testid={`tool-call-${event.toolName}`}>
-          <b>calls</b> <code>{event.toolName}</code> {!event.active && <span className="badge off">not in its tool set</span>}
-          <pre className="diff">{JSON.stringify(event.input, null, 2)}</pre>
-        </div>
-      );
-    } else if (event.type === "tool-search") {
-      block = (
-        <div className="tool-search small" data-testid="tool-search-event">
-          <b>ToolSearch</b> <code>{event.query}</code> <span className="badge">{event.path}</span>
-          {event.selector && <span className="faint"> by {event.selector}</span>}
-          <div>
-            Found:{" "}
-            {event.found.length === 0 ? (
-              <span className="faint">nothing</span>
-            ) : (
-              event.found.map((name) => (
-                <span key={name} className="tag origin-found">
-                  {name}
-                </span>
-              ))
-            )}
-          </div>
-          {event.rejected.map((rejection) => (
-            <div key={rejection.name} className="muted">
-              rejected <code>{rejection.name}</code>: {rejection.reason}
-            </div>
-          ))}
-        </div>
-      );
-    } else if (event.type === "tool-result") {
-      block = (
+/** A tool call, and its result or error once there is one. `refused`: the tool was not in the step's tool set. */
+function ToolCallView({ part, refused }: { part: DynamicToolUIPart; refused: boolean }) {
+  return (
+    <>
+      <div className="tool-call small" data-testid={`tool-call-${part.toolName}`}>
+        <b>calls</b> <code>{part.toolName}</code> {refused && <span className="badge off">not in its tool set</span>}
+        <pre className="diff">{JSON.stringify(part.input, null, 2)}</pre>
+      </div>
+      {part.state === "output-available" && (
         <div className="tool-result small" data-testid="tool-result">
-          {event.simulated ? <span className="badge warn">simulated result</span> : <span className="badge ok">live result</span>} <code>{event.toolName}</code>
-          <pre className="diff">{event.output}</pre>
+          {simulatedCall(part) ? <span className="badge warn">simulated result</span> : <span className="badge ok">live result</span>}{" "}
+          <code>{part.toolName}</code>
+          <pre className="diff">{typeof part.output === "string" ? part.output : JSON.stringify(part.output, null, 2)}</pre>
         </div>
-      );
-    } else if (event.type === "tool-error") {
-      block = (
+      )}
+      {part.state === "output-error" && (
         <div className="error-box small">
-          <code>{event.toolName}</code>: {event.error}
+          <code>{part.toolName}</code>: {part.errorText}
         </div>
-      );
-    } else if (event.type === "step" && events.slice(0, index).some((previous) => previous.type === "tool-search")) {
+      )}
+    </>
+  );
+}
+
+function ToolSearchView({ search }: { search: ToolSearchRecord }) {
+  return (
+    <div className="tool-search small" data-testid="tool-search-event">
+      <b>ToolSearch</b> <code>{search.query}</code> <span className="badge">{search.path}</span>
+      {search.selector && <span className="faint"> by {search.selector}</span>}
+      <div>
+        Found:{" "}
+        {search.found.length === 0 ? (
+          <span className="faint">nothing</span>
+        ) : (
+          search.found.map((name) => (
+            <span key={name} className="tag origin-found">
+              {name}
+            </span>
+          ))
+        )}
+      </div>
+      {search.rejected.map((rejection) => (
+        <div key={rejection.name} className="muted">
+          rejected <code>{rejection.name}</code>: {rejection.reason}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The answer's parts in order: text, tool calls, ToolSearch verifications, and a step's tool set when ToolSearch changed it. */
+function AnswerView({ parts }: { parts: PlaygroundUIMessage["parts"] }) {
+  let stepTools: string[] | undefined;
+  const blocks = parts.map((part, index) => {
+    let block: React.ReactNode = null;
+    if (part.type === "text" && part.text) {
       block = (
-        <div className="small faint" data-testid="next-step-tools">
-          Available at the next step: {event.activeTools.join(", ")}
+        <div className="bubble assistant" data-testid="assistant-text">
+          {part.text}
         </div>
       );
-    } else if (event.type === "error") {
-      block = <div className="error-box small">{event.message}</div>;
+    } else if (part.type === "dynamic-tool") {
+      block = <ToolCallView part={part} refused={stepTools !== undefined && !stepTools.includes(part.toolName)} />;
+    } else if (part.type === "data-tool-search") {
+      block = <ToolSearchView search={part.data} />;
+    } else if (part.type === "data-tool-set") {
+      const changed = stepTools !== undefined && part.data.activeTools.some((name) => !stepTools?.includes(name));
+      stepTools = part.data.activeTools;
+      if (changed)
+        block = (
+          <div className="small faint" data-testid="next-step-tools">
+            Available from this step on: {part.data.activeTools.join(", ")}
+          </div>
+        );
     }
-    // biome-ignore lint/suspicious/noArrayIndexKey: the stream is only ever appended to, so an event's position is its identity
-    if (block) blocks.push(<Fragment key={index}>{block}</Fragment>);
+    // biome-ignore lint/suspicious/noArrayIndexKey: an answer's parts are only appended to or updated in place, so a part's position is its identity
+    return block && <Fragment key={index}>{block}</Fragment>;
   });
-  flushText("end");
   return <div className="stack">{blocks}</div>;
 }
 
+/** The simulated calls waiting for a result: the placeholder their tool offers, or what the person types. */
 function PendingResults({
   calls,
   onSubmit,
 }: {
-  calls: Extract<PlaygroundEvent, { type: "tool-call" }>[];
+  calls: DynamicToolUIPart[];
   onSubmit: (results: { toolCallId: string; toolName: string; output: string }[]) => void;
 }) {
-  const [outputs, setOutputs] = useState<Record<string, string>>(() => Object.fromEntries(calls.map((call) => [call.toolCallId, call.placeholder ?? ""])));
+  const [outputs, setOutputs] = useState<Record<string, string>>(() =>
+    Object.fromEntries(calls.map((call) => [call.toolCallId, simulatedCall(call)?.placeholder ?? ""])),
+  );
   return (
     <form
       className="panel stack"

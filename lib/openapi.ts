@@ -229,7 +229,12 @@ export const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation
       access: "read",
       body: "PlaygroundBody",
       responses: {
-        200: { description: "NDJSON events, one per line (lib/playground/events.ts).", mediaType: "application/x-ndjson", schema: { type: "string" } },
+        200: {
+          description:
+            "An AI SDK UI message stream as server-sent events: text and tool parts, and the playground's data-* parts (lib/playground/messages.ts).",
+          mediaType: "text/event-stream",
+          schema: { type: "string" },
+        },
       },
     },
   },

@@ -1,5 +1,5 @@
 import "server-only";
-import { stepCountIs, streamText, type ModelMessage } from "ai";
+import { createUIMessageStream, stepCountIs, streamText, type InferUIMessageChunk, type ModelMessage, type UIMessageStreamWriter } from "ai";
 import type { Db } from "@/db/client";
 import type { ToolRecord } from "@/db/queries/tools";
 import { appendMessage, getConversation, listMessages, setMessageDetails, updateConversation } from "@/db/queries/conversations";
@@ -7,20 +7,20 @@ import { mainModelFromEnv } from "@/lib/ai/models";
 import { createTurnTools } from "@/lib/ai/turn-tools";
 import { ToolshedError } from "@/lib/errors";
 import { computeToolList, type CatalogState } from "@/lib/pipeline/tool-list";
-import { simulatedPlaceholder, type PlaygroundEvent, type TurnDetails } from "@/lib/playground/events";
+import type { PlaygroundExchange, PlaygroundUIMessage, ToolSearchRecord, TurnDetails } from "@/lib/playground/messages";
 import { TOOL_SEARCH_NAME } from "@/lib/selection/tool-search-definition";
 import { registryView, type RegistryView } from "@/lib/selection/verify";
 import { runPreselection, runToolSearchCall, type TurnRequest } from "./selection";
-import { McpSourceError, mcpResultMaxChars } from "@/lib/sources/mcp";
-import { callMcpServerTool, catalogState } from "./sources";
+import { mcpResultMaxChars } from "@/lib/sources/mcp";
+import { callMcpToolForModel, catalogState } from "./sources";
 
 const MAX_STEPS = 8;
 
-export interface PlaygroundRequest extends TurnRequest {
-  message?: string;
-  toolResults?: { toolCallId: string; toolName: string; output: string }[];
+export interface PlaygroundRequest extends TurnRequest, PlaygroundExchange {
   k?: number;
 }
+
+type PlaygroundChunk = InferUIMessageChunk<PlaygroundUIMessage>;
 
 /** The conversation as the main model reads it: user text, and the model's own stored steps. */
 function modelMessagesOf(db: Db, conversationId: string): ModelMessage[] {
@@ -54,32 +54,54 @@ function instructionsFor(agent: string): string {
   ].join(" ");
 }
 
+/** What the client reads of an error in the stream: its message (an MCP failure's is already worded for this caller). */
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /**
- * One playground exchange, as a stream of NDJSON events: a new user message gets a preselection
- * first; then, when a main model is configured, its answer streams with its tool calls. Tools with
- * no live backend are simulated: the run stops at their call and the person supplies the result,
- * which arrives as `toolResults` in the next request.
+ * The model's UI message stream with the turn's own data parts where they belong: each step's tool
+ * set right after the step's start, and each ToolSearch call's verification right after its output.
+ * `stepTools` and `searches` are filled before the chunks they follow are produced.
  */
+function withTurnData(stream: ReadableStream<PlaygroundChunk>, stepTools: string[][], searches: Map<string, ToolSearchRecord>) {
+  let step = 0;
+  return stream.pipeThrough(
+    new TransformStream<PlaygroundChunk, PlaygroundChunk>({
+      transform(chunk, controller) {
+        controller.enqueue(chunk);
+        if (chunk.type === "start-step") controller.enqueue({ type: "data-tool-set", data: { activeTools: stepTools[step++] ?? [] } });
+        if (chunk.type === "tool-output-available" && searches.has(chunk.toolCallId)) {
+          controller.enqueue({ type: "data-tool-search", id: chunk.toolCallId, data: searches.get(chunk.toolCallId)! });
+        }
+      },
+    }),
+  );
+}
+
 /**
+ * One playground exchange, as an AI SDK UI message stream: a new user message gets a preselection
+ * first (a `data-preselection` part); then, when a main model is configured, its answer streams with
+ * its tool calls, each step's tool set and the ToolSearch verifications as `data-*` parts. Tools with
+ * no live backend are simulated: the run stops at their call, and the client supplies the result
+ * (the SDK's client-side tool output), which arrives as `toolResults` in the next request.
+ *
  * `options.upstreamDetails`: whether a failing MCP server's own words (its stderr, an upstream
  * answer) may reach this caller; only team admins see them, everyone else learns that it failed.
  * `options.signal`: the request's, aborted when the client goes away. Then, or when the client
- * stops reading (Stop in the page cancels the stream), the main model's call is aborted: no
- * tokens are spent on an answer nobody reads.
+ * stops reading (Stop in the page aborts the fetch), the main model's call is aborted: no tokens
+ * are spent on an answer nobody reads. What was streamed until then is stored.
  */
 export async function playTurn(
   db: Db,
   catalogId: string,
   request: PlaygroundRequest,
   options: { upstreamDetails: boolean; signal?: AbortSignal },
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<ReadableStream<PlaygroundChunk>> {
   if (!request.message && !request.toolResults?.length) {
     throw new ToolshedError("bad_request", "Send a message, or the results of the pending tool calls.", "message");
   }
   if (request.toolResults?.length && !request.conversationId) {
     throw new ToolshedError("bad_request", "Tool results belong to a conversation: give its conversationId.", "conversationId");
   }
-  const events: PlaygroundEvent[] = [];
   let conversationId = request.conversationId;
   let turn: TurnDetails;
   /** The catalog and what this model and agent see, as the preselection of a new message already read them. */
@@ -108,7 +130,6 @@ export async function playTurn(
     // Recording the decision stored the message in the conversation (the decision refers to it there): the turn goes beside it.
     if (preselection.storedMessageId !== undefined) setMessageDetails(db, conversationId, preselection.storedMessageId, turn);
     else appendMessage(db, conversationId, { role: "user", content: request.message, details: turn });
-    events.push({ type: "preselection", conversationId, turn });
   } else {
     const conversation = getConversation(db, conversationId!, catalogId);
     turn = latestTurn(db, conversation.id);
@@ -122,27 +143,19 @@ export async function playTurn(
       })),
     };
     appendMessage(db, conversation.id, { role: "tool", content: "", details: { modelMessages: [toolMessage], simulatedResults: request.toolResults } });
-    for (const result of request.toolResults!)
-      events.push({ type: "tool-result", toolCallId: result.toolCallId, toolName: result.toolName, output: result.output, simulated: true });
   }
 
   const conversation = getConversation(db, conversationId!, catalogId);
   if (request.model !== conversation.model || request.agent !== conversation.agent) {
     updateConversation(db, conversation.id, { model: request.model, agent: request.agent, mode: request.mode ?? null, flags: request.flags ?? [] });
   }
+  /** The conversation first (only the client needs it), then a new message's preselection. */
+  const announce = (writer: UIMessageStreamWriter<PlaygroundUIMessage>) => {
+    writer.write({ type: "data-conversation", data: { conversationId: conversation.id }, transient: true });
+    if (request.message) writer.write({ type: "data-preselection", data: turn });
+  };
   const main = mainModelFromEnv(process.env);
-  const encoder = new TextEncoder();
-  const line = (event: PlaygroundEvent) => encoder.encode(`${JSON.stringify(event)}\n`);
-
-  if (!main) {
-    return new ReadableStream({
-      start(controller) {
-        for (const event of events) controller.enqueue(line(event));
-        controller.enqueue(line({ type: "finish", reason: "no-main-model", activeTools: turn.toolSet.map((entry) => entry.name) }));
-        controller.close();
-      },
-    });
-  }
+  if (!main) return createUIMessageStream<PlaygroundUIMessage>({ execute: ({ writer }) => announce(writer) });
 
   // A continuation (tool results) reads the catalog afresh: it may have changed since the turn began.
   seen ??= await readCatalog(db, catalogId, request);
@@ -152,22 +165,18 @@ export async function playTurn(
   const turnSet = [...turn.toolSet.filter((entry) => entry.origin !== "entry").map((entry) => entry.name), ...history];
   // A live MCP result is cut to this size before it reaches the stream, the database and the model.
   const resultMaxChars = mcpResultMaxChars(process.env);
-  const cancelled = new AbortController();
-  const abortSignal = options.signal ? AbortSignal.any([options.signal, cancelled.signal]) : cancelled.signal;
+  const stopped = new AbortController();
+  const abortSignal = options.signal ? AbortSignal.any([options.signal, stopped.signal]) : stopped.signal;
+  /** The tools active at each step, and the ToolSearch calls by id: the data parts `withTurnData` adds. */
+  const stepTools: string[][] = [];
+  const searches = new Map<string, ToolSearchRecord>();
+  /** The model's messages of the steps that ended (a tool call, its result, the answer): what it reads back next time. */
+  const stepMessages: ModelMessage[] = [];
 
-  return new ReadableStream({
-    async start(controller) {
-      const recorded: PlaygroundEvent[] = [];
-      /** Nothing more can be sent once the client cancelled the stream. */
-      const send = (event: PlaygroundEvent) => {
-        if (!cancelled.signal.aborted) controller.enqueue(line(event));
-      };
-      /** Streams an event; all but text deltas are also kept, to redraw the turn later. */
-      const emit = (event: PlaygroundEvent) => {
-        if (event.type !== "text-delta") recorded.push(event);
-        send(event);
-      };
-      for (const event of events) send(event);
+  return createUIMessageStream<PlaygroundUIMessage>({
+    onError: errorText,
+    execute: ({ writer }) => {
+      announce(writer);
       const turnTools = createTurnTools({
         view,
         turnSet,
@@ -177,17 +186,13 @@ export async function playTurn(
         execute: async (tool, args) => {
           const record = records.get(tool.name);
           if (!record?.sourceRef || !record.meta?.mcpName) return { error: `${tool.name} has no live backend.` };
-          try {
-            return await callMcpServerTool(db, catalogId, record.sourceRef, record.meta.mcpName, (args ?? {}) as Record<string, unknown>);
-          } catch (error) {
-            if (options.upstreamDetails || !(error instanceof McpSourceError)) throw error;
-            throw new Error(`The MCP server "${record.sourceRef}" failed (${error.failure}); team admins see the details on the Sources page.`);
-          }
+          return callMcpToolForModel(db, catalogId, record.sourceRef, record.meta.mcpName, (args ?? {}) as Record<string, unknown>, {
+            upstreamDetails: options.upstreamDetails,
+          });
         },
-        search: async (query, maxResults) => {
+        search: async (query, maxResults, toolCallId) => {
           const result = await runToolSearchCall(db, catalogId, { ...request, conversationId: conversation.id, query, maxResults });
-          emit({
-            type: "tool-search",
+          searches.set(toolCallId, {
             decisionId: result.decisionId,
             query,
             path: result.path,
@@ -198,62 +203,36 @@ export async function playTurn(
           return result;
         },
       });
-      let text = "";
-      /** Set when the call was aborted: the response messages of the steps that ended before. */
-      let beforeAbort: ModelMessage[] | undefined;
-      try {
-        const result = streamText({
-          model: main.model,
-          instructions: instructionsFor(request.agent),
-          messages: modelMessagesOf(db, conversation.id),
-          tools: turnTools.tools,
-          prepareStep: turnTools.prepareStep,
-          repairToolCall: turnTools.repairToolCall,
-          stopWhen: stepCountIs(MAX_STEPS),
-          abortSignal,
-          onAbort: ({ steps }) => {
-            beforeAbort = steps.flatMap((step) => step.response.messages);
-          },
-        });
-        for await (const part of result.fullStream) {
-          if (part.type === "text-delta") {
-            text += part.text;
-            emit({ type: "text-delta", text: part.text });
-          } else if (part.type === "tool-call") {
-            const tool = view.visible.get(part.toolName);
-            emit({
-              type: "tool-call",
-              toolCallId: part.toolCallId,
-              toolName: part.toolName,
-              input: part.input,
-              simulated: part.toolName !== TOOL_SEARCH_NAME && view.visible.get(part.toolName)?.source !== "mcp",
-              active: turnTools.activeTools().includes(part.toolName),
-              placeholder: tool ? simulatedPlaceholder(tool) : undefined,
-            });
-          } else if (part.type === "tool-result" && part.toolName !== TOOL_SEARCH_NAME) {
-            emit({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output: JSON.stringify(part.output, null, 2), simulated: false });
-          } else if (part.type === "tool-error") {
-            emit({ type: "tool-error", toolCallId: part.toolCallId, toolName: part.toolName, error: String(part.error) });
-          } else if (part.type === "finish-step") {
-            emit({ type: "step", activeTools: turnTools.activeTools() });
-          } else if (part.type === "error") {
-            emit({ type: "error", message: part.error instanceof Error ? part.error.message : String(part.error) });
-          }
-        }
-        // Every step's messages (a tool call, its result, the answer), not only the last step's.
-        const [modelMessages, finishReason] = beforeAbort ? [beforeAbort, "aborted"] : await Promise.all([result.responseMessages, result.finishReason]);
-        emit({ type: "finish", reason: finishReason === "tool-calls" ? "awaiting-tool-results" : finishReason, activeTools: turnTools.activeTools() });
-        appendMessage(db, conversation.id, { role: "assistant", content: text, details: { modelMessages, events: recorded } });
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        emit({ type: "error", message });
-        appendMessage(db, conversation.id, { role: "assistant", content: text, details: { events: recorded } });
-      } finally {
-        if (!cancelled.signal.aborted) controller.close();
-      }
+      const result = streamText({
+        model: main.model,
+        instructions: instructionsFor(request.agent),
+        messages: modelMessagesOf(db, conversation.id),
+        tools: turnTools.tools,
+        prepareStep: ({ stepNumber }) => {
+          const step = turnTools.prepareStep();
+          stepTools[stepNumber] = step.activeTools;
+          return step;
+        },
+        repairToolCall: turnTools.repairToolCall,
+        stopWhen: stepCountIs(MAX_STEPS),
+        abortSignal,
+        onStepEnd: (step) => {
+          stepMessages.push(...step.response.messages);
+        },
+      });
+      // No start chunk: the client adds a continuation's parts to the answer it continues.
+      writer.merge(withTurnData(result.toUIMessageStream<PlaygroundUIMessage>({ sendStart: false, onError: errorText }), stepTools, searches));
     },
-    cancel() {
-      cancelled.abort();
+    // Also when the client stops reading (Stop, a closed tab): then the model's call is aborted, and what came is stored.
+    onEnd: ({ responseMessage, isCancelled, isAborted, finishReason }) => {
+      if (isCancelled) stopped.abort();
+      const parts = responseMessage.parts.filter((part) => part.type !== "data-preselection");
+      const text = parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+      appendMessage(db, conversation.id, {
+        role: "assistant",
+        content: text,
+        details: { modelMessages: stepMessages, parts, finishReason: isCancelled || isAborted ? "aborted" : (finishReason ?? null) },
+      });
     },
   });
 }

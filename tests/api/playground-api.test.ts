@@ -1,33 +1,55 @@
 import { readFileSync } from "node:fs";
+import type { InferUIMessageChunk } from "ai";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as conversationRoute from "@/app/api/catalogs/[catalog]/conversations/[id]/route";
 import * as playgroundRoute from "@/app/api/catalogs/[catalog]/playground/route";
+import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
 import * as decisionRoute from "@/app/api/decisions/[id]/route";
+import * as replayRoute from "@/app/api/decisions/[id]/replay/route";
+import { pendingSimulatedCalls, turnsOf, uiMessagesOf } from "@/components/playground-chat";
 import type { Db } from "@/db/client";
 import { decisions } from "@/db/schema";
 import { seed } from "@/db/seed";
-import type { PlaygroundEvent } from "@/lib/playground/events";
+import type { PlaygroundDataParts, PlaygroundUIMessage } from "@/lib/playground/messages";
 import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
-import { jsonRequest, params, useFreshDatabase } from "./helpers";
+import { apiRequest, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const demo = params({ catalog: "demo" });
 const e2eScript = JSON.parse(readFileSync("e2e/fixtures/playground-script.json", "utf8"));
 const turnConfig = { model: "claude-sonnet-4-5", agent: "build" };
 
-async function play(body: Record<string, unknown>): Promise<PlaygroundEvent[]> {
-  const response = await playgroundRoute.POST(jsonRequest("POST", { ...turnConfig, ...body }), demo);
-  expect(response.status).toBe(200);
-  const text = await response.text();
-  return text
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line));
+type Chunk = InferUIMessageChunk<PlaygroundUIMessage>;
+
+/** The chunks of a UI message stream's server-sent events, up to [DONE]. */
+function chunksOf(events: string): Chunk[] {
+  return events
+    .split("\n\n")
+    .flatMap((event) => (event.startsWith("data: ") && event !== "data: [DONE]" ? [JSON.parse(event.slice("data: ".length)) as Chunk] : []));
 }
 
-function only<T extends PlaygroundEvent["type"]>(events: PlaygroundEvent[], type: T) {
-  return events.filter((event): event is Extract<PlaygroundEvent, { type: T }> => event.type === type);
+async function play(body: Record<string, unknown>): Promise<Chunk[]> {
+  const response = await playgroundRoute.POST(jsonRequest("POST", { ...turnConfig, ...body }), demo);
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toContain("text/event-stream");
+  return chunksOf(await response.text());
 }
+
+function only<T extends Chunk["type"]>(chunks: Chunk[], type: T) {
+  return chunks.filter((chunk): chunk is Extract<Chunk, { type: T }> => chunk.type === type);
+}
+
+/** The data of the stream's `data-<name>` parts. */
+function dataOf<N extends keyof PlaygroundDataParts>(chunks: Chunk[], name: N): PlaygroundDataParts[N][] {
+  return chunks.flatMap((chunk) => (chunk.type === `data-${name}` && "data" in chunk ? [chunk.data as PlaygroundDataParts[N]] : []));
+}
+
+const textOf = (chunks: Chunk[]) =>
+  only(chunks, "text-delta")
+    .map((chunk) => chunk.delta)
+    .join("");
+const finishReasonOf = (chunks: Chunk[]) => only(chunks, "finish")[0]?.finishReason;
+const conversationOf = (chunks: Chunk[]) => dataOf(chunks, "conversation")[0].conversationId;
 
 /** The scripted server as the main model while the calling describe block runs. */
 function useScriptedMainModel(script: Script): () => ScriptedOpenAIServer {
@@ -55,38 +77,49 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
 
   it("runs two turns: history carries a tool over, ToolSearch loads a missing one for the next step", async () => {
     const first = await play({ message: "Please file the login bug on GitHub" });
-    const preselection = only(first, "preselection")[0];
-    const conversationId = preselection.conversationId;
-    expect(preselection.turn.toolSet).toContainEqual({ name: "github_create_issue", origin: "preselected" });
-    expect(only(first, "tool-call")[0]).toMatchObject({ toolName: "github_create_issue", simulated: true, active: true });
-    expect(only(first, "finish")[0].reason).toBe("awaiting-tool-results");
+    expect(only(first, "data-conversation")[0].transient).toBe(true);
+    const conversationId = conversationOf(first);
+    const preselection = dataOf(first, "preselection")[0];
+    expect(preselection.toolSet).toContainEqual({ name: "github_create_issue", origin: "preselected" });
+    expect(dataOf(first, "tool-set")[0].activeTools).toEqual(expect.arrayContaining(["github_create_issue", "ToolSearch"]));
+    // A simulated tool's call carries the placeholder result the client offers; the run ends at it.
+    const call = only(first, "tool-input-available")[0];
+    expect(call).toMatchObject({ toolName: "github_create_issue", dynamic: true, toolMetadata: { simulated: true } });
+    expect(JSON.parse(String(call.toolMetadata?.placeholder))).toMatchObject({ simulated: true, tool: "github_create_issue" });
+    expect(only(first, "tool-output-available")).toEqual([]);
+    expect(finishReasonOf(first)).toBe("tool-calls");
+    // No start chunk: a continuation's parts go into the answer it continues.
+    expect(only(first, "start")).toEqual([]);
 
-    const call = only(first, "tool-call")[0];
     const answered = await play({ conversationId, toolResults: [{ toolCallId: call.toolCallId, toolName: call.toolName, output: "Created issue #42" }] });
-    expect(
-      only(answered, "text-delta")
-        .map((event) => event.text)
-        .join(""),
-    ).toBe("Created issue #42 for the login bug.");
+    expect(dataOf(answered, "preselection")).toEqual([]);
+    expect(textOf(answered)).toBe("Created issue #42 for the login bug.");
 
     const second = await play({ conversationId, message: "Check the signup page in the browser and take a screenshot", k: 3 });
-    const turn2 = only(second, "preselection")[0].turn;
+    const turn2 = dataOf(second, "preselection")[0];
     expect(turn2.toolSet).toContainEqual({ name: "github_create_issue", origin: "history" });
     expect(turn2.toolSet.map((entry) => entry.name)).not.toContain("slack_post_message");
-    const secondCall = only(second, "tool-call")[0];
-    expect(secondCall).toMatchObject({ toolName: "github_create_issue", active: true });
+    const secondCall = only(second, "tool-input-available")[0];
+    expect(secondCall).toMatchObject({ toolName: "github_create_issue", toolMetadata: { simulated: true } });
 
     const searched = await play({
       conversationId,
       toolResults: [{ toolCallId: secondCall.toolCallId, toolName: secondCall.toolName, output: "Created issue #43" }],
     });
-    const search = only(searched, "tool-search")[0];
-    expect(search).toMatchObject({ path: "semantic", selector: "local" });
+    const searchCall = only(searched, "tool-input-available").find((chunk) => chunk.toolName === "ToolSearch")!;
+    const searchIndex = searched.findIndex((chunk) => chunk.type === "data-tool-search");
+    // The registry's verification follows the call's output, under the call's id.
+    expect(searched[searchIndex]).toMatchObject({ id: searchCall.toolCallId });
+    expect(searched[searchIndex - 1]).toMatchObject({ type: "tool-output-available", toolCallId: searchCall.toolCallId });
+    const search = dataOf(searched, "tool-search")[0];
+    expect(search).toMatchObject({ query: "post a message to a Slack channel", path: "semantic", selector: "local" });
     expect(search.found).toContain("slack_post_message");
-    const slackCall = only(searched, "tool-call").find((event) => event.toolName === "slack_post_message");
-    expect(slackCall).toMatchObject({ active: true, simulated: true });
-    expect(only(searched, "finish")[0]).toMatchObject({ reason: "awaiting-tool-results" });
-    expect(only(searched, "finish")[0].activeTools).toContain("slack_post_message");
+    const [before, after] = dataOf(searched, "tool-set").map((set) => set.activeTools);
+    expect(before).not.toContain("slack_post_message");
+    expect(after).toContain("slack_post_message");
+    const slackCall = only(searched, "tool-input-available").find((chunk) => chunk.toolName === "slack_post_message");
+    expect(slackCall).toMatchObject({ toolMetadata: { simulated: true } });
+    expect(finishReasonOf(searched)).toBe("tool-calls");
 
     // The step after ToolSearch offered slack_post_message to the model; the one before did not.
     const requests = scripted().chatRequests.filter((request) => request.stream);
@@ -95,7 +128,7 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
     expect(toolNames(-1)).toContain("slack_post_message");
 
     const done = await play({ conversationId, toolResults: [{ toolCallId: slackCall!.toolCallId, toolName: "slack_post_message", output: "posted to #eng" }] });
-    expect(only(done, "finish")[0].reason).toBe("stop");
+    expect(finishReasonOf(done)).toBe("stop");
 
     const stored = await (await conversationRoute.GET(jsonRequest("GET"), params({ catalog: "demo", id: conversationId }))).json();
     expect(stored.conversation.history).toEqual(expect.arrayContaining(["github_create_issue", "slack_post_message"]));
@@ -112,6 +145,22 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
       "assistant",
     ]);
 
+    // The stored conversation redraws as the chat showed it: per turn the preselection and every exchange, results filled in.
+    const turns = turnsOf(uiMessagesOf(stored.messages));
+    expect(turns.map((turn) => [turn.message, turn.details?.decisionId])).toEqual([
+      ["Please file the login bug on GitHub", preselection.decisionId],
+      ["Check the signup page in the browser and take a screenshot", turn2.decisionId],
+    ]);
+    const redrawn = turns[1].answer!.parts;
+    expect(redrawn.filter((part) => part.type === "data-tool-search").map((part) => part.data)).toEqual([search]);
+    expect(redrawn.find((part) => part.type === "dynamic-tool" && part.toolName === "slack_post_message")).toMatchObject({
+      state: "output-available",
+      output: "posted to #eng",
+      toolMetadata: { simulated: true },
+    });
+    expect(redrawn.findLast((part) => part.type === "text")).toMatchObject({ text: "Both issues are filed and the team has been told in #eng." });
+    expect(turns.map((turn) => pendingSimulatedCalls(turn.answer))).toEqual([[], []]);
+
     // The second turn's decision refers to the conversation instead of copying it, and its detail reads it back.
     const storedInput = db
       .select({ input: sql<string>`${decisions.input}` })
@@ -127,6 +176,13 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
     ]);
     // The turn is kept beside its user message, which is stored once.
     expect(stored.messages[4]).toMatchObject({ role: "user", details: { decisionId: turn2.decisionId } });
+
+    // The main model's ToolSearch decision replays against the catalog as it is now.
+    const disabled = await toolRoute.PATCH(jsonRequest("PATCH", { enabled: false }), params({ catalog: "demo", name: "slack_post_message" }));
+    expect(disabled.status).toBe(200);
+    const replayed = await replayRoute.POST(apiRequest("/api", { method: "POST" }), params({ id: search.decisionId }));
+    expect(replayed.status).toBe(200);
+    expect((await replayed.json()).diff.rejected).toContainEqual({ name: "slack_post_message", reason: "not registered: disabled in the catalog" });
   });
 });
 
@@ -135,6 +191,8 @@ describe("playground turns of several steps, and aborted ones", () => {
     rules: [
       { lastMessageContains: "tell the team", reply: { toolCalls: [{ name: "ToolSearch", arguments: { query: "select:slack_post_message" } }] } },
       { lastMessageContains: "callable from your next step", reply: { text: "slack_post_message can tell them." } },
+      { lastMessageContains: "weather in Paris", reply: { toolCalls: [{ name: "slack_post_message", arguments: { channel: "#eng", text: "Sunny" } }] } },
+      { lastMessageContains: "not available at this step", reply: { text: "I will load it with ToolSearch first." } },
       { lastMessageContains: "write a long essay", reply: { hang: true, textFirst: "Once upon a time" } },
     ],
     otherwise: { text: "The script has no reply for this request." },
@@ -149,9 +207,9 @@ describe("playground turns of several steps, and aborted ones", () => {
   }
 
   it("stores the messages of every step: the tool call, its result and the answer", async () => {
-    const events = await play({ message: "Please tell the team on Slack" });
-    expect(only(events, "finish")[0].reason).toBe("stop");
-    const conversationId = only(events, "preselection")[0].conversationId;
+    const chunks = await play({ message: "Please tell the team on Slack" });
+    expect(finishReasonOf(chunks)).toBe("stop");
+    const conversationId = conversationOf(chunks);
     const assistant = (await storedMessages(conversationId)).at(-1);
     const modelMessages = assistant.details.modelMessages as { role: string; content: { type: string; toolName?: string; text?: string }[] }[];
     expect(modelMessages.map((message) => [message.role, message.content.map((part) => part.type)])).toEqual([
@@ -161,6 +219,17 @@ describe("playground turns of several steps, and aborted ones", () => {
     ]);
     expect(modelMessages[0].content[0].toolName).toBe("ToolSearch");
     expect(modelMessages[2].content[0].text).toBe("slack_post_message can tell them.");
+    // What the client was shown is stored beside them, but for the preselection, which its user message keeps.
+    const parts = assistant.details.parts as { type: string }[];
+    expect(parts.map((part) => part.type)).toEqual([
+      "step-start",
+      "data-tool-set",
+      "tool-ToolSearch",
+      "data-tool-search",
+      "step-start",
+      "data-tool-set",
+      "text",
+    ]);
 
     // The next turn's model reads the ToolSearch call and its result back.
     await play({ conversationId, message: "Thanks" });
@@ -169,15 +238,26 @@ describe("playground turns of several steps, and aborted ones", () => {
     expect(sent).toContain("callable from your next step");
   });
 
+  it("answers a call to a tool outside the step's tool set with an explicit error result, which the model reads", async () => {
+    const chunks = await play({ message: "What's the weather in Paris tomorrow?", k: 1 });
+    expect(dataOf(chunks, "tool-set")[0].activeTools).not.toContain("slack_post_message");
+    const refused = only(chunks, "tool-input-error")[0];
+    expect(refused).toMatchObject({ toolName: "slack_post_message" });
+    expect(refused.errorText).toBe(
+      'slack_post_message is not available at this step: load it with ToolSearch first (query "select:slack_post_message"), then call it at the next step.',
+    );
+    expect(textOf(chunks)).toBe("I will load it with ToolSearch first.");
+    expect(finishReasonOf(chunks)).toBe("stop");
+  });
+
   async function startHangingTurn(signal?: AbortSignal) {
     const request = new Request(jsonRequest("POST", { ...turnConfig, message: "Please write a long essay" }), { signal });
     const response = await playgroundRoute.POST(request, demo);
     expect(response.status).toBe(200);
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let received = "";
-    while (!received.includes('"text-delta"')) received += (await reader.read()).value ?? "";
-    const conversationId = (JSON.parse(received.split("\n")[0]) as Extract<PlaygroundEvent, { type: "preselection" }>).conversationId;
-    return { reader, conversationId };
+    while (!chunksOf(received).some((chunk) => chunk.type === "text-delta")) received += (await reader.read()).value ?? "";
+    return { reader, conversationId: conversationOf(chunksOf(received)) };
   }
 
   async function expectAborted(conversationId: string) {
@@ -189,7 +269,7 @@ describe("playground turns of several steps, and aborted ones", () => {
     );
     const assistant = (await storedMessages(conversationId)).at(-1);
     expect(assistant.content).toContain("Once");
-    expect(assistant.details.events.at(-1)).toMatchObject({ type: "finish", reason: "aborted" });
+    expect(assistant.details.finishReason).toBe("aborted");
   }
 
   it("aborts the model's call when the client stops reading (Stop, a closed tab)", async () => {
@@ -198,10 +278,13 @@ describe("playground turns of several steps, and aborted ones", () => {
     await expectAborted(conversationId);
   });
 
-  it("aborts the model's call when the request is aborted", async () => {
+  it("aborts the model's call when the request is aborted, and says so at the end of the stream", async () => {
     const client = new AbortController();
-    const { conversationId } = await startHangingTurn(client.signal);
+    const { reader, conversationId } = await startHangingTurn(client.signal);
     client.abort();
+    let rest = "";
+    for (let read = await reader.read(); !read.done; read = await reader.read()) rest += read.value;
+    expect(chunksOf(rest).map((chunk) => chunk.type)).toContain("abort");
     await expectAborted(conversationId);
   });
 });
@@ -212,10 +295,9 @@ describe("playground without a main model", () => {
   });
 
   it("still answers each message with the preselection and the tool set", async () => {
-    const events = await play({ message: "What's the weather in Paris tomorrow?" });
-    expect(events.map((event) => event.type)).toEqual(["preselection", "finish"]);
-    expect(only(events, "finish")[0].reason).toBe("no-main-model");
-    expect(only(events, "preselection")[0].turn.toolSet.at(-1)).toEqual({ name: "ToolSearch", origin: "entry" });
+    const chunks = await play({ message: "What's the weather in Paris tomorrow?" });
+    expect(chunks.map((chunk) => chunk.type)).toEqual(["data-conversation", "data-preselection"]);
+    expect(dataOf(chunks, "preselection")[0].toolSet.at(-1)).toEqual({ name: "ToolSearch", origin: "entry" });
   });
 
   it("refuses tool results without a conversation and an empty exchange", async () => {

@@ -1,3 +1,4 @@
+import { createUIMessageStreamResponse } from "ai";
 import { catalogRoute } from "@/app/_services/access";
 import { playTurn } from "@/app/_services/playground";
 import { getDb } from "@/db/client";
@@ -6,13 +7,13 @@ import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 const BODY_LIMIT = 1024 * 1024;
 
-/** One playground exchange, streamed as NDJSON events (see lib/playground/events.ts). */
+/** One playground exchange, streamed as an AI SDK UI message stream (server-sent events; see playTurn). */
 export const POST = catalogRoute<{ catalog: string }>(
   "read",
   async ({ request, params, access }) => {
     const body = parseWith(playgroundBody, await readJsonBody(request, BODY_LIMIT));
     const stream = await playTurn(getDb(), params.catalog, body, { upstreamDetails: access === "admin", signal: request.signal });
-    return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
+    return createUIMessageStreamResponse({ stream, headers: { "cache-control": "no-store" } });
   },
   { limit: "model" },
 );

@@ -1,0 +1,109 @@
+import { type DynamicToolUIPart, lastAssistantMessageIsCompleteWithToolCalls } from "ai";
+import type { SimulatedToolMetadata } from "@/lib/ai/turn-tools";
+import type { PlaygroundExchange, PlaygroundUIMessage, SimulatedResult, TurnDetails } from "@/lib/playground/messages";
+
+type Part = PlaygroundUIMessage["parts"][number];
+
+/** A stored message as the conversation API answers it. */
+interface StoredRow {
+  id: number;
+  role: string;
+  content: string;
+  details: unknown;
+}
+
+/** One user message and the answer to it, of every exchange until the next message. */
+export interface ChatTurn {
+  key: string;
+  message: string;
+  details?: TurnDetails;
+  answer?: PlaygroundUIMessage;
+}
+
+const textOf = (message: PlaygroundUIMessage) => message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+
+/** The metadata of a call the client answers (a simulated tool's), with the placeholder result it offers. */
+export function simulatedCall(part: Part): SimulatedToolMetadata | undefined {
+  return part.type === "dynamic-tool" && part.toolMetadata?.simulated === true ? (part.toolMetadata as SimulatedToolMetadata) : undefined;
+}
+
+/** The simulated calls of an answer that wait for a result. */
+export function pendingSimulatedCalls(answer: PlaygroundUIMessage | undefined): DynamicToolUIPart[] {
+  return (answer?.parts ?? []).filter(
+    (part): part is DynamicToolUIPart => part.type === "dynamic-tool" && part.state === "input-available" && simulatedCall(part) !== undefined,
+  );
+}
+
+/** The results supplied here for the simulated calls of the last answer's last step. */
+function simulatedResults(messages: PlaygroundUIMessage[]): SimulatedResult[] {
+  const last = messages.at(-1);
+  if (last?.role !== "assistant") return [];
+  const lastStep = last.parts.slice(last.parts.findLastIndex((part) => part.type === "step-start") + 1);
+  return lastStep.flatMap((part) =>
+    part.type === "dynamic-tool" && part.state === "output-available" && simulatedCall(part)
+      ? [{ toolCallId: part.toolCallId, toolName: part.toolName, output: typeof part.output === "string" ? part.output : JSON.stringify(part.output) }]
+      : [],
+  );
+}
+
+/** useChat's `sendAutomaticallyWhen`: every call of the last step has its result, and some were supplied here. */
+export function simulatedResultsComplete({ messages }: { messages: PlaygroundUIMessage[] }): boolean {
+  return lastAssistantMessageIsCompleteWithToolCalls({ messages }) && simulatedResults(messages).length > 0;
+}
+
+/** What a playground request carries of the chat: its new message, or the results of the simulated calls. */
+export function exchangeOf(messages: PlaygroundUIMessage[]): PlaygroundExchange {
+  const last = messages.at(-1);
+  return last?.role === "user" ? { message: textOf(last) } : { toolResults: simulatedResults(messages) };
+}
+
+export function turnsOf(messages: PlaygroundUIMessage[]): ChatTurn[] {
+  const turns: ChatTurn[] = [];
+  for (const message of messages) {
+    if (message.role === "user") {
+      turns.push({ key: message.id, message: textOf(message) });
+      continue;
+    }
+    const turn = turns.at(-1);
+    if (!turn || message.role !== "assistant") continue;
+    turn.answer = message;
+    turn.details = message.parts.find((part) => part.type === "data-preselection")?.data;
+  }
+  return turns;
+}
+
+/**
+ * A stored conversation as the chat's messages: each user message, then one answer holding the
+ * turn's preselection and the parts of every exchange of the turn, the results supplied for its
+ * simulated calls filled in. An answer stored before the playground streamed UI messages keeps its text.
+ */
+export function uiMessagesOf(stored: StoredRow[]): PlaygroundUIMessage[] {
+  const messages: PlaygroundUIMessage[] = [];
+  for (const row of stored) {
+    if (row.role === "user") {
+      messages.push({ id: `user-${row.id}`, role: "user", parts: [{ type: "text", text: row.content }] });
+      messages.push({ id: `answer-${row.id}`, role: "assistant", parts: row.details ? [{ type: "data-preselection", data: row.details as TurnDetails }] : [] });
+      continue;
+    }
+    const answer = messages.at(-1);
+    if (!answer) continue;
+    const details = (row.details ?? {}) as { parts?: Part[]; simulatedResults?: SimulatedResult[] };
+    if (row.role === "assistant")
+      answer.parts.push(...(details.parts ?? (row.content ? [{ type: "text" as const, text: row.content, state: "done" as const }] : [])));
+    const results = new Map((details.simulatedResults ?? []).map((result) => [result.toolCallId, result.output]));
+    answer.parts = answer.parts.map((part): Part => {
+      const output = part.type === "dynamic-tool" ? results.get(part.toolCallId) : undefined;
+      if (part.type !== "dynamic-tool" || output === undefined) return part;
+      return {
+        type: "dynamic-tool",
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        toolMetadata: part.toolMetadata,
+        state: "output-available",
+        input: part.input,
+        output,
+      };
+    });
+  }
+  return messages;
+}
