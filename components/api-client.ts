@@ -1,4 +1,5 @@
 import type { Conversation, StoredMessage } from "@/db/queries/conversations";
+import type { DefinitionReview } from "@/db/queries/definition-reviews";
 import type { ToolPage } from "@/db/queries/tool-pages";
 import type { ToolRecord } from "@/db/queries/tools";
 import type { AuditRow } from "@/db/schema";
@@ -30,7 +31,15 @@ export const queryKeys = {
   /** One tool; under the tools prefix, so what refreshes the tools refreshes it. */
   tool: (catalogId: string, name: string) => ["tools", catalogId, "one", name] as const,
   audit: (catalogId: string, name: string) => ["audit", catalogId, name] as const,
+  /** The held-back MCP tools; under the tools prefix, so what refreshes the tools refreshes them. */
+  definitionReviews: (catalogId: string) => ["tools", catalogId, "definition-reviews"] as const,
 };
+
+export type { DefinitionReview };
+
+export function fetchDefinitionReviews(catalogId: string) {
+  return getJson<{ reviews: DefinitionReview[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/definition-reviews`).then((body) => body.reviews);
+}
 
 export function fetchTool(catalogId: string, name: string) {
   return getJson<{ tool: ToolRecord }>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools/${encodeURIComponent(name)}`).then((body) => body.tool);

@@ -9,9 +9,10 @@ import { deleteToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import type { ToolRecord } from "@/db/queries/tools";
 import type { ToolReferences } from "@/lib/rules/tool-references";
 import { SOURCE_REDEFINE_ACTION } from "@/lib/tools/types";
-import { fetchTool, fetchToolAudit, queryKeys, type AuditEntry } from "./api-client";
+import { fetchTool, fetchToolAudit, queryKeys } from "./api-client";
 import { useCan } from "./catalog-access";
 import { ConfirmButton } from "./confirm-button";
+import { changedFields, FieldDiff } from "./definition-diff";
 import { ToolEditor } from "./tool-editor";
 import { EnabledSwitch, useEnabledToggle } from "./tool-table";
 
@@ -44,6 +45,15 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
             {tool.enabled ? "enabled" : "disabled"}
           </span>
           {!tool.registered && <span className="badge off">unregistered</span>}
+          {tool.heldBack && (
+            <Link
+              className="badge warn"
+              href={`/catalogs/${catalogId}/tools`}
+              title="Its MCP server's definition waits for an editor's review on the Tools page: no model gets it"
+            >
+              held back
+            </Link>
+          )}
         </div>
         {tool.source !== "custom" ? (
           <span className="muted small">Managed by its {tool.source} source: it can be disabled, not deleted or renamed.</span>
@@ -124,23 +134,11 @@ function ReadOnlyDefinition({ tool }: { tool: ToolRecord }) {
   );
 }
 
-/** The fields an audit entry changed, each with its value before and after. */
-function changedFields(entry: AuditEntry): { field: string; before: unknown; after: unknown }[] {
-  const before = (entry.before ?? {}) as Record<string, unknown>;
-  const after = (entry.after ?? {}) as Record<string, unknown>;
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  return keys
-    .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
-    .map((field) => ({ field, before: before[field], after: after[field] }));
-}
-
 function show(value: unknown): string {
   if (value === undefined) return "—";
   const text = typeof value === "string" ? value : JSON.stringify(value);
   return text.length > 160 ? `${text.slice(0, 160)}…` : text;
 }
-
-const inFull = (value: unknown) => (value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value, null, 2));
 
 /** The last change of the tool's definition by its source, each changed field in full before and after (nothing when there was none). */
 function LatestSourceChange({ catalogId, name }: { catalogId: string; name: string }) {
@@ -155,21 +153,7 @@ function LatestSourceChange({ catalogId, name }: { catalogId: string; name: stri
           rev {latest.revision} · {new Date(latest.createdAt).toLocaleString()}
         </span>
       </div>
-      {changedFields(latest).map((change) => (
-        <div key={change.field}>
-          <h3>
-            <code>{change.field}</code>
-          </h3>
-          <div className="grid-2">
-            <figure aria-label={`${change.field} before`} style={{ margin: 0 }}>
-              <pre className="diff diff-removed">{inFull(change.before)}</pre>
-            </figure>
-            <figure aria-label={`${change.field} after`} style={{ margin: 0 }}>
-              <pre className="diff diff-added">{inFull(change.after)}</pre>
-            </figure>
-          </div>
-        </div>
-      ))}
+      <FieldDiff before={latest.before} after={latest.after} />
     </div>
   );
 }
@@ -183,7 +167,7 @@ function AuditHistory({ catalogId, name }: { catalogId: string; name: string }) 
       {entries?.length === 0 && <p className="muted">No changes recorded yet.</p>}
       <ul className="timeline">
         {entries?.map((entry) => {
-          const fields = entry.before === null || entry.after === null ? [] : changedFields(entry);
+          const fields = entry.before === null || entry.after === null ? [] : changedFields(entry.before, entry.after);
           return (
             <li key={entry.id} data-testid="audit-entry">
               <div className="spread">

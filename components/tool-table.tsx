@@ -288,6 +288,16 @@ function ToolRow({
             unregistered
           </span>
         )}
+        {tool.heldBack && (
+          <span
+            className="badge warn"
+            style={{ marginLeft: 6 }}
+            title="Its MCP server's definition waits for an editor's review (above): no model gets it"
+            data-testid={`held-back-${tool.name}`}
+          >
+            held back
+          </span>
+        )}
         {changedAt && (
           <span
             className="badge warn"

@@ -4,9 +4,10 @@ import { revalidatePath } from "next/cache";
 import { authorizeCatalogAction } from "@/app/_services/access";
 import { getImportJob, importAndWait, startImport, type ImportDocument } from "@/app/_services/imports";
 import { getDb } from "@/db/client";
+import { reviewDefinition } from "@/db/queries/definition-reviews";
 import { createCustomTool, deleteTool, updateTool } from "@/db/queries/tools";
 import { runAction } from "@/lib/action-result";
-import { toolBody } from "@/lib/api-schemas";
+import { definitionReviewBody, toolBody } from "@/lib/api-schemas";
 import { parseWith } from "@/lib/http";
 
 function refresh(catalogId: string) {
@@ -38,6 +39,16 @@ export async function deleteToolAction(catalogId: string, name: string) {
     const deletion = deleteTool(getDb(), catalogId, name, actor);
     refresh(catalogId);
     return deletion;
+  });
+}
+
+/** Approves or rejects a held-back tool's definition, as POST …/definition-reviews does (editors). */
+export async function reviewDefinitionAction(catalogId: string, verdict: unknown) {
+  return runAction(async () => {
+    const { actor } = await authorizeCatalogAction(catalogId, "write");
+    const review = reviewDefinition(getDb(), catalogId, parseWith(definitionReviewBody, verdict), actor) ?? null;
+    refresh(catalogId);
+    return review;
   });
 }
 

@@ -1,5 +1,6 @@
 import { pageCatalogAccess } from "@/app/_services/access";
 import { Suspense } from "react";
+import { DefinitionReviews } from "@/components/definition-reviews";
 import { QualityPanel } from "@/components/quality-panel";
 import { ToolTable } from "@/components/tool-table";
 
@@ -8,6 +9,7 @@ export default async function ToolsPage({ params }: { params: Promise<{ catalog:
   await pageCatalogAccess(catalog);
   return (
     <div className="stack">
+      <DefinitionReviews catalogId={catalog} />
       <QualityPanel catalogId={catalog} />
       <Suspense>
         <ToolTable catalogId={catalog} />
