@@ -39,6 +39,11 @@ test.describe("with a main model (the scripted OpenAI-compatible server)", () =>
 
     await page.reload();
     await expect(playground.turn(2).getByTestId("tool-search-event")).toContainText("slack_post_message");
+    await expect(playground.turn(2).getByTestId("next-step-tools").first()).toContainText("slack_post_message");
+    const firstResult = playground.turn(1).getByTestId("tool-result");
+    await expect(firstResult).toContainText("simulated result");
+    await expect(firstResult).toContainText("Created issue #42");
+    await expect(page.getByTestId("pending-results")).toHaveCount(0);
 
     const disabled = await request.patch("/api/catalogs/demo/tools/slack_post_message", { data: { enabled: false } });
     expect(disabled.ok()).toBe(true);
@@ -46,6 +51,24 @@ test.describe("with a main model (the scripted OpenAI-compatible server)", () =>
     await page.locator('[data-testid^="open-decision-"]').first().click();
     await page.getByTestId("replay-button").click();
     await expect(page.getByTestId("diff-rejected-slack_post_message")).toContainText("not registered: disabled in the catalog");
+  });
+});
+
+test.describe("stopping the main model (the scripted OpenAI-compatible server)", () => {
+  test.use({ baseURL: APP_WITH_MODEL_URL });
+
+  test("Stop ends an answer mid-stream; the conversation keeps what came", async ({ page }) => {
+    const playground = new PlaygroundPage(page, "demo");
+    await playground.goto();
+    await playground.send("Please write a long essay about tool catalogs");
+    await expect(playground.turn(1).getByTestId("assistant-text")).toHaveText("Once upon a time");
+    await playground.stop();
+    await expect(page).toHaveURL(/conversation=/);
+    // The server stores the stopped answer once the request has ended: reload until it is there.
+    await expect(async () => {
+      await page.reload();
+      await expect(playground.turn(1).getByTestId("assistant-text")).toHaveText("Once upon a time", { timeout: 1_000 });
+    }).toPass();
   });
 });
 

@@ -28,6 +28,12 @@ export class PlaygroundPage {
     await expect(this.page.getByTestId("pending-results")).toHaveCount(0);
   }
 
+  /** Stops the main model's answer: the composer offers Send again. */
+  async stop() {
+    await this.page.getByTestId("stop").click();
+    await expect(this.page.getByTestId("send")).toBeVisible();
+  }
+
   async setTopK(k: number) {
     await this.page.getByTestId("playground-k").fill(String(k));
     await expect(this.page).toHaveURL(new RegExp(`k=${k}`));
