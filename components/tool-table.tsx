@@ -2,47 +2,24 @@
 
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from "@tanstack/react-query";
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { importJobAction, startImportAction, updateToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import { useCan } from "./catalog-access";
 import type { ToolRecord } from "@/db/queries/tools";
 import { TOOL_SOURCES } from "@/lib/tools/types";
-import { fetchToolPage, queryKeys, type ToolPage, type ToolPageFilters } from "./api-client";
+import { fetchToolPage, queryKeys, type ToolPage } from "./api-client";
+import { ToolSearchBox, useSettledToolFilters, useToolFilters } from "./tool-filters";
 import { useLoadMore, VirtualRows } from "./virtual-rows";
-
-/** How long typing rests before the search goes to the URL and the server. */
-const SEARCH_DEBOUNCE_MS = 200;
 
 export function ToolTable({ catalogId }: { catalogId: string }) {
   const canEdit = useCan("write");
-  const router = useRouter();
-  const pathname = usePathname();
-  const params = useSearchParams();
-  const filters: ToolPageFilters = {
-    q: params.get("q") ?? "",
-    source: params.get("source") ?? "",
-    state: params.get("state") ?? "",
-    tag: params.get("tag") ?? "",
-    changedSince: params.get("changedSince") ?? "",
-  };
+  const [filters, setFilters] = useToolFilters();
+  const searched = useSettledToolFilters(filters);
   const searchBox = useRef<HTMLInputElement>(null);
   // State, not a ref: the rows' virtualizer must see the element once it exists (see VirtualRows).
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
-
-  const setParams = useCallback(
-    (changes: Record<string, string>) => {
-      const next = new URLSearchParams(window.location.search);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value) next.set(key, value);
-        else next.delete(key);
-      }
-      const search = next.toString();
-      router.replace(search ? `${pathname}?${search}` : pathname, { scroll: false });
-    },
-    [router, pathname],
-  );
 
   useEffect(() => {
     const focusSearch = (event: KeyboardEvent) => {
@@ -57,8 +34,8 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
   }, []);
 
   const pages = useInfiniteQuery({
-    queryKey: queryKeys.toolPages(catalogId, filters),
-    queryFn: ({ pageParam, signal }) => fetchToolPage(catalogId, filters, pageParam, signal),
+    queryKey: queryKeys.toolPages(catalogId, searched),
+    queryFn: ({ pageParam, signal }) => fetchToolPage(catalogId, searched, pageParam, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor,
     placeholderData: keepPreviousData,
@@ -74,7 +51,7 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
   const loadMore = useLoadMore(pages);
 
   // A new search starts at the top of the list.
-  const filterKey = JSON.stringify(filters);
+  const filterKey = JSON.stringify(searched);
   // biome-ignore lint/correctness/useExhaustiveDependencies: filterKey is what triggers the scroll, though the effect does not read it
   useEffect(() => {
     scroller?.scrollTo({ top: 0 });
@@ -83,11 +60,11 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
   return (
     <div>
       <div className="toolbar">
-        <SearchBox inputRef={searchBox} value={filters.q} onSearch={(q) => setParams({ q })} />
+        <ToolSearchBox inputRef={searchBox} />
         <select
           aria-label="Filter by source"
           value={filters.source || "all"}
-          onChange={(event) => setParams({ source: event.target.value === "all" ? "" : event.target.value })}
+          onChange={(event) => setFilters({ source: event.target.value === "all" ? "" : event.target.value })}
           data-testid="source-filter"
         >
           <option value="all">All sources</option>
@@ -100,7 +77,7 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
         <select
           aria-label="Filter by state"
           value={filters.state || "all"}
-          onChange={(event) => setParams({ state: event.target.value === "all" ? "" : event.target.value })}
+          onChange={(event) => setFilters({ state: event.target.value === "all" ? "" : event.target.value })}
           data-testid="state-filter"
         >
           <option value="all">Enabled and disabled</option>
@@ -108,7 +85,7 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
           <option value="disabled">Disabled only</option>
         </select>
         {(tagOptions.length > 0 || filters.tag) && (
-          <select aria-label="Filter by tag" value={filters.tag} onChange={(event) => setParams({ tag: event.target.value })} data-testid="tag-filter">
+          <select aria-label="Filter by tag" value={filters.tag} onChange={(event) => setFilters({ tag: event.target.value })} data-testid="tag-filter">
             <option value="">Any tag</option>
             {filters.tag && !tagOptions.some((option) => option.tag === filters.tag) && <option value={filters.tag}>{filters.tag}</option>}
             {tagOptions.map((option) => (
@@ -127,7 +104,7 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
             type="date"
             aria-label="Changed by its source since"
             value={filters.changedSince}
-            onChange={(event) => setParams({ changedSince: event.target.value })}
+            onChange={(event) => setFilters({ changedSince: event.target.value })}
             data-testid="changed-since-filter"
           />
         </label>
@@ -163,7 +140,7 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
             <div className="panel empty" data-testid="tools-empty">
               <strong>No tools match</strong>
               {first.facets.catalogTotal > 0 && (
-                <button type="button" className="ghost" onClick={() => router.replace(pathname, { scroll: false })}>
+                <button type="button" className="ghost" onClick={() => setFilters(null)}>
                   Clear filters
                 </button>
               )}
@@ -213,49 +190,6 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
         </>
       )}
     </div>
-  );
-}
-
-/**
- * The search field keeps what is typed in its own state, so no keystroke is lost while the URL and
- * the server catch up; the URL gets it once typing rests, and a change of the URL from elsewhere
- * (Clear filters, back) comes back into the field.
- */
-function SearchBox({ inputRef, value, onSearch }: { inputRef: RefObject<HTMLInputElement | null>; value: string; onSearch: (q: string) => void }) {
-  const [text, setText] = useState(value);
-  const sent = useRef(value);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => {
-    if (value !== sent.current) {
-      sent.current = value;
-      clearTimeout(timer.current);
-      setText(value);
-    }
-  }, [value]);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const send = (next: string) => {
-    clearTimeout(timer.current);
-    sent.current = next;
-    onSearch(next);
-  };
-  return (
-    <input
-      ref={inputRef}
-      type="search"
-      placeholder="Search name, summary, tags   ( / )"
-      aria-label="Search tools"
-      value={text}
-      onChange={(event) => {
-        const next = event.target.value;
-        setText(next);
-        clearTimeout(timer.current);
-        timer.current = setTimeout(() => send(next), SEARCH_DEBOUNCE_MS);
-      }}
-      onKeyDown={(event) => {
-        if (event.key === "Enter") send(event.currentTarget.value);
-      }}
-      data-testid="tool-search"
-    />
   );
 }
 
