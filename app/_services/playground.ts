@@ -6,13 +6,13 @@ import { appendMessage, getConversation, listMessages, setMessageDetails, update
 import { mainModelFromEnv } from "@/lib/ai/models";
 import { createTurnTools } from "@/lib/ai/turn-tools";
 import { ToolshedError } from "@/lib/errors";
-import { computeToolList, type CatalogState } from "@/lib/pipeline/tool-list";
+import type { CatalogState } from "@/lib/pipeline/tool-list";
 import type { PlaygroundExchange, PlaygroundUIMessage, ToolSearchRecord, TurnDetails } from "@/lib/playground/messages";
 import { TOOL_SEARCH_NAME } from "@/lib/selection/tool-search-definition";
-import { registryView, type RegistryView } from "@/lib/selection/verify";
-import { runPreselection, runToolSearchCall, type TurnRequest } from "./selection";
+import type { RegistryView } from "@/lib/selection/verify";
+import { readTurnView, runPreselection, runToolSearchCall, type TurnRequest } from "./selection";
 import { mcpResultMaxChars } from "@/lib/sources/mcp";
-import { callMcpToolForModel, catalogState } from "./sources";
+import { callMcpToolForModel } from "./sources";
 
 const MAX_STEPS = 8;
 
@@ -29,12 +29,6 @@ function modelMessagesOf(db: Db, conversationId: string): ModelMessage[] {
     if (stored) return stored;
     return message.role === "user" ? [{ role: "user", content: message.content }] : [];
   });
-}
-
-async function readCatalog(db: Db, catalogId: string, request: TurnRequest): Promise<{ state: CatalogState; view: RegistryView }> {
-  const state = await catalogState(db, catalogId);
-  const list = computeToolList(state, { model: request.model, agent: request.agent, provider: request.provider, mode: request.mode, flags: request.flags });
-  return { state, view: registryView(state.tools, list) };
 }
 
 /** The turn a continuation belongs to: the tool set chosen at its user message. */
@@ -158,7 +152,7 @@ export async function playTurn(
   if (!main) return createUIMessageStream<PlaygroundUIMessage>({ execute: ({ writer }) => announce(writer) });
 
   // A continuation (tool results) reads the catalog afresh: it may have changed since the turn began.
-  seen ??= await readCatalog(db, catalogId, request);
+  seen ??= await readTurnView(db, catalogId, request);
   const { state, view } = seen;
   const records = new Map((state.tools as ToolRecord[]).map((tool) => [tool.name, tool]));
   const history = getConversation(db, conversation.id).history;
