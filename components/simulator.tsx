@@ -1,41 +1,17 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { debounce, useQueryStates } from "nuqs";
 import { useMemo, useState } from "react";
 import type { KnownModel } from "@/lib/rules/providers";
 import { fetchToolList, toolNameOf, type ToolListConfig, type ToolListResponse } from "./api-client";
 import { useShownCount } from "./shown-count";
+import { FORMATS, type Pane, type PaneState, paneValues, readPane, simulatorParsers, toolListConfig } from "./simulator-state";
 import { VirtualRows } from "./virtual-rows";
 
 const KNOWN_FLAGS = ["experimental.lsp"];
-const FORMATS = ["ai-sdk", "openai", "anthropic"] as const;
-
-/** The URL keys of one configuration; the comparison uses the same keys prefixed with "b". */
-function readConfig(params: URLSearchParams, prefix: "" | "b"): ToolListConfig | undefined {
-  const model = params.get(`${prefix}model`);
-  const agent = params.get(`${prefix}agent`);
-  if (!model || !agent) return undefined;
-  const flags = params.get(`${prefix}flags`);
-  return {
-    model,
-    agent,
-    mode: params.get(`${prefix}mode`) || undefined,
-    provider: params.get(`${prefix}provider`) || undefined,
-    flags: flags ? flags.split(",").filter(Boolean) : [],
-    format: (params.get("format") as ToolListConfig["format"]) || "ai-sdk",
-  };
-}
-
-function writeConfig(params: URLSearchParams, prefix: "" | "b", config: ToolListConfig | undefined) {
-  for (const key of ["model", "agent", "mode", "provider", "flags"]) params.delete(`${prefix}${key}`);
-  if (!config) return;
-  params.set(`${prefix}model`, config.model);
-  params.set(`${prefix}agent`, config.agent);
-  if (config.mode) params.set(`${prefix}mode`, config.mode);
-  if (config.provider) params.set(`${prefix}provider`, config.provider);
-  if (config.flags?.length) params.set(`${prefix}flags`, config.flags.join(","));
-}
+/** How long typing the "why" question rests before it goes to the URL. */
+const QUESTION_DEBOUNCE_MS = 300;
 
 interface Props {
   catalogId: string;
@@ -43,20 +19,19 @@ interface Props {
   knownModels: KnownModel[];
 }
 
-export function Simulator({ catalogId, agents, knownModels }: Props) {
-  const router = useRouter();
-  const pathname = usePathname();
-  const params = useSearchParams();
-  const primaryAgent = agents.find((agent) => agent.mode !== "subagent")?.name ?? agents[0]?.name ?? "build";
-  const configA = readConfig(params, "") ?? { model: "gpt-5", agent: primaryAgent, flags: [], format: "ai-sdk" as const };
-  const configB = readConfig(params, "b");
-  const format = (params.get("format") as ToolListConfig["format"]) || "ai-sdk";
+type PaneChange = (pane: PaneState) => PaneState;
 
-  const update = (change: (next: URLSearchParams) => void) => {
-    const next = new URLSearchParams(params);
-    change(next);
-    router.replace(`${pathname}?${next.toString()}`, { scroll: false });
-  };
+export function Simulator({ catalogId, agents, knownModels }: Props) {
+  const [values, setValues] = useQueryStates(simulatorParsers, { scroll: false });
+  const primaryAgent = agents.find((agent) => agent.mode !== "subagent")?.name ?? agents[0]?.name ?? "build";
+  const fallbackA: PaneState = { model: "gpt-5", agent: primaryAgent, mode: "", provider: "", flags: [], why: "" };
+  const paneA = readPane(values, "a") ?? fallbackA;
+  const paneB = readPane(values, "b");
+  const { format } = values;
+
+  // Each pane changes only its own keys, from the state as it is when the change applies.
+  const changePane = (pane: Pane, change: PaneChange, typing = false) =>
+    setValues((current) => paneValues(pane, change(readPane(current, pane) ?? fallbackA)), typing ? { limitUrlUpdates: debounce(QUESTION_DEBOUNCE_MS) } : {});
 
   return (
     <div className="stack">
@@ -70,15 +45,15 @@ export function Simulator({ catalogId, agents, knownModels }: Props) {
       <div className="toolbar">
         <label className="row small">
           Format
-          <select value={format} onChange={(event) => update((next) => next.set("format", event.target.value))} data-testid="format">
+          <select value={format} onChange={(event) => setValues({ format: event.target.value as (typeof FORMATS)[number] })} data-testid="format">
             {FORMATS.map((name) => (
               <option key={name}>{name}</option>
             ))}
           </select>
         </label>
         <span style={{ flex: 1 }} />
-        {configB ? (
-          <button type="button" onClick={() => update((next) => writeConfig(next, "b", undefined))}>
+        {paneB ? (
+          <button type="button" onClick={() => setValues(paneValues("b", undefined))}>
             Stop comparing
           </button>
         ) : (
@@ -86,9 +61,13 @@ export function Simulator({ catalogId, agents, knownModels }: Props) {
             type="button"
             data-testid="compare"
             onClick={() =>
-              update((next) => {
-                writeConfig(next, "", configA);
-                writeConfig(next, "b", { model: "claude-sonnet-4-5", agent: agents.some((a) => a.name === "plan") ? "plan" : primaryAgent, flags: [] });
+              setValues({
+                ...paneValues("a", paneA),
+                ...paneValues("b", {
+                  ...fallbackA,
+                  model: "claude-sonnet-4-5",
+                  agent: agents.some((a) => a.name === "plan") ? "plan" : primaryAgent,
+                }),
               })
             }
           >
@@ -96,25 +75,27 @@ export function Simulator({ catalogId, agents, knownModels }: Props) {
           </button>
         )}
       </div>
-      <div className={configB ? "grid-2" : undefined}>
+      <div className={paneB ? "grid-2" : undefined}>
         <SimulationColumn
-          label={configB ? "A" : undefined}
+          label={paneB ? "A" : undefined}
           testId="sim-a"
           catalogId={catalogId}
           agents={agents}
-          config={{ ...configA, format }}
-          other={configB && { ...configB, format }}
-          onChange={(config) => update((next) => writeConfig(next, "", config))}
+          pane={paneA}
+          config={toolListConfig(paneA, format)}
+          other={paneB && toolListConfig(paneB, format)}
+          onChange={(change, typing) => changePane("a", change, typing)}
         />
-        {configB && (
+        {paneB && (
           <SimulationColumn
             label="B"
             testId="sim-b"
             catalogId={catalogId}
             agents={agents}
-            config={{ ...configB, format }}
-            other={{ ...configA, format }}
-            onChange={(config) => update((next) => writeConfig(next, "b", config))}
+            pane={paneB}
+            config={toolListConfig(paneB, format)}
+            other={toolListConfig(paneA, format)}
+            onChange={(change, typing) => changePane("b", change, typing)}
           />
         )}
       </div>
@@ -122,12 +103,14 @@ export function Simulator({ catalogId, agents, knownModels }: Props) {
   );
 }
 
+/** A configuration's simulated list; while another is asked for, the last one stays (placeholder). */
 function useToolList(catalogId: string, config: ToolListConfig | undefined) {
   return useQuery({
     queryKey: ["tool-list", catalogId, config],
     queryFn: () => fetchToolList(catalogId, config!),
     enabled: !!config,
     retry: false,
+    placeholderData: keepPreviousData,
   });
 }
 
@@ -136,6 +119,7 @@ function SimulationColumn({
   testId,
   catalogId,
   agents,
+  pane,
   config,
   other,
   onChange,
@@ -144,47 +128,100 @@ function SimulationColumn({
   testId: string;
   catalogId: string;
   agents: Props["agents"];
+  pane: PaneState;
   config: ToolListConfig;
   other?: ToolListConfig;
-  onChange: (config: ToolListConfig) => void;
+  onChange: (change: PaneChange, typing?: boolean) => void;
 }) {
   const result = useToolList(catalogId, config);
   const otherResult = useToolList(catalogId, other);
   const otherNames = useMemo(() => (otherResult.data ? new Set(otherResult.data.tools.map(toolNameOf)) : undefined), [otherResult.data]);
+  // The last good result stays on screen, marked, when the current configuration's fails or is on its way.
+  const [lastGood, setLastGood] = useState<ToolListResponse>();
+  if (result.data && !result.isPlaceholderData && result.data !== lastGood) setLastGood(result.data);
+  const shown = result.isPlaceholderData || result.error ? lastGood : result.data;
+  const current = !!result.data && !result.isPlaceholderData && !result.error;
   return (
     <section className="stack" data-testid={testId}>
-      <ConfigForm label={label} agents={agents} config={config} onChange={onChange} />
+      <ConfigForm label={label} agents={agents} pane={pane} onChange={onChange} />
       {result.error && (
         <div className="error-box" role="alert" data-testid="sim-error">
-          {result.error.message}
+          Could not simulate {config.model} / {config.agent}: {result.error.message}
+          {shown && " The last result is shown below, for the settings it had."}{" "}
+          <button type="button" onClick={() => result.refetch()} data-testid="sim-retry">
+            Retry
+          </button>
         </div>
       )}
-      {result.data && (
-        <>
-          <WhyMissing result={result.data} model={config.model} agent={config.agent} />
-          {otherNames && <Difference result={result.data} otherNames={otherNames} otherTotal={otherResult.data?.tokens.total} />}
-          <Trace result={result.data} />
-          <FinalList result={result.data} otherNames={otherNames} otherTotal={otherResult.data?.tokens.total} />
-        </>
+      {shown && (
+        <div style={current ? undefined : { opacity: 0.6 }} data-testid="sim-result" data-current={current ? "true" : "false"}>
+          {result.isPlaceholderData && (
+            <p className="muted small" aria-live="polite">
+              Simulating {config.model} / {config.agent}…
+            </p>
+          )}
+          <WhyMissing
+            result={shown}
+            model={config.model}
+            agent={config.agent}
+            question={pane.why}
+            onAsk={(why) => onChange((state) => ({ ...state, why }), true)}
+          />
+          {otherNames && <Difference result={shown} otherNames={otherNames} otherTotal={otherResult.data?.tokens.total} />}
+          <Trace result={shown} />
+          <FinalList result={shown} otherNames={otherNames} otherTotal={otherResult.data?.tokens.total} />
+        </div>
       )}
     </section>
   );
 }
 
-function ConfigForm({
-  label,
-  agents,
-  config,
-  onChange,
-}: {
-  label?: string;
-  agents: Props["agents"];
-  config: ToolListConfig;
-  onChange: (config: ToolListConfig) => void;
-}) {
+/**
+ * A text setting applied on Enter or when the field is left: while what is typed differs from the
+ * setting in use, the field says so, so it never reads as a setting the result is not using.
+ */
+function SettingInput({
+  id,
+  applied,
+  onApply,
+  testId,
+  ...inputProps
+}: { id: string; applied: string; onApply: (value: string) => void; testId: string } & Omit<
+  React.InputHTMLAttributes<HTMLInputElement>,
+  "id" | "value" | "onChange" | "onBlur" | "onKeyDown"
+>) {
+  const [draft, setDraft] = useState(applied);
+  const [appliedSeen, setAppliedSeen] = useState(applied);
+  // A change of the setting from elsewhere (the URL, the other controls) replaces the draft.
+  if (applied !== appliedSeen) {
+    setAppliedSeen(applied);
+    setDraft(applied);
+  }
+  const apply = () => draft.trim() !== applied && onApply(draft.trim());
+  return (
+    <>
+      <input
+        id={id}
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        onBlur={apply}
+        onKeyDown={(event) => event.key === "Enter" && apply()}
+        data-testid={testId}
+        aria-describedby={draft.trim() !== applied ? `${id}-unapplied` : undefined}
+        {...inputProps}
+      />
+      {draft.trim() !== applied && (
+        <span id={`${id}-unapplied`} className="hint" data-testid={`${testId}-unapplied`}>
+          not applied yet: Enter applies
+        </span>
+      )}
+    </>
+  );
+}
+
+function ConfigForm({ label, agents, pane, onChange }: { label?: string; agents: Props["agents"]; pane: PaneState; onChange: (change: PaneChange) => void }) {
   const [flagText, setFlagText] = useState("");
-  const flags = config.flags ?? [];
-  const commitModel = (value: string) => value.trim() && value.trim() !== config.model && onChange({ ...config, model: value.trim() });
+  const id = label ?? "a";
   return (
     <div className="panel stack">
       <div className="row">
@@ -194,24 +231,25 @@ function ConfigForm({
           </span>
         )}
         <div className="field" style={{ flex: 2, minWidth: 180 }}>
-          <label htmlFor={`model-${label ?? "a"}`}>Model</label>
-          <input
-            id={`model-${label ?? "a"}`}
-            key={config.model}
+          <label htmlFor={`model-${id}`}>Model</label>
+          <SettingInput
+            id={`model-${id}`}
+            applied={pane.model}
+            onApply={(model) => model && onChange((state) => ({ ...state, model }))}
+            testId="model-input"
             list="known-models"
-            defaultValue={config.model}
-            onBlur={(event) => commitModel(event.target.value)}
-            onKeyDown={(event) => event.key === "Enter" && commitModel(event.currentTarget.value)}
-            data-testid="model-input"
             spellCheck={false}
           />
         </div>
         <div className="field" style={{ flex: 1, minWidth: 120 }}>
-          <label htmlFor={`agent-${label ?? "a"}`}>Agent</label>
+          <label htmlFor={`agent-${id}`}>Agent</label>
           <select
-            id={`agent-${label ?? "a"}`}
-            value={config.agent}
-            onChange={(event) => onChange({ ...config, agent: event.target.value })}
+            id={`agent-${id}`}
+            value={pane.agent}
+            onChange={(event) => {
+              const agent = event.target.value;
+              onChange((state) => ({ ...state, agent }));
+            }}
             data-testid="agent-select"
           >
             {agents.map((agent) => (
@@ -222,35 +260,43 @@ function ConfigForm({
           </select>
         </div>
         <div className="field" style={{ flex: 1, minWidth: 110 }}>
-          <label htmlFor={`mode-${label ?? "a"}`}>Mode</label>
-          <input
-            id={`mode-${label ?? "a"}`}
-            placeholder={config.agent}
-            defaultValue={config.mode ?? ""}
-            onBlur={(event) => event.target.value.trim() !== (config.mode ?? "") && onChange({ ...config, mode: event.target.value.trim() || undefined })}
-            data-testid="mode-input"
+          <label htmlFor={`mode-${id}`}>Mode</label>
+          <SettingInput
+            id={`mode-${id}`}
+            applied={pane.mode}
+            onApply={(mode) => onChange((state) => ({ ...state, mode }))}
+            testId="mode-input"
+            placeholder={`${pane.agent} (the agent's)`}
           />
         </div>
       </div>
       <div className="row small">
         <span className="muted">Flags</span>
-        {[...new Set([...KNOWN_FLAGS, ...flags])].map((flag) => (
+        {[...new Set([...KNOWN_FLAGS, ...pane.flags])].map((flag) => (
           <label key={flag} className="row" style={{ fontWeight: 400, gap: 4 }}>
             <input
               type="checkbox"
-              checked={flags.includes(flag)}
-              onChange={(event) => onChange({ ...config, flags: event.target.checked ? [...flags, flag] : flags.filter((f) => f !== flag) })}
+              checked={pane.flags.includes(flag)}
+              onChange={(event) => {
+                const on = event.target.checked;
+                onChange((state) => ({ ...state, flags: on ? [...state.flags, flag] : state.flags.filter((f) => f !== flag) }));
+              }}
             />
             <code>{flag}</code>
           </label>
         ))}
         <input
           placeholder="another flag + Enter"
+          aria-label="Another flag"
           value={flagText}
           onChange={(event) => setFlagText(event.target.value)}
           onKeyDown={(event) => {
-            if (event.key === "Enter" && flagText.trim()) {
-              onChange({ ...config, flags: [...flags, flagText.trim()] });
+            const added = flagText
+              .split(",")
+              .map((flag) => flag.trim())
+              .filter(Boolean);
+            if (event.key === "Enter" && added.length > 0) {
+              onChange((state) => ({ ...state, flags: [...new Set([...state.flags, ...added])] }));
               setFlagText("");
             }
           }}
@@ -276,7 +322,7 @@ function FinalList({ result, otherNames, otherTotal }: { result: ToolListRespons
           Final list: <span data-testid="final-count">{names.length}</span> tools
         </h2>
         <span className="muted small">
-          provider <b>{result.provider ?? "unknown"}</b> · mode <b>{result.mode}</b> · rev {result.revision}
+          provider <b>{result.provider ?? "unknown"}</b> · mode <b data-testid="final-mode">{result.mode}</b> · rev {result.revision}
         </span>
       </div>
       <div className="small" style={{ margin: "8px 0 12px" }}>
@@ -379,10 +425,21 @@ function Difference({ result, otherNames, otherTotal }: { result: ToolListRespon
   );
 }
 
-/** Answers "why does this model not see X?" from the trace, without reading all of it. */
-function WhyMissing({ result, model, agent }: { result: ToolListResponse; model: string; agent: string }) {
-  const [name, setName] = useState("");
-  const query = name.trim();
+/** Answers "why does this model not see X?" from the trace, without reading all of it; the question is kept in the URL. */
+function WhyMissing({
+  result,
+  model,
+  agent,
+  question,
+  onAsk,
+}: {
+  result: ToolListResponse;
+  model: string;
+  agent: string;
+  question: string;
+  onAsk: (question: string) => void;
+}) {
+  const query = question.trim();
   const present = result.tools.some((tool) => toolNameOf(tool) === query);
   const removal = result.trace.flatMap((entry) =>
     entry.removed.filter((note) => note.name === query).map((note) => ({ stage: entry.stage, reason: note.reason })),
@@ -398,8 +455,8 @@ function WhyMissing({ result, model, agent }: { result: ToolListResponse; model:
         </label>
         <input
           id={`why-${model}-${agent}`}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
+          value={question}
+          onChange={(event) => onAsk(event.target.value)}
           placeholder="tool name, e.g. edit"
           data-testid="why-input"
           spellCheck={false}

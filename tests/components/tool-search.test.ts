@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { NuqsTestingAdapter, type UrlUpdateEvent } from "nuqs/adapters/testing";
+import { type UrlUpdateEvent, withNuqsTestingAdapter } from "nuqs/adapters/testing";
 import { createElement, createRef } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SEARCH_DEBOUNCE_MS, ToolSearchBox } from "@/components/tool-filters";
@@ -8,8 +8,8 @@ import { SEARCH_DEBOUNCE_MS, ToolSearchBox } from "@/components/tool-filters";
 function renderSearch(searchParams = "") {
   const urls: string[] = [];
   const onUrlUpdate = (event: UrlUpdateEvent) => urls.push(event.queryString);
-  const children = createElement(ToolSearchBox, { inputRef: createRef<HTMLInputElement>() });
-  render(createElement(NuqsTestingAdapter, { searchParams, onUrlUpdate, hasMemory: true, children }));
+  const UrlState = withNuqsTestingAdapter({ searchParams, onUrlUpdate, hasMemory: true });
+  render(createElement(UrlState, null, createElement(ToolSearchBox, { inputRef: createRef<HTMLInputElement>() })));
   return { input: screen.getByTestId("tool-search") as HTMLInputElement, urls };
 }
 

@@ -1,0 +1,85 @@
+import { createLoader, createSerializer, parseAsArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import type { ToolListConfig } from "./api-client";
+
+export const FORMATS = ["ai-sdk", "openai", "anthropic"] as const;
+
+export type Pane = "a" | "b";
+
+/** One pane's configuration and its "why does it not see…" question. */
+export interface PaneState {
+  model: string;
+  agent: string;
+  /** Empty: the agent's name, as the pipeline defaults it. */
+  mode: string;
+  /** Empty: the provider the model id implies. */
+  provider: string;
+  flags: string[];
+  why: string;
+}
+
+const text = parseAsString.withDefault("");
+/** Flags are names without commas (the flag field splits on them). */
+const flagList = parseAsArrayOf(parseAsString, ",").withDefault([]);
+
+/**
+ * Everything the simulator shows, by its key in the URL: pane A's keys bare, pane B's prefixed with
+ * "b" (a pane is there when its model and agent are). The page keeps it with nuqs, so a shared or
+ * reloaded link shows exactly the same, and each pane updates only its own keys.
+ */
+export const simulatorParsers = {
+  format: parseAsStringLiteral(FORMATS).withDefault("ai-sdk"),
+  model: parseAsString,
+  agent: parseAsString,
+  mode: text,
+  provider: text,
+  flags: flagList,
+  why: text,
+  bmodel: parseAsString,
+  bagent: parseAsString,
+  bmode: text,
+  bprovider: text,
+  bflags: flagList,
+  bwhy: text,
+};
+
+export type SimulatorValues = { [Key in keyof typeof simulatorParsers]: ReturnType<(typeof simulatorParsers)[Key]["parseServerSide"]> };
+
+/** The simulator's state from a URL's query. */
+export const loadSimulatorState = createLoader(simulatorParsers);
+/** The query that restores the state (keys at their default left out). */
+export const serializeSimulatorState = createSerializer(simulatorParsers);
+
+const keyOf = (pane: Pane, key: keyof PaneState) => (pane === "a" ? key : `b${key}`) as keyof SimulatorValues;
+
+/** A pane's configuration, or undefined when the URL has none for it (pane A then takes `fallback`). */
+export function readPane(values: SimulatorValues, pane: Pane): PaneState | undefined {
+  const model = values[keyOf(pane, "model")] as string | null;
+  const agent = values[keyOf(pane, "agent")] as string | null;
+  if (!model || !agent) return undefined;
+  return {
+    model,
+    agent,
+    mode: values[keyOf(pane, "mode")] as string,
+    provider: values[keyOf(pane, "provider")] as string,
+    flags: values[keyOf(pane, "flags")] as string[],
+    why: values[keyOf(pane, "why")] as string,
+  };
+}
+
+/** The URL keys that set a pane to `state` (or remove it), touching no key of the other pane. */
+export function paneValues(pane: Pane, state: PaneState | undefined): Partial<SimulatorValues> {
+  const keys: (keyof PaneState)[] = ["model", "agent", "mode", "provider", "flags", "why"];
+  return Object.fromEntries(keys.map((key) => [keyOf(pane, key), state ? state[key] : null]));
+}
+
+/** What the tool-list API is asked for a pane. */
+export function toolListConfig(pane: PaneState, format: SimulatorValues["format"]): ToolListConfig {
+  return {
+    model: pane.model,
+    agent: pane.agent,
+    mode: pane.mode || undefined,
+    provider: pane.provider || undefined,
+    flags: pane.flags,
+    format,
+  };
+}

@@ -1,0 +1,95 @@
+// @vitest-environment happy-dom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { type UrlUpdateEvent, withNuqsTestingAdapter } from "nuqs/adapters/testing";
+import { createElement } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Simulator } from "@/components/simulator";
+import { loadSimulatorState, readPane } from "@/components/simulator-state";
+
+const agents = [
+  { name: "build", mode: "primary" },
+  { name: "plan", mode: "primary" },
+];
+
+/** The tool-list API: each configuration sees one tool; the answer names the model (as its provider) and the mode. */
+function toolListResponse(body: { model: string; agent: string; mode?: string }) {
+  return {
+    revision: 1,
+    provider: body.model,
+    mode: body.mode ?? body.agent,
+    format: "ai-sdk",
+    tools: [{ name: "read" }],
+    annotations: [{ name: "read", source: "builtin", needsApproval: false }],
+    trace: [],
+    tokens: { total: 10, perTool: { read: 10 } },
+  };
+}
+
+function renderSimulator(searchParams: string) {
+  const urls: string[] = [];
+  const onUrlUpdate = (event: UrlUpdateEvent) => urls.push(event.queryString);
+  const queryClient = new QueryClient();
+  const simulator = createElement(Simulator, { catalogId: "demo", agents, knownModels: [] });
+  const UrlState = withNuqsTestingAdapter({ searchParams, onUrlUpdate, hasMemory: true });
+  render(createElement(QueryClientProvider, { client: queryClient }, createElement(UrlState, null, simulator)));
+  return { urls, lastUrl: () => loadSimulatorState(urls.at(-1) ?? searchParams) };
+}
+
+const pane = (which: "a" | "b") => within(screen.getByTestId(`sim-${which}`));
+
+/** Waits until the pane shows the result for that model and mode. */
+async function showsResult(which: "a" | "b", model: string, mode: string) {
+  await vi.waitFor(() => {
+    const header = pane(which).getByTestId("final-mode").parentElement?.textContent;
+    expect(header).toContain(`provider ${model} · mode ${mode}`);
+  });
+}
+
+describe("the simulator", () => {
+  beforeEach(() => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (_url: string, init: RequestInit) => Response.json(toolListResponse(JSON.parse(String(init.body))))),
+    );
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it("shows exactly the state its URL holds: both panes, mode, flags and the why question", async () => {
+    renderSimulator("?model=gpt-5&agent=build&flags=experimental.lsp&why=edit&bmodel=claude-sonnet-4-5&bagent=plan&bmode=build&bwhy=bash&format=openai");
+    await showsResult("b", "claude-sonnet-4-5", "build");
+    expect((pane("b").getByTestId("mode-input") as HTMLInputElement).value).toBe("build");
+    expect((pane("b").getByTestId("why-input") as HTMLInputElement).value).toBe("bash");
+    expect((pane("a").getByTestId("why-input") as HTMLInputElement).value).toBe("edit");
+    expect((pane("a").getByRole("checkbox", { name: "experimental.lsp" }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByTestId("format") as HTMLSelectElement).value).toBe("openai");
+  });
+
+  it("keeps both panes' changes when they come one right after the other", async () => {
+    const { lastUrl } = renderSimulator("?model=gpt-5&agent=build&bmodel=claude-sonnet-4-5&bagent=plan");
+    await showsResult("b", "claude-sonnet-4-5", "plan");
+    const modelA = pane("a").getByTestId("model-input");
+    fireEvent.change(modelA, { target: { value: "gpt-5-mini" } });
+    fireEvent.keyDown(modelA, { key: "Enter" });
+    const modeB = pane("b").getByTestId("mode-input");
+    fireEvent.change(modeB, { target: { value: "build" } });
+    fireEvent.keyDown(modeB, { key: "Enter" });
+    await showsResult("b", "claude-sonnet-4-5", "build");
+    await showsResult("a", "gpt-5-mini", "build");
+    await vi.waitFor(() => {
+      expect(readPane(lastUrl(), "a")?.model).toBe("gpt-5-mini");
+      expect(readPane(lastUrl(), "b")).toMatchObject({ model: "claude-sonnet-4-5", agent: "plan", mode: "build" });
+    });
+  });
+
+  it("says when the mode typed is not the one in use yet", async () => {
+    renderSimulator("?model=gpt-5&agent=build&bmodel=claude-sonnet-4-5&bagent=plan");
+    await showsResult("b", "claude-sonnet-4-5", "plan");
+    fireEvent.change(pane("b").getByTestId("mode-input"), { target: { value: "build" } });
+    expect(pane("b").getByTestId("mode-input-unapplied").textContent).toContain("not applied");
+    await showsResult("b", "claude-sonnet-4-5", "plan");
+  });
+});
