@@ -1,16 +1,16 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
 import { deleteAgentAction, saveAgentAction } from "@/app/catalogs/[catalog]/agents/actions";
 import { useCan } from "./catalog-access";
 import { AGENT_MODES, PERMISSION_ACTIONS, type Agent, type PermissionRule } from "@/lib/rules/agents";
-import type { FieldError } from "@/lib/tools/validate";
 import { ConfirmButton } from "./confirm-button";
 import { withContentKeys } from "./content-keys";
 import { editRowAt, rowValues, toEditableRow, toEditableRows } from "./editable-rows";
 import { FieldErrors, errorsUnder, splitList } from "./field-errors";
+import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
 
 const NEW_AGENT: Agent = { name: "", mode: "subagent", description: "", permissions: [{ pattern: "*", action: "allow" }], baseTools: [] };
 
@@ -49,8 +49,17 @@ export function AgentsEditor({ catalogId, agents, toolNames }: { catalogId: stri
 function AgentCard({ catalogId, agent }: { catalogId: string; agent: Agent }) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
-  const [, startTransition] = useTransition();
+  const deletion = useSaveAction();
   const canEdit = useCan("write");
+  const remove = () =>
+    deletion.save(
+      () => deleteAgentAction(catalogId, agent.name),
+      () => {
+        toast.success(`Deleted ${agent.name}`);
+        router.refresh();
+      },
+      (error) => toast.error(`Could not delete agent ${agent.name}: ${error.message}`, { action: { label: "Retry", onClick: remove } }),
+    );
   if (editing) return <AgentForm catalogId={catalogId} agent={agent} previousName={agent.name} onDone={() => setEditing(false)} />;
   return (
     <div className="card" data-testid={`agent-${agent.name}`}>
@@ -70,14 +79,7 @@ function AgentCard({ catalogId, agent }: { catalogId: string; agent: Agent }) {
               title={`Delete agent ${agent.name}?`}
               body="Simulations and the task tool stop offering it."
               confirmLabel="Delete agent"
-              onConfirm={() =>
-                startTransition(async () => {
-                  const result = await deleteAgentAction(catalogId, agent.name);
-                  if (!result.ok) return void toast.error(result.error.message);
-                  toast.success(`Deleted ${agent.name}`);
-                  router.refresh();
-                })
-              }
+              onConfirm={remove}
             />
           </div>
         )}
@@ -109,13 +111,15 @@ function AgentCard({ catalogId, agent }: { catalogId: string; agent: Agent }) {
 
 function AgentForm({ catalogId, agent, previousName, onDone }: { catalogId: string; agent: Agent; previousName?: string; onDone: () => void }) {
   const router = useRouter();
-  const [pending, startTransition] = useTransition();
+  const { pending, failure, save } = useSaveAction();
   const [name, setName] = useState(agent.name);
   const [mode, setMode] = useState(agent.mode);
   const [description, setDescription] = useState(agent.description);
   const [baseTools, setBaseTools] = useState(agent.baseTools.join(", "));
   const [rules, setRules] = useState(() => toEditableRows(agent.permissions));
-  const [problems, setProblems] = useState<FieldError[]>([]);
+  const problems = failure?.problems ?? [];
+  const draft: Agent = { name: name.trim(), mode, description: description.trim(), permissions: rowValues(rules), baseTools: splitList(baseTools) };
+  useUnsavedChangesWarning(JSON.stringify(draft) !== JSON.stringify(agent));
 
   const editRule = (index: number, change: Partial<PermissionRule>) => setRules((current) => editRowAt(current, index, change));
   const moveRule = (index: number, by: number) =>
@@ -127,18 +131,14 @@ function AgentForm({ catalogId, agent, previousName, onDone }: { catalogId: stri
     });
 
   const submit = () =>
-    startTransition(async () => {
-      const draft: Agent = { name: name.trim(), mode, description: description.trim(), permissions: rowValues(rules), baseTools: splitList(baseTools) };
-      const result = await saveAgentAction(catalogId, draft, previousName);
-      if (!result.ok) {
-        setProblems(result.error.problems);
-        toast.error(result.error.message);
-        return;
-      }
-      toast.success(`Saved agent ${result.data.name}`);
-      onDone();
-      router.refresh();
-    });
+    save(
+      () => saveAgentAction(catalogId, draft, previousName),
+      (saved) => {
+        toast.success(`Saved agent ${saved.name}`);
+        onDone();
+        router.refresh();
+      },
+    );
 
   return (
     <form
@@ -243,6 +243,7 @@ function AgentForm({ catalogId, agent, previousName, onDone }: { catalogId: stri
         </button>
       </div>
       <FieldErrors problems={problems.filter((problem) => !/^(name|baseTools|permissions)/.test(problem.field))} />
+      <SaveFailure failure={failure} what={previousName ? `agent ${previousName}` : "the new agent"} onRetry={submit} pending={pending} />
       <div className="row end">
         <button type="button" className="ghost" onClick={onDone}>
           Cancel

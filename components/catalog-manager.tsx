@@ -2,12 +2,13 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { createCatalogAction, deleteCatalogAction, updateCatalogAction } from "@/app/actions";
 import type { CatalogSummary } from "@/db/queries/catalogs";
 import type { TeamRole } from "@/lib/auth/policy";
 import { ConfirmButton } from "./confirm-button";
+import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
 
 export interface TeamChoice {
   id: string;
@@ -47,37 +48,36 @@ export function CatalogManager({ catalogs, teams }: { catalogs: CatalogSummary[]
 
 function CreateCatalogForm({ teams }: { teams: TeamChoice[] }) {
   const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<string>();
+  const form = useRef<HTMLFormElement>(null);
+  const { pending, failure, save } = useSaveAction();
+  const [dirty, setDirty] = useState(false);
+  useUnsavedChangesWarning(dirty);
   return (
     <form
+      ref={form}
       className="panel row"
       data-testid="create-catalog"
+      onChange={(event) => {
+        const data = new FormData(event.currentTarget);
+        setDirty(!!(String(data.get("name")).trim() || String(data.get("description")).trim()));
+      }}
       onSubmit={(event) => {
         event.preventDefault();
-        const form = event.currentTarget;
-        const data = new FormData(form);
-        startTransition(async () => {
-          const result = await createCatalogAction({
-            name: String(data.get("name")),
-            description: String(data.get("description")),
-            team: String(data.get("team")),
-          });
-          if (!result.ok) {
-            setError(result.error.message);
-            toast.error(result.error.message);
-            return;
-          }
-          setError(undefined);
-          form.reset();
-          toast.success(`Catalog "${result.data.name}" created`);
-          router.push(`/catalogs/${result.data.id}/tools`);
-        });
+        const data = new FormData(event.currentTarget);
+        save(
+          () => createCatalogAction({ name: String(data.get("name")), description: String(data.get("description")), team: String(data.get("team")) }),
+          (created) => {
+            setDirty(false);
+            form.current?.reset();
+            toast.success(`Catalog "${created.name}" created`);
+            router.push(`/catalogs/${created.id}/tools`);
+          },
+        );
       }}
     >
       <div className="field" style={{ flex: "0 0 240px" }}>
         <label htmlFor="catalog-name">New catalog</label>
-        <input id="catalog-name" name="name" placeholder="Name, e.g. Payments agents" required maxLength={80} aria-invalid={!!error} />
+        <input id="catalog-name" name="name" placeholder="Name, e.g. Payments agents" required maxLength={80} aria-invalid={!!failure} />
       </div>
       {teams.length > 1 ? (
         <div className="field" style={{ flex: "0 0 160px" }}>
@@ -100,11 +100,9 @@ function CreateCatalogForm({ teams }: { teams: TeamChoice[] }) {
       <button type="submit" className="primary" disabled={pending} style={{ alignSelf: "flex-end" }}>
         {pending ? "Creating…" : "Create catalog"}
       </button>
-      {error && (
-        <div className="field-error" style={{ flexBasis: "100%" }} role="alert">
-          {error}
-        </div>
-      )}
+      <div style={{ flexBasis: "100%" }}>
+        <SaveFailure failure={failure} what="the new catalog" onRetry={() => form.current?.requestSubmit()} pending={pending} />
+      </div>
     </form>
   );
 }
@@ -112,28 +110,42 @@ function CreateCatalogForm({ teams }: { teams: TeamChoice[] }) {
 function CatalogCard({ catalog, role }: { catalog: CatalogSummary; role: TeamRole }) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
-  const [pending, startTransition] = useTransition();
+  const form = useRef<HTMLFormElement>(null);
+  const { pending, failure, save } = useSaveAction();
+  const deletion = useSaveAction();
+  const remove = () =>
+    deletion.save(
+      () => deleteCatalogAction(catalog.id),
+      () => {
+        toast.success(`Catalog "${catalog.name}" deleted`);
+        router.refresh();
+      },
+      (error) => toast.error(`Could not delete "${catalog.name}": ${error.message}`, { action: { label: "Retry", onClick: remove } }),
+    );
   return (
     <div className="card" data-testid={`catalog-${catalog.id}`}>
       {editing ? (
         <form
+          ref={form}
           className="stack"
           onSubmit={(event) => {
             event.preventDefault();
             const data = new FormData(event.currentTarget);
-            startTransition(async () => {
-              const result = await updateCatalogAction(catalog.id, { name: String(data.get("name")), description: String(data.get("description")) });
-              if (!result.ok) return void toast.error(result.error.message);
-              toast.success("Catalog renamed");
-              setEditing(false);
-              router.refresh();
-            });
+            save(
+              () => updateCatalogAction(catalog.id, { name: String(data.get("name")), description: String(data.get("description")) }),
+              () => {
+                toast.success("Catalog renamed");
+                setEditing(false);
+                router.refresh();
+              },
+            );
           }}
           onKeyDown={(event) => event.key === "Escape" && setEditing(false)}
         >
           {/* biome-ignore lint/a11y/noAutofocus: the form opens in place of the name when the user asks to rename: the focus goes where they are about to type */}
           <input name="name" defaultValue={catalog.name} aria-label="Catalog name" autoFocus required maxLength={80} />
           <input name="description" defaultValue={catalog.description} aria-label="Catalog description" maxLength={2000} />
+          <SaveFailure failure={failure} what={`"${catalog.name}"`} onRetry={() => form.current?.requestSubmit()} pending={pending} />
           <div className="row end">
             <button type="button" className="ghost" onClick={() => setEditing(false)}>
               Cancel
@@ -182,14 +194,7 @@ function CatalogCard({ catalog, role }: { catalog: CatalogSummary; role: TeamRol
                 title={`Delete "${catalog.name}"?`}
                 body={<>This deletes its {catalog.toolCount} tools and their history. It cannot be undone.</>}
                 confirmLabel="Delete catalog"
-                onConfirm={() =>
-                  startTransition(async () => {
-                    const result = await deleteCatalogAction(catalog.id);
-                    if (!result.ok) return void toast.error(result.error.message);
-                    toast.success(`Catalog "${catalog.name}" deleted`);
-                    router.refresh();
-                  })
-                }
+                onConfirm={remove}
               />
             )}
           </div>

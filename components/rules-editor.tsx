@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMemo, useState, useTransition } from "react";
+import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import { saveRulesAction } from "@/app/catalogs/[catalog]/rules/actions";
 import type { CatalogRules } from "@/lib/rules/catalog-rules";
@@ -12,6 +12,7 @@ import type { FieldError } from "@/lib/tools/validate";
 import { editRowAt, rowValues, toEditableRow, toEditableRows } from "./editable-rows";
 import { FieldErrors, errorsUnder, splitList } from "./field-errors";
 import { useCan } from "./catalog-access";
+import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
 
 interface Props {
   catalogId: string;
@@ -20,24 +21,27 @@ interface Props {
   knownModels: KnownModel[];
 }
 
-/** Saves one part of the rules, reporting field errors back to the editor that owns it. */
-function useSave(catalogId: string) {
+/**
+ * Saves one part of the rules, reporting field errors back to the editor that owns it; `draft` is
+ * that editor's state, compared with what was last saved to warn before leaving with edits unsaved.
+ */
+function useSave(catalogId: string, draft: unknown) {
   const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  const [problems, setProblems] = useState<FieldError[]>([]);
-  const save = (changes: Partial<CatalogRules>, message: string) =>
-    startTransition(async () => {
-      const result = await saveRulesAction(catalogId, changes);
-      if (!result.ok) {
-        setProblems(result.error.problems);
-        toast.error(result.error.message);
-        return;
-      }
-      setProblems([]);
-      toast.success(message);
-      router.refresh();
-    });
-  return { pending, problems, save };
+  const { pending, failure, save } = useSaveAction();
+  const [saved, setSaved] = useState(() => JSON.stringify(draft));
+  useUnsavedChangesWarning(JSON.stringify(draft) !== saved);
+  const saveRules = (changes: Partial<CatalogRules>, message: string) => {
+    const sent = JSON.stringify(draft);
+    save(
+      () => saveRulesAction(catalogId, changes),
+      () => {
+        setSaved(sent);
+        toast.success(message);
+        router.refresh();
+      },
+    );
+  };
+  return { pending, failure, problems: failure?.problems ?? ([] as FieldError[]), save: saveRules };
 }
 
 export function RulesEditor({ catalogId, rules, toolNames, knownModels }: Props) {
@@ -92,8 +96,9 @@ const fromDraft = (draft: RuleDraft): ModelRule => ({
 function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: string; initial: ModelRule[]; knownModels: KnownModel[] }) {
   const [drafts, setDrafts] = useState(() => initial.map(toDraft));
   const [probe, setProbe] = useState("");
-  const { pending, problems, save } = useSave(catalogId);
+  const { pending, failure, problems, save } = useSave(catalogId, drafts);
   const rules = useMemo(() => drafts.map(fromDraft), [drafts]);
+  const submit = () => save({ modelRules: rules }, "Model rules saved");
 
   const edit = (index: number, key: keyof RuleDraft, value: string) =>
     setDrafts((current) => current.map((draft, i) => (i === index ? { ...draft, [key]: value } : draft)));
@@ -200,17 +205,12 @@ function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: stri
         );
       })}
       <FieldErrors problems={problems.filter((problem) => !/^modelRules\.\d/.test(problem.field))} />
+      <SaveFailure failure={failure} what="the model rules" onRetry={submit} pending={pending} />
       <div className="row end">
         <button type="button" onClick={add}>
           Add rule
         </button>
-        <button
-          type="button"
-          className="primary"
-          disabled={pending}
-          onClick={() => save({ modelRules: rules }, "Model rules saved")}
-          data-testid="save-model-rules"
-        >
+        <button type="button" className="primary" disabled={pending} onClick={submit} data-testid="save-model-rules">
           Save model rules
         </button>
       </div>
@@ -251,7 +251,8 @@ function ListInput({
 function ProvidersEditor({ catalogId, initial, searchService }: { catalogId: string; initial: ProviderProfile[]; searchService: boolean }) {
   const [providers, setProviders] = useState(() => toEditableRows(initial));
   const [service, setService] = useState(searchService);
-  const { pending, problems, save } = useSave(catalogId);
+  const { pending, failure, problems, save } = useSave(catalogId, { providers: rowValues(providers), service });
+  const submit = () => save({ providers: rowValues(providers), searchServiceConfigured: service }, "Providers saved");
   const edit = (index: number, change: Partial<ProviderProfile>) => setProviders((current) => editRowAt(current, index, change));
   return (
     <section className="panel stack" data-testid="providers">
@@ -301,6 +302,7 @@ function ProvidersEditor({ catalogId, initial, searchService }: { catalogId: str
         configured for this catalog (every model may get <code>websearch</code>)
       </label>
       <FieldErrors problems={problems} />
+      <SaveFailure failure={failure} what="the providers" onRetry={submit} pending={pending} />
       <div className="row end">
         <button
           type="button"
@@ -310,12 +312,7 @@ function ProvidersEditor({ catalogId, initial, searchService }: { catalogId: str
         >
           Add provider
         </button>
-        <button
-          type="button"
-          className="primary"
-          disabled={pending}
-          onClick={() => save({ providers: rowValues(providers), searchServiceConfigured: service }, "Providers saved")}
-        >
+        <button type="button" className="primary" disabled={pending} onClick={submit}>
           Save providers
         </button>
       </div>
@@ -341,7 +338,7 @@ function OverridesEditor({ catalogId, initial, toolNames }: { catalogId: string;
       })),
     ),
   );
-  const { pending, problems, save } = useSave(catalogId);
+  const { pending, failure, problems, save } = useSave(catalogId, rowValues(drafts));
   const overrides: DefinitionOverride[] = rowValues(drafts).map((draft) => ({
     tool: draft.tool.trim(),
     models: splitList(draft.models),
@@ -349,6 +346,7 @@ function OverridesEditor({ catalogId, initial, toolNames }: { catalogId: string;
     ...(draft.description.trim() ? { description: draft.description } : {}),
   }));
   const edit = (index: number, change: Partial<OverrideDraft>) => setDrafts((current) => editRowAt(current, index, change));
+  const submit = () => save({ overrides }, "Overrides saved");
   return (
     <section className="panel stack" data-testid="overrides">
       <div>
@@ -395,6 +393,7 @@ function OverridesEditor({ catalogId, initial, toolNames }: { catalogId: string;
           </div>
         </div>
       ))}
+      <SaveFailure failure={failure} what="the overrides" onRetry={submit} pending={pending} />
       <div className="row end">
         <button
           type="button"
@@ -404,7 +403,7 @@ function OverridesEditor({ catalogId, initial, toolNames }: { catalogId: string;
         >
           Add override
         </button>
-        <button type="button" className="primary" disabled={pending} onClick={() => save({ overrides }, "Overrides saved")}>
+        <button type="button" className="primary" disabled={pending} onClick={submit}>
           Save overrides
         </button>
       </div>

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useMemo, useState, useTransition } from "react";
+import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import { createToolAction, updateToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import type { ToolRecord } from "@/db/queries/tools";
@@ -10,6 +10,7 @@ import { SUMMARY_MAX } from "@/lib/tools/types";
 import { DESCRIPTION_MAX, validateToolDraft, type FieldError } from "@/lib/tools/validate";
 import { queryKeys } from "./api-client";
 import { withContentKeys } from "./content-keys";
+import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
 
 const NEW_SCHEMA = JSON.stringify({ type: "object", properties: {}, additionalProperties: false }, null, 2);
 
@@ -61,14 +62,16 @@ function byField(errors: FieldError[]): Partial<Record<Field, FieldError[]>> {
 export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: ToolRecord }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [pending, startTransition] = useTransition();
-  const [values, setValues] = useState<FormValues>({
+  const { pending, failure, save } = useSaveAction();
+  const [saved, setSaved] = useState<FormValues>(() => ({
     name: tool?.name ?? "",
     summary: tool?.summary ?? "",
     description: tool?.description ?? "",
     schemaText: tool ? JSON.stringify(tool.inputSchema, null, 2) : NEW_SCHEMA,
     tagsText: tool?.tags.join(", ") ?? "",
-  });
+  }));
+  const [values, setValues] = useState<FormValues>(saved);
+  useUnsavedChangesWarning(JSON.stringify(values) !== JSON.stringify(saved));
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
   const [submitted, setSubmitted] = useState(false);
@@ -94,22 +97,21 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
       return;
     }
     const { draft } = toDraft(values);
-    startTransition(async () => {
-      const result = tool ? await updateToolAction(catalogId, tool.name, draft) : await createToolAction(catalogId, draft);
-      if (!result.ok) {
-        setServerErrors(result.error.problems);
-        toast.error(result.error.message);
-        return;
-      }
-      toast.success(tool ? `Saved ${result.data.name}` : `Created ${result.data.name}`);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.audit(catalogId, result.data.name) });
-      setSubmitted(false);
-      setTouched({});
-      const target = `/catalogs/${catalogId}/tools/${encodeURIComponent(result.data.name)}`;
-      if (!tool || result.data.name !== tool.name) router.push(target);
-      else router.refresh();
-    });
+    save(
+      () => (tool ? updateToolAction(catalogId, tool.name, draft) : createToolAction(catalogId, draft)),
+      async (saved) => {
+        toast.success(tool ? `Saved ${saved.name}` : `Created ${saved.name}`);
+        setSaved(values);
+        await queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.audit(catalogId, saved.name) });
+        setSubmitted(false);
+        setTouched({});
+        const target = `/catalogs/${catalogId}/tools/${encodeURIComponent(saved.name)}`;
+        if (!tool || saved.name !== tool.name) router.push(target);
+        else router.refresh();
+      },
+      (error) => setServerErrors(error.problems),
+    );
   };
 
   const formatSchema = () => {
@@ -182,6 +184,7 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
       <FormField id="tool-tags" label="Tags" hint="Comma-separated, lowercase: e.g. github, write" errors={shown.tags}>
         <input id="tool-tags" value={values.tagsText} onChange={update("tagsText", "tags")} autoComplete="off" />
       </FormField>
+      <SaveFailure failure={failure} what={tool ? tool.name : "the new tool"} onRetry={submit} pending={pending} />
       <div className="spread">
         <span className="faint small">
           <span className="kbd">Ctrl</span> + <span className="kbd">Enter</span> saves

@@ -1,0 +1,100 @@
+"use client";
+
+import { useEffect, useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/action-result";
+
+type Failure = Extract<ActionResult<unknown>, { ok: false }>["error"];
+
+/**
+ * Runs a server action and answers with its result, also when the request itself failed (the
+ * network, or a server that answered 500): that becomes a refusal like any other, so the form
+ * that asked shows it in place and keeps its draft, instead of the page giving way to an error page.
+ */
+export async function settleAction<T>(action: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
+  try {
+    return await action();
+  } catch {
+    return {
+      ok: false,
+      error: { code: "unreachable", message: "The server could not be reached, or it failed before answering: nothing was saved.", problems: [] },
+    };
+  }
+}
+
+/**
+ * A form's saves: `save` runs the action in a transition; a refusal or a failed request is kept as
+ * `failure` (shown with <SaveFailure>) until the next save succeeds. The form's own state, its
+ * draft, is never touched here.
+ */
+export function useSaveAction() {
+  const [pending, startTransition] = useTransition();
+  const [failure, setFailure] = useState<Failure>();
+  const save = <T,>(action: () => Promise<ActionResult<T>>, onSaved: (data: T) => void | Promise<void>, onRefused?: (error: Failure) => void) =>
+    startTransition(async () => {
+      const result = await settleAction(action);
+      if (!result.ok) {
+        setFailure(result.error);
+        onRefused?.(result.error);
+        return;
+      }
+      setFailure(undefined);
+      await onSaved(result.data);
+    });
+  return { pending, failure, save };
+}
+
+/** What failed, in plain words, that the edits are still here, and Retry. */
+export function SaveFailure({ failure, what, onRetry, pending }: { failure?: Failure; what: string; onRetry: () => void; pending?: boolean }) {
+  if (!failure) return null;
+  return (
+    <div className="error-box" role="alert" data-testid="save-error">
+      <b>Could not save {what}.</b> {failure.message} Your edits are kept on this page.{" "}
+      <button type="button" onClick={onRetry} disabled={pending} data-testid="save-retry">
+        Retry
+      </button>
+    </div>
+  );
+}
+
+/** The forms on the page with unsaved changes; one listener asks before leaving for any of them. */
+const unsavedForms = new Set<symbol>();
+
+const LEAVE_QUESTION = "You have unsaved changes on this page. Leave and discard them?";
+
+function askBeforeUnload(event: BeforeUnloadEvent) {
+  if (unsavedForms.size > 0) event.preventDefault();
+}
+
+/** A click on a link to another page (a tab, a crumb) while edits are unsaved: leave only if the person says so. */
+function askBeforeFollowingLink(event: MouseEvent) {
+  if (unsavedForms.size === 0 || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const link = (event.target as Element | null)?.closest?.("a[href]") as HTMLAnchorElement | null;
+  if (!link || link.target === "_blank" || link.hasAttribute("download")) return;
+  const target = new URL(link.href, window.location.href);
+  if (target.origin === window.location.origin && target.pathname === window.location.pathname && target.search === window.location.search) return;
+  if (!window.confirm(LEAVE_QUESTION)) {
+    // Before Next's <Link> sees the click: it leaves a prevented click alone.
+    event.preventDefault();
+    event.stopPropagation();
+  }
+}
+
+/** While `dirty`, leaving the page (a link, reload, closing the tab) asks first. */
+export function useUnsavedChangesWarning(dirty: boolean) {
+  const [id] = useState(() => Symbol("form"));
+  useEffect(() => {
+    if (!dirty) return;
+    if (unsavedForms.size === 0) {
+      window.addEventListener("beforeunload", askBeforeUnload);
+      window.addEventListener("click", askBeforeFollowingLink, true);
+    }
+    unsavedForms.add(id);
+    return () => {
+      unsavedForms.delete(id);
+      if (unsavedForms.size === 0) {
+        window.removeEventListener("beforeunload", askBeforeUnload);
+        window.removeEventListener("click", askBeforeFollowingLink, true);
+      }
+    };
+  }, [dirty, id]);
+}
