@@ -1,15 +1,18 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { parseAsString, useQueryStates } from "nuqs";
 import { useState } from "react";
 import type { Decision } from "@/db/queries/decisions";
-import { formatTime, resultCount } from "./decision-detail";
+import { formatTime, resultSummary } from "./decision-detail";
+import { useLastGood } from "./last-good";
 import { useLoadMore, VirtualRows } from "./virtual-rows";
 
-/** The filters the URL keeps, by their key there. */
-const FILTER_KEYS = ["conversation", "kind", "path", "rejected", "fallback"] as const;
+/** The filters the URL keeps, by their key there ("" = any; "1" = on); kept by nuqs, so a choice shows at once and the URL follows. */
+const anyValue = parseAsString.withDefault("");
+const decisionFilterParsers = { conversation: anyValue, kind: anyValue, path: anyValue, rejected: anyValue, fallback: anyValue };
+type DecisionFilters = Record<keyof typeof decisionFilterParsers, string>;
 
 export interface ConversationOption {
   id: string;
@@ -22,12 +25,12 @@ interface DecisionPage {
   nextCursor?: string | null;
 }
 
-async function fetchDecisions(catalogId: string, search: URLSearchParams, cursor: string | undefined, signal: AbortSignal): Promise<DecisionPage> {
+async function fetchDecisions(catalogId: string, filters: DecisionFilters, cursor: string | undefined, signal: AbortSignal): Promise<DecisionPage> {
   const query = new URLSearchParams();
   if (cursor) query.set("cursor", cursor);
-  if (search.get("conversation")) query.set("conversationId", search.get("conversation")!);
-  for (const key of ["kind", "path"] as const) if (search.get(key)) query.set(key, search.get(key)!);
-  for (const key of ["rejected", "fallback"] as const) if (search.get(key) === "1") query.set(key, "1");
+  if (filters.conversation) query.set("conversationId", filters.conversation);
+  for (const key of ["kind", "path"] as const) if (filters[key]) query.set(key, filters[key]);
+  for (const key of ["rejected", "fallback"] as const) if (filters[key] === "1") query.set(key, "1");
   const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/decisions?${query.toString()}`, {
     headers: { accept: "application/json" },
     signal,
@@ -38,29 +41,23 @@ async function fetchDecisions(catalogId: string, search: URLSearchParams, cursor
 }
 
 export function DecisionsList({ catalogId, conversations }: { catalogId: string; conversations: ConversationOption[] }) {
-  const router = useRouter();
-  const pathname = usePathname();
-  const params = useSearchParams();
-  const filters = Object.fromEntries(FILTER_KEYS.map((key) => [key, params.get(key) ?? ""])) as Record<(typeof FILTER_KEYS)[number], string>;
+  const [filters, setFilters] = useQueryStates(decisionFilterParsers, { scroll: false });
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   const pages = useInfiniteQuery({
     queryKey: ["decisions", catalogId, filters],
-    queryFn: ({ pageParam, signal }) => fetchDecisions(catalogId, params, pageParam, signal),
+    queryFn: ({ pageParam, signal }) => fetchDecisions(catalogId, filters, pageParam, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // The last list stays on screen while other filters load, and when they fail.
+    placeholderData: keepPreviousData,
   });
-  const { data, error, isPending, hasNextPage, isFetchingNextPage } = pages;
-  const decisions = data?.pages.flatMap((page) => page.decisions);
+  const { data, error, isPending, isPlaceholderData, hasNextPage, isFetchingNextPage, refetch, fetchNextPage } = pages;
+  const shown = useLastGood(data, !!data && !isPlaceholderData);
+  const decisions = shown?.pages.flatMap((page) => page.decisions);
   const loadMore = useLoadMore(pages);
 
-  const setParam = (key: (typeof FILTER_KEYS)[number], value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    const search = next.toString();
-    router.replace(search ? `${pathname}?${search}` : pathname, { scroll: false });
-  };
-  const filtered = FILTER_KEYS.some((key) => filters[key]);
+  const setParam = (key: keyof DecisionFilters, value: string) => setFilters({ [key]: value });
+  const filtered = Object.values(filters).some(Boolean);
   const knownConversation = !filters.conversation || conversations.some((conversation) => conversation.id === filters.conversation);
 
   return (
@@ -81,15 +78,17 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
           ))}
         </select>
         <select aria-label="Kind" value={filters.kind} onChange={(event) => setParam("kind", event.target.value)} data-testid="filter-kind">
-          <option value="">Preselection and ToolSearch</option>
+          <option value="">Every kind</option>
           <option value="preselect">Preselection only</option>
           <option value="tool-search">ToolSearch only</option>
+          <option value="call">Gateway calls only</option>
         </select>
         <select aria-label="Path" value={filters.path} onChange={(event) => setParam("path", event.target.value)} data-testid="filter-path">
           <option value="">Any path</option>
           <option value="preselect">preselect</option>
           <option value="exact">exact</option>
           <option value="semantic">semantic</option>
+          <option value="call">call</option>
         </select>
         <label className="row small">
           <input
@@ -110,14 +109,17 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
           With fallbacks
         </label>
         {filtered && (
-          <button type="button" className="ghost" onClick={() => router.replace(pathname, { scroll: false })} data-testid="clear-filters">
+          <button type="button" className="ghost" onClick={() => setFilters(null)} data-testid="clear-filters">
             Clear filters
           </button>
         )}
       </div>
       {error && !decisions ? (
         <div className="error-box" role="alert">
-          Could not load decisions: {error.message}
+          Could not load decisions: {error.message}{" "}
+          <button type="button" onClick={() => refetch()}>
+            Retry
+          </button>
         </div>
       ) : isPending || !decisions ? (
         <div className="panel empty">Loading decisions…</div>
@@ -126,7 +128,7 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
           <strong>{filtered ? "No decisions match these filters" : "No decisions yet"}</strong>
           {filtered
             ? "Try fewer filters."
-            : "Every preselection and ToolSearch call (from the playground or the HTTP API) is logged here, with what it saw, chose and rejected."}
+            : "Every preselection and ToolSearch call (from the playground, the HTTP API or the MCP gateway) and every tool call through the MCP gateway is logged here, with what it saw, chose and rejected."}
         </div>
       ) : (
         <>
@@ -136,7 +138,11 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
           </p>
           {error && (
             <div className="error-box" role="alert">
-              Could not load more decisions: {error.message}
+              Could not load {data ? "more decisions" : "the decisions for these filters"}: {error.message}.{" "}
+              {data ? "Those loaded are kept below." : "Below is the last list loaded, for the filters before."}{" "}
+              <button type="button" onClick={() => (data ? fetchNextPage() : refetch())}>
+                Retry
+              </button>
             </div>
           )}
           <div className="table-wrap virtual-scroll" ref={setScroller}>
@@ -148,7 +154,7 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
                   <th>Path</th>
                   <th>Model / agent</th>
                   <th>Selector</th>
-                  <th title="Selected (preselection) or found (ToolSearch)">Chosen</th>
+                  <th title="Selected (preselection), found (ToolSearch), or what became of a gateway call">Chosen</th>
                   <th>Rejected</th>
                   <th>Latency</th>
                   <th />
@@ -177,7 +183,7 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
                           <span className="muted">{decision.agent}</span>
                         </td>
                         <td className="small">
-                          {decision.selector ?? <span className="faint">none (exact)</span>}
+                          {decision.selector ?? <span className="faint">{decision.kind === "call" ? "none" : "none (exact)"}</span>}
                           {decision.fallback && (
                             <span className="badge warn" title={`${decision.fallback.from}: ${decision.fallback.cause}`} data-testid="fallback-badge">
                               {" "}
@@ -185,9 +191,7 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
                             </span>
                           )}
                         </td>
-                        <td data-testid="result-count">
-                          {resultCount(decision)} {decision.kind === "preselect" ? "selected" : "found"}
-                        </td>
+                        <td data-testid="result-count">{resultSummary(decision)}</td>
                         <td data-testid="rejected-count">
                           {decision.rejected.length > 0 ? <span className="badge off">{decision.rejected.length}</span> : <span className="faint">0</span>}
                         </td>

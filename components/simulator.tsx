@@ -5,6 +5,7 @@ import { debounce, useQueryStates } from "nuqs";
 import { useMemo, useState } from "react";
 import type { KnownModel } from "@/lib/rules/providers";
 import { fetchToolList, toolNameOf, type ToolListConfig, type ToolListResponse } from "./api-client";
+import { useLastGood } from "./last-good";
 import { useShownCount } from "./shown-count";
 import { FORMATS, type Pane, type PaneState, paneValues, readPane, simulatorParsers, toolListConfig } from "./simulator-state";
 import { VirtualRows } from "./virtual-rows";
@@ -136,11 +137,9 @@ function SimulationColumn({
   const result = useToolList(catalogId, config);
   const otherResult = useToolList(catalogId, other);
   const otherNames = useMemo(() => (otherResult.data ? new Set(otherResult.data.tools.map(toolNameOf)) : undefined), [otherResult.data]);
-  // The last good result stays on screen, marked, when the current configuration's fails or is on its way.
-  const [lastGood, setLastGood] = useState<ToolListResponse>();
-  if (result.data && !result.isPlaceholderData && result.data !== lastGood) setLastGood(result.data);
-  const shown = result.isPlaceholderData || result.error ? lastGood : result.data;
+  // The last good result stays on screen, dimmed, while the current configuration's is on its way or when it failed.
   const current = !!result.data && !result.isPlaceholderData && !result.error;
+  const shown = useLastGood(result.data, current);
   return (
     <section className="stack" data-testid={testId}>
       <ConfigForm label={label} agents={agents} pane={pane} onChange={onChange} />

@@ -50,7 +50,11 @@ describe("the simulator", () => {
   beforeEach(() => {
     vi.stubGlobal(
       "fetch",
-      vi.fn(async (_url: string, init: RequestInit) => Response.json(toolListResponse(JSON.parse(String(init.body))))),
+      vi.fn(async (_url: string, init: RequestInit) => {
+        const body = JSON.parse(String(init.body));
+        if (body.model === "broken") return Response.json({ error: { code: "internal", message: "Something went wrong on the server." } }, { status: 500 });
+        return Response.json(toolListResponse(body));
+      }),
     );
   });
   afterEach(() => {
@@ -91,5 +95,18 @@ describe("the simulator", () => {
     fireEvent.change(pane("b").getByTestId("mode-input"), { target: { value: "build" } });
     expect(pane("b").getByTestId("mode-input-unapplied").textContent).toContain("not applied");
     await showsResult("b", "claude-sonnet-4-5", "plan");
+  });
+
+  it("keeps the last good result on screen, marked, when a new configuration fails, with Retry", async () => {
+    renderSimulator("?model=gpt-5&agent=build");
+    await showsResult("a", "gpt-5", "build");
+    const model = pane("a").getByTestId("model-input");
+    fireEvent.change(model, { target: { value: "broken" } });
+    fireEvent.keyDown(model, { key: "Enter" });
+    const error = await pane("a").findByTestId("sim-error");
+    expect(error.textContent).toContain("Could not simulate broken / build: Something went wrong on the server.");
+    expect(error.textContent).toContain("Retry");
+    await showsResult("a", "gpt-5", "build");
+    expect(pane("a").getByTestId("sim-result").dataset.current).toBe("false");
   });
 });
