@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import { findCatalog } from "@/db/queries/catalogs";
 import { CatalogAccessProvider } from "@/components/catalog-access";
 import { CatalogTabs } from "@/components/catalog-tabs";
+import { RevisionBadge } from "@/components/revision-badge";
 
 const ROLE_NAMES = { read: "viewer", write: "editor", admin: "admin" } as const;
 
@@ -29,9 +30,7 @@ export default async function CatalogLayout({ children, params }: { children: Re
           <span className="badge" data-testid="catalog-role" title={`Your role in team "${catalog.teamId}"`}>
             {ROLE_NAMES[access]} · {catalog.teamId}
           </span>
-          <span className="badge" title="Every change bumps the revision">
-            revision {catalog.revision}
-          </span>
+          <RevisionBadge catalogId={catalog.id} revision={catalog.revision} />
         </span>
       </div>
       <CatalogTabs catalogId={catalog.id} />
