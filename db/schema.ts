@@ -6,6 +6,7 @@ import type { DefinitionOverride } from "../lib/rules/overrides";
 import type { ProviderProfile } from "../lib/rules/providers";
 import type { McpServerConfig } from "../lib/sources/mcp/config";
 import type { PinnedDefinition } from "../lib/tools/pinning";
+import type { DecisionKind, DecisionPath } from "../lib/selection/types";
 import type { InputSchema, ToolMeta, ToolRequirements, ToolSource } from "../lib/tools/types";
 
 const timestamps = {
@@ -174,7 +175,7 @@ export const conversationMessages = sqliteTable(
   (table) => [index("messages_conversation").on(table.conversationId, table.id)],
 );
 
-/** Every preselection and ToolSearch call, with all it needs to be explained and replayed. */
+/** Every preselection, ToolSearch call and MCP gateway tool call, with all it needs to be explained and replayed. */
 export const decisions = sqliteTable(
   "decisions",
   {
@@ -184,8 +185,8 @@ export const decisions = sqliteTable(
       .references(() => catalogs.id, { onDelete: "cascade" }),
     conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
     revision: integer("revision").notNull(),
-    kind: text("kind").$type<"preselect" | "tool-search">().notNull(),
-    path: text("path").$type<"preselect" | "exact" | "semantic">().notNull(),
+    kind: text("kind").$type<DecisionKind>().notNull(),
+    path: text("path").$type<DecisionPath>().notNull(),
     model: text("model").notNull(),
     agent: text("agent").notNull(),
     mode: text("mode"),

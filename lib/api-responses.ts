@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TEAM_ROLES, TOKEN_SCOPES } from "./auth/policy";
+import { DECISION_KINDS, DECISION_PATHS } from "./selection/types";
 import { TOOL_SOURCES } from "./tools/types";
 
 /**
@@ -77,8 +78,8 @@ const decision = z.looseObject({
   catalogId: z.string(),
   conversationId: z.string().nullable(),
   revision: z.number().int(),
-  kind: z.enum(["preselect", "tool-search"]),
-  path: z.enum(["preselect", "exact", "semantic"]),
+  kind: z.enum(DECISION_KINDS),
+  path: z.enum(DECISION_PATHS),
   model: z.string(),
   agent: z.string(),
   selector: z.string().nullable(),

@@ -6,6 +6,7 @@ import { ModelRuleSchema } from "./rules/model-rules";
 import { DefinitionOverrideSchema } from "./rules/overrides";
 import { ProviderProfileSchema } from "./rules/providers";
 import { safeName, safeText } from "./safe-text";
+import { DECISION_KINDS, DECISION_PATHS } from "./selection/types";
 import { TOOL_SOURCES } from "./tools/types";
 
 /** Request bodies of the HTTP API and the server actions, validated once at the edge. */
@@ -102,8 +103,8 @@ export const replayBody = z.strictObject({
 
 export const decisionQuery = z.strictObject({
   conversationId: z.string().optional(),
-  kind: z.enum(["preselect", "tool-search"]).optional(),
-  path: z.enum(["preselect", "exact", "semantic"]).optional(),
+  kind: z.enum(DECISION_KINDS).optional(),
+  path: z.enum(DECISION_PATHS).optional(),
   rejected: z.enum(["1", "true"]).optional(),
   fallback: z.enum(["1", "true"]).optional(),
   /** Page size: 50 by default, at most 500. */

@@ -9,19 +9,32 @@ import {
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
 import { appendMessage, getConversation, openConversation } from "@/db/queries/conversations";
+import { recordDecision } from "@/db/queries/decisions";
 import type { ToolRecord } from "@/db/queries/tools";
 import { toToolSearchAnswer, unavailableToolMessage } from "@/lib/ai/turn-tools";
 import type { mcpGatewayQuery } from "@/lib/api-schemas";
 import { actorOf, type Access, type Principal } from "@/lib/auth/policy";
 import { ToolshedError } from "@/lib/errors";
+import {
+  argumentsFingerprint,
+  type CallApproval,
+  type CallCheck,
+  type CallDecisionInput,
+  type CallDecisionResult,
+  catalogDefinitionDigest,
+  checkCall,
+  sessionToolNames,
+} from "@/lib/gateway/call-check";
 import { GatewaySessions } from "@/lib/gateway/sessions";
 import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gateway/tool-call";
-import { assembleTurnToolSet } from "@/lib/selection/turn";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "@/lib/selection/tool-search-definition";
 import { limitMcpResult, mcpResultMaxChars } from "@/lib/sources/mcp";
 import type { ToolDefinition } from "@/lib/tools/types";
@@ -35,8 +48,9 @@ import { callMcpToolForModel } from "./sources";
  * ToolCall and what ToolSearch found in the session, with every pipeline stage applied; calls of
  * MCP-sourced tools go to their server. Everything is decided afresh on each request (the catalog,
  * the agent's permissions, held-back definitions, the caller's role or token), never only when
- * the list was given. Each session is a conversation: ToolSearch calls are its decisions, and
- * every call made through the gateway is one of its messages.
+ * the list was given; a tool the agent must ask about is called only once the user approved it
+ * (MCP elicitation). Each session is a conversation: its ToolSearch calls and every call made or
+ * refused through the gateway are its decisions, and every call made is one of its messages.
  */
 
 export type GatewayTurn = z.infer<typeof mcpGatewayQuery>;
@@ -58,6 +72,8 @@ interface GatewaySession {
 }
 
 const SESSION_IDLE_MS = 30 * 60_000;
+/** How long a call waits for the user to approve it. */
+const APPROVAL_TIMEOUT_MS = 10 * 60_000;
 const SESSIONS_PER_CALLER = 16;
 const SERVER_INFO = { name: "toolshed", title: "Toolshed", version: "0.1.0" };
 
@@ -136,9 +152,7 @@ async function openSession(catalogId: string, caller: Caller, turn: GatewayTurn)
     const caller = (extra.authInfo?.extra as { caller: Caller } | undefined)?.caller;
     if (!caller) throw new McpError(ErrorCode.InternalError, "The request carries no caller.");
     try {
-      return await callTool(session, caller, request.params.name, request.params.arguments ?? {}, () =>
-        extra.sendNotification({ method: "notifications/tools/list_changed" }),
-      );
+      return await callTool(session, caller, request.params.name, request.params.arguments ?? {}, extra);
     } catch (error) {
       if (error instanceof ToolshedError) throw new McpError(ErrorCode.InvalidRequest, error.message);
       throw error;
@@ -158,11 +172,9 @@ async function currentTurnSet(session: GatewaySession) {
   const db = getDb();
   const { state, view } = await readTurnView(db, session.catalogId, session.turn);
   const agent = state.agents.find((candidate) => candidate.name === session.turn.agent)!;
-  const history = getConversation(db, conversationOf(session)).history;
-  const { entries } = assembleTurnToolSet({ baseTools: agent.baseTools, preselected: [], history, view });
-  const names = entries.filter((entry) => entry.origin !== "entry").map((entry) => entry.name);
+  const names = sessionToolNames(view, agent.baseTools, getConversation(db, conversationOf(session)).history);
   const records = new Map((state.tools as ToolRecord[]).map((tool) => [tool.name, tool]));
-  return { view, names, records };
+  return { revision: state.revision, view, names, records };
 }
 
 function mcpTool(definition: ToolDefinition, annotations?: Record<string, unknown>): McpTool {
@@ -193,19 +205,44 @@ function parseInput<T>(schema: z.ZodType<T>, tool: string, input: unknown): T {
 
 const textResult = (text: string, isError = false): CallToolResult => ({ content: [{ type: "text", text }], ...(isError ? { isError } : {}) });
 
-async function callTool(
-  session: GatewaySession,
-  caller: Caller,
-  name: string,
-  args: Record<string, unknown>,
-  listChanged: () => Promise<void>,
-): Promise<CallToolResult> {
-  if (name === TOOL_SEARCH_NAME) return search(session, caller, parseInput(toolSearchInput, name, args), listChanged);
+type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+async function callTool(session: GatewaySession, caller: Caller, name: string, args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> {
+  if (name === TOOL_SEARCH_NAME) {
+    return search(session, caller, parseInput(toolSearchInput, name, args), () => extra.sendNotification({ method: "notifications/tools/list_changed" }));
+  }
+  const approve = (message: string) => askApproval(session, message, extra);
   if (name === TOOL_CALL_NAME) {
     const call = parseInput(toolCallInput, name, args);
-    return callCatalogTool(session, caller, call.name, call.arguments ?? {}, TOOL_CALL_NAME);
+    return callCatalogTool(session, caller, { name: call.name, args: call.arguments ?? {}, via: TOOL_CALL_NAME }, approve);
   }
-  return callCatalogTool(session, caller, name, args, "direct");
+  return callCatalogTool(session, caller, { name, args, via: "direct" }, approve);
+}
+
+/**
+ * Asks the user (through the client, MCP elicitation) to approve one call. A client that did not
+ * declare elicitation cannot ask: "unavailable". No answer in time counts as dismissed.
+ */
+async function askApproval(session: GatewaySession, message: string, extra: RequestExtra): Promise<Exclude<CallApproval, null>> {
+  if (!session.server.getClientCapabilities()?.elicitation?.form) return "unavailable";
+  try {
+    const answer = await session.server.elicitInput(
+      { mode: "form", message, requestedSchema: { type: "object", properties: {} } },
+      // On the call's own response stream, and given up with the call.
+      { relatedRequestId: extra.requestId, signal: extra.signal, timeout: APPROVAL_TIMEOUT_MS },
+    );
+    return answer.action === "accept" ? "accepted" : answer.action === "decline" ? "declined" : "cancelled";
+  } catch (error) {
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return "cancelled";
+    throw error;
+  }
+}
+
+/** What the model reads when a call that needed approval was not made. */
+function approvalRefusal(name: string, agent: string, approval: Exclude<CallApproval, "accepted" | null>): string {
+  if (approval === "declined") return `The user declined this call of ${name}: it was not made.`;
+  if (approval === "cancelled") return `The user dismissed the approval of this call of ${name} without answering: it was not made.`;
+  return `${name} needs the user's approval before each call (agent "${agent}" must ask), and this MCP client cannot ask for it: it did not declare the elicitation capability. It was not called.`;
 }
 
 async function search(
@@ -227,27 +264,58 @@ async function search(
   return textResult(JSON.stringify({ ...answer, note: `${answer.note} If your tool list does not show them, call them through ${TOOL_CALL_NAME}.` }, null, 2));
 }
 
+/** Whether the session may call the tool now, and what its decision records of the catalog at that moment. */
+async function checkNow(session: GatewaySession, name: string) {
+  const { revision, view, names } = await currentTurnSet(session);
+  return {
+    check: checkCall(name, view, names),
+    at: { revision, definitionDigest: catalogDefinitionDigest(name, view), needsApproval: view.visible.get(name)?.needsApproval ?? false },
+  };
+}
+
+interface GatewayCall {
+  name: string;
+  args: Record<string, unknown>;
+  via: CallDecisionInput["via"];
+}
+
 /**
  * Calls a tool of the session's turn set, checked at call time: a tool this model and agent may
  * not see now (denied, disabled, held back, not found yet, or not in the catalog) is refused with
- * the same words whatever the reason, so a refusal tells nothing about what exists.
+ * the same words whatever the reason, so a refusal tells nothing about what exists (the decision
+ * log, which the catalog's readers see, says which). A tool the agent must ask about waits for the
+ * user's approval. Every call, made or refused, is a decision of the session's conversation.
  */
 async function callCatalogTool(
   session: GatewaySession,
   caller: Caller,
-  name: string,
-  args: Record<string, unknown>,
-  via: "direct" | typeof TOOL_CALL_NAME,
+  call: GatewayCall,
+  approve: (message: string) => Promise<Exclude<CallApproval, null>>,
 ): Promise<CallToolResult> {
-  const { names, records } = await currentTurnSet(session);
-  if (name === TOOL_SEARCH_NAME || name === TOOL_CALL_NAME || !names.includes(name)) throw new McpError(ErrorCode.InvalidParams, unavailableToolMessage(name));
-  const tool = records.get(name)!;
-  if (tool.source !== "mcp" || !tool.sourceRef || !tool.meta?.mcpName) {
-    throw new McpError(
-      ErrorCode.InvalidRequest,
-      `${name} is a ${tool.source} tool: Toolshed holds its definition, not an implementation, so it cannot be called through this gateway. Your agent runs it itself.`,
-    );
+  const { name, args } = call;
+  let checked = await checkNow(session, name);
+  const record = (result: Omit<CallDecisionResult, "needsApproval">, latencyMs = 0) =>
+    recordCallDecision(session, caller, call, checked.at, { ...result, needsApproval: checked.at.needsApproval }, latencyMs);
+  const refusal = (refused: Extract<CallCheck, { allowed: false }>, approval: CallApproval) => {
+    record({ outcome: "refused", reason: refused.reason, approval });
+    return refused.refusal === "unavailable"
+      ? new McpError(ErrorCode.InvalidParams, unavailableToolMessage(name))
+      : new McpError(ErrorCode.InvalidRequest, refused.reason);
+  };
+  if (!checked.check.allowed) throw refusal(checked.check, null);
+  let approval: CallApproval = null;
+  if (checked.check.needsApproval) {
+    approval = await approve(`Agent "${session.turn.agent}" wants to call ${name} with these arguments:\n${JSON.stringify(args, null, 2)}\nAllow this call?`);
+    if (approval !== "accepted") {
+      const reason = approvalRefusal(name, session.turn.agent, approval);
+      record({ outcome: "refused", reason, approval });
+      return textResult(reason, true);
+    }
+    // The user may take minutes to answer: the call is checked again against the catalog as it is then.
+    checked = await checkNow(session, name);
+    if (!checked.check.allowed) throw refusal(checked.check, approval);
   }
+  const { tool } = checked.check;
   const started = performance.now();
   let result: CallToolResult;
   try {
@@ -264,12 +332,53 @@ async function callCatalogTool(
     // The server failed (a timeout, a crash): the model reads what happened, as with a tool's own error.
     result = textResult(error instanceof Error ? error.message : String(error), true);
   }
+  const latencyMs = Math.round(performance.now() - started);
+  const decision = record({ outcome: result.isError ? "error" : "ok", reason: result.isError ? errorTextOf(result) : null, approval }, latencyMs);
   appendMessage(getDb(), conversationOf(session), {
     role: "tool",
     content: "",
-    details: {
-      gatewayCall: { tool: name, via, arguments: args, result, latencyMs: Math.round(performance.now() - started), actor: actorOf(caller.principal) },
-    },
+    details: { gatewayCall: { tool: name, via: call.via, arguments: args, result, latencyMs, actor: actorOf(caller.principal), decisionId: decision.id } },
   });
   return result;
+}
+
+/** An error result's text as the model read it, its start only: the conversation's message keeps it whole. */
+const errorTextOf = (result: CallToolResult) =>
+  (result.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n") || "the tool answered with an error").slice(0, 1000);
+
+function recordCallDecision(
+  session: GatewaySession,
+  caller: Caller,
+  call: GatewayCall,
+  at: { revision: number; definitionDigest: string | null },
+  result: CallDecisionResult,
+  latencyMs: number,
+) {
+  const input: CallDecisionInput = {
+    tool: call.name,
+    via: call.via,
+    ...argumentsFingerprint(call.args),
+    definitionDigest: at.definitionDigest,
+    actor: actorOf(caller.principal),
+    provider: session.turn.provider ?? null,
+  };
+  return recordDecision(getDb(), {
+    catalogId: session.catalogId,
+    conversationId: conversationOf(session),
+    revision: at.revision,
+    kind: "call",
+    path: "call",
+    model: session.turn.model,
+    agent: session.turn.agent,
+    mode: session.turn.mode ?? null,
+    flags: session.turn.flags ?? [],
+    input,
+    selector: null,
+    fallback: null,
+    raw: null,
+    result,
+    rejected: result.outcome === "refused" ? [{ name: call.name, reason: result.reason! }] : [],
+    latencyMs,
+    tokens: {},
+  });
 }

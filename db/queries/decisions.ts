@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, eq, ne, isNotNull, sql, type SQL } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
+import type { DecisionKind, DecisionPath } from "@/lib/selection/types";
 import { writeTransaction, type Db } from "../client";
 import { decisions, type DecisionRow } from "../schema";
 import type { Tx } from "./audit";
@@ -114,8 +115,8 @@ export function getDecision(db: Db, id: string): Decision {
 
 export interface DecisionFilter {
   conversationId?: string;
-  kind?: "preselect" | "tool-search";
-  path?: "preselect" | "exact" | "semantic";
+  kind?: DecisionKind;
+  path?: DecisionPath;
   withRejections?: boolean;
   withFallback?: boolean;
   /** Page size: 50 by default, at most 500. */

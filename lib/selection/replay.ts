@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { ToolshedError } from "../errors";
+import { catalogDefinitionDigest, checkCall, sessionToolNames } from "../gateway/call-check";
 import { computeToolList, type CatalogState } from "../pipeline/tool-list";
 import { catalogCorpus } from "./candidates";
 import { indexKeyFor, preselect } from "./preselect";
 import type { Selector } from "./selector";
 import { runToolSearch } from "./tool-search";
 import type { TurnToolEntry } from "./turn";
-import type { RankedTool } from "./types";
+import type { DecisionKind, DecisionPath, RankedTool } from "./types";
 import { registryView, rejectionReason, type Rejection, type RegistryView } from "./verify";
 
 /** What replay needs of a recorded decision (the decision log's row, without storage details). */
@@ -14,8 +15,8 @@ export interface RecordedDecision {
   id: string;
   catalogId: string;
   revision: number;
-  kind: "preselect" | "tool-search";
-  path: "preselect" | "exact" | "semantic";
+  kind: DecisionKind;
+  path: DecisionPath;
   model: string;
   agent: string;
   mode: string | null;
@@ -28,13 +29,27 @@ export interface RecordedDecision {
   rejected: Rejection[];
 }
 
+/** A gateway call's side of a replay: what happened to the call (before), or whether the gateway would let it through now (after). */
+export interface CallOutcome {
+  tool: string;
+  /** Before: ok, error or refused; after: allowed or refused. */
+  outcome: "ok" | "error" | "refused" | "allowed";
+  reason: string | null;
+  /** Whether the agent must ask the user before each call of the tool. */
+  needsApproval: boolean;
+  /** Before: how the user answered when asked (null when nobody was); after: always null. */
+  approval: "accepted" | "declined" | "cancelled" | "unavailable" | null;
+  /** The tool's definition then and now (pinning.ts); null for a name the catalog does not hold. */
+  definitionDigest: string | null;
+}
+
 /** One side of a replay: what the decision chose (before) or would choose now (after). */
 export interface DecisionOutcome {
   revision: number;
-  path: "preselect" | "exact" | "semantic";
+  path: RecordedDecision["path"];
   selector: string | null;
   fallback: { from: string; cause: string } | null;
-  /** Selected (preselection) or found (ToolSearch) names, best first. */
+  /** Selected (preselection) or found (ToolSearch) names, best first; a call: its tool, when it was (or would be) let through. */
   names: string[];
   /** Preselection only: the selected tools with their scores. */
   scores: RankedTool[] | null;
@@ -46,6 +61,8 @@ export interface DecisionOutcome {
   requested: string[] | null;
   rejected: Rejection[];
   raw: unknown;
+  /** Gateway calls only. */
+  call: CallOutcome | null;
 }
 
 export interface ScoreChange {
@@ -68,6 +85,8 @@ export interface ReplayDiff {
   rejected: NewRejection[];
   /** Preselection: names selected both times whose score moved. */
   scoreChanges: ScoreChange[];
+  /** Gateway calls: whether the tool's definition, or the need to ask the user, changed since the call. */
+  call: { definitionChanged: boolean; approvalChanged: boolean } | null;
 }
 
 export interface ReplayResult {
@@ -98,6 +117,13 @@ const preselectResult = z.object({
   dropped: z.array(z.object({ name: z.string(), reason: z.string() })).default([]),
 });
 const toolSearchResult = z.object({ requested: z.array(z.string()).default([]), tools: z.array(z.string()) });
+const callInput = z.object({ tool: z.string(), definitionDigest: z.string().nullable(), provider: z.string().nullish() });
+const callResult = z.object({
+  outcome: z.enum(["ok", "error", "refused"]),
+  reason: z.string().nullable(),
+  needsApproval: z.boolean(),
+  approval: z.enum(["accepted", "declined", "cancelled", "unavailable"]).nullable(),
+});
 
 function parseRecorded<T>(schema: z.ZodType<T>, value: unknown, decision: RecordedDecision, what: string): T {
   const parsed = schema.safeParse(value);
@@ -114,7 +140,21 @@ export function recordedOutcome(decision: RecordedDecision): DecisionOutcome {
     fallback: decision.fallback ?? null,
     rejected: decision.rejected,
     raw: decision.raw,
+    call: null,
   };
+  if (decision.kind === "call") {
+    const { tool, definitionDigest } = parseRecorded(callInput, decision.input, decision, "input");
+    const result = parseRecorded(callResult, decision.result, decision, "result");
+    return {
+      ...common,
+      names: result.outcome === "refused" ? [] : [tool],
+      scores: null,
+      toolSet: null,
+      dropped: null,
+      requested: [tool],
+      call: { tool, ...result, definitionDigest },
+    };
+  }
   if (decision.kind === "preselect") {
     const result = parseRecorded(preselectResult, decision.result, decision, "result");
     return {
@@ -167,26 +207,75 @@ export function diffOutcomes(before: DecisionOutcome, after: DecisionOutcome, re
       if (now !== undefined && Math.abs(now - tool.score) > SCORE_EPSILON) scoreChanges.push({ name: tool.name, before: tool.score, after: now });
     }
   }
-  return { added, removed, rejected, scoreChanges };
+  const call =
+    before.call && after.call
+      ? {
+          definitionChanged: before.call.definitionDigest !== after.call.definitionDigest,
+          approvalChanged: before.call.needsApproval !== after.call.needsApproval,
+        }
+      : null;
+  return { added, removed, rejected, scoreChanges, call };
+}
+
+/**
+ * Would the gateway let a recorded call through now? The same check the gateway makes at call
+ * time (lib/gateway/call-check.ts), against today's catalog and what the session has found by now.
+ */
+function replayCall(decision: RecordedDecision, state: CatalogState & { revision: number }, sessionHistory: string[], now: () => number): ReplayResult {
+  const before = recordedOutcome(decision);
+  const started = now();
+  const recorded = parseRecorded(callInput, decision.input, decision, "input");
+  const tool = recorded.tool;
+  const request = pipelineRequest(decision, recorded.provider);
+  const view = registryView(state.tools, computeToolList(state, { ...request, format: "ai-sdk" }));
+  const baseTools = state.agents.find((agent) => agent.name === decision.agent)?.baseTools ?? [];
+  const check = checkCall(tool, view, sessionToolNames(view, baseTools, sessionHistory));
+  const reason = check.allowed ? null : check.reason;
+  const after: ReplayResult["after"] = {
+    revision: state.revision,
+    path: "call",
+    selector: null,
+    fallback: null,
+    names: check.allowed ? [tool] : [],
+    scores: null,
+    toolSet: null,
+    dropped: null,
+    requested: [tool],
+    rejected: reason === null ? [] : [{ name: tool, reason }],
+    raw: null,
+    call: {
+      tool,
+      outcome: check.allowed ? "allowed" : "refused",
+      reason,
+      needsApproval: view.visible.get(tool)?.needsApproval ?? false,
+      approval: null,
+      definitionDigest: catalogDefinitionDigest(tool, view),
+    },
+    latencyMs: now() - started,
+  };
+  return { before, after, diff: diffOutcomes(before, after) };
 }
 
 /**
  * Re-runs a recorded decision's input against the catalog as it is now (optionally with another
  * selector) and compares. Nothing is written: the conversation's history is the one recorded with
- * the decision, and no new decision is logged.
+ * the decision, and no new decision is logged. A gateway call is checked against what its session
+ * has found by now (`sessionHistory`, its conversation's history).
  */
 export async function replayDecision(input: {
   decision: RecordedDecision;
   state: CatalogState & { revision: number };
   selector: Selector;
+  sessionHistory?: string[];
   now?: () => number;
 }): Promise<ReplayResult> {
   const { decision, state, selector } = input;
   if (decision.catalogId !== state.catalogId) {
     throw new ToolshedError("bad_request", `Decision "${decision.id}" belongs to catalog "${decision.catalogId}", not "${state.catalogId}".`, "catalog");
   }
-  const before = recordedOutcome(decision);
   const now = input.now ?? performance.now.bind(performance);
+  if (decision.kind === "call") return replayCall(decision, state, input.sessionHistory ?? [], now);
+  const before = recordedOutcome(decision);
 
   let after: ReplayResult["after"];
   let view: RegistryView;
@@ -216,6 +305,7 @@ export async function replayDecision(input: {
       requested: null,
       rejected: result.rejected,
       raw: result.selection.raw,
+      call: null,
       latencyMs: result.latencyMs,
     };
   } else {
@@ -244,6 +334,7 @@ export async function replayDecision(input: {
       requested: result.requested,
       rejected: result.rejected,
       raw: result.selection?.raw ?? result.requested,
+      call: null,
       latencyMs: result.latencyMs,
     };
   }

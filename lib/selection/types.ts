@@ -24,3 +24,11 @@ export interface ToolRanker {
   readonly size: number;
   rank(messages: ConversationMessage[], k: number): RankedTool[];
 }
+
+/** What the decision log records: preselections, ToolSearch calls and the MCP gateway's tool calls. */
+export const DECISION_KINDS = ["preselect", "tool-search", "call"] as const;
+export type DecisionKind = (typeof DECISION_KINDS)[number];
+
+/** How a decision was reached: preselection, ToolSearch's exact or semantic path, or a gateway call. */
+export const DECISION_PATHS = ["preselect", "exact", "semantic", "call"] as const;
+export type DecisionPath = (typeof DECISION_PATHS)[number];

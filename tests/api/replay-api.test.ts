@@ -73,7 +73,7 @@ describe("POST /api/decisions/{id}/replay", () => {
     await setEnabled("stripe_create_refund", false);
 
     const { body } = await replay(search.body.decisionId, {});
-    expect(body.diff).toEqual({ added: [], removed: [], rejected: [], scoreChanges: [] });
+    expect(body.diff).toEqual({ added: [], removed: [], rejected: [], scoreChanges: [], call: null });
     expect(body.catalogChanges.map((change: { subject: string; action: string }) => `${change.action} ${change.subject}`)).toEqual([
       "enable jira_add_comment",
       "disable stripe_create_refund",

@@ -77,6 +77,7 @@ function outcome(names: string[], extra: Partial<DecisionOutcome> = {}): Decisio
     requested: names,
     rejected: [],
     raw: names,
+    call: null,
     ...extra,
   };
 }
@@ -236,13 +237,14 @@ describe("replayDecision", () => {
       removed: ["stripe_create_refund"],
       rejected: [{ name: "stripe_create_refund", reason: "not registered: disabled in the catalog" }],
       scoreChanges: [],
+      call: null,
     });
   });
 
   it("reports no difference when nothing relevant changed", async () => {
     const decision = toolSearchDecision("select:jira_add_comment", ["jira_add_comment"]);
     const { diff } = await replayDecision({ decision, state: demoState(9, { stripe_create_refund: { enabled: false } }), selector: refusingSelector() });
-    expect(diff).toEqual({ added: [], removed: [], rejected: [], scoreChanges: [] });
+    expect(diff).toEqual({ added: [], removed: [], rejected: [], scoreChanges: [], call: null });
   });
 
   it("replays a preselection with the recorded messages, k and history, and explains a deleted tool the selector could no longer see", async () => {
@@ -288,6 +290,7 @@ describe("replayDecision", () => {
       removed: [],
       rejected: [{ name: "weather_get_forecast", reason: "history tool dropped: not registered: disabled in the catalog" }],
       scoreChanges: [],
+      call: null,
     });
   });
 
@@ -296,7 +299,7 @@ describe("replayDecision", () => {
     const decision = await recordPreselection(demoState(3, disabled));
     expect(recordedOutcome(decision).dropped).toContainEqual({ name: "weather_get_forecast", reason: expect.stringContaining("disabled in the catalog") });
     const { diff } = await replayDecision({ decision, state: demoState(7, disabled), selector: scriptedSelector(RECORDED_ANSWER) });
-    expect(diff).toEqual({ added: [], removed: [], rejected: [], scoreChanges: [] });
+    expect(diff).toEqual({ added: [], removed: [], rejected: [], scoreChanges: [], call: null });
   });
 
   it("runs with another selector when asked, and reports which one answered", async () => {
