@@ -1,5 +1,7 @@
 import Link from "next/link";
 import type { Decision } from "@/db/queries/decisions";
+import type { CallDecisionInput, CallDecisionResult } from "@/lib/gateway/call-check";
+import { CallInputView, CallResultView, callSummary } from "./call-decision";
 import { withContentKeys } from "./content-keys";
 
 /** Shared by the list and the detail: plain helpers, safe on the server and in the browser. */
@@ -7,10 +9,12 @@ export function formatTime(iso: string): string {
   return iso.replace("T", " ").replace(/\.\d+Z$/, "Z");
 }
 
-/** How many tools a decision selected (preselection) or found (ToolSearch). */
-export function resultCount(decision: Pick<Decision, "kind" | "result">): number {
+/** What a decision chose, in a few words: how many tools it selected (preselection) or found (ToolSearch), or what became of a gateway call. */
+export function resultSummary(decision: Pick<Decision, "kind" | "result">): string {
+  if (decision.kind === "call") return callSummary((decision.result ?? {}) as Partial<CallDecisionResult>);
   const result = (decision.result ?? {}) as { selected?: unknown[]; tools?: unknown[] };
-  return (decision.kind === "preselect" ? result.selected : result.tools)?.length ?? 0;
+  if (decision.kind === "preselect") return `${result.selected?.length ?? 0} selected`;
+  return `${result.tools?.length ?? 0} found`;
 }
 
 interface Message {
@@ -106,7 +110,11 @@ export function DecisionDetail({ catalogId, decision }: { catalogId: string; dec
             )}
           </dd>
           <dt>Selector</dt>
-          <dd data-testid="decision-selector">{decision.selector ?? <span className="faint">none: exact names are resolved locally</span>}</dd>
+          <dd data-testid="decision-selector">
+            {decision.selector ?? (
+              <span className="faint">{decision.kind === "call" ? "none: a call selects nothing" : "none: exact names are resolved locally"}</span>
+            )}
+          </dd>
           <dt>Fallback</dt>
           <dd data-testid="decision-fallback">
             {decision.fallback ? (
@@ -132,23 +140,36 @@ export function DecisionDetail({ catalogId, decision }: { catalogId: string; dec
 
       <div className="grid-2" style={{ alignItems: "start" }}>
         <div className="panel stack" data-testid="decision-input">
-          <h2>Input</h2>
+          <h2>{decision.kind === "call" ? "Call" : "Input"}</h2>
           {decision.kind === "preselect" ? (
             <PreselectInputView input={decision.input as PreselectInput} />
+          ) : decision.kind === "call" ? (
+            <CallInputView input={decision.input as Partial<CallDecisionInput>} />
           ) : (
             <ToolSearchInputView input={decision.input as ToolSearchInput} />
           )}
         </div>
         <div className="panel stack" data-testid="decision-result">
-          <h2>Verified result</h2>
+          <h2>{decision.kind === "call" ? "What the gateway did" : "Verified result"}</h2>
           {decision.kind === "preselect" ? (
             <PreselectResultView result={decision.result as PreselectResult} />
+          ) : decision.kind === "call" ? (
+            <CallResultView result={decision.result as Partial<CallDecisionResult>} />
           ) : (
             <ToolSearchResultView result={decision.result as ToolSearchResult} />
           )}
         </div>
       </div>
 
+      {decision.kind !== "call" && <SelectionChecks decision={decision} />}
+    </div>
+  );
+}
+
+/** What the registry check turned away, and the selector's answer before it: preselection and ToolSearch only. */
+function SelectionChecks({ decision }: { decision: Decision }) {
+  return (
+    <>
       <div className="panel" data-testid="decision-rejections">
         <h2>Rejected by the registry check ({decision.rejected.length})</h2>
         {decision.rejected.length === 0 ? (
@@ -174,7 +195,7 @@ export function DecisionDetail({ catalogId, decision }: { catalogId: string; dec
           {JSON.stringify(decision.raw, null, 2)}
         </pre>
       </div>
-    </div>
+    </>
   );
 }
 

@@ -4,12 +4,14 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { replayDecisionAction } from "@/app/catalogs/[catalog]/decisions/actions";
 import type { ReplayResponse } from "@/app/_services/replay";
+import type { DecisionKind } from "@/lib/selection/types";
+import { CallReplayVerdict } from "./call-decision";
 import { withContentKeys } from "./content-keys";
 import { formatTime, ScoreBar } from "./decision-detail";
 
 interface Props {
   decisionId: string;
-  kind: "preselect" | "tool-search";
+  kind: DecisionKind;
   /** "local" and the configured auxiliary model's id, when it is another. */
   selectors: string[];
   defaultSelector: string;
@@ -19,7 +21,8 @@ export function ReplayPanel({ decisionId, kind, selectors, defaultSelector }: Pr
   const [selector, setSelector] = useState(defaultSelector);
   const replay = useMutation({
     mutationFn: async (chosen: string) => {
-      const result = await replayDecisionAction(decisionId, { selector: chosen });
+      // A call is checked, not selected again: no selector.
+      const result = await replayDecisionAction(decisionId, kind === "call" ? {} : { selector: chosen });
       if (!result.ok) throw new Error(result.error.message);
       return result.data;
     },
@@ -31,21 +34,25 @@ export function ReplayPanel({ decisionId, kind, selectors, defaultSelector }: Pr
         <div>
           <h2>Replay against today's catalog</h2>
           <p className="muted small">
-            Re-runs this decision's recorded input (messages, {kind === "preselect" ? "k and history" : "query and limit"}) against the catalog as it is now.
+            {kind === "call"
+              ? "Checks again whether the MCP gateway would let this call through now: the tool's visibility to this model and agent (permissions, held-back definitions), whether the session has it, and whether the user must approve it. The call is not made again."
+              : `Re-runs this decision's recorded input (messages, ${kind === "preselect" ? "k and history" : "query and limit"}) against the catalog as it is now.`}{" "}
             Nothing is written: the conversation and the decision log are left as they are.
           </p>
         </div>
         <div className="row">
-          <label className="row small">
-            Selector
-            <select value={selector} onChange={(event) => setSelector(event.target.value)} data-testid="replay-selector">
-              {selectors.map((id) => (
-                <option key={id} value={id}>
-                  {id}
-                </option>
-              ))}
-            </select>
-          </label>
+          {kind !== "call" && (
+            <label className="row small">
+              Selector
+              <select value={selector} onChange={(event) => setSelector(event.target.value)} data-testid="replay-selector">
+                {selectors.map((id) => (
+                  <option key={id} value={id}>
+                    {id}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           <button type="button" className="primary" disabled={replay.isPending} onClick={() => replay.mutate(selector)} data-testid="replay-button">
             {replay.isPending ? "Replaying…" : "Replay"}
           </button>
@@ -64,19 +71,23 @@ export function ReplayPanel({ decisionId, kind, selectors, defaultSelector }: Pr
 function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["kind"] }) {
   const { before, after, diff, catalogChanges } = result;
   const unchanged = diff.added.length + diff.removed.length + diff.rejected.length + diff.scoreChanges.length === 0;
-  const chosen = kind === "preselect" ? "selected" : "found";
+  const chosen = kind === "preselect" ? "selected" : kind === "call" ? "let through" : "found";
   return (
     <div className="stack" data-testid="replay-result">
       <div className="row small">
         <span className="badge">
           revision {before.revision} → {after.revision}
         </span>
-        <span className="badge" data-testid="replay-used-selector">
-          selector: {after.selector ?? "none (exact)"}
-        </span>
-        <span className="badge">
-          path: {before.path} → {after.path}
-        </span>
+        {kind !== "call" && (
+          <>
+            <span className="badge" data-testid="replay-used-selector">
+              selector: {after.selector ?? "none (exact)"}
+            </span>
+            <span className="badge">
+              path: {before.path} → {after.path}
+            </span>
+          </>
+        )}
         {after.fallback && (
           <span className="badge warn" title={after.fallback.cause}>
             fell back from {after.fallback.from}
@@ -85,10 +96,12 @@ function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["k
         <span className="muted">{after.latencyMs.toFixed(1)} ms</span>
       </div>
 
+      {before.call && after.call && diff.call && <CallReplayVerdict before={before.call} after={after.call} diff={diff.call} />}
+
       {unchanged ? (
         <div className="panel empty" data-testid="replay-unchanged">
           <strong>Same outcome today</strong>
-          The replay {chosen} the same tools{kind === "preselect" ? " with the same scores" : ""} and rejected nothing new.
+          The replay {chosen} the same tools{kind === "preselect" ? " with the same scores" : ""} and {kind === "call" ? "refused" : "rejected"} nothing new.
         </div>
       ) : (
         <div className="grid-2" style={{ alignItems: "start" }}>
