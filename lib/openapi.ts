@@ -209,6 +209,8 @@ export const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation
   "/api/decisions/{id}/replay": {
     post: {
       summary: "Replay a decision against the catalog as it is now",
+      description:
+        "A preselection or ToolSearch runs its recorded input again (with the selector named, or its own); a gateway call (kind `call`) is checked again, as the gateway would check it now: `after.call` says whether it would be let through or why not, `diff.call` whether the tool's definition or the need to ask the user changed. Nothing is recorded.",
       access: "read",
       body: "ReplayBody",
       bodyOptional: true,
