@@ -6,17 +6,23 @@ import { toast } from "sonner";
 import { deleteAgentAction, saveAgentAction } from "@/app/catalogs/[catalog]/agents/actions";
 import { useCan } from "./catalog-access";
 import { AGENT_MODES, PERMISSION_ACTIONS, type Agent, type PermissionRule } from "@/lib/rules/agents";
+import { permissionWarnings } from "@/lib/warnings";
 import { ConfirmButton } from "./confirm-button";
 import { withContentKeys } from "./content-keys";
 import { editRowAt, rowValues, toEditableRow, toEditableRows } from "./editable-rows";
 import { FieldErrors, errorsUnder, splitList } from "./field-errors";
 import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
+import { WarningList } from "./warning-list";
+
+/** What permission patterns can name, to flag those naming nothing. */
+type KnownNames = { toolNames: string[]; agentNames: string[] };
 
 const NEW_AGENT: Agent = { name: "", mode: "subagent", description: "", permissions: [{ pattern: "*", action: "allow" }], baseTools: [] };
 
 export function AgentsEditor({ catalogId, agents, toolNames }: { catalogId: string; agents: Agent[]; toolNames: string[] }) {
   const [creating, setCreating] = useState(false);
   const canEdit = useCan("write");
+  const known: KnownNames = { toolNames, agentNames: agents.map((agent) => agent.name) };
   return (
     <div className="stack">
       <datalist id="agent-tool-names">
@@ -38,15 +44,15 @@ export function AgentsEditor({ catalogId, agents, toolNames }: { catalogId: stri
           </button>
         )}
       </div>
-      {creating && <AgentForm catalogId={catalogId} agent={NEW_AGENT} onDone={() => setCreating(false)} />}
+      {creating && <AgentForm catalogId={catalogId} agent={NEW_AGENT} known={known} onDone={() => setCreating(false)} />}
       {agents.map((agent) => (
-        <AgentCard key={agent.name} catalogId={catalogId} agent={agent} />
+        <AgentCard key={agent.name} catalogId={catalogId} agent={agent} known={known} />
       ))}
     </div>
   );
 }
 
-function AgentCard({ catalogId, agent }: { catalogId: string; agent: Agent }) {
+function AgentCard({ catalogId, agent, known }: { catalogId: string; agent: Agent; known: KnownNames }) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
   const deletion = useSaveAction();
@@ -60,7 +66,7 @@ function AgentCard({ catalogId, agent }: { catalogId: string; agent: Agent }) {
       },
       (error) => toast.error(`Could not delete agent ${agent.name}: ${error.message}`, { action: { label: "Retry", onClick: remove } }),
     );
-  if (editing) return <AgentForm catalogId={catalogId} agent={agent} previousName={agent.name} onDone={() => setEditing(false)} />;
+  if (editing) return <AgentForm catalogId={catalogId} agent={agent} previousName={agent.name} known={known} onDone={() => setEditing(false)} />;
   return (
     <div className="card" data-testid={`agent-${agent.name}`}>
       <div className="spread">
@@ -109,7 +115,19 @@ function AgentCard({ catalogId, agent }: { catalogId: string; agent: Agent }) {
   );
 }
 
-function AgentForm({ catalogId, agent, previousName, onDone }: { catalogId: string; agent: Agent; previousName?: string; onDone: () => void }) {
+function AgentForm({
+  catalogId,
+  agent,
+  previousName,
+  known,
+  onDone,
+}: {
+  catalogId: string;
+  agent: Agent;
+  previousName?: string;
+  known: KnownNames;
+  onDone: () => void;
+}) {
   const router = useRouter();
   const { pending, failure, save } = useSaveAction();
   const [name, setName] = useState(agent.name);
@@ -120,6 +138,7 @@ function AgentForm({ catalogId, agent, previousName, onDone }: { catalogId: stri
   const problems = failure?.problems ?? [];
   const draft: Agent = { name: name.trim(), mode, description: description.trim(), permissions: rowValues(rules), baseTools: splitList(baseTools) };
   useUnsavedChangesWarning(JSON.stringify(draft) !== JSON.stringify(agent));
+  const warnings = permissionWarnings(draft.permissions, known);
 
   const editRule = (index: number, change: Partial<PermissionRule>) => setRules((current) => editRowAt(current, index, change));
   const moveRule = (index: number, by: number) =>
@@ -198,6 +217,7 @@ function AgentForm({ catalogId, agent, previousName, onDone }: { catalogId: stri
                     className="mono"
                     spellCheck={false}
                   />
+                  <WarningList warnings={warnings.filter((warning) => warning.index === index)} testId={`permission-warning-${index}`} />
                   <FieldErrors problems={errorsUnder(problems, `permissions.${index}`)} />
                 </td>
                 <td>

@@ -7,8 +7,10 @@ import { toast } from "sonner";
 import { createCatalogAction, deleteCatalogAction, updateCatalogAction } from "@/app/actions";
 import type { CatalogSummary } from "@/db/queries/catalogs";
 import type { TeamRole } from "@/lib/auth/policy";
+import { catalogWarnings } from "@/lib/warnings";
 import { ConfirmButton } from "./confirm-button";
 import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
+import { WarningList } from "./warning-list";
 
 export interface TeamChoice {
   id: string;
@@ -169,6 +171,7 @@ function CatalogCard({ catalog, role }: { catalog: CatalogSummary; role: TeamRol
             </span>
           </div>
           <p className="muted small">{catalog.description || "No description."}</p>
+          <WarningList warnings={catalogWarnings(catalog)} testId={`catalog-warnings-${catalog.id}`} />
           <div className="row">
             <span className="stat">
               <b>{catalog.toolCount}</b> tools

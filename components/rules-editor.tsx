@@ -9,10 +9,12 @@ import { explainModelRuleMatch, type ModelRule } from "@/lib/rules/model-rules";
 import type { DefinitionOverride } from "@/lib/rules/overrides";
 import type { KnownModel, ProviderProfile } from "@/lib/rules/providers";
 import type { FieldError } from "@/lib/tools/validate";
+import { modelRuleWarnings } from "@/lib/warnings";
 import { editRowAt, rowValues, toEditableRow, toEditableRows } from "./editable-rows";
 import { FieldErrors, errorsUnder, splitList } from "./field-errors";
 import { useCan } from "./catalog-access";
 import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
+import { WarningList } from "./warning-list";
 
 interface Props {
   catalogId: string;
@@ -200,6 +202,7 @@ function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: stri
                 <span className="muted">{probeMatch}</span>
               </div>
             )}
+            <WarningList warnings={modelRuleWarnings(rule, knownModels)} testId={`rule-warnings-${index}`} />
             <FieldErrors problems={errorsUnder(problems, `modelRules.${index}`)} testId={`rule-errors-${index}`} />
           </div>
         );

@@ -4,11 +4,13 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { debounce, useQueryStates } from "nuqs";
 import { useMemo, useState } from "react";
 import type { KnownModel } from "@/lib/rules/providers";
+import { toolListWarnings } from "@/lib/warnings";
 import { fetchToolList, toolNameOf, type ToolListConfig, type ToolListResponse } from "./api-client";
 import { useLastGood } from "./last-good";
 import { useShownCount } from "./shown-count";
 import { FORMATS, type Pane, type PaneState, paneValues, readPane, simulatorParsers, toolListConfig } from "./simulator-state";
 import { VirtualRows } from "./virtual-rows";
+import { WarningList } from "./warning-list";
 
 const KNOWN_FLAGS = ["experimental.lsp"];
 /** How long typing the "why" question rests before it goes to the URL. */
@@ -166,6 +168,17 @@ function SimulationColumn({
             question={pane.why}
             onAsk={(why) => onChange((state) => ({ ...state, why }), true)}
           />
+          {current && (
+            <WarningList
+              warnings={toolListWarnings({
+                model: config.model,
+                provider: shown.provider ?? undefined,
+                toolCount: shown.tools.length,
+                tokens: shown.tokens.total,
+              })}
+              testId="sim-warnings"
+            />
+          )}
           {otherNames && <Difference result={shown} otherNames={otherNames} otherTotal={otherResult.data?.tokens.total} />}
           <Trace result={shown} />
           <FinalList result={shown} otherNames={otherNames} otherTotal={otherResult.data?.tokens.total} />

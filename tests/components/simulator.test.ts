@@ -36,6 +36,17 @@ function renderSimulator(searchParams: string) {
   return { urls, lastUrl: () => loadSimulatorState(urls.at(-1) ?? searchParams) };
 }
 
+/** gpt-4o on OpenAI with `count` tools of 400 tokens each. */
+function manyTools(count: number) {
+  const names = Array.from({ length: count }, (_, index) => `tool_${index}`);
+  return {
+    ...toolListResponse({ model: "openai", agent: "build" }),
+    tools: names.map((name) => ({ name })),
+    annotations: names.map((name) => ({ name, source: "mcp", needsApproval: false })),
+    tokens: { total: count * 400, perTool: Object.fromEntries(names.map((name) => [name, 400])) },
+  };
+}
+
 const pane = (which: "a" | "b") => within(screen.getByTestId(`sim-${which}`));
 
 /** Waits until the pane shows the result for that model and mode. */
@@ -52,6 +63,7 @@ describe("the simulator", () => {
       "fetch",
       vi.fn(async (_url: string, init: RequestInit) => {
         const body = JSON.parse(String(init.body));
+        if (body.model === "gpt-4o") return Response.json(manyTools(129));
         if (body.model === "broken") return Response.json({ error: { code: "internal", message: "Something went wrong on the server." } }, { status: 500 });
         return Response.json(toolListResponse(body));
       }),
@@ -108,5 +120,12 @@ describe("the simulator", () => {
     expect(error.textContent).toContain("Retry");
     await showsResult("a", "gpt-5", "build");
     expect(pane("a").getByTestId("sim-result").dataset.current).toBe("false");
+  });
+
+  it("warns when the final list is longer than the provider accepts and takes much of the context window", async () => {
+    renderSimulator("?model=gpt-4o&agent=build");
+    const warnings = await pane("a").findByTestId("sim-warnings");
+    expect(warnings.textContent).toContain("openai accepts at most 128 tools per request: this list has 129");
+    expect(warnings.textContent).toContain("40% of gpt-4o's context window");
   });
 });
