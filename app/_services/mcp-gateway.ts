@@ -233,6 +233,7 @@ async function askApproval(session: GatewaySession, message: string, extra: Requ
     );
     return answer.action === "accept" ? "accepted" : answer.action === "decline" ? "declined" : "cancelled";
   } catch (error) {
+    // No answer in time, or the client gave the call up while the user was asked: the SDK says "timeout" for both.
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return "cancelled";
     throw error;
   }

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, ToolListChangedNotificationSchema, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { closeGatewaySessions } from "@/app/_services/mcp-gateway";
 import type { Db } from "@/db/client";
 import { listConversations, listMessages } from "@/db/queries/conversations";
@@ -416,6 +416,20 @@ describe("the MCP gateway's calls in the decision log", () => {
     await expect(client.callTool({ name: "notes__notes_get", arguments: { id: "note-1" } })).rejects.toThrow(/notes__notes_get is not available/);
     const [decision] = await callDecisions();
     expect(decision.result).toMatchObject({ outcome: "refused", reason: "not registered: disabled in the catalog", approval: "accepted" });
+  });
+
+  it("records a call as dismissed when the client gives it up while the user is asked", async () => {
+    const givenUp = new AbortController();
+    const { client } = await connect(readToken, "model=gpt-5&agent=careful", () => ({ action: "accept" }));
+    await search(client, "select:notes__notes_get");
+    client.setRequestHandler(ElicitRequestSchema, () => {
+      givenUp.abort("the user closed the client");
+      return new Promise<ElicitResult>(() => undefined);
+    });
+    await expect(client.callTool({ name: "notes__notes_get", arguments: { id: "note-1" } }, undefined, { signal: givenUp.signal })).rejects.toThrow();
+    await vi.waitFor(async () =>
+      expect((await callDecisions()).map((decision) => decision.result)).toEqual([expect.objectContaining({ outcome: "refused", approval: "cancelled" })]),
+    );
   });
 
   it("refuses a call that needs approval when the client cannot ask the user (no elicitation capability)", async () => {
