@@ -2,7 +2,8 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { CallInputView, CallReplayVerdict, CallResultView } from "@/components/call-decision";
-import { resultSummary } from "@/components/decision-detail";
+import { DecisionDetail, resultSummary } from "@/components/decision-detail";
+import type { Decision } from "@/db/queries/decisions";
 import type { CallOutcome } from "@/lib/selection/replay";
 
 const input = {
@@ -34,6 +35,36 @@ describe("a gateway call decision, drawn", () => {
     expect(html).toContain("refused");
     expect(html).toContain("The user declined this call");
     expect(html).toContain("declined by the user");
+  });
+
+  it("is drawn on the decision page as a call, without the selector's panels", () => {
+    const decision: Decision = {
+      id: "d1",
+      catalogId: "team",
+      conversationId: "c1",
+      revision: 3,
+      kind: "call",
+      path: "call",
+      model: "gpt-5",
+      agent: "careful",
+      mode: null,
+      flags: [],
+      input,
+      selector: null,
+      fallback: null,
+      raw: null,
+      result: declined,
+      rejected: [{ name: input.tool, reason: declined.reason }],
+      latencyMs: 0,
+      tokens: {},
+      createdAt: "2026-12-03T05:00:00.000Z",
+    };
+    const html = renderToStaticMarkup(createElement(DecisionDetail, { catalogId: "team", decision }));
+    expect(html).toContain('data-testid="call-input"');
+    expect(html).toContain('data-testid="call-outcome"');
+    expect(html).toContain("none: a call selects nothing");
+    expect(html).not.toContain('data-testid="decision-raw"');
+    expect(html).not.toContain('data-testid="decision-query"');
   });
 
   it("sums a call up in the decisions list by its outcome", () => {
