@@ -4,12 +4,30 @@ import type { ToolPage } from "@/db/queries/tool-pages";
 import type { ToolRecord } from "@/db/queries/tools";
 import type { AuditRow } from "@/db/schema";
 
-/** Client-side reads of the HTTP API, shared by the pages' react-query hooks. */
-export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(url, { headers: { accept: "application/json" }, signal });
-  const body = await response.json();
-  if (!response.ok) throw new Error(body?.error?.message ?? `Request failed: ${response.status}`);
+/**
+ * Sends a request to the HTTP API and reads its JSON answer. A failure becomes an Error saying in
+ * plain words what went wrong: the API's own message, or that the server failed or could not be
+ * reached (an abort stays an abort).
+ */
+async function requestJson<T>(url: string, init: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch (error) {
+    if ((error as Error).name === "AbortError") throw error;
+    throw new Error("The server could not be reached: check the connection, then retry.");
+  }
+  const body = await response.json().catch(() => undefined);
+  if (!response.ok || body === undefined) {
+    const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+    throw new Error(body?.error?.message ?? `The server failed to answer (${status}).`);
+  }
   return body as T;
+}
+
+/** Client-side reads of the HTTP API, shared by the pages' react-query hooks. */
+export function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  return requestJson<T>(url, { headers: { accept: "application/json" }, signal });
 }
 
 /** What the tools page filters by, as its URL keeps it ("" = any). */
@@ -90,11 +108,8 @@ export interface ToolListResponse {
   tokens: { total: number; perTool: Record<string, number> };
 }
 
-export async function postJson<T>(url: string, body: unknown): Promise<T> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const data = await response.json();
-  if (!response.ok) throw new Error(data?.error?.message ?? `Request failed: ${response.status}`);
-  return data as T;
+export function postJson<T>(url: string, body: unknown): Promise<T> {
+  return requestJson<T>(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 
 export function fetchToolList(catalogId: string, config: ToolListConfig) {

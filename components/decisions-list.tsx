@@ -5,6 +5,7 @@ import Link from "next/link";
 import { parseAsString, useQueryStates } from "nuqs";
 import { useState } from "react";
 import type { Decision } from "@/db/queries/decisions";
+import { getJson } from "./api-client";
 import { formatTime, resultSummary } from "./decision-detail";
 import { useLastGood } from "./last-good";
 import { useLoadMore, VirtualRows } from "./virtual-rows";
@@ -25,19 +26,13 @@ interface DecisionPage {
   nextCursor?: string | null;
 }
 
-async function fetchDecisions(catalogId: string, filters: DecisionFilters, cursor: string | undefined, signal: AbortSignal): Promise<DecisionPage> {
+function fetchDecisions(catalogId: string, filters: DecisionFilters, cursor: string | undefined, signal: AbortSignal): Promise<DecisionPage> {
   const query = new URLSearchParams();
   if (cursor) query.set("cursor", cursor);
   if (filters.conversation) query.set("conversationId", filters.conversation);
   for (const key of ["kind", "path"] as const) if (filters[key]) query.set(key, filters[key]);
   for (const key of ["rejected", "fallback"] as const) if (filters[key] === "1") query.set(key, "1");
-  const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/decisions?${query.toString()}`, {
-    headers: { accept: "application/json" },
-    signal,
-  });
-  const body = await response.json();
-  if (!response.ok) throw new Error(body?.error?.message ?? `Request failed: ${response.status}`);
-  return body as DecisionPage;
+  return getJson<DecisionPage>(`/api/catalogs/${encodeURIComponent(catalogId)}/decisions?${query.toString()}`, signal);
 }
 
 export function DecisionsList({ catalogId, conversations }: { catalogId: string; conversations: ConversationOption[] }) {
