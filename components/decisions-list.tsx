@@ -8,6 +8,7 @@ import type { Decision } from "@/db/queries/decisions";
 import { getJson } from "./api-client";
 import { formatTime, resultSummary } from "./decision-detail";
 import { useLastGood } from "./last-good";
+import { LoadFailure } from "./page-problems";
 import { useLoadMore, VirtualRows } from "./virtual-rows";
 
 /** The filters the URL keeps, by their key there ("" = any; "1" = on); kept by nuqs, so a choice shows at once and the URL follows. */
@@ -110,12 +111,7 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
         )}
       </div>
       {error && !decisions ? (
-        <div className="error-box" role="alert">
-          Could not load decisions: {error.message}{" "}
-          <button type="button" onClick={() => refetch()}>
-            Retry
-          </button>
-        </div>
+        <LoadFailure what="decisions" error={error} onRetry={() => refetch()} />
       ) : isPending || !decisions ? (
         <div className="panel empty">Loading decisions…</div>
       ) : decisions.length === 0 ? (
@@ -132,13 +128,12 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
             {hasNextPage ? " loaded (more as you scroll)" : ""}, newest first
           </p>
           {error && (
-            <div className="error-box" role="alert">
-              Could not load {data ? "more decisions" : "the decisions for these filters"}: {error.message}.{" "}
-              {data ? "Those loaded are kept below." : "Below is the last list loaded, for the filters before."}{" "}
-              <button type="button" onClick={() => (data ? fetchNextPage() : refetch())}>
-                Retry
-              </button>
-            </div>
+            <LoadFailure
+              what={data ? "more decisions" : "the decisions for these filters"}
+              error={error}
+              kept={data ? "Those loaded are kept below." : "Below is the last list loaded, for the filters before."}
+              onRetry={() => (data ? fetchNextPage() : refetch())}
+            />
           )}
           <div className="table-wrap virtual-scroll" ref={setScroller}>
             <table data-testid="decision-table">

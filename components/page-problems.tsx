@@ -52,3 +52,16 @@ export function PageLoadError({ what, error, reset }: { what: string; error: Err
     </div>
   );
 }
+
+/** A read that failed: what, the reason in plain words, what stays on screen, and Retry. */
+export function LoadFailure({ what, error, kept, onRetry }: { what: string; error: Error; kept?: string; onRetry: () => void }) {
+  return (
+    <div className="error-box" role="alert" data-testid="load-error">
+      Could not load {what}: {error.message}
+      {kept && ` ${kept}`}{" "}
+      <button type="button" onClick={onRetry}>
+        Retry
+      </button>
+    </div>
+  );
+}

@@ -10,6 +10,7 @@ import { useCan } from "./catalog-access";
 import type { ToolRecord } from "@/db/queries/tools";
 import { TOOL_SOURCES } from "@/lib/tools/types";
 import { fetchToolPage, queryKeys, type ToolPage } from "./api-client";
+import { LoadFailure } from "./page-problems";
 import { ToolSearchBox, useSettledToolFilters, useToolFilters } from "./tool-filters";
 import { useLoadMore, VirtualRows } from "./virtual-rows";
 
@@ -120,9 +121,7 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
         )}
       </div>
       {error && !data ? (
-        <div className="error-box" role="alert">
-          Could not load tools: {error.message}
-        </div>
+        <LoadFailure what="the tools" error={error} onRetry={() => pages.refetch()} />
       ) : isPending || !first ? (
         <div className="panel empty">Loading tools…</div>
       ) : (
@@ -132,9 +131,7 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
             {isPlaceholderData && <span className="faint"> · searching…</span>}
           </p>
           {error && (
-            <div className="error-box" role="alert">
-              Could not load more tools: {error.message}
-            </div>
+            <LoadFailure what="more tools" error={error} kept="The tools loaded are kept below." onRetry={() => pages.fetchNextPage()} />
           )}
           {tools.length === 0 ? (
             <div className="panel empty" data-testid="tools-empty">
