@@ -3,6 +3,7 @@ import type { Decision } from "@/db/queries/decisions";
 import type { CallDecisionInput, CallDecisionResult } from "@/lib/gateway/call-check";
 import { CallInputView, CallResultView, callSummary } from "./call-decision";
 import { withContentKeys } from "./content-keys";
+import { CodeBlock } from "./code-block";
 
 /** Shared by the list and the detail: plain helpers, safe on the server and in the browser. */
 export function formatTime(iso: string): string {
@@ -191,9 +192,9 @@ function SelectionChecks({ decision }: { decision: Decision }) {
           What the selector returned before any check, invented names included
           {decision.path === "exact" ? " (on the exact path, the names asked for: no model was called)" : ""}.
         </p>
-        <pre className="diff json-block" data-testid="decision-raw">
+        <CodeBlock label="Raw selector output" className="json-block" data-testid="decision-raw">
           {JSON.stringify(decision.raw, null, 2)}
-        </pre>
+        </CodeBlock>
       </div>
     </>
   );
@@ -244,9 +245,9 @@ function ToolSearchInputView({ input }: { input: ToolSearchInput }) {
     <>
       <div>
         <h3>Query</h3>
-        <pre className="diff" data-testid="decision-query">
+        <CodeBlock label="Query" data-testid="decision-query">
           {input.query}
-        </pre>
+        </CodeBlock>
       </div>
       <div className="row small">
         <span className="tag">max results: {input.maxResults ?? "default"}</span>

@@ -1,3 +1,5 @@
+import { CodeBlock } from "./code-block";
+
 /** The fields that differ between two versions of a record, each with its value before and after. */
 export function changedFields(before: unknown, after: unknown): { field: string; before: unknown; after: unknown }[] {
   const from = (before ?? {}) as Record<string, unknown>;
@@ -16,12 +18,12 @@ export function FieldDiff({ before, after }: { before: unknown; after: unknown }
         <code>{change.field}</code>
       </h3>
       <div className="grid-2">
-        <figure aria-label={`${change.field} before`} style={{ margin: 0 }}>
-          <pre className="diff diff-removed">{inFull(change.before)}</pre>
-        </figure>
-        <figure aria-label={`${change.field} after`} style={{ margin: 0 }}>
-          <pre className="diff diff-added">{inFull(change.after)}</pre>
-        </figure>
+        <CodeBlock label={`${change.field} before`} className="diff-removed">
+          {inFull(change.before)}
+        </CodeBlock>
+        <CodeBlock label={`${change.field} after`} className="diff-added">
+          {inFull(change.after)}
+        </CodeBlock>
       </div>
     </div>
   ));

@@ -320,7 +320,7 @@ function ConfigForm({ label, agents, pane, onChange }: { label?: string; agents:
 }
 
 function FinalList({ result, otherNames, otherTotal }: { result: ToolListResponse; otherNames?: Set<string>; otherTotal?: number }) {
-  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  const [scroller, setScroller] = useState<HTMLElement | null>(null);
   const { names, max, annotations } = useMemo(() => {
     let largest = 1;
     for (const tokens of Object.values(result.tokens.perTool)) largest = Math.max(largest, tokens);
@@ -346,7 +346,8 @@ function FinalList({ result, otherNames, otherTotal }: { result: ToolListRespons
           <div className="bar" style={{ width: `${(result.tokens.total / scale) * 100}%` }} />
         </div>
       </div>
-      <div className="virtual-scroll final-scroll" ref={setScroller}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus for the keyboard to scroll it (WCAG 2.1.1) */}
+      <section className="virtual-scroll final-scroll" ref={setScroller} tabIndex={0} aria-label="Final tool list">
         <table className="fixed-layout">
           <colgroup>
             <col />
@@ -405,7 +406,7 @@ function FinalList({ result, otherNames, otherTotal }: { result: ToolListRespons
             />
           </tbody>
         </table>
-      </div>
+      </section>
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { ConfirmButton } from "./confirm-button";
 import { changedFields, FieldDiff } from "./definition-diff";
 import { ToolEditor } from "./tool-editor";
 import { EnabledSwitch, useEnabledToggle } from "./tool-table";
+import { CodeBlock } from "./code-block";
 
 export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; tool: ToolRecord }) {
   const router = useRouter();
@@ -120,15 +121,15 @@ function ReadOnlyDefinition({ tool }: { tool: ToolRecord }) {
       )}
       <div>
         <h3>Description</h3>
-        <pre className="diff" style={{ maxHeight: 360 }}>
+        <CodeBlock label="Description" style={{ maxHeight: 360 }}>
           {tool.description}
-        </pre>
+        </CodeBlock>
       </div>
       <div>
         <h3>Input schema</h3>
-        <pre className="diff" style={{ maxHeight: 360 }}>
+        <CodeBlock label="Input schema" style={{ maxHeight: 360 }}>
           {JSON.stringify(tool.inputSchema, null, 2)}
-        </pre>
+        </CodeBlock>
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { openApiDocument } from "@/lib/openapi";
+import { CodeBlock } from "@/components/code-block";
 
 export const metadata = { title: "API reference" };
 
@@ -228,7 +229,9 @@ export default function ApiReferencePage() {
             <Properties schema={schema} caption={`Fields of ${name}`} />
             <details>
               <summary className="small">JSON Schema</summary>
-              <pre className="diff json-block">{JSON.stringify(schema, null, 2)}</pre>
+              <CodeBlock label={`JSON Schema of ${name}`} className="json-block">
+                {JSON.stringify(schema, null, 2)}
+              </CodeBlock>
             </details>
           </section>
         ))}
