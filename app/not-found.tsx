@@ -1,5 +1,8 @@
 import Link from "next/link";
 
+// The root layout's title template reaches only the pages below it.
+export const metadata = { title: { absolute: "Not found · Toolshed" } };
+
 export default function NotFound() {
   return (
     <main className="page">

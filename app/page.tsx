@@ -5,6 +5,8 @@ import { listTeams } from "@/db/queries/teams";
 import { CatalogManager } from "@/components/catalog-manager";
 
 export const dynamic = "force-dynamic";
+// The root layout's title template reaches only the pages below it.
+export const metadata = { title: { absolute: "Catalogs · Toolshed" } };
 
 export default async function CatalogsPage() {
   const user = await pageUser();

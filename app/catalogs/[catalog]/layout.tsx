@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { pageCatalogAccess } from "@/app/_services/access";
@@ -10,6 +11,14 @@ import { RevisionBadge } from "@/components/revision-badge";
 const ROLE_NAMES = { read: "viewer", write: "editor", admin: "admin" } as const;
 
 export const dynamic = "force-dynamic";
+
+/** Each section's title names the catalog: "Tools · Demo · Toolshed". */
+export async function generateMetadata({ params }: { params: Promise<{ catalog: string }> }): Promise<Metadata> {
+  const { catalog: id } = await params;
+  await pageCatalogAccess(id);
+  const name = findCatalog(getDb(), id)?.name ?? id;
+  return { title: { default: name, template: `%s · ${name} · Toolshed` } };
+}
 
 export default async function CatalogLayout({ children, params }: { children: React.ReactNode; params: Promise<{ catalog: string }> }) {
   const { catalog: id } = await params;

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { pageUser } from "@/app/_services/access";
@@ -10,7 +11,13 @@ import { TeamMembers } from "@/components/team-members";
 import { TeamTokens } from "@/components/team-tokens";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Team" };
+
+/** The team's name, for those who are in it (to anyone else the page is not found). */
+export async function generateMetadata({ params }: { params: Promise<{ team: string }> }): Promise<Metadata> {
+  const { team: teamId } = await params;
+  const user = await pageUser();
+  return { title: isTeamRole(user.roles[teamId]) ? `Team ${getTeam(getDb(), teamId).name}` : "Not found" };
+}
 
 const ROLE_TEXT = {
   viewer: "You may look at this team's catalogs, simulate and replay.",

@@ -4,6 +4,8 @@ import { DefinitionReviews } from "@/components/definition-reviews";
 import { QualityPanel } from "@/components/quality-panel";
 import { ToolTable } from "@/components/tool-table";
 
+export const metadata = { title: "Tools" };
+
 export default async function ToolsPage({ params }: { params: Promise<{ catalog: string }> }) {
   const { catalog } = await params;
   await pageCatalogAccess(catalog);
