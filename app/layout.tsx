@@ -15,6 +15,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   return (
     <html lang="en">
       <body>
+        <a href="#content" className="skip-link" data-testid="skip-link">
+          Skip to content
+        </a>
         <header className="topbar">
           <Link href="/" className="brand">
             <span className="brand-mark" aria-hidden /> Toolshed
@@ -27,7 +30,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           <span className="spacer" />
           <UserMenu email={user?.email} />
         </header>
-        <Providers>{children}</Providers>
+        {/* The skip link's target: focusable so that the next Tab starts inside the page's content. */}
+        <div id="content" tabIndex={-1}>
+          <Providers>{children}</Providers>
+        </div>
       </body>
     </html>
   );

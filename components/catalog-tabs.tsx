@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 
 const SECTIONS = [
   { path: "tools", label: "Tools" },
@@ -16,8 +17,19 @@ const SECTIONS = [
 
 export function CatalogTabs({ catalogId }: { catalogId: string }) {
   const pathname = usePathname();
+  const nav = useRef<HTMLElement>(null);
+  // On a narrow screen the tabs scroll sideways: the current one is scrolled into sight (the nav only, not the page).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new pathname is what moves the current tab, though the effect does not read it
+  useEffect(() => {
+    const tabs = nav.current;
+    const current = tabs?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!tabs || !current) return;
+    const shown = tabs.getBoundingClientRect();
+    const tab = current.getBoundingClientRect();
+    if (tab.left < shown.left || tab.right > shown.right) tabs.scrollLeft += tab.left - shown.left - (shown.width - tab.width) / 2;
+  }, [pathname]);
   return (
-    <nav className="tabs" aria-label="Catalog sections">
+    <nav className="tabs" aria-label="Catalog sections" ref={nav} data-testid="catalog-tabs">
       {SECTIONS.map((section) => {
         const href = `/catalogs/${catalogId}/${section.path}`;
         const current = pathname === href || pathname.startsWith(`${href}/`);

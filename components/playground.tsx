@@ -13,6 +13,7 @@ import { conversationKeys, fetchConversation, fetchConversations, fetchTool, pos
 import { ConfirmButton } from "./confirm-button";
 import { type ChatTurn, exchangeOf, pendingSimulatedCalls, simulatedCall, simulatedResultsComplete, turnsOf, uiMessagesOf } from "./playground-chat";
 import { useShownCount } from "./shown-count";
+import { CodeBlock } from "./code-block";
 
 interface Props {
   catalogId: string;
@@ -246,7 +247,7 @@ function Composer({ disabled, onSend, onStop }: { disabled: boolean; onSend: (me
   };
   return (
     <form
-      className="panel row"
+      className="panel row composer"
       onSubmit={(event) => {
         event.preventDefault();
         send();
@@ -429,13 +430,13 @@ function ToolCallView({ part, refused }: { part: DynamicToolUIPart; refused: boo
     <>
       <div className="tool-call small" data-testid={`tool-call-${part.toolName}`}>
         <b>calls</b> <code>{part.toolName}</code> {refused && <span className="badge off">not in its tool set</span>}
-        <pre className="diff">{JSON.stringify(part.input, null, 2)}</pre>
+        <CodeBlock label={`Input of ${part.toolName}`}>{JSON.stringify(part.input, null, 2)}</CodeBlock>
       </div>
       {part.state === "output-available" && (
         <div className="tool-result small" data-testid="tool-result">
           {simulatedCall(part) ? <span className="badge warn">simulated result</span> : <span className="badge ok">live result</span>}{" "}
           <code>{part.toolName}</code>
-          <pre className="diff">{typeof part.output === "string" ? part.output : JSON.stringify(part.output, null, 2)}</pre>
+          <CodeBlock label={`Result of ${part.toolName}`}>{typeof part.output === "string" ? part.output : JSON.stringify(part.output, null, 2)}</CodeBlock>
         </div>
       )}
       {part.state === "output-error" && (
@@ -627,7 +628,7 @@ function ToolSearchConsole({
                 <code>{tool.name}</code> <span className="badge ok">available</span>
               </summary>
               <p className="muted">{tool.description}</p>
-              <pre className="diff">{JSON.stringify(tool.inputSchema, null, 2)}</pre>
+              <CodeBlock label={`Input schema of ${tool.name}`}>{JSON.stringify(tool.inputSchema, null, 2)}</CodeBlock>
             </details>
           ))}
           {result.rejected.map((rejection) => (

@@ -144,7 +144,7 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
             </div>
           ) : (
             <div className={`table-wrap virtual-scroll${isPlaceholderData ? " stale" : ""}`} ref={setScroller} data-testid="tool-scroller">
-              <table data-testid="tool-table" className="fixed-layout">
+              <table data-testid="tool-table" className="fixed-layout cards-on-phone">
                 <colgroup>
                   <col style={{ width: 60 }} />
                   <col style={{ width: "28%" }} />
@@ -266,7 +266,7 @@ export function EnabledSwitch({ tool, onToggle }: { tool: ToolRecord; onToggle: 
       disabled={!canEdit}
       title={canEdit ? undefined : "Editors can enable and disable tools"}
       aria-checked={tool.enabled}
-      aria-label={`${tool.enabled ? "Disable" : "Enable"} ${tool.name}`}
+      aria-label={`${tool.name} enabled`}
       onClick={() => onToggle(!tool.enabled)}
       data-testid={`toggle-${tool.name}`}
     />
