@@ -147,7 +147,9 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
                   <th title="Selected (preselection), found (ToolSearch), or what became of a gateway call">Chosen</th>
                   <th>Rejected</th>
                   <th>Latency</th>
-                  <th />
+                  <th>
+                    <span className="visually-hidden">Details</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -6,10 +6,19 @@ export function errorsUnder(problems: FieldError[], prefix: string): FieldError[
   return problems.filter((problem) => problem.field === prefix || problem.field.startsWith(`${prefix}.`));
 }
 
-export function FieldErrors({ problems, testId }: { problems: FieldError[]; testId?: string }) {
+/** The id of the element that shows a field's problems: the field names it in aria-describedby. */
+export const errorsId = (fieldId: string) => `${fieldId}-errors`;
+
+/** For a field's input while it has problems: invalid, and described by them (so a screen reader reads them with the field). */
+export function invalidProps(fieldId: string, problems: FieldError[] | undefined) {
+  return problems?.length ? { "aria-invalid": true, "aria-describedby": errorsId(fieldId) } : {};
+}
+
+/** `fieldId`: the input these problems are about (see `invalidProps`). */
+export function FieldErrors({ problems, testId, fieldId }: { problems: FieldError[]; testId?: string; fieldId?: string }) {
   if (problems.length === 0) return null;
   return (
-    <div data-testid={testId}>
+    <div data-testid={testId} id={fieldId && errorsId(fieldId)}>
       {withContentKeys(problems, (problem) => `${problem.field} ${problem.message}`).map(([key, problem]) => (
         <div key={key} className="field-error" role="alert">
           <code>{problem.field}</code> {problem.message}

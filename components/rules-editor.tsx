@@ -271,7 +271,9 @@ function ProvidersEditor({ catalogId, initial, searchService }: { catalogId: str
             <th>Id</th>
             <th>Name</th>
             <th>Native web search</th>
-            <th />
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -11,7 +11,7 @@ import type { SourceLoadError } from "@/lib/sources/source-file";
 import type { FieldError } from "@/lib/tools/validate";
 import { ConfirmButton } from "./confirm-button";
 import { withContentKeys } from "./content-keys";
-import { FieldErrors, errorsUnder } from "./field-errors";
+import { FieldErrors, errorsUnder, invalidProps } from "./field-errors";
 import { useCan } from "./catalog-access";
 
 export interface PluginSummary {
@@ -154,7 +154,9 @@ function McpServersSection({ catalogId, initial, now }: { catalogId: string; ini
                 <th>Last sync</th>
                 <th>Tools</th>
                 <th>Server</th>
-                <th />
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -434,8 +436,9 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
             placeholder="notes"
             spellCheck={false}
             data-testid="mcp-name"
+            {...invalidProps("mcp-name", errorsUnder(problems, "name"))}
           />
-          <FieldErrors problems={errorsUnder(problems, "name")} testId="mcp-errors-name" />
+          <FieldErrors problems={errorsUnder(problems, "name")} testId="mcp-errors-name" fieldId="mcp-name" />
         </div>
         <div className="field">
           <label htmlFor="mcp-transport">Transport</label>
@@ -460,8 +463,9 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
               placeholder="node"
               spellCheck={false}
               data-testid="mcp-command"
+              {...invalidProps("mcp-command", errorsUnder(problems, "command"))}
             />
-            <FieldErrors problems={errorsUnder(problems, "command")} testId="mcp-errors-command" />
+            <FieldErrors problems={errorsUnder(problems, "command")} testId="mcp-errors-command" fieldId="mcp-command" />
           </div>
           <div className="grid-2">
             <div className="field">
@@ -477,6 +481,7 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
                 placeholder={"mcp-servers/demo-server.mjs\n--verbose"}
                 spellCheck={false}
                 data-testid="mcp-args"
+                {...invalidProps("mcp-args", errorsUnder(problems, "args"))}
               />
               <label htmlFor="mcp-secret-args">
                 Secret arguments <span className="hint">after the others, one per line; stored encrypted and never shown again</span>
@@ -492,7 +497,7 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
                 autoComplete="off"
                 data-testid="mcp-secret-args"
               />
-              <FieldErrors problems={errorsUnder(problems, "args")} testId="mcp-errors-args" />
+              <FieldErrors problems={errorsUnder(problems, "args")} testId="mcp-errors-args" fieldId="mcp-args" />
             </div>
             <div className="field">
               <label htmlFor="mcp-env">
@@ -508,8 +513,9 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
                 spellCheck={false}
                 autoComplete="off"
                 data-testid="mcp-env"
+                {...invalidProps("mcp-env", errorsUnder(problems, "env"))}
               />
-              <FieldErrors problems={errorsUnder(problems, "env")} testId="mcp-errors-env" />
+              <FieldErrors problems={errorsUnder(problems, "env")} testId="mcp-errors-env" fieldId="mcp-env" />
             </div>
           </div>
         </>
@@ -527,8 +533,9 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
               placeholder="https://example.com/mcp"
               spellCheck={false}
               data-testid="mcp-url"
+              {...invalidProps("mcp-url", errorsUnder(problems, "url"))}
             />
-            <FieldErrors problems={errorsUnder(problems, "url")} testId="mcp-errors-url" />
+            <FieldErrors problems={errorsUnder(problems, "url")} testId="mcp-errors-url" fieldId="mcp-url" />
           </div>
           <div className="field">
             <label htmlFor="mcp-headers">
@@ -544,8 +551,9 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
               spellCheck={false}
               autoComplete="off"
               data-testid="mcp-headers"
+              {...invalidProps("mcp-headers", errorsUnder(problems, "headers"))}
             />
-            <FieldErrors problems={errorsUnder(problems, "headers")} testId="mcp-errors-headers" />
+            <FieldErrors problems={errorsUnder(problems, "headers")} testId="mcp-errors-headers" fieldId="mcp-headers" />
           </div>
         </>
       )}

@@ -228,7 +228,17 @@ export function TeamTable({ testId, headings, rows, empty }: { testId: string; h
     <div className="table-wrap">
       <table data-testid={testId}>
         <thead>
-          <tr>{headings.map((heading) => (heading ? <th key={heading}>{heading}</th> : <th key="actions" aria-label="Actions" />))}</tr>
+          <tr>
+            {headings.map((heading) =>
+              heading ? (
+                <th key={heading}>{heading}</th>
+              ) : (
+                <th key="actions">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              ),
+            )}
+          </tr>
         </thead>
         <tbody>{rows}</tbody>
       </table>

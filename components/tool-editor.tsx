@@ -10,6 +10,7 @@ import { SUMMARY_MAX } from "@/lib/tools/types";
 import { DESCRIPTION_MAX, validateToolDraft, type FieldError } from "@/lib/tools/validate";
 import { queryKeys } from "./api-client";
 import { withContentKeys } from "./content-keys";
+import { errorsId, invalidProps } from "./field-errors";
 import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
 
 const NEW_SCHEMA = JSON.stringify({ type: "object", properties: {}, additionalProperties: false }, null, 2);
@@ -139,8 +140,17 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
       }}
     >
       <FormField id="tool-name" label="Name" hint="Letters, digits, _ and -; at most 64. Unique in the catalog." errors={shown.name}>
-        {/* biome-ignore lint/a11y/noAutofocus: only on the new-tool page, which the user opened to type a name */}
-        <input id="tool-name" value={values.name} onChange={update("name", "name")} autoFocus={!tool} autoComplete="off" spellCheck={false} className="mono" />
+        <input
+          id="tool-name"
+          {...invalidProps("tool-name", shown.name)}
+          value={values.name}
+          onChange={update("name", "name")}
+          // biome-ignore lint/a11y/noAutofocus: only on the new-tool page, which the user opened to type a name
+          autoFocus={!tool}
+          autoComplete="off"
+          spellCheck={false}
+          className="mono"
+        />
       </FormField>
       <FormField
         id="tool-summary"
@@ -149,7 +159,7 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
         errors={shown.summary}
         counter={<Counter length={values.summary.trim().length} max={SUMMARY_MAX} />}
       >
-        <input id="tool-summary" value={values.summary} onChange={update("summary", "summary")} />
+        <input id="tool-summary" {...invalidProps("tool-summary", shown.summary)} value={values.summary} onChange={update("summary", "summary")} />
       </FormField>
       <FormField
         id="tool-description"
@@ -158,7 +168,13 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
         errors={shown.description}
         counter={<Counter length={values.description.length} max={DESCRIPTION_MAX} />}
       >
-        <textarea id="tool-description" rows={6} value={values.description} onChange={update("description", "description")} />
+        <textarea
+          id="tool-description"
+          {...invalidProps("tool-description", shown.description)}
+          rows={6}
+          value={values.description}
+          onChange={update("description", "description")}
+        />
       </FormField>
       <FormField
         id="tool-schema"
@@ -173,6 +189,7 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
       >
         <textarea
           id="tool-schema"
+          {...invalidProps("tool-schema", shown.inputSchema)}
           className="code"
           rows={14}
           value={values.schemaText}
@@ -182,7 +199,7 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
         />
       </FormField>
       <FormField id="tool-tags" label="Tags" hint="Comma-separated, lowercase: e.g. github, write" errors={shown.tags}>
-        <input id="tool-tags" value={values.tagsText} onChange={update("tagsText", "tags")} autoComplete="off" />
+        <input id="tool-tags" {...invalidProps("tool-tags", shown.tags)} value={values.tagsText} onChange={update("tagsText", "tags")} autoComplete="off" />
       </FormField>
       <SaveFailure failure={failure} what={tool ? tool.name : "the new tool"} onRetry={submit} pending={pending} />
       <div className="spread">
@@ -234,11 +251,13 @@ function FormField({
         {counter}
       </div>
       {children}
-      {withContentKeys(errors ?? [], (error) => `${error.field} ${error.message}`).map(([key, error]) => (
-        <div key={key} className="field-error" role="alert" data-testid={`error-${id}`}>
-          {error.field.includes(".") ? <code>{error.field}</code> : null} {error.message}
-        </div>
-      ))}
+      <div id={errorsId(id)}>
+        {withContentKeys(errors ?? [], (error) => `${error.field} ${error.message}`).map(([key, error]) => (
+          <div key={key} className="field-error" role="alert" data-testid={`error-${id}`}>
+            {error.field.includes(".") ? <code>{error.field}</code> : null} {error.message}
+          </div>
+        ))}
+      </div>
     </div>
   );
 }
