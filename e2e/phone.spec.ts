@@ -49,3 +49,12 @@ test("Playground on a phone: conversations above the chat, a message box nearly 
   expect(conversations && config && conversations.y + conversations.height <= config.y).toBe(true);
   expect(await shell.width(page.getByTestId("composer"))).toBeGreaterThanOrEqual(300);
 });
+
+// Pages whose wide tables scroll inside themselves on a phone (a column's hidden name included).
+for (const path of ["/catalogs/demo/rules", "/catalogs/demo/sources", "/teams/default"]) {
+  test(`${path} on a phone: its wide tables scroll inside themselves, the page no wider than the screen`, async ({ page }) => {
+    const shell = new AppShell(page);
+    await shell.open(path, (page) => page.locator("table").first());
+    expect(await shell.pageOverflow()).toBeLessThanOrEqual(0);
+  });
+}
