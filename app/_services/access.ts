@@ -162,11 +162,16 @@ export async function pageUser(): Promise<UserPrincipal> {
   return principal;
 }
 
+/** A person's access to a catalog: null when the catalog does not exist or they may not see it. */
+export function catalogAccessOf(principal: UserPrincipal, catalogId: string): Access | null {
+  const teamId = teamOfCatalog(getDb(), catalogId);
+  return teamId === undefined ? null : accessIn(principal, teamId);
+}
+
 /** For a catalog's pages: the person's access there; a catalog they cannot see is a 404 page. */
 export async function pageCatalogAccess(catalogId: string): Promise<{ principal: UserPrincipal; access: Access }> {
   const principal = await pageUser();
-  const teamId = teamOfCatalog(getDb(), catalogId);
-  const access = teamId === undefined ? null : accessIn(principal, teamId);
+  const access = catalogAccessOf(principal, catalogId);
   if (access === null) pageNotFound();
   return { principal, access };
 }

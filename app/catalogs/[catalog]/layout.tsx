@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { pageCatalogAccess } from "@/app/_services/access";
+import { catalogAccessOf, currentUser, pageCatalogAccess } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { findCatalog } from "@/db/queries/catalogs";
 import { CatalogAccessProvider } from "@/components/catalog-access";
@@ -12,12 +12,20 @@ const ROLE_NAMES = { read: "viewer", write: "editor", admin: "admin" } as const;
 
 export const dynamic = "force-dynamic";
 
-/** Each section's title names the catalog: "Tools · Demo · Toolshed". */
+/** Every section of a catalog that is not there, or not for this person, has the 404 page's title. */
+const NOT_FOUND_TITLE = "Not found · Toolshed";
+
+/**
+ * Each section's title names the catalog: "Tools · Demo · Toolshed", for those who may see it. It
+ * never throws: the layout itself redirects or answers 404 (a 404 thrown here left the page without a title).
+ */
 export async function generateMetadata({ params }: { params: Promise<{ catalog: string }> }): Promise<Metadata> {
   const { catalog: id } = await params;
-  await pageCatalogAccess(id);
-  const name = findCatalog(getDb(), id)?.name ?? id;
-  return { title: { default: name, template: `%s · ${name} · Toolshed` } };
+  const user = await currentUser();
+  const catalog = user && catalogAccessOf(user, id) !== null ? findCatalog(getDb(), id) : undefined;
+  return catalog
+    ? { title: { default: catalog.name, template: `%s · ${catalog.name} · Toolshed` } }
+    : { title: { absolute: NOT_FOUND_TITLE, template: NOT_FOUND_TITLE } };
 }
 
 export default async function CatalogLayout({ children, params }: { children: React.ReactNode; params: Promise<{ catalog: string }> }) {

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { pageUser } from "@/app/_services/access";
+import { currentUser, pageUser } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { listApiTokens } from "@/db/queries/api-tokens";
 import { getTeam, listInvitations, listMembers } from "@/db/queries/teams";
@@ -15,8 +15,8 @@ export const dynamic = "force-dynamic";
 /** The team's name, for those who are in it (to anyone else the page is not found). */
 export async function generateMetadata({ params }: { params: Promise<{ team: string }> }): Promise<Metadata> {
   const { team: teamId } = await params;
-  const user = await pageUser();
-  return { title: isTeamRole(user.roles[teamId]) ? `Team ${getTeam(getDb(), teamId).name}` : "Not found" };
+  const user = await currentUser();
+  return { title: user && isTeamRole(user.roles[teamId]) ? `Team ${getTeam(getDb(), teamId).name}` : "Not found" };
 }
 
 const ROLE_TEXT = {
