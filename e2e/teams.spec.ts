@@ -19,12 +19,14 @@ async function newPage(browser: Browser): Promise<Page> {
   return context.newPage();
 }
 
-async function invite(page: Page, email: string, role: "viewer" | "editor"): Promise<string> {
+async function invite(page: Page, email: string, role: "viewer" | "editor", previousLink?: string): Promise<string> {
   await page.getByTestId("invite-email").fill(email);
   await page.getByTestId("invite-role").selectOption(role);
   await page.getByTestId("invite-submit").click();
   const link = page.getByTestId("invitation-link");
   await expect(link).toHaveValue(new RegExp(`^${app.url}/invite/`));
+  // The field shows the previous invitation's link until this one's answer arrives.
+  if (previousLink !== undefined) await expect(link).not.toHaveValue(previousLink);
   const value = await link.inputValue();
   await expect(page.getByTestId(`invitation-row-${email}`)).toBeVisible();
   return value;
@@ -65,7 +67,7 @@ test("first start: the setup link makes the admin, who invites an editor and a v
   // Invitations and a token, from the team page.
   await admin.goto("/teams/default");
   const editorLink = await invite(admin, "eve@example.com", "editor");
-  const viewerLink = await invite(admin, "vic@example.com", "viewer");
+  const viewerLink = await invite(admin, "vic@example.com", "viewer", editorLink);
   await admin.getByTestId("token-name").fill("ci-agent");
   await admin.getByTestId("token-scope").selectOption("read");
   await admin.getByTestId("token-submit").click();
