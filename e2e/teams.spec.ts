@@ -44,8 +44,6 @@ async function acceptAsNewAccount(page: Page, link: string, name: string) {
 test("first start: the setup link makes the admin, who invites an editor and a viewer and gives an agent a token; the viewer cannot edit; sign-out", async ({
   browser,
 }) => {
-  // Three people signed up and in (password hashing) on a third server beside the suite's two: more than one default timeout on a loaded 2-core runner.
-  test.setTimeout(180_000);
   // The server printed a one-time setup link to its log.
   const [setupLink] = await app.waitForLog(/http:\/\/127\.0\.0\.1:\d+\/setup\?token=[\w-]+/);
   const admin = await newPage(browser);
