@@ -130,9 +130,7 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
             Showing {first.total.toLocaleString("en")} of {first.facets.catalogTotal.toLocaleString("en")} tools
             {isPlaceholderData && <span className="faint"> · searching…</span>}
           </p>
-          {error && (
-            <LoadFailure what="more tools" error={error} kept="The tools loaded are kept below." onRetry={() => pages.fetchNextPage()} />
-          )}
+          {error && <LoadFailure what="more tools" error={error} kept="The tools loaded are kept below." onRetry={() => pages.fetchNextPage()} />}
           {tools.length === 0 ? (
             <div className="panel empty" data-testid="tools-empty">
               <strong>No tools match</strong>
