@@ -18,6 +18,6 @@ describe("the definition diff", () => {
   it("shows every field of a definition never approved, with nothing before", () => {
     const html = renderToStaticMarkup(createElement(FieldDiff, { before: {}, after: approved }));
     expect(html.match(/<h3>/g)).toHaveLength(4);
-    expect(html).toContain('<pre class="diff diff-removed">—</pre>');
+    expect(html).toMatch(/<pre [^>]*aria-label="summary before" class="diff diff-removed">—<\/pre>/);
   });
 });
