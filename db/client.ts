@@ -1,38 +1,113 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import { drizzle as drizzleBetterSqlite } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import type { SQLiteTransaction } from "drizzle-orm/sqlite-core";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core/db";
+import { drizzle as drizzleProxy, type SqliteRemoteResult } from "drizzle-orm/sqlite-proxy";
 import * as schema from "./schema";
 import { asConflict } from "./unique-conflicts";
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+type Schema = typeof schema;
+
+/**
+ * The data layer's handle: the same asynchronous query builder whichever database is behind it.
+ * A transaction's handle is one too, so every query function takes either.
+ */
+export type Db = BaseSQLiteDatabase<"async", SqliteRemoteResult, Schema>;
+
+/** The handle a transaction's callback gets. */
+export type WriteTx = SQLiteTransaction<"async", SqliteRemoteResult, Schema, ExtractTablesWithRelations<Schema>>;
 
 const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 
 /**
  * How long a statement waits for another connection's write lock before SQLITE_BUSY. Write
- * transactions begin immediately (see IMMEDIATE), so this wait is the only contention there is;
- * an import writes its tools in one short transaction (see db/queries/tool-import.ts).
+ * transactions begin immediately: they take the write lock first instead of starting as a reader
+ * and failing with SQLITE_BUSY when they try to write after another connection did.
  */
 export const BUSY_TIMEOUT_MS = 5_000;
 
+/** The SQLite connection behind each handle this module opened (for the few bulk paths that bypass the builder). */
+const connections = new WeakMap<object, Database.Database>();
+/** The same for the handles of transactions in progress. */
+const transactionConnections = new WeakMap<object, Database.Database>();
+
 /**
- * Every transaction that writes begins with `BEGIN IMMEDIATE`: it takes the write lock first and
- * waits for it (busy timeout) instead of starting as a reader and failing with SQLITE_BUSY when it
- * tries to write after another connection did. Pass it as `db.transaction(fn, IMMEDIATE)`.
+ * One SQLite connection is shared by every request of a process, and a transaction's callback is
+ * asynchronous: while it awaits, another request's statement would land inside the transaction
+ * (and be rolled back with it). So a transaction holds the connection: statements from any other
+ * asynchronous context wait until it ends, as a pool of one connection would make them.
  */
-export const IMMEDIATE = { behavior: "immediate" } as const;
+interface Holder {
+  context: symbol;
+  released: Promise<void>;
+}
+const transactionContext = new AsyncLocalStorage<symbol>();
+const holders = new WeakMap<Database.Database, Holder>();
+
+async function waitForConnection(sqlite: Database.Database): Promise<void> {
+  for (let holder = holders.get(sqlite); holder && holder.context !== transactionContext.getStore(); holder = holders.get(sqlite)) {
+    await holder.released;
+  }
+}
+
+/** Prepared statements per SQL text, per connection; bounded because IN lists make many texts. */
+const STATEMENTS_PER_CONNECTION = 2_000;
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+function prepared(sqlite: Database.Database, text: string): Database.Statement {
+  let cache = statements.get(sqlite);
+  if (!cache) {
+    cache = new Map();
+    statements.set(sqlite, cache);
+  }
+  let statement = cache.get(text);
+  if (!statement) {
+    if (cache.size >= STATEMENTS_PER_CONNECTION) cache.clear();
+    statement = sqlite.prepare(text);
+    cache.set(text, statement);
+  }
+  return statement;
+}
+
+type Method = "run" | "all" | "values" | "get";
+
+/** Runs one statement for Drizzle's proxy driver: rows as arrays of values, in column order. */
+function execute(sqlite: Database.Database, text: string, params: unknown[], method: Method): { rows: unknown } {
+  const statement = prepared(sqlite, text);
+  if (method === "run" || !statement.reader) {
+    statement.run(...params);
+    return { rows: [] };
+  }
+  statement.raw(true);
+  return { rows: method === "get" ? statement.get(...params) : statement.all(...params) };
+}
 
 /** A connection with WAL, the busy timeout and foreign keys; `create`: the file (and its folder) may be new. */
-function connect(file: string, create: boolean): Db {
+function connect(file: string, create: boolean): Database.Database {
   if (create && file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new Database(file, { fileMustExist: !create });
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma("foreign_keys = ON");
-  return drizzle(sqlite, { schema });
+  return sqlite;
+}
+
+function handleOn(sqlite: Database.Database): Db {
+  const db = drizzleProxy<Schema>(
+    async (text, params, method) => {
+      await waitForConnection(sqlite);
+      return execute(sqlite, text, params, method) as { rows: unknown[] };
+    },
+    { schema },
+  );
+  connections.set(db, sqlite);
+  return db;
 }
 
 /**
@@ -44,19 +119,19 @@ function connect(file: string, create: boolean): Db {
 export function openDb(file: string): Db {
   if (file === ":memory:") return migrateDatabase(file);
   const target = path.resolve(file);
-  let db: Db;
+  let sqlite: Database.Database;
   try {
-    db = connect(target, false);
+    sqlite = connect(target, false);
   } catch (error) {
     if ((error as { code?: string }).code === "SQLITE_CANTOPEN") throw notMigrated(target, "does not exist");
     throw error;
   }
-  const missing = missingMigrations(db);
+  const missing = missingMigrations(sqlite);
   if (missing > 0) {
-    db.$client.close();
+    sqlite.close();
     throw notMigrated(target, `lacks ${missing} of this release's migrations`);
   }
-  return db;
+  return handleOn(sqlite);
 }
 
 /**
@@ -65,17 +140,17 @@ export function openDb(file: string): Db {
  * that processes never race to migrate it.
  */
 export function migrateDatabase(file: string): Db {
-  const db = connect(file, true);
-  migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  return db;
+  const sqlite = connect(file, true);
+  migrate(drizzleBetterSqlite(sqlite), { migrationsFolder: MIGRATIONS_FOLDER });
+  return handleOn(sqlite);
 }
 
 /** How many of the migrations this release ships the database has not had (drizzle records each it applied). */
-function missingMigrations(db: Db): number {
+function missingMigrations(sqlite: Database.Database): number {
   const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
-  const recorded = db.$client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  const recorded = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
   if (!recorded) return journal.entries.length;
-  const { last } = db.$client.prepare("SELECT max(created_at) AS last FROM __drizzle_migrations").get() as { last: number | null };
+  const { last } = sqlite.prepare("SELECT max(created_at) AS last FROM __drizzle_migrations").get() as { last: number | null };
   return journal.entries.filter((entry) => last === null || entry.when > Number(last)).length;
 }
 
@@ -83,9 +158,24 @@ function notMigrated(file: string, problem: string): Error {
   return new Error(`The database ${file} ${problem}: run \`npm run db:migrate\` (with the same TOOLSHED_DB) first.`);
 }
 
+/**
+ * The SQLite connection behind a handle (or a transaction's), for bulk paths that bypass the
+ * builder: inside a transaction they run on the connection it holds.
+ */
+export function sqliteOf(db: Db): Database.Database {
+  const sqlite = connections.get(db) ?? transactionConnections.get(db);
+  if (!sqlite) throw new Error("Not a database handle opened by db/client.ts.");
+  return sqlite;
+}
+
+/** Closes the handle's connection. */
+export function closeDb(db: Db): void {
+  sqliteOf(db).close();
+}
+
 /** The file a connection is open on, or undefined for an in-memory database (no other connection can reach it). */
 export function fileOf(db: Db): string | undefined {
-  const { name, memory } = db.$client;
+  const { name, memory } = sqliteOf(db);
   return memory || name === ":memory:" || name === "" ? undefined : path.resolve(name);
 }
 
@@ -101,17 +191,46 @@ export function getDb(): Db {
   return cache.toolshedDb;
 }
 
-/** The handle a transaction's callback gets. */
-export type WriteTx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
 /**
- * Runs `work` in a write transaction that begins immediately (see IMMEDIATE); inside another
- * transaction it is a savepoint of that one. A unique index refusing a write is a 409 conflict.
+ * Runs `work` in a transaction that holds the connection (see Holder): `immediate` for writes,
+ * `deferred` for a consistent read. Inside another transaction it is a savepoint of that one.
  */
-export function writeTransaction<T>(db: Db, work: (tx: WriteTx) => T): T {
+async function transaction<T>(db: Db, behavior: "immediate" | "deferred", work: (tx: WriteTx) => Promise<T>): Promise<T> {
+  const sqlite = sqliteOf(db);
+  const registered = (tx: WriteTx) => {
+    transactionConnections.set(tx, sqlite);
+    return work(tx);
+  };
+  if (transactionConnections.has(db)) return (db as WriteTx).transaction(registered);
+  await waitForConnection(sqlite);
+  // Called again, with the connection's handle, from inside this context's own transaction: part of it.
+  if (holders.get(sqlite)) return work(db as WriteTx);
+  let release = () => {};
+  const context = Symbol("transaction");
+  holders.set(sqlite, { context, released: new Promise<void>((resolve) => (release = resolve)) });
   try {
-    return db.transaction(work, IMMEDIATE);
+    return await transactionContext.run(context, () => db.transaction(registered, { behavior }));
+  } finally {
+    holders.delete(sqlite);
+    release();
+  }
+}
+
+/** Runs `work` in a write transaction; a unique index refusing a write is a 409 conflict. */
+export async function writeTransaction<T>(db: Db, work: (tx: WriteTx) => Promise<T>): Promise<T> {
+  try {
+    return await transaction(db, "immediate", work);
   } catch (error) {
     throw asConflict(error);
   }
+}
+
+/** Runs `work` in a read transaction: every read sees the same state. */
+export function readTransaction<T>(db: Db, work: (tx: WriteTx) => Promise<T>): Promise<T> {
+  return transaction(db, "deferred", work);
+}
+
+/** Rows of a raw SQL query. */
+export function allRows<T>(db: Db, query: SQL): Promise<T[]> {
+  return db.all<T>(query);
 }

@@ -10,9 +10,11 @@ const camelCase = (column: string) => column.replace(/_(\w)/g, (_, letter: strin
  * "UNIQUE constraint failed: agents.catalog_id, agents.name" becomes "Another agent in this catalog
  * already has this name." on field `name`. Any other error is returned as it is.
  */
-export function asConflict(error: unknown): unknown {
-  if (!(error instanceof Database.SqliteError)) return error;
-  if (error.code !== "SQLITE_CONSTRAINT_UNIQUE" && error.code !== "SQLITE_CONSTRAINT_PRIMARYKEY") return error;
+export function asConflict(thrown: unknown): unknown {
+  // Drizzle wraps a driver's error in a DrizzleQueryError, with the driver's as its cause.
+  const error = thrown instanceof Error && thrown.cause instanceof Database.SqliteError ? thrown.cause : thrown;
+  if (!(error instanceof Database.SqliteError)) return thrown;
+  if (error.code !== "SQLITE_CONSTRAINT_UNIQUE" && error.code !== "SQLITE_CONSTRAINT_PRIMARYKEY") return thrown;
   const columns = error.message
     .replace(/^UNIQUE constraint failed: /, "")
     .split(", ")

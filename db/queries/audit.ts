@@ -6,7 +6,7 @@ import type { Db } from "../client";
 import { auditEntries, catalogs, type AuditRow } from "../schema";
 
 /** A transaction handle or the database itself: queries run the same on both. */
-export type Tx = Pick<Db, "select" | "insert" | "update" | "delete">;
+export type Tx = Db;
 
 export interface ChangeEntry {
   subjectKind: "catalog" | "tool" | "model-rule" | "provider" | "agent" | "override" | "setting";
@@ -25,17 +25,16 @@ export function isUnchanged(before: unknown, after: unknown): boolean {
  * Bumps the catalog's revision once and writes an audit entry per change, inside the
  * caller's transaction, so a change and its record land together or not at all.
  */
-export function recordChanges(tx: Tx, catalogId: string, actor: string, entries: ChangeEntry[]): number {
-  const [{ revision }] = tx
+export async function recordChanges(tx: Tx, catalogId: string, actor: string, entries: ChangeEntry[]): Promise<number> {
+  const [{ revision }] = await tx
     .update(catalogs)
     .set({ revision: sql`${catalogs.revision} + 1`, updatedAt: new Date() })
     .where(eq(catalogs.id, catalogId))
-    .returning({ revision: catalogs.revision })
-    .all();
+    .returning({ revision: catalogs.revision });
   for (const chunk of chunksOf(entries)) {
-    tx.insert(auditEntries)
-      .values(chunk.map((entry) => ({ ...entry, before: entry.before ?? null, after: entry.after ?? null, catalogId, revision, actor })))
-      .run();
+    await tx
+      .insert(auditEntries)
+      .values(chunk.map((entry) => ({ ...entry, before: entry.before ?? null, after: entry.after ?? null, catalogId, revision, actor })));
   }
   return revision;
 }
@@ -48,10 +47,10 @@ const stored = (snapshot: unknown) => (snapshot === undefined || snapshot === nu
  * and rows, inserted with statements prepared once on `db`'s connection (the query builder takes
  * seconds for 50,000, all of them holding the write lock). Run it inside the caller's transaction.
  */
-export function recordManyChanges(db: Db, catalogId: string, actor: string, entries: ChangeEntry[]): number {
-  const revision = recordChanges(db, catalogId, actor, []);
-  chunkedInsert(
-    db.$client,
+export async function recordManyChanges(db: Db, catalogId: string, actor: string, entries: ChangeEntry[]): Promise<number> {
+  const revision = await recordChanges(db, catalogId, actor, []);
+  await chunkedInsert(
+    db,
     "audit_entries",
     AUDIT_COLUMNS,
     entries.map((entry) => [catalogId, revision, entry.subjectKind, entry.subject, entry.action, actor, stored(entry.before), stored(entry.after)]),
@@ -59,7 +58,7 @@ export function recordManyChanges(db: Db, catalogId: string, actor: string, entr
   return revision;
 }
 
-export function listAudit(db: Db, catalogId: string, filter: { subjectKind?: string; subject?: string; limit?: number } = {}) {
+export async function listAudit(db: Db, catalogId: string, filter: { subjectKind?: string; subject?: string; limit?: number } = {}) {
   const conditions = [eq(auditEntries.catalogId, catalogId)];
   if (filter.subjectKind) conditions.push(eq(auditEntries.subjectKind, filter.subjectKind));
   if (filter.subject) conditions.push(eq(auditEntries.subject, filter.subject));
@@ -68,8 +67,7 @@ export function listAudit(db: Db, catalogId: string, filter: { subjectKind?: str
     .from(auditEntries)
     .where(and(...conditions))
     .orderBy(desc(auditEntries.id))
-    .limit(filter.limit ?? 200)
-    .all();
+    .limit(filter.limit ?? 200);
 }
 
 const nameIn = (snapshot: unknown): unknown => (snapshot as { name?: unknown } | null)?.name;
@@ -80,25 +78,24 @@ const nameIn = (snapshot: unknown): unknown => (snapshot as { name?: unknown } |
  * their entries here, ended by their delete or by their rename away (a rename is recorded under
  * both names; where both records are in the history, only the one under the new name is shown).
  */
-export function listToolHistory(db: Db, catalogId: string, name: string, limit = 200): AuditRow[] {
+export async function listToolHistory(db: Db, catalogId: string, name: string, limit = 200): Promise<AuditRow[]> {
   const found = new Map<number, AuditRow>();
-  const collect = (subject: string, beforeId?: number) => {
+  const collect = async (subject: string, beforeId?: number): Promise<void> => {
     const conditions = [eq(auditEntries.catalogId, catalogId), eq(auditEntries.subjectKind, "tool"), eq(auditEntries.subject, subject)];
     if (beforeId !== undefined) conditions.push(lt(auditEntries.id, beforeId));
-    for (const entry of db
+    for (const entry of await db
       .select()
       .from(auditEntries)
       .where(and(...conditions))
       .orderBy(desc(auditEntries.id))
-      .limit(limit)
-      .all()) {
+      .limit(limit)) {
       if (found.has(entry.id)) continue;
       found.set(entry.id, entry);
       const previous = nameIn(entry.before);
-      if (entry.action === "rename" && typeof previous === "string" && previous !== subject) collect(previous, entry.id);
+      if (entry.action === "rename" && typeof previous === "string" && previous !== subject) await collect(previous, entry.id);
     }
   };
-  collect(name);
+  await collect(name);
   const entries = [...found.values()];
   const renamedInto = new Set(
     entries.filter((entry) => entry.action === "rename" && nameIn(entry.after) === entry.subject).map((entry) => `${entry.revision}:${entry.subject}`),
