@@ -133,14 +133,15 @@ async function openSession(catalogId: string, caller: Caller, turn: GatewayTurn)
     server,
     transport: new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
-      onsessioninitialized: (id) => {
-        session.conversationId = openConversation(getDb(), catalogId, undefined, {
+      onsessioninitialized: async (id) => {
+        const conversation = await openConversation(getDb(), catalogId, undefined, {
           model: turn.model,
           agent: turn.agent,
           mode: turn.mode,
           flags: turn.flags,
           title: `MCP session of ${actorOf(caller.principal)}`,
-        }).id;
+        });
+        session.conversationId = conversation.id;
         sessions().add(id, owner, session);
       },
       onsessionclosed: (id) => sessions().remove(id),
@@ -172,7 +173,7 @@ async function currentTurnSet(session: GatewaySession) {
   const db = getDb();
   const { state, view } = await readTurnView(db, session.catalogId, session.turn);
   const agent = state.agents.find((candidate) => candidate.name === session.turn.agent)!;
-  const names = sessionToolNames(view, agent.baseTools, getConversation(db, conversationOf(session)).history);
+  const names = sessionToolNames(view, agent.baseTools, (await getConversation(db, conversationOf(session))).history);
   const records = new Map((state.tools as ToolRecord[]).map((tool) => [tool.name, tool]));
   return { revision: state.revision, view, names, records };
 }
@@ -297,24 +298,24 @@ async function callCatalogTool(
   let checked = await checkNow(session, name);
   const record = (result: Omit<CallDecisionResult, "needsApproval">, latencyMs = 0) =>
     recordCallDecision(session, caller, call, checked.at, { ...result, needsApproval: checked.at.needsApproval }, latencyMs);
-  const refusal = (refused: Extract<CallCheck, { allowed: false }>, approval: CallApproval) => {
-    record({ outcome: "refused", reason: refused.reason, approval });
+  const refusal = async (refused: Extract<CallCheck, { allowed: false }>, approval: CallApproval) => {
+    await record({ outcome: "refused", reason: refused.reason, approval });
     return refused.refusal === "unavailable"
       ? new McpError(ErrorCode.InvalidParams, unavailableToolMessage(name))
       : new McpError(ErrorCode.InvalidRequest, refused.reason);
   };
-  if (!checked.check.allowed) throw refusal(checked.check, null);
+  if (!checked.check.allowed) throw await refusal(checked.check, null);
   let approval: CallApproval = null;
   if (checked.check.needsApproval) {
     approval = await approve(`Agent "${session.turn.agent}" wants to call ${name} with these arguments:\n${JSON.stringify(args, null, 2)}\nAllow this call?`);
     if (approval !== "accepted") {
       const reason = approvalRefusal(name, session.turn.agent, approval);
-      record({ outcome: "refused", reason, approval });
+      await record({ outcome: "refused", reason, approval });
       return textResult(reason, true);
     }
     // The user may take minutes to answer: the call is checked again against the catalog as it is then.
     checked = await checkNow(session, name);
-    if (!checked.check.allowed) throw refusal(checked.check, approval);
+    if (!checked.check.allowed) throw await refusal(checked.check, approval);
   }
   const { tool } = checked.check;
   const started = performance.now();
@@ -334,8 +335,8 @@ async function callCatalogTool(
     result = textResult(error instanceof Error ? error.message : String(error), true);
   }
   const latencyMs = Math.round(performance.now() - started);
-  const decision = record({ outcome: result.isError ? "error" : "ok", reason: result.isError ? errorTextOf(result) : null, approval }, latencyMs);
-  appendMessage(getDb(), conversationOf(session), {
+  const decision = await record({ outcome: result.isError ? "error" : "ok", reason: result.isError ? errorTextOf(result) : null, approval }, latencyMs);
+  await appendMessage(getDb(), conversationOf(session), {
     role: "tool",
     content: "",
     details: { gatewayCall: { tool: name, via: call.via, arguments: args, result, latencyMs, actor: actorOf(caller.principal), decisionId: decision.id } },

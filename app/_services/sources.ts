@@ -64,7 +64,7 @@ function pool(): McpConnections {
   state.pool ??= new McpConnections(
     (key, reason) => {
       const [catalogId, server] = key.split("/");
-      markServerDown(getDb(), catalogId, server, reason);
+      void markServerDown(getDb(), catalogId, server, reason);
     },
     { callTimeoutMs: mcpCallTimeoutMs(process.env) },
   );
@@ -72,11 +72,11 @@ function pool(): McpConnections {
 }
 
 /** Unregisters the server's tools and records why, scrubbed of its secrets: the reason lands in audit entries and lastError. */
-function markServerDown(db: Db, catalogId: string, server: string, reason: string): void {
+async function markServerDown(db: Db, catalogId: string, server: string, reason: string): Promise<void> {
   try {
-    const scrubbed = scrubMcpServerText(db, catalogId, server, reason);
-    unregisterSourceTools(db, catalogId, "mcp", server, SYSTEM_ACTOR, scrubbed);
-    recordMcpHealth(db, catalogId, server, { status: "error", lastError: scrubbed });
+    const scrubbed = await scrubMcpServerText(db, catalogId, server, reason);
+    await unregisterSourceTools(db, catalogId, "mcp", server, SYSTEM_ACTOR, scrubbed);
+    await recordMcpHealth(db, catalogId, server, { status: "error", lastError: scrubbed });
   } catch (error) {
     // The catalog or server may have been deleted meanwhile: nothing left to mark.
     console.warn(`Could not mark MCP server ${catalogId}/${server} down:`, error);
@@ -128,10 +128,10 @@ export function isMcpServerSyncing(catalogId: string, name: string): boolean {
 
 async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSyncResult> {
   try {
-    const config = getMcpServerConfig(db, catalogId, name);
+    const config = await getMcpServerConfig(db, catalogId, name);
     const listing = await pool().list(keyOf(catalogId, name), config);
-    const result = syncSourceTools(db, catalogId, [{ source: "mcp", sourceRef: name, drafts: toolDrafts(listing) }], SYSTEM_ACTOR);
-    recordMcpHealth(db, catalogId, name, connectedHealth(listing, result));
+    const result = await syncSourceTools(db, catalogId, [{ source: "mcp", sourceRef: name, drafts: toolDrafts(listing) }], SYSTEM_ACTOR);
+    await recordMcpHealth(db, catalogId, name, connectedHealth(listing, result));
     return result;
   } catch (error) {
     if (isNotFound(error)) {
@@ -139,32 +139,32 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
       await pool().disconnect(keyOf(catalogId, name));
       throw error;
     }
-    const message = scrubMcpServerText(db, catalogId, name, error instanceof Error ? error.message : String(error));
-    markServerDown(db, catalogId, name, message);
+    const message = await scrubMcpServerText(db, catalogId, name, error instanceof Error ? error.message : String(error));
+    await markServerDown(db, catalogId, name, message);
     return { added: [], updated: [], unregistered: [], conflicts: [], error: message };
   }
 }
 
 async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor: string): Promise<McpSyncResult> {
-  checkNewMcpServer(db, catalogId, config);
+  await checkNewMcpServer(db, catalogId, config);
   const key = keyOf(catalogId, config.name);
   const listing: McpServerListing | { error: unknown } = await pool()
     .list(key, config)
     .catch((error: unknown) => ({ error }));
   let result: SourceSyncResult;
   try {
-    result = createMcpServer(db, catalogId, config, actor, process.env, "error" in listing ? [] : toolDrafts(listing));
+    result = await createMcpServer(db, catalogId, config, actor, process.env, "error" in listing ? [] : toolDrafts(listing));
   } catch (error) {
     // Not stored (its catalog went meanwhile): its process must not outlive it.
     await pool().disconnect(key);
     throw error;
   }
   if (!("error" in listing)) {
-    recordMcpHealth(db, catalogId, config.name, connectedHealth(listing, result));
+    await recordMcpHealth(db, catalogId, config.name, connectedHealth(listing, result));
     return result;
   }
-  const message = scrubMcpServerText(db, catalogId, config.name, listing.error instanceof Error ? listing.error.message : String(listing.error));
-  recordMcpHealth(db, catalogId, config.name, { status: "error", lastError: message });
+  const message = await scrubMcpServerText(db, catalogId, config.name, listing.error instanceof Error ? listing.error.message : String(listing.error));
+  await recordMcpHealth(db, catalogId, config.name, { status: "error", lastError: message });
   return { ...result, error: message };
 }
 
@@ -200,24 +200,24 @@ export async function disconnectMcpServer(catalogId: string, name: string): Prom
  * last: a sync that was listing when the server was deleted may still write them meanwhile.
  */
 export async function removeMcpServer(db: Db, catalogId: string, name: string, actor: string): Promise<void> {
-  deleteMcpServer(db, catalogId, name, actor);
+  await deleteMcpServer(db, catalogId, name, actor);
   await disconnectMcpServer(catalogId, name);
-  deleteSourceTools(db, catalogId, "mcp", name, actor);
+  await deleteSourceTools(db, catalogId, "mcp", name, actor);
 }
 
 /** Deletes a catalog with everything in it, and stops the processes of its MCP servers (and closes their connections). */
 export async function removeCatalog(db: Db, catalogId: string): Promise<void> {
-  deleteCatalog(db, catalogId);
+  await deleteCatalog(db, catalogId);
   await pool().disconnectWhere((key) => key.startsWith(keyOf(catalogId, "")));
 }
 
 /** Calls a live MCP tool for the playground, on the server's connection. */
 export async function callMcpServerTool(db: Db, catalogId: string, server: string, mcpName: string, args: Record<string, unknown>): Promise<McpToolResult> {
-  const config: McpServerConfig = getMcpServerConfig(db, catalogId, server);
+  const config: McpServerConfig = await getMcpServerConfig(db, catalogId, server);
   try {
     return await pool().call(keyOf(catalogId, server), config, mcpName, args);
   } catch (error) {
-    if (error instanceof McpSourceError) markServerDown(db, catalogId, server, error.message);
+    if (error instanceof McpSourceError) await markServerDown(db, catalogId, server, error.message);
     throw error;
   }
 }
@@ -266,7 +266,8 @@ export async function localSources(): Promise<LocalSources> {
 export async function syncLocalSources(db: Db, catalogId: string): Promise<void> {
   const local = await localSources();
   const pluginFiles = new Set(local.plugins.map((plugin) => plugin.file));
-  syncSourceTools(
+  const storedPluginFiles = await sourceRefsOf(db, catalogId, "plugin");
+  await syncSourceTools(
     db,
     catalogId,
     [
@@ -275,7 +276,7 @@ export async function syncLocalSources(db: Db, catalogId: string): Promise<void>
         sourceRef: plugin.file,
         drafts: plugin.tools.map(({ name, summary, description, inputSchema, tags }) => ({ name, summary, description, inputSchema, tags })),
       })),
-      ...sourceRefsOf(db, catalogId, "plugin").flatMap((ref) => (pluginFiles.has(ref) ? [] : [{ source: "plugin" as const, sourceRef: ref, drafts: [] }])),
+      ...storedPluginFiles.flatMap((ref) => (pluginFiles.has(ref) ? [] : [{ source: "plugin" as const, sourceRef: ref, drafts: [] }])),
       { source: "skill", sourceRef: SKILLS_REF, drafts: local.skills.map((skill) => ({ ...skillToolDraft(skill), tags: ["skill"] })) },
     ],
     SYSTEM_ACTOR,
@@ -320,12 +321,12 @@ export function cachedCatalogStates(db: Db): number {
  */
 export async function catalogState(db: Db, catalogId: string): Promise<CatalogState & { revision: number }> {
   const local = await localSources();
-  const version = catalogVersion(db, catalogId);
+  const version = await catalogVersion(db, catalogId);
   const cache = stateCacheOf(db);
   const cached = cache.get(catalogId);
   if (cached !== undefined && cached.version === version && cached.local === local) return cached.state;
 
-  const stored = loadCatalogState(db, catalogId);
+  const stored = await loadCatalogState(db, catalogId);
   const named = new Set(stored.agents.map((agent) => agent.name));
   const state = freezeCatalogState({
     catalogId: stored.catalogId,
@@ -342,8 +343,8 @@ export async function catalogState(db: Db, catalogId: string): Promise<CatalogSt
 /** At start-up and then periodically: local sources into every catalog, and every MCP server synced. */
 export async function syncAllSources(db: Db): Promise<void> {
   await reloadLocalSources();
-  for (const catalog of listCatalogs(db)) await syncLocalSources(db, catalog.id);
-  for (const { catalogId, name } of allMcpServerNames(db)) await syncMcpServer(db, catalogId, name).catch(passOverDeleted);
+  for (const catalog of await listCatalogs(db)) await syncLocalSources(db, catalog.id);
+  for (const { catalogId, name } of await allMcpServerNames(db)) await syncMcpServer(db, catalogId, name).catch(passOverDeleted);
 }
 
 /** A server deleted between listing the servers and syncing it is no failure of the sync. */
@@ -360,7 +361,7 @@ function passOverDeleted(error: unknown): void {
 export async function syncMcpServersPeriodically(db: Db): Promise<{ synced: string[]; skipped: string[] }> {
   let servers: { catalogId: string; name: string }[];
   try {
-    servers = allMcpServerNames(db);
+    servers = await allMcpServerNames(db);
   } catch (error) {
     console.warn("Periodic MCP sync: could not list the servers:", error);
     return { synced: [], skipped: [] };

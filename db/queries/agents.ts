@@ -15,24 +15,22 @@ function toAgent(row: AgentRow): Agent {
 }
 
 /** Gives a catalog the default agents if it has none (new catalogs, or ones made before agents existed). */
-export function ensureAgents(tx: Tx, catalogId: string): void {
-  if (tx.select({ id: agents.id }).from(agents).where(eq(agents.catalogId, catalogId)).get()) return;
-  tx.insert(agents)
-    .values(DEFAULT_AGENTS.map((agent) => ({ ...agent, catalogId })))
-    .run();
+export async function ensureAgents(tx: Tx, catalogId: string): Promise<void> {
+  if ((await tx.select({ id: agents.id }).from(agents).where(eq(agents.catalogId, catalogId)).limit(1)).length > 0) return;
+  await tx.insert(agents).values(DEFAULT_AGENTS.map((agent) => ({ ...agent, catalogId })));
 }
 
-export function listAgents(db: Db | Tx, catalogId: string): Agent[] {
-  return db.select().from(agents).where(eq(agents.catalogId, catalogId)).orderBy(asc(agents.id)).all().map(toAgent);
+export async function listAgents(db: Db | Tx, catalogId: string): Promise<Agent[]> {
+  return (await db.select().from(agents).where(eq(agents.catalogId, catalogId)).orderBy(asc(agents.id))).map(toAgent);
 }
 
-export function getAgent(db: Db | Tx, catalogId: string, name: string): Agent {
-  requireCatalog(db, catalogId);
-  const row = db
+export async function getAgent(db: Db | Tx, catalogId: string, name: string): Promise<Agent> {
+  await requireCatalog(db, catalogId);
+  const [row] = await db
     .select()
     .from(agents)
     .where(and(eq(agents.catalogId, catalogId), eq(agents.name, name)))
-    .get();
+    .limit(1);
   if (!row) throw notFound(`Agent "${name}" in catalog "${catalogId}"`, "agent");
   return toAgent(row);
 }
@@ -42,10 +40,10 @@ export function getAgent(db: Db | Tx, catalogId: string, name: string): Agent {
  * agent has is a conflict. The whole agent list is validated after the change; saving it unchanged
  * changes nothing (no revision).
  */
-export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string, previousName?: string): Agent {
-  return writeTransaction(db, (tx) => {
-    requireCatalog(tx, catalogId);
-    const current = listAgents(tx, catalogId);
+export async function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string, previousName?: string): Promise<Agent> {
+  return writeTransaction(db, async (tx) => {
+    await requireCatalog(tx, catalogId);
+    const current = await listAgents(tx, catalogId);
     const before = previousName === undefined ? undefined : current.find((candidate) => candidate.name === previousName);
     if (previousName !== undefined && !before) throw notFound(`Agent "${previousName}" in catalog "${catalogId}"`, "agent");
     // Checked here, not left to validateAgents: it flags only the later of two equal names, which
@@ -55,7 +53,7 @@ export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string
     }
     const next = before ? current.map((candidate) => (candidate === before ? agent : candidate)) : [...current, agent];
     const index = next.indexOf(agent);
-    const errors = validateAgents(next, toolNamesOf(tx, catalogId)).filter((error) => error.field.startsWith(`agents.${index}.`));
+    const errors = validateAgents(next, await toolNamesOf(tx, catalogId)).filter((error) => error.field.startsWith(`agents.${index}.`));
     if (errors.length > 0) {
       throw ToolshedError.fromFieldErrors(
         errors.map((error) => ({ ...error, field: error.field.replace(`agents.${index}.`, "") })),
@@ -64,39 +62,37 @@ export function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string
     }
     if (before && isUnchanged(before, agent)) return agent;
     if (before) {
-      tx.update(agents)
+      await tx
+        .update(agents)
         .set({ ...agent, updatedAt: new Date() })
-        .where(and(eq(agents.catalogId, catalogId), eq(agents.name, before.name)))
-        .run();
+        .where(and(eq(agents.catalogId, catalogId), eq(agents.name, before.name)));
     } else {
-      tx.insert(agents)
-        .values({ ...agent, catalogId })
-        .run();
+      await tx.insert(agents).values({ ...agent, catalogId });
     }
-    recordChanges(tx, catalogId, actor, [{ subjectKind: "agent", subject: agent.name, action: before ? "update" : "create", before, after: agent }]);
+    await recordChanges(tx, catalogId, actor, [{ subjectKind: "agent", subject: agent.name, action: before ? "update" : "create", before, after: agent }]);
     return agent;
   });
 }
 
-export function deleteAgent(db: Db, catalogId: string, name: string, actor: string): void {
-  writeTransaction(db, (tx) => {
-    const before = getAgent(tx, catalogId, name);
-    tx.delete(agents)
-      .where(and(eq(agents.catalogId, catalogId), eq(agents.name, name)))
-      .run();
-    recordChanges(tx, catalogId, actor, [{ subjectKind: "agent", subject: name, action: "delete", before }]);
+export async function deleteAgent(db: Db, catalogId: string, name: string, actor: string): Promise<void> {
+  await writeTransaction(db, async (tx) => {
+    const before = await getAgent(tx, catalogId, name);
+    await tx.delete(agents).where(and(eq(agents.catalogId, catalogId), eq(agents.name, name)));
+    await recordChanges(tx, catalogId, actor, [{ subjectKind: "agent", subject: name, action: "delete", before }]);
   });
 }
 
 /** Carries tools' renames and deletions into every agent that refers to them, inside the caller's transaction; returns their audit entries. */
-export function rewriteToolReferencesInAgents(tx: Tx, catalogId: string, changes: ToolNameChanges): ChangeEntry[] {
-  return listAgents(tx, catalogId).flatMap((before) => {
+export async function rewriteToolReferencesInAgents(tx: Tx, catalogId: string, changes: ToolNameChanges): Promise<ChangeEntry[]> {
+  const entries: ChangeEntry[] = [];
+  for (const before of await listAgents(tx, catalogId)) {
     const after = rewriteToolReferencesInAgent(before, changes);
-    if (isUnchanged(before, after)) return [];
-    tx.update(agents)
+    if (isUnchanged(before, after)) continue;
+    await tx
+      .update(agents)
       .set({ baseTools: after.baseTools, permissions: after.permissions, updatedAt: new Date() })
-      .where(and(eq(agents.catalogId, catalogId), eq(agents.name, before.name)))
-      .run();
-    return [{ subjectKind: "agent" as const, subject: before.name, action: "update", before, after }];
-  });
+      .where(and(eq(agents.catalogId, catalogId), eq(agents.name, before.name)));
+    entries.push({ subjectKind: "agent", subject: before.name, action: "update", before, after });
+  }
+  return entries;
 }

@@ -43,15 +43,14 @@ function reviewOf(row: ToolRow): DefinitionReview | undefined {
 }
 
 /** The catalog's held-back tools, in catalog order (rejected ones included, marked). */
-export function listDefinitionReviews(db: Db, catalogId: string): DefinitionReview[] {
-  requireCatalog(db, catalogId);
-  return db
+export async function listDefinitionReviews(db: Db, catalogId: string): Promise<DefinitionReview[]> {
+  await requireCatalog(db, catalogId);
+  const rows = await db
     .select()
     .from(tools)
     .where(and(eq(tools.catalogId, catalogId), inArray(tools.source, [...PINNED_SOURCES])))
-    .orderBy(asc(tools.id))
-    .all()
-    .flatMap((row) => reviewOf(row) ?? []);
+    .orderBy(asc(tools.id));
+  return rows.flatMap((row) => reviewOf(row) ?? []);
 }
 
 export interface ReviewDecision {
@@ -67,10 +66,15 @@ export interface ReviewDecision {
  * change comes to be reviewed). One audited change, one revision. A definition other than the one
  * the editor saw (the server changed it again meanwhile) is a 409: nothing unseen is approved.
  */
-export function reviewDefinition(db: Db, catalogId: string, { tool, decision, digest }: ReviewDecision, actor: string): DefinitionReview | undefined {
-  return writeTransaction(db, (tx) => {
-    requireCatalog(tx, catalogId);
-    const row = findRow(tx, catalogId, tool);
+export async function reviewDefinition(
+  db: Db,
+  catalogId: string,
+  { tool, decision, digest }: ReviewDecision,
+  actor: string,
+): Promise<DefinitionReview | undefined> {
+  return writeTransaction(db, async (tx) => {
+    await requireCatalog(tx, catalogId);
+    const row = await findRow(tx, catalogId, tool);
     if (!row) throw notFound(`Tool "${tool}" in catalog "${catalogId}"`, "tool");
     const review = reviewOf(row);
     if (!review)
@@ -80,11 +84,11 @@ export function reviewDefinition(db: Db, catalogId: string, { tool, decision, di
     }
     const now = new Date();
     if (decision === "approve") {
-      tx.update(tools).set({ approvedDefinition: review.current, rejectedDigest: null, updatedAt: now }).where(eq(tools.id, row.id)).run();
+      await tx.update(tools).set({ approvedDefinition: review.current, rejectedDigest: null, updatedAt: now }).where(eq(tools.id, row.id));
     } else {
-      tx.update(tools).set({ rejectedDigest: digest, updatedAt: now }).where(eq(tools.id, row.id)).run();
+      await tx.update(tools).set({ rejectedDigest: digest, updatedAt: now }).where(eq(tools.id, row.id));
     }
-    recordChanges(tx, catalogId, actor, [
+    await recordChanges(tx, catalogId, actor, [
       {
         subjectKind: "tool",
         subject: tool,
@@ -93,7 +97,7 @@ export function reviewDefinition(db: Db, catalogId: string, { tool, decision, di
         after: decision === "approve" ? { approvedDefinition: review.current } : { approvedDefinition: review.approved, rejectedDefinition: review.current },
       },
     ]);
-    const updated = findRow(tx, catalogId, tool);
+    const updated = await findRow(tx, catalogId, tool);
     return updated && reviewOf(updated);
   });
 }

@@ -6,15 +6,17 @@ import { catalogs } from "../schema";
 import type { Tx } from "./audit";
 
 /** Throws the 404 every query about a missing catalog gives. */
-export function requireCatalog(tx: Tx, catalogId: string): void {
-  if (!tx.select({ id: catalogs.id }).from(catalogs).where(eq(catalogs.id, catalogId)).get()) {
+export async function requireCatalog(tx: Tx, catalogId: string): Promise<void> {
+  if ((await tx.select({ id: catalogs.id }).from(catalogs).where(eq(catalogs.id, catalogId)).limit(1)).length === 0) {
     throw notFound(`Catalog "${catalogId}"`, "catalog");
   }
 }
 
 /**
  * The state of a catalog's tools, for work planned before the write lock is taken: while this is
- * the same, the plan still holds. Throws the catalog's 404.
+ * the same, the plan still holds. Throws the catalog's 404. Reads the raw connection: pass
+ * sqliteOf(tx) of the transaction the plan is read in (outside one, it would not wait for another
+ * request's transaction on that connection).
  */
 export function catalogFingerprint(sqlite: Database, catalogId: string): string {
   const catalog = sqlite.prepare("SELECT revision FROM catalogs WHERE id = ?").get(catalogId) as { revision: number } | undefined;

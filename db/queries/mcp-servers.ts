@@ -31,12 +31,11 @@ export interface McpServerView {
   serverInfo: McpServerRow["serverInfo"];
 }
 
-function toView(db: Db, row: McpServerRow): McpServerView {
-  const rows = db
+async function toView(db: Db, row: McpServerRow): Promise<McpServerView> {
+  const rows = await db
     .select({ registered: tools.registered })
     .from(tools)
-    .where(and(eq(tools.catalogId, row.catalogId), eq(tools.source, "mcp"), eq(tools.sourceRef, row.name)))
-    .all();
+    .where(and(eq(tools.catalogId, row.catalogId), eq(tools.source, "mcp"), eq(tools.sourceRef, row.name)));
   return {
     name: row.name,
     // Redacted again: a row an older version wrote may still hold its secrets in the clear.
@@ -62,33 +61,32 @@ function fullConfig(row: Pick<McpServerRow, "config" | "secrets">): McpServerCon
   return joinMcpSecrets(row.config, JSON.parse(decryptSecret(row.secrets)) as McpConfigSecrets);
 }
 
-const findRow = (db: Tx, catalogId: string, name: string) =>
-  db
-    .select()
-    .from(mcpServers)
-    .where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name)))
-    .get();
+const findRow = async (db: Tx, catalogId: string, name: string): Promise<McpServerRow | undefined> =>
+  (
+    await db
+      .select()
+      .from(mcpServers)
+      .where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name)))
+      .limit(1)
+  )[0];
 
-export function listMcpServers(db: Db, catalogId: string): McpServerView[] {
-  requireCatalog(db, catalogId);
-  return db
-    .select()
-    .from(mcpServers)
-    .where(eq(mcpServers.catalogId, catalogId))
-    .orderBy(asc(mcpServers.name))
-    .all()
-    .map((row) => toView(db, row));
+export async function listMcpServers(db: Db, catalogId: string): Promise<McpServerView[]> {
+  await requireCatalog(db, catalogId);
+  const rows = await db.select().from(mcpServers).where(eq(mcpServers.catalogId, catalogId)).orderBy(asc(mcpServers.name));
+  const views: McpServerView[] = [];
+  for (const row of rows) views.push(await toView(db, row));
+  return views;
 }
 
 /** Every configured server of every catalog, by name (a sync looks each one up when it runs). */
-export function allMcpServerNames(db: Db): { catalogId: string; name: string }[] {
-  return db.select({ catalogId: mcpServers.catalogId, name: mcpServers.name }).from(mcpServers).all();
+export function allMcpServerNames(db: Db): Promise<{ catalogId: string; name: string }[]> {
+  return db.select({ catalogId: mcpServers.catalogId, name: mcpServers.name }).from(mcpServers);
 }
 
 /** The full configuration, secrets decrypted: for connecting, never for showing. */
-export function getMcpServerConfig(db: Db, catalogId: string, name: string): McpServerConfig {
-  requireCatalog(db, catalogId);
-  const row = findRow(db, catalogId, name);
+export async function getMcpServerConfig(db: Db, catalogId: string, name: string): Promise<McpServerConfig> {
+  await requireCatalog(db, catalogId);
+  const row = await findRow(db, catalogId, name);
   if (!row) throw notFound(`MCP server "${name}" in catalog "${catalogId}"`, "name");
   return fullConfig(row);
 }
@@ -109,13 +107,13 @@ function secretsToScrub(row: McpServerRow | undefined): { values: string[]; unre
  * Text about a server (an error, its stderr, why it went down) as it may be stored and shown:
  * every secret of the server, and of Toolshed's own environment, masked in each of its encodings.
  */
-export function scrubMcpServerText(db: Db, catalogId: string, name: string, text: string): string {
-  return scrubSecrets(text, secretsToScrub(findRow(db, catalogId, name)).values);
+export async function scrubMcpServerText(db: Db, catalogId: string, name: string, text: string): Promise<string> {
+  return scrubSecrets(text, secretsToScrub(await findRow(db, catalogId, name)).values);
 }
 
-export function getMcpServer(db: Db, catalogId: string, name: string): McpServerView {
-  requireCatalog(db, catalogId);
-  const row = findRow(db, catalogId, name);
+export async function getMcpServer(db: Db, catalogId: string, name: string): Promise<McpServerView> {
+  await requireCatalog(db, catalogId);
+  const row = await findRow(db, catalogId, name);
   if (!row) throw notFound(`MCP server "${name}" in catalog "${catalogId}"`, "name");
   return toView(db, row);
 }
@@ -125,11 +123,16 @@ export function getMcpServer(db: Db, catalogId: string, name: string): McpServer
  * command, an HTTP host that is not a private IP literal or localhost; 400 on its field), a name
  * the catalog has already (409), or an unknown catalog (404). Checked before anything is started.
  */
-export function checkNewMcpServer(db: Tx, catalogId: string, config: McpServerConfig, env: Record<string, string | undefined> = process.env): void {
+export async function checkNewMcpServer(
+  db: Tx,
+  catalogId: string,
+  config: McpServerConfig,
+  env: Record<string, string | undefined> = process.env,
+): Promise<void> {
   const problem = mcpPolicyProblem(config, env);
   if (problem) throw new ToolshedError("bad_request", problem.message, problem.field);
-  requireCatalog(db, catalogId);
-  if (findRow(db, catalogId, config.name)) {
+  await requireCatalog(db, catalogId);
+  if (await findRow(db, catalogId, config.name)) {
     throw new ToolshedError("conflict", `An MCP server named "${config.name}" already exists in this catalog.`, "name");
   }
 }
@@ -138,33 +141,34 @@ export function checkNewMcpServer(db: Tx, catalogId: string, config: McpServerCo
  * Adds a server (see checkNewMcpServer: a refused one stores nothing) with the tools its first
  * listing found, if any: one change, one revision. Returns what writing those tools did.
  */
-export function createMcpServer(
+export async function createMcpServer(
   db: Db,
   catalogId: string,
   config: McpServerConfig,
   actor: string,
   env: Record<string, string | undefined> = process.env,
   tools: SourceToolDraft[] = [],
-): SourceSyncResult {
+): Promise<SourceSyncResult> {
   const stored = storedForm(config);
-  return writeTransaction(db, (tx) => {
-    checkNewMcpServer(tx, catalogId, config, env);
-    tx.insert(mcpServers)
-      .values({ catalogId, name: config.name, ...stored })
-      .run();
-    const { result, entries } = writeSourceListings(db, tx, catalogId, [{ source: "mcp", sourceRef: config.name, drafts: tools }]);
-    recordManyChanges(db, catalogId, actor, [{ subjectKind: "setting", subject: `mcp:${config.name}`, action: "create", after: stored.config }, ...entries]);
+  return writeTransaction(db, async (tx) => {
+    await checkNewMcpServer(tx, catalogId, config, env);
+    await tx.insert(mcpServers).values({ catalogId, name: config.name, ...stored });
+    const { result, entries } = await writeSourceListings(tx, catalogId, [{ source: "mcp", sourceRef: config.name, drafts: tools }]);
+    await recordManyChanges(tx, catalogId, actor, [
+      { subjectKind: "setting", subject: `mcp:${config.name}`, action: "create", after: stored.config },
+      ...entries,
+    ]);
     return result;
   });
 }
 
-export function deleteMcpServer(db: Db, catalogId: string, name: string, actor: string): void {
-  writeTransaction(db, (tx) => {
-    requireCatalog(tx, catalogId);
-    const row = findRow(tx, catalogId, name);
+export async function deleteMcpServer(db: Db, catalogId: string, name: string, actor: string): Promise<void> {
+  await writeTransaction(db, async (tx) => {
+    await requireCatalog(tx, catalogId);
+    const row = await findRow(tx, catalogId, name);
     if (!row) throw notFound(`MCP server "${name}" in catalog "${catalogId}"`, "name");
-    tx.delete(mcpServers).where(eq(mcpServers.id, row.id)).run();
-    recordChanges(tx, catalogId, actor, [{ subjectKind: "setting", subject: `mcp:${name}`, action: "delete", before: redactMcpConfig(row.config) }]);
+    await tx.delete(mcpServers).where(eq(mcpServers.id, row.id));
+    await recordChanges(tx, catalogId, actor, [{ subjectKind: "setting", subject: `mcp:${name}`, action: "delete", before: redactMcpConfig(row.config) }]);
   });
 }
 
@@ -173,13 +177,13 @@ export function deleteMcpServer(db: Db, catalogId: string, name: string, actor: 
  * encodings) before it is stored. A server whose stored secrets cannot be decrypted is recorded
  * as in error, saying so, whatever the outcome reported.
  */
-export function recordMcpHealth(
+export async function recordMcpHealth(
   db: Db,
   catalogId: string,
   name: string,
   health: { status: "connected" | "error"; lastError: string | null; serverInfo?: McpServerRow["serverInfo"]; toolCount?: number },
-): void {
-  const { values, unreadable } = secretsToScrub(findRow(db, catalogId, name));
+): Promise<void> {
+  const { values, unreadable } = secretsToScrub(await findRow(db, catalogId, name));
   const reported = health.lastError === null ? null : scrubSecrets(health.lastError, values);
   const recorded =
     unreadable === undefined
@@ -191,10 +195,10 @@ export function recordMcpHealth(
             ...(reported === null || reported === unreadable ? [] : [reported]),
           ].join(" "),
         };
-  db.update(mcpServers)
+  await db
+    .update(mcpServers)
     .set({ ...health, ...recorded, lastSyncAt: new Date(), updatedAt: new Date() })
-    .where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name)))
-    .run();
+    .where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name)));
 }
 
 /**
@@ -203,28 +207,27 @@ export function recordMcpHealth(
  * MCP audit entries that showed URL credentials or secret arguments redacted. Safe to run at
  * every start: converted rows are left alone. Returns how many servers were converted.
  */
-export function encryptStoredMcpSecrets(db: Db): number {
-  return writeTransaction(db, (tx) => {
+export async function encryptStoredMcpSecrets(db: Db): Promise<number> {
+  return writeTransaction(db, async (tx) => {
     let converted = 0;
-    for (const row of tx.select().from(mcpServers).where(isNull(mcpServers.secrets)).all()) {
+    for (const row of await tx.select().from(mcpServers).where(isNull(mcpServers.secrets))) {
       const stored = storedForm(row.config);
       if (stored.secrets === null) continue;
       const lastError = row.lastError === null ? null : scrubSecrets(row.lastError, [...mcpSecretValues(row.config), ...hostSecretValues()]);
-      tx.update(mcpServers)
+      await tx
+        .update(mcpServers)
         .set({ ...stored, lastError })
-        .where(eq(mcpServers.id, row.id))
-        .run();
+        .where(eq(mcpServers.id, row.id));
       converted++;
     }
-    const entries = tx
+    const entries = await tx
       .select()
       .from(auditEntries)
-      .where(and(eq(auditEntries.subjectKind, "setting"), like(auditEntries.subject, "mcp:%")))
-      .all();
+      .where(and(eq(auditEntries.subjectKind, "setting"), like(auditEntries.subject, "mcp:%")));
     for (const entry of entries) {
       const [before, after] = [entry.before, entry.after].map(redactedIfConfig);
       if (JSON.stringify([before, after]) !== JSON.stringify([entry.before, entry.after])) {
-        tx.update(auditEntries).set({ before, after }).where(eq(auditEntries.id, entry.id)).run();
+        await tx.update(auditEntries).set({ before, after }).where(eq(auditEntries.id, entry.id));
       }
     }
     return converted;

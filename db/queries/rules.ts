@@ -12,30 +12,24 @@ import { isUnchanged, recordChanges, type ChangeEntry, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
 
 /** Gives a catalog the default rules if it has none yet (new catalogs, or ones made before rules existed). */
-export function ensureRules(tx: Tx, catalogId: string): void {
-  tx.insert(catalogRules)
+export async function ensureRules(tx: Tx, catalogId: string): Promise<void> {
+  await tx
+    .insert(catalogRules)
     .values({ catalogId, ...DEFAULT_RULES })
-    .onConflictDoNothing()
-    .run();
+    .onConflictDoNothing();
 }
 
-export function getRules(db: Db, catalogId: string): CatalogRules {
-  requireCatalog(db, catalogId);
-  const row = db.select().from(catalogRules).where(eq(catalogRules.catalogId, catalogId)).get();
+export async function getRules(db: Db, catalogId: string): Promise<CatalogRules> {
+  await requireCatalog(db, catalogId);
+  const [row] = await db.select().from(catalogRules).where(eq(catalogRules.catalogId, catalogId)).limit(1);
   if (!row) return DEFAULT_RULES;
   const { catalogId: _id, ...rules } = row;
   return rules;
 }
 
-export function toolNamesOf(tx: Tx, catalogId: string): Set<string> {
-  return new Set(
-    tx
-      .select({ name: tools.name })
-      .from(tools)
-      .where(eq(tools.catalogId, catalogId))
-      .all()
-      .map((row) => row.name),
-  );
+export async function toolNamesOf(tx: Tx, catalogId: string): Promise<Set<string>> {
+  const rows = await tx.select({ name: tools.name }).from(tools).where(eq(tools.catalogId, catalogId));
+  return new Set(rows.map((row) => row.name));
 }
 
 function validateProviders(providers: ProviderProfile[]): FieldError[] {
@@ -56,14 +50,14 @@ const SUBJECT_KINDS: Record<keyof CatalogRules, ChangeEntry["subjectKind"]> = {
 };
 
 /** Writes the parts of `changes` that differ from `before` and returns their audit entries (none: nothing written). */
-function writeRules(tx: Tx, catalogId: string, before: CatalogRules, changes: Partial<CatalogRules>): ChangeEntry[] {
+async function writeRules(tx: Tx, catalogId: string, before: CatalogRules, changes: Partial<CatalogRules>): Promise<ChangeEntry[]> {
   const changed = (Object.keys(SUBJECT_KINDS) as (keyof CatalogRules)[]).filter((key) => changes[key] !== undefined && !isUnchanged(before[key], changes[key]));
   if (changed.length === 0) return [];
-  ensureRules(tx, catalogId);
-  tx.update(catalogRules)
+  await ensureRules(tx, catalogId);
+  await tx
+    .update(catalogRules)
     .set(Object.fromEntries(changed.map((key) => [key, changes[key]])))
-    .where(eq(catalogRules.catalogId, catalogId))
-    .run();
+    .where(eq(catalogRules.catalogId, catalogId));
   return changed.map((key) => ({ subjectKind: SUBJECT_KINDS[key], subject: key, action: "update", before: before[key], after: changes[key] }));
 }
 
@@ -71,25 +65,25 @@ function writeRules(tx: Tx, catalogId: string, before: CatalogRules, changes: Pa
  * Replaces each part of the rules that `changes` names, all or nothing, and returns the result:
  * one change, so one revision, with an audit entry per part that differs; none if none does.
  */
-export function saveRules(db: Db, catalogId: string, changes: Partial<CatalogRules>, actor: string): CatalogRules {
-  return writeTransaction(db, (tx) => {
-    const before = getRules(tx as unknown as Db, catalogId);
-    const toolNames = toolNamesOf(tx, catalogId);
+export async function saveRules(db: Db, catalogId: string, changes: Partial<CatalogRules>, actor: string): Promise<CatalogRules> {
+  return writeTransaction(db, async (tx) => {
+    const before = await getRules(tx, catalogId);
+    const toolNames = await toolNamesOf(tx, catalogId);
     const errors = [
       ...(changes.modelRules ? validateModelRules(changes.modelRules, toolNames) : []),
       ...(changes.providers ? validateProviders(changes.providers) : []),
       ...(changes.overrides ? validateOverrides(changes.overrides, toolNames) : []),
     ];
     if (errors.length > 0) throw ToolshedError.fromFieldErrors(errors, "Invalid rules");
-    const entries = writeRules(tx, catalogId, before, changes);
+    const entries = await writeRules(tx, catalogId, before, changes);
     if (entries.length === 0) return before;
-    recordChanges(tx, catalogId, actor, entries);
-    return getRules(tx as unknown as Db, catalogId);
+    await recordChanges(tx, catalogId, actor, entries);
+    return getRules(tx, catalogId);
   });
 }
 
 /** Carries tools' renames and deletions into the model rules and overrides, inside the caller's transaction; returns their audit entries. */
-export function rewriteToolReferencesInCatalogRules(tx: Tx, catalogId: string, changes: ToolNameChanges): ChangeEntry[] {
-  const before = getRules(tx as unknown as Db, catalogId);
+export async function rewriteToolReferencesInCatalogRules(tx: Tx, catalogId: string, changes: ToolNameChanges): Promise<ChangeEntry[]> {
+  const before = await getRules(tx, catalogId);
   return writeRules(tx, catalogId, before, rewriteToolReferencesInRules(before, changes));
 }

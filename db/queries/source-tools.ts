@@ -5,7 +5,7 @@ import { isPinnedSource, pinnedDefinitionOf } from "@/lib/tools/pinning";
 import { SOURCE_REDEFINE_ACTION, type InputSchema, type ToolMeta, type ToolSource } from "@/lib/tools/types";
 import type { FieldError } from "@/lib/tools/validate";
 import { chunkedInsert, chunksOf } from "../chunks";
-import { writeTransaction, type Db } from "../client";
+import { readTransaction, sqliteOf, writeTransaction, type Db } from "../client";
 import { tools, type ToolRow } from "../schema";
 import { recordManyChanges, type ChangeEntry, type Tx } from "./audit";
 import { catalogFingerprint } from "./guards";
@@ -92,36 +92,34 @@ function updateAction(before: SourceDefinition, after: SourceDefinition): string
 }
 
 /** The id and name of each registered tool of one source. */
-function registeredToolsOf(tx: Tx, catalogId: string, source: ToolSource, sourceRef: string): { id: number; name: string }[] {
+function registeredToolsOf(tx: Tx, catalogId: string, source: ToolSource, sourceRef: string): Promise<{ id: number; name: string }[]> {
   return tx
     .select({ id: tools.id, name: tools.name })
     .from(tools)
-    .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef), eq(tools.registered, true)))
-    .all();
+    .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef), eq(tools.registered, true)));
 }
 
-function hasToolsOf(tx: Tx, catalogId: string, source: ToolSource, sourceRef: string): boolean {
-  const row = tx
+async function hasToolsOf(tx: Tx, catalogId: string, source: ToolSource, sourceRef: string): Promise<boolean> {
+  const rows = await tx
     .select({ id: tools.id })
     .from(tools)
     .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef)))
-    .limit(1)
-    .get();
-  return row !== undefined;
+    .limit(1);
+  return rows.length > 0;
 }
 
-function unregister(tx: Tx, rows: { id: number }[]): void {
+async function unregister(tx: Tx, rows: { id: number }[]): Promise<void> {
   const updatedAt = new Date();
   for (const chunk of chunksOf(rows))
-    tx.update(tools)
+    await tx
+      .update(tools)
       .set({ registered: false, updatedAt })
       .where(
         inArray(
           tools.id,
           chunk.map((row) => row.id),
         ),
-      )
-      .run();
+      );
 }
 
 /** Whether a person made the tool's tags other than its source's (in the editor or by an import): a sync keeps theirs. */
@@ -142,10 +140,10 @@ interface SyncPlan {
   result: SourceSyncResult;
 }
 
-/** Works a sync of these listings out against the catalog as it is (see syncSourceTools). Reads only. */
-function planSync(db: Db, catalogId: string, listings: SourceListing[]): SyncPlan {
+/** Works a sync of these listings out against the catalog as it is (see syncSourceTools). Reads only, inside the caller's transaction. */
+async function planSync(tx: Tx, catalogId: string, listings: SourceListing[]): Promise<SyncPlan> {
   const plan: SyncPlan = {
-    fingerprint: catalogFingerprint(db.$client, catalogId),
+    fingerprint: catalogFingerprint(sqliteOf(tx), catalogId),
     inserts: [],
     updates: [],
     gone: [],
@@ -153,7 +151,7 @@ function planSync(db: Db, catalogId: string, listings: SourceListing[]): SyncPla
     claimed: new Map(),
     result: { added: [], updated: [], unregistered: [], conflicts: [] },
   };
-  for (const listing of listings) planListing(db, catalogId, listing, plan);
+  for (const listing of listings) await planListing(tx, catalogId, listing, plan);
   return plan;
 }
 
@@ -163,17 +161,16 @@ const conflictWith = (name: string, source: ToolSource): FieldError => ({
 });
 
 /** Adds one source's listing to the plan. */
-function planListing(db: Db, catalogId: string, { source, sourceRef, drafts }: SourceListing, plan: SyncPlan): void {
+async function planListing(tx: Tx, catalogId: string, { source, sourceRef, drafts }: SourceListing, plan: SyncPlan): Promise<void> {
   const { result, entries } = plan;
   // A pinned source's first listing is approved by it, i.e. by whoever added the source (lib/tools/pinning.ts).
-  const firstListing = isPinnedSource(source) && !hasToolsOf(db, catalogId, source, sourceRef);
+  const firstListing = isPinnedSource(source) && !(await hasToolsOf(tx, catalogId, source, sourceRef));
   const byName = new Map<string, StoredSourceTool>();
   for (const names of chunksOf(drafts.map((draft) => draft.name))) {
-    for (const row of db
+    for (const row of await tx
       .select(STORED_COLUMNS)
       .from(tools)
-      .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names)))
-      .all())
+      .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names))))
       byName.set(row.name, row);
   }
   for (const draft of drafts) {
@@ -220,7 +217,7 @@ function planListing(db: Db, catalogId: string, { source, sourceRef, drafts }: S
     }
   }
   const listed = new Set(drafts.map((draft) => draft.name));
-  const gone = registeredToolsOf(db, catalogId, source, sourceRef).filter((row) => !listed.has(row.name));
+  const gone = (await registeredToolsOf(tx, catalogId, source, sourceRef)).filter((row) => !listed.has(row.name));
   for (const row of gone) {
     plan.gone.push(row);
     result.unregistered.push(row.name);
@@ -238,14 +235,14 @@ function planListing(db: Db, catalogId: string, { source, sourceRef, drafts }: S
  * as each minute's of every MCP server, change nothing: those never take it), and worked out
  * again under the lock if the catalog changed meanwhile.
  */
-export function syncSourceTools(db: Db, catalogId: string, listings: SourceListing[], actor: string): SourceSyncResult {
-  const plan = db.transaction(() => planSync(db, catalogId, listings));
+export async function syncSourceTools(db: Db, catalogId: string, listings: SourceListing[], actor: string): Promise<SourceSyncResult> {
+  const plan = await readTransaction(db, (tx) => planSync(tx, catalogId, listings));
   if (plan.entries.length === 0) return plan.result;
-  return writeTransaction(db, (tx) => {
-    const current = catalogFingerprint(db.$client, catalogId) === plan.fingerprint ? plan : planSync(db, catalogId, listings);
+  return writeTransaction(db, async (tx) => {
+    const current = catalogFingerprint(sqliteOf(tx), catalogId) === plan.fingerprint ? plan : await planSync(tx, catalogId, listings);
     if (current.entries.length === 0) return current.result;
-    writePlan(db, tx, current);
-    recordManyChanges(db, catalogId, actor, current.entries);
+    await writePlan(tx, current);
+    await recordManyChanges(tx, catalogId, actor, current.entries);
     return current.result;
   });
 }
@@ -254,16 +251,16 @@ export function syncSourceTools(db: Db, catalogId: string, listings: SourceListi
  * Syncs these listings inside the caller's write transaction, as part of its change (e.g. adding
  * the MCP server that listed them): returns the result and the audit entries for it to record.
  */
-export function writeSourceListings(db: Db, tx: Tx, catalogId: string, listings: SourceListing[]): { result: SourceSyncResult; entries: ChangeEntry[] } {
-  const plan = planSync(db, catalogId, listings);
-  writePlan(db, tx, plan);
+export async function writeSourceListings(tx: Tx, catalogId: string, listings: SourceListing[]): Promise<{ result: SourceSyncResult; entries: ChangeEntry[] }> {
+  const plan = await planSync(tx, catalogId, listings);
+  await writePlan(tx, plan);
   return plan;
 }
 
-/** Writes a plan; its caller holds the write lock and records its entries. */
-function writePlan(db: Db, tx: Tx, plan: SyncPlan): void {
-  chunkedInsert(db.$client, "tools", INSERT_COLUMNS, plan.inserts);
-  const update = db.$client.prepare(
+/** Writes a plan; its caller holds the write lock (`tx`) and records its entries. */
+async function writePlan(tx: Tx, plan: SyncPlan): Promise<void> {
+  await chunkedInsert(tx, "tools", INSERT_COLUMNS, plan.inserts);
+  const update = sqliteOf(tx).prepare(
     "UPDATE tools SET summary = ?, description = ?, input_schema = ?, tags = ?, source_tags = ?, meta = ?, registered = 1, updated_at = ? WHERE id = ?",
   );
   const now = Date.now();
@@ -279,17 +276,24 @@ function writePlan(db: Db, tx: Tx, plan: SyncPlan): void {
       id,
     );
   }
-  unregister(tx, plan.gone);
+  await unregister(tx, plan.gone);
 }
 
 /** Takes every tool of one source out of "registered" (its server is gone); returns their names. */
-export function unregisterSourceTools(db: Db, catalogId: string, source: ToolSource, sourceRef: string, actor: string, reason: string): string[] {
-  return writeTransaction(db, (tx) => {
-    const rows = registeredToolsOf(tx, catalogId, source, sourceRef);
-    unregister(tx, rows);
+export async function unregisterSourceTools(
+  db: Db,
+  catalogId: string,
+  source: ToolSource,
+  sourceRef: string,
+  actor: string,
+  reason: string,
+): Promise<string[]> {
+  return writeTransaction(db, async (tx) => {
+    const rows = await registeredToolsOf(tx, catalogId, source, sourceRef);
+    await unregister(tx, rows);
     if (rows.length > 0) {
-      recordManyChanges(
-        db,
+      await recordManyChanges(
+        tx,
         catalogId,
         actor,
         rows.map((row) => ({
@@ -309,36 +313,33 @@ export function unregisterSourceTools(db: Db, catalogId: string, source: ToolSou
  * Deletes every tool of one source (the source itself was removed), and with them what names them
  * (agents, model rules, overrides: see rewriteToolReferences), in one revision; their audit history stays.
  */
-export function deleteSourceTools(db: Db, catalogId: string, source: ToolSource, sourceRef: string, actor: string): string[] {
-  return writeTransaction(db, (tx) => {
-    const rows = tx
+export async function deleteSourceTools(db: Db, catalogId: string, source: ToolSource, sourceRef: string, actor: string): Promise<string[]> {
+  return writeTransaction(db, async (tx) => {
+    const rows = await tx
       .select({ id: tools.id, name: tools.name })
       .from(tools)
-      .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef)))
-      .all();
+      .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source), eq(tools.sourceRef, sourceRef)));
     if (rows.length === 0) return [];
     for (const chunk of chunksOf(rows))
-      tx.delete(tools)
-        .where(
-          inArray(
-            tools.id,
-            chunk.map((row) => row.id),
-          ),
-        )
-        .run();
+      await tx.delete(tools).where(
+        inArray(
+          tools.id,
+          chunk.map((row) => row.id),
+        ),
+      );
     const names = rows.map((row) => row.name);
     const deletions = names.map((name) => ({ subjectKind: "tool" as const, subject: name, action: "delete", before: { source, sourceRef } }));
-    recordManyChanges(db, catalogId, actor, [...deletions, ...rewriteToolReferences(tx, catalogId, deletingTools(names)).entries]);
+    const { entries } = await rewriteToolReferences(tx, catalogId, deletingTools(names));
+    await recordManyChanges(tx, catalogId, actor, [...deletions, ...entries]);
     return names;
   });
 }
 
 /** The source refs a catalog has tools from, for one source kind. */
-export function sourceRefsOf(db: Db, catalogId: string, source: ToolSource): string[] {
-  const rows = db
+export async function sourceRefsOf(db: Db, catalogId: string, source: ToolSource): Promise<string[]> {
+  const rows = await db
     .selectDistinct({ ref: tools.sourceRef })
     .from(tools)
-    .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source)))
-    .all();
+    .where(and(eq(tools.catalogId, catalogId), eq(tools.source, source)));
   return rows.flatMap((row) => (row.ref ? [row.ref] : []));
 }

@@ -12,7 +12,7 @@ import { parseWith } from "@/lib/http";
 export async function saveAgentAction(catalogId: string, agent: unknown, previousName?: string) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
-    const saved = saveAgent(getDb(), catalogId, parseWith(agentBody, agent), actor, previousName);
+    const saved = await saveAgent(getDb(), catalogId, parseWith(agentBody, agent), actor, previousName);
     revalidatePath(`/catalogs/${catalogId}`, "layout");
     return saved;
   });
@@ -21,7 +21,7 @@ export async function saveAgentAction(catalogId: string, agent: unknown, previou
 export async function deleteAgentAction(catalogId: string, name: string) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
-    deleteAgent(getDb(), catalogId, name, actor);
+    await deleteAgent(getDb(), catalogId, name, actor);
     revalidatePath(`/catalogs/${catalogId}`, "layout");
     return { name };
   });

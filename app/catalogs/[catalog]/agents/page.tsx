@@ -10,5 +10,7 @@ export default async function AgentsPage({ params }: { params: Promise<{ catalog
   const { catalog } = await params;
   await pageCatalogAccess(catalog);
   const db = getDb();
-  return <AgentsEditor catalogId={catalog} agents={listAgents(db, catalog)} toolNames={listTools(db, catalog).map((tool) => tool.name)} />;
+  const agents = await listAgents(db, catalog);
+  const toolNames = (await listTools(db, catalog)).map((tool) => tool.name);
+  return <AgentsEditor catalogId={catalog} agents={agents} toolNames={toolNames} />;
 }

@@ -13,7 +13,7 @@ export default async function PlaygroundPage({ params }: { params: Promise<{ cat
   const { catalog } = await params;
   await pageCatalogAccess(catalog);
   const config = describeModelConfig(process.env);
-  const agents = listAgents(getDb(), catalog).map((agent) => ({ name: agent.name, mode: agent.mode }));
+  const agents = (await listAgents(getDb(), catalog)).map((agent) => ({ name: agent.name, mode: agent.mode }));
   return (
     <Suspense>
       <Playground

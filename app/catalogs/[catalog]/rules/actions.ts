@@ -12,7 +12,7 @@ import { parseWith } from "@/lib/http";
 export async function saveRulesAction(catalogId: string, input: unknown) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
-    const rules = saveRules(getDb(), catalogId, parseWith(rulesBody, input), actor);
+    const rules = await saveRules(getDb(), catalogId, parseWith(rulesBody, input), actor);
     revalidatePath(`/catalogs/${catalogId}`, "layout");
     return rules;
   });

@@ -11,7 +11,7 @@ export default async function RulesPage({ params }: { params: Promise<{ catalog:
   const { catalog } = await params;
   await pageCatalogAccess(catalog);
   const db = getDb();
-  const rules = getRules(db, catalog);
-  const toolNames = listTools(db, catalog).map((tool) => tool.name);
+  const rules = await getRules(db, catalog);
+  const toolNames = (await listTools(db, catalog)).map((tool) => tool.name);
   return <RulesEditor catalogId={catalog} rules={rules} toolNames={toolNames} knownModels={KNOWN_MODELS} />;
 }

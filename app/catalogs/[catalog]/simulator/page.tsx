@@ -10,7 +10,7 @@ export const metadata = { title: "Simulator" };
 export default async function SimulatorPage({ params }: { params: Promise<{ catalog: string }> }) {
   const { catalog } = await params;
   await pageCatalogAccess(catalog);
-  const agents = listAgents(getDb(), catalog).map((agent) => ({ name: agent.name, mode: agent.mode }));
+  const agents = (await listAgents(getDb(), catalog)).map((agent) => ({ name: agent.name, mode: agent.mode }));
   return (
     <Suspense>
       <Simulator catalogId={catalog} agents={agents} knownModels={KNOWN_MODELS} />

@@ -20,7 +20,7 @@ export async function addMcpServerAction(catalogId: string, body: unknown) {
     const db = getDb();
     const sync = await addMcpServer(db, catalogId, config, actor);
     refresh(catalogId);
-    return { server: getMcpServer(db, catalogId, config.name), sync };
+    return { server: await getMcpServer(db, catalogId, config.name), sync };
   });
 }
 
@@ -30,7 +30,7 @@ export async function syncMcpServerAction(catalogId: string, name: string) {
     const db = getDb();
     const sync = await syncMcpServer(db, catalogId, name);
     refresh(catalogId);
-    return { server: getMcpServer(db, catalogId, name), sync };
+    return { server: await getMcpServer(db, catalogId, name), sync };
   });
 }
 
@@ -50,7 +50,7 @@ export async function reloadSourcesAction(catalogId: string) {
     await authorizeCatalogAction(catalogId, "admin");
     const db = getDb();
     const local = await reloadLocalSources();
-    for (const { id } of listCatalogs(db)) await syncLocalSources(db, id);
+    for (const { id } of await listCatalogs(db)) await syncLocalSources(db, id);
     refresh(catalogId);
     return { loadedAt: local.loadedAt, errors: local.errors };
   });

@@ -27,14 +27,7 @@ export default async function SourcesRoute({ params }: { params: Promise<{ catal
     fileAgents: local.agents.map(({ name, description, mode, file }) => ({ name, description, mode, file })),
     errors: local.errors,
   };
-  const agents = listAgents(db, catalog).map(({ name, description, mode }) => ({ name, description, mode }));
-  return (
-    <SourcesPage
-      catalogId={catalog}
-      servers={listMcpServers(db, catalog).map((server) => mcpServerViewFor(server, access))}
-      local={summary}
-      catalogAgents={agents}
-      renderedAt={Date.now()}
-    />
-  );
+  const agents = (await listAgents(db, catalog)).map(({ name, description, mode }) => ({ name, description, mode }));
+  const servers = (await listMcpServers(db, catalog)).map((server) => mcpServerViewFor(server, access));
+  return <SourcesPage catalogId={catalog} servers={servers} local={summary} catalogAgents={agents} renderedAt={Date.now()} />;
 }

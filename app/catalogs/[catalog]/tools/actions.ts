@@ -17,7 +17,7 @@ function refresh(catalogId: string) {
 export async function createToolAction(catalogId: string, draft: unknown) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
-    const tool = createCustomTool(getDb(), catalogId, parseWith(toolBody, draft), actor);
+    const tool = await createCustomTool(getDb(), catalogId, parseWith(toolBody, draft), actor);
     refresh(catalogId);
     return tool;
   });
@@ -26,7 +26,7 @@ export async function createToolAction(catalogId: string, draft: unknown) {
 export async function updateToolAction(catalogId: string, name: string, patch: unknown) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
-    const tool = updateTool(getDb(), catalogId, name, parseWith(toolBody, patch), actor);
+    const tool = await updateTool(getDb(), catalogId, name, parseWith(toolBody, patch), actor);
     refresh(catalogId);
     return tool;
   });
@@ -36,7 +36,7 @@ export async function updateToolAction(catalogId: string, name: string, patch: u
 export async function deleteToolAction(catalogId: string, name: string) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
-    const deletion = deleteTool(getDb(), catalogId, name, actor);
+    const deletion = await deleteTool(getDb(), catalogId, name, actor);
     refresh(catalogId);
     return deletion;
   });
@@ -46,7 +46,7 @@ export async function deleteToolAction(catalogId: string, name: string) {
 export async function reviewDefinitionAction(catalogId: string, verdict: unknown) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
-    const review = reviewDefinition(getDb(), catalogId, parseWith(definitionReviewBody, verdict), actor) ?? null;
+    const review = (await reviewDefinition(getDb(), catalogId, parseWith(definitionReviewBody, verdict), actor)) ?? null;
     refresh(catalogId);
     return review;
   });

@@ -6,10 +6,10 @@ import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string };
 
-export const GET = catalogRoute<Params>("read", ({ params }) => Response.json({ agents: listAgents(getDb(), params.catalog) }));
+export const GET = catalogRoute<Params>("read", async ({ params }) => Response.json({ agents: await listAgents(getDb(), params.catalog) }));
 
 export const POST = catalogRoute<Params>("write", async ({ request, params, actor }) => {
-  const agent = saveAgent(getDb(), params.catalog, parseWith(agentBody, await readJsonBody(request)), actor);
+  const agent = await saveAgent(getDb(), params.catalog, parseWith(agentBody, await readJsonBody(request)), actor);
   return Response.json({ agent }, { status: 201 });
 });
 

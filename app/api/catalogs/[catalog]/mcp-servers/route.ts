@@ -8,8 +8,8 @@ import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string };
 
-export const GET = catalogRoute<Params>("read", ({ params, access }) =>
-  Response.json({ servers: listMcpServers(getDb(), params.catalog).map((server) => mcpServerViewFor(server, access)) }),
+export const GET = catalogRoute<Params>("read", async ({ params, access }) =>
+  Response.json({ servers: (await listMcpServers(getDb(), params.catalog)).map((server) => mcpServerViewFor(server, access)) }),
 );
 
 /** Adds a server and syncs it at once, in one revision; a server that cannot be reached is still added, with its error. */
@@ -17,7 +17,7 @@ export const POST = catalogRoute<Params>("admin", async ({ request, params, acto
   const config = parseWith(mcpServerBody, await readJsonBody(request));
   const db = getDb();
   const sync = await addMcpServer(db, params.catalog, config, actor);
-  return Response.json({ server: getMcpServer(db, params.catalog, config.name), sync }, { status: 201 });
+  return Response.json({ server: await getMcpServer(db, params.catalog, config.name), sync }, { status: 201 });
 });
 
 export const { PUT, PATCH, DELETE } = refuseOtherMethods({ GET, POST });

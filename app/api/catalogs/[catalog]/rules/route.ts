@@ -6,11 +6,11 @@ import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string };
 
-export const GET = catalogRoute<Params>("read", ({ params }) => Response.json({ rules: getRules(getDb(), params.catalog) }));
+export const GET = catalogRoute<Params>("read", async ({ params }) => Response.json({ rules: await getRules(getDb(), params.catalog) }));
 
 export const PUT = catalogRoute<Params>("write", async ({ request, params, actor }) => {
   const body = parseWith(rulesBody, await readJsonBody(request));
-  return Response.json({ rules: saveRules(getDb(), params.catalog, body, actor) });
+  return Response.json({ rules: await saveRules(getDb(), params.catalog, body, actor) });
 });
 
 export const { POST, PATCH, DELETE } = refuseOtherMethods({ GET, PUT });

@@ -6,15 +6,15 @@ import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string; name: string };
 
-export const GET = catalogRoute<Params>("read", ({ params }) => Response.json({ agent: getAgent(getDb(), params.catalog, params.name) }));
+export const GET = catalogRoute<Params>("read", async ({ params }) => Response.json({ agent: await getAgent(getDb(), params.catalog, params.name) }));
 
 export const PUT = catalogRoute<Params>("write", async ({ request, params, actor }) => {
-  const agent = saveAgent(getDb(), params.catalog, parseWith(agentBody, await readJsonBody(request)), actor, params.name);
+  const agent = await saveAgent(getDb(), params.catalog, parseWith(agentBody, await readJsonBody(request)), actor, params.name);
   return Response.json({ agent });
 });
 
-export const DELETE = catalogRoute<Params>("write", ({ params, actor }) => {
-  deleteAgent(getDb(), params.catalog, params.name, actor);
+export const DELETE = catalogRoute<Params>("write", async ({ params, actor }) => {
+  await deleteAgent(getDb(), params.catalog, params.name, actor);
   return new Response(null, { status: 204 });
 });
 

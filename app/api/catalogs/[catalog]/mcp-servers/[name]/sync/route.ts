@@ -7,7 +7,7 @@ import { refuseOtherMethods } from "@/lib/http";
 export const POST = catalogRoute<{ catalog: string; name: string }>("admin", async ({ params }) => {
   const db = getDb();
   const sync = await syncMcpServer(db, params.catalog, params.name);
-  return Response.json({ server: getMcpServer(db, params.catalog, params.name), sync });
+  return Response.json({ server: await getMcpServer(db, params.catalog, params.name), sync });
 });
 
 export const { GET, PUT, PATCH, DELETE } = refuseOtherMethods({ POST });
