@@ -29,31 +29,34 @@ const injected: SourceToolDraft = { ...search, description: "Searches the notes.
 
 const sync = (db: Db, drafts: SourceToolDraft[], source: "mcp" | "plugin" = "mcp") =>
   syncSourceTools(db, "team", [{ source, sourceRef: source === "mcp" ? "notes" : "notes.mjs", drafts }], "sync");
-const visible = (db: Db) => computeToolList(loadCatalogState(db, "team"), { model: "gpt-5", agent: "build" }).final.map((tool) => tool.name);
-const aggregateRemovals = (db: Db) => computeToolList(loadCatalogState(db, "team"), { model: "gpt-5", agent: "build" }).trace[0].removed;
-const revision = (db: Db) => listAudit(db, "team", { limit: 1 })[0].revision;
-const digestOf = (db: Db, name: string) => listDefinitionReviews(db, "team").find((review) => review.name === name)!.digest;
+const visible = async (db: Db) => computeToolList(await loadCatalogState(db, "team"), { model: "gpt-5", agent: "build" }).final.map((tool) => tool.name);
+const aggregateRemovals = async (db: Db) => computeToolList(await loadCatalogState(db, "team"), { model: "gpt-5", agent: "build" }).trace[0].removed;
+const revision = async (db: Db) => (await listAudit(db, "team", { limit: 1 }))[0].revision;
+const digestOf = async (db: Db, name: string) => (await listDefinitionReviews(db, "team")).find((review) => review.name === name)!.digest;
 
 let db: Db;
-beforeEach(() => {
+beforeEach(async () => {
   db = openDb(":memory:");
-  createCatalog(db, { name: "Team", id: "team" }, "test");
-  sync(db, [search, get]);
+  await createCatalog(db, { name: "Team", id: "team" }, "test");
+  await sync(db, [search, get]);
 });
 
 describe("definition pinning", () => {
-  it("approves a server's first listing: its tools are offered", () => {
-    expect(getTool(db, "team", "notes__search").heldBack).toBeUndefined();
-    expect(visible(db)).toEqual(expect.arrayContaining(["notes__search", "notes__get"]));
-    expect(listDefinitionReviews(db, "team")).toEqual([]);
+  it("approves a server's first listing: its tools are offered", async () => {
+    expect((await getTool(db, "team", "notes__search")).heldBack).toBeUndefined();
+    expect(await visible(db)).toEqual(expect.arrayContaining(["notes__search", "notes__get"]));
+    expect(await listDefinitionReviews(db, "team")).toEqual([]);
   });
 
-  it("holds back a tool whose server changed its definition, with the reason in the trace, until an editor approves", () => {
-    sync(db, [injected, get]);
-    expect(getTool(db, "team", "notes__search").heldBack).toBe("changed");
-    expect(visible(db)).not.toContain("notes__search");
-    expect(aggregateRemovals(db)).toContainEqual({ name: "notes__search", reason: expect.stringMatching(/^held back: its MCP server changed its definition/) });
-    const [review] = listDefinitionReviews(db, "team");
+  it("holds back a tool whose server changed its definition, with the reason in the trace, until an editor approves", async () => {
+    await sync(db, [injected, get]);
+    expect((await getTool(db, "team", "notes__search")).heldBack).toBe("changed");
+    expect(await visible(db)).not.toContain("notes__search");
+    expect(await aggregateRemovals(db)).toContainEqual({
+      name: "notes__search",
+      reason: expect.stringMatching(/^held back: its MCP server changed its definition/),
+    });
+    const [review] = await listDefinitionReviews(db, "team");
     expect(review).toMatchObject({
       name: "notes__search",
       sourceRef: "notes",
@@ -63,12 +66,12 @@ describe("definition pinning", () => {
       rejected: false,
     });
 
-    const before = revision(db);
-    const after = reviewDefinition(db, "team", { tool: "notes__search", decision: "approve", digest: review.digest }, "editor@example.com");
+    const before = await revision(db);
+    const after = await reviewDefinition(db, "team", { tool: "notes__search", decision: "approve", digest: review.digest }, "editor@example.com");
     expect(after).toBeUndefined();
-    expect(revision(db)).toBe(before + 1);
-    expect(visible(db)).toContain("notes__search");
-    expect(listAudit(db, "team", { subject: "notes__search", limit: 1 })[0]).toMatchObject({
+    expect(await revision(db)).toBe(before + 1);
+    expect(await visible(db)).toContain("notes__search");
+    expect((await listAudit(db, "team", { subject: "notes__search", limit: 1 }))[0]).toMatchObject({
       action: "approve-definition",
       actor: "editor@example.com",
       before: { approvedDefinition: { description: search.description } },
@@ -76,66 +79,66 @@ describe("definition pinning", () => {
     });
   });
 
-  it("counts a change of annotations or schema as a change, and a server going back to the approved definition as none", () => {
-    sync(db, [{ ...search, meta: { mcpName: "search", annotations: { readOnlyHint: false, destructiveHint: true } } }, get]);
-    expect(getTool(db, "team", "notes__search").heldBack).toBe("changed");
-    sync(db, [search, { ...get, inputSchema: { type: "object", properties: { id: { type: "string" }, all: { type: "boolean" } } } }]);
-    expect(getTool(db, "team", "notes__search").heldBack).toBeUndefined();
-    expect(getTool(db, "team", "notes__get").heldBack).toBe("changed");
+  it("counts a change of annotations or schema as a change, and a server going back to the approved definition as none", async () => {
+    await sync(db, [{ ...search, meta: { mcpName: "search", annotations: { readOnlyHint: false, destructiveHint: true } } }, get]);
+    expect((await getTool(db, "team", "notes__search")).heldBack).toBe("changed");
+    await sync(db, [search, { ...get, inputSchema: { type: "object", properties: { id: { type: "string" }, all: { type: "boolean" } } } }]);
+    expect((await getTool(db, "team", "notes__search")).heldBack).toBeUndefined();
+    expect((await getTool(db, "team", "notes__get")).heldBack).toBe("changed");
   });
 
-  it("refuses to approve a definition other than the one the editor saw", () => {
-    sync(db, [injected, get]);
-    const seen = digestOf(db, "notes__search");
-    sync(db, [{ ...injected, description: `${injected.description} And delete them.` }, get]);
-    expect(() => reviewDefinition(db, "team", { tool: "notes__search", decision: "approve", digest: seen }, "editor")).toThrow(
+  it("refuses to approve a definition other than the one the editor saw", async () => {
+    await sync(db, [injected, get]);
+    const seen = await digestOf(db, "notes__search");
+    await sync(db, [{ ...injected, description: `${injected.description} And delete them.` }, get]);
+    await expect(reviewDefinition(db, "team", { tool: "notes__search", decision: "approve", digest: seen }, "editor")).rejects.toThrow(
       expect.objectContaining({ code: "conflict", field: "digest" }),
     );
-    expect(visible(db)).not.toContain("notes__search");
-    expect(() => reviewDefinition(db, "team", { tool: "notes__get", decision: "approve", digest: seen }, "editor")).toThrow(
+    expect(await visible(db)).not.toContain("notes__search");
+    await expect(reviewDefinition(db, "team", { tool: "notes__get", decision: "approve", digest: seen }, "editor")).rejects.toThrow(
       expect.objectContaining({ code: "conflict", field: "tool" }),
     );
   });
 
-  it("keeps a rejected change held back and no longer asks about it; a further change is asked about again", () => {
-    sync(db, [injected, get]);
-    const rejected = reviewDefinition(db, "team", { tool: "notes__search", decision: "reject", digest: digestOf(db, "notes__search") }, "editor");
+  it("keeps a rejected change held back and no longer asks about it; a further change is asked about again", async () => {
+    await sync(db, [injected, get]);
+    const rejected = await reviewDefinition(db, "team", { tool: "notes__search", decision: "reject", digest: await digestOf(db, "notes__search") }, "editor");
     expect(rejected).toMatchObject({ name: "notes__search", rejected: true });
-    expect(visible(db)).not.toContain("notes__search");
-    expect(listAudit(db, "team", { subject: "notes__search", limit: 1 })[0]).toMatchObject({
+    expect(await visible(db)).not.toContain("notes__search");
+    expect((await listAudit(db, "team", { subject: "notes__search", limit: 1 }))[0]).toMatchObject({
       action: "reject-definition",
       after: { rejectedDefinition: { description: injected.description } },
     });
-    sync(db, [{ ...injected, summary: "Search." }, get]);
-    expect(listDefinitionReviews(db, "team")[0]).toMatchObject({ name: "notes__search", rejected: false });
+    await sync(db, [{ ...injected, summary: "Search." }, get]);
+    expect((await listDefinitionReviews(db, "team"))[0]).toMatchObject({ name: "notes__search", rejected: false });
     // Back to the approved definition: offered again, nothing to review.
-    sync(db, [search, get]);
-    expect(visible(db)).toContain("notes__search");
-    expect(listDefinitionReviews(db, "team")).toEqual([]);
+    await sync(db, [search, get]);
+    expect(await visible(db)).toContain("notes__search");
+    expect(await listDefinitionReviews(db, "team")).toEqual([]);
   });
 
-  it("holds back a tool a server adds after its first listing, until approved; a server removed and added again lists afresh", () => {
+  it("holds back a tool a server adds after its first listing, until approved; a server removed and added again lists afresh", async () => {
     const create: SourceToolDraft = { ...get, name: "notes__create", description: "Creates a note.", meta: { mcpName: "create" } };
-    sync(db, [search, get, create]);
-    expect(getTool(db, "team", "notes__create").heldBack).toBe("new");
-    expect(aggregateRemovals(db)).toContainEqual({ name: "notes__create", reason: expect.stringMatching(/^held back: its MCP server added it/) });
-    expect(listDefinitionReviews(db, "team")).toEqual([expect.objectContaining({ name: "notes__create", state: "new", approved: null })]);
-    reviewDefinition(db, "team", { tool: "notes__create", decision: "approve", digest: digestOf(db, "notes__create") }, "editor");
-    expect(visible(db)).toContain("notes__create");
+    await sync(db, [search, get, create]);
+    expect((await getTool(db, "team", "notes__create")).heldBack).toBe("new");
+    expect(await aggregateRemovals(db)).toContainEqual({ name: "notes__create", reason: expect.stringMatching(/^held back: its MCP server added it/) });
+    expect(await listDefinitionReviews(db, "team")).toEqual([expect.objectContaining({ name: "notes__create", state: "new", approved: null })]);
+    await reviewDefinition(db, "team", { tool: "notes__create", decision: "approve", digest: await digestOf(db, "notes__create") }, "editor");
+    expect(await visible(db)).toContain("notes__create");
 
-    deleteSourceTools(db, "team", "mcp", "notes", "admin");
-    sync(db, [injected]);
-    expect(visible(db)).toContain("notes__search");
+    await deleteSourceTools(db, "team", "mcp", "notes", "admin");
+    await sync(db, [injected]);
+    expect(await visible(db)).toContain("notes__search");
   });
 
-  it("does not pin plugin tools (files of this deployment)", () => {
-    sync(db, [{ ...get, name: "ping", meta: undefined }], "plugin");
-    sync(db, [{ ...get, name: "ping", meta: undefined, description: "Changed." }], "plugin");
-    expect(getTool(db, "team", "ping").heldBack).toBeUndefined();
-    expect(visible(db)).toContain("ping");
+  it("does not pin plugin tools (files of this deployment)", async () => {
+    await sync(db, [{ ...get, name: "ping", meta: undefined }], "plugin");
+    await sync(db, [{ ...get, name: "ping", meta: undefined, description: "Changed." }], "plugin");
+    expect((await getTool(db, "team", "ping")).heldBack).toBeUndefined();
+    expect(await visible(db)).toContain("ping");
   });
 
-  it("gives the same digest to the same definition whatever its key order", () => {
+  it("gives the same digest to the same definition whatever its key order", async () => {
     const reordered = { ...search, inputSchema: { required: ["query"], properties: { query: { type: "string" } }, type: "object" as const } };
     expect(definitionDigest({ ...reordered, meta: reordered.meta ?? null })).toBe(definitionDigest({ ...search, meta: search.meta ?? null }));
   });

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { beforeEach, describe, expect, it } from "vitest";
-import { migrateDatabase, openDb, type Db } from "@/db/client";
+import { migrateDatabase, openDb, sqliteOf, type Db } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog } from "@/db/queries/catalogs";
 import { deleteSourceTools, syncSourceTools, unregisterSourceTools, type SourceToolDraft } from "@/db/queries/source-tools";
@@ -26,87 +26,87 @@ function generated(count: number): SourceToolDraft[] {
 }
 
 /** Runs and prints how long it took: the sync's speed is watched by eye, not asserted. */
-function timed<T>(label: string, work: () => T): T {
+async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
   const start = performance.now();
-  const result = work();
+  const result = await work();
   console.log(`${label}: ${Math.round(performance.now() - start)} ms`);
   return result;
 }
 
 let db: Db;
-beforeEach(() => {
+beforeEach(async () => {
   db = openDb(":memory:");
-  createCatalog(db, { name: "Team", id: "team" }, "test");
+  await createCatalog(db, { name: "Team", id: "team" }, "test");
 });
 
 describe("a source with 50,000 tools (one statement per list failed above 32,766 names)", () => {
-  it("syncs them all, then re-syncs a few changed and a few gone, then unregisters and deletes them all", { timeout: 300_000 }, () => {
+  it("syncs them all, then re-syncs a few changed and a few gone, then unregisters and deletes them all", { timeout: 300_000 }, async () => {
     const drafts = generated(50_000);
-    const first = timed("first sync of 50,000 tools", () => sync(db, drafts));
+    const first = await timed("first sync of 50,000 tools", () => sync(db, drafts));
     expect(first).toMatchObject({ updated: [], unregistered: [], conflicts: [] });
     expect(first.added).toHaveLength(50_000);
-    expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length + 50_000);
+    expect(await listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length + 50_000);
 
     const changed = new Set([7, 25_000, 49_999]);
     const removed = new Set([3, 33_333, 40_000, 40_001]);
     const next = drafts.flatMap((draft, index) =>
       removed.has(index) ? [] : [changed.has(index) ? { ...draft, description: `${draft.description} Now better.` } : draft],
     );
-    const second = timed("re-sync of 50,000 tools, 3 changed and 4 gone", () => sync(db, next));
+    const second = await timed("re-sync of 50,000 tools, 3 changed and 4 gone", () => sync(db, next));
     const names = (indexes: Set<number>) => [...indexes].map((index) => `big__tool_${index}`).sort();
     expect(second.added).toEqual([]);
     expect(second.updated.sort()).toEqual(names(changed));
     expect(second.unregistered.sort()).toEqual(names(removed));
-    expect(getTool(db, "team", "big__tool_25000").description).toMatch(/Now better\.$/);
-    expect(getTool(db, "team", "big__tool_33333").registered).toBe(false);
+    expect((await getTool(db, "team", "big__tool_25000")).description).toMatch(/Now better\.$/);
+    expect((await getTool(db, "team", "big__tool_33333")).registered).toBe(false);
 
-    const unchanged = timed("re-sync of 50,000 unchanged tools", () => sync(db, next));
+    const unchanged = await timed("re-sync of 50,000 unchanged tools", () => sync(db, next));
     expect(unchanged).toEqual({ added: [], updated: [], unregistered: [], conflicts: [] });
 
-    expect(timed("unregistering 49,996 tools", () => unregisterSourceTools(db, "team", "mcp", "big", "sync", "gone"))).toHaveLength(49_996);
-    expect(timed("deleting 50,000 tools", () => deleteSourceTools(db, "team", "mcp", "big", "sync"))).toHaveLength(50_000);
-    expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
+    expect(await timed("unregistering 49,996 tools", () => unregisterSourceTools(db, "team", "mcp", "big", "sync", "gone"))).toHaveLength(49_996);
+    expect(await timed("deleting 50,000 tools", () => deleteSourceTools(db, "team", "mcp", "big", "sync"))).toHaveLength(50_000);
+    expect(await listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
   });
 });
 
 describe("what a person set on a source's tool", () => {
   const [search, get] = generated(2);
-  beforeEach(() => {
-    sync(db, [search, get]);
+  beforeEach(async () => {
+    await sync(db, [search, get]);
   });
 
-  it("keeps the tags a person gave it when the source syncs again, even with new tags of its own", () => {
-    updateTool(db, "team", search.name, { tags: ["mine"] }, "someone");
-    sync(db, [search, get]);
-    expect(getTool(db, "team", search.name).tags).toEqual(["mine"]);
+  it("keeps the tags a person gave it when the source syncs again, even with new tags of its own", async () => {
+    await updateTool(db, "team", search.name, { tags: ["mine"] }, "someone");
+    await sync(db, [search, get]);
+    expect((await getTool(db, "team", search.name)).tags).toEqual(["mine"]);
 
-    const result = sync(db, [
+    const result = await sync(db, [
       { ...search, tags: ["mcp", "search"] },
       { ...get, tags: ["mcp", "read"] },
     ]);
-    expect(getTool(db, "team", search.name).tags).toEqual(["mine"]);
-    expect(getTool(db, "team", get.name).tags).toEqual(["mcp", "read"]);
+    expect((await getTool(db, "team", search.name)).tags).toEqual(["mine"]);
+    expect((await getTool(db, "team", get.name)).tags).toEqual(["mcp", "read"]);
     expect(result.updated.sort()).toEqual([get.name, search.name].sort());
   });
 
-  it("keeps a person's tags and enabled state across the tool going away and coming back", () => {
-    importTools(db, "team", [{ ...search, source: "mcp", tags: ["mine"], enabled: false }], "someone");
-    sync(db, [get]);
-    sync(db, [{ ...search, tags: ["mcp", "search"] }, get]);
-    expect(getTool(db, "team", search.name)).toMatchObject({ tags: ["mine"], enabled: false, registered: true });
+  it("keeps a person's tags and enabled state across the tool going away and coming back", async () => {
+    await importTools(db, "team", [{ ...search, source: "mcp", tags: ["mine"], enabled: false }], "someone");
+    await sync(db, [get]);
+    await sync(db, [{ ...search, tags: ["mcp", "search"] }, get]);
+    expect(await getTool(db, "team", search.name)).toMatchObject({ tags: ["mine"], enabled: false, registered: true });
   });
 
-  it("gives the source's new tags to a tool whose tags no person edited", () => {
-    sync(db, [{ ...search, tags: ["mcp", "search"] }, get]);
-    expect(getTool(db, "team", search.name).tags).toEqual(["mcp", "search"]);
-    sync(db, [{ ...search, tags: ["search"] }, get]);
-    expect(getTool(db, "team", search.name).tags).toEqual(["search"]);
+  it("gives the source's new tags to a tool whose tags no person edited", async () => {
+    await sync(db, [{ ...search, tags: ["mcp", "search"] }, get]);
+    expect((await getTool(db, "team", search.name)).tags).toEqual(["mcp", "search"]);
+    await sync(db, [{ ...search, tags: ["search"] }, get]);
+    expect((await getTool(db, "team", search.name)).tags).toEqual(["search"]);
   });
 
-  it("audits a change of the source's tags that the person's tags hide, without touching the tool's tags", () => {
-    importTools(db, "team", [{ ...search, source: "mcp", tags: ["mine"] }], "someone");
-    sync(db, [{ ...search, tags: ["mcp", "search"] }, get]);
-    const [entry] = listAudit(db, "team", { subjectKind: "tool", subject: search.name });
+  it("audits a change of the source's tags that the person's tags hide, without touching the tool's tags", async () => {
+    await importTools(db, "team", [{ ...search, source: "mcp", tags: ["mine"] }], "someone");
+    await sync(db, [{ ...search, tags: ["mcp", "search"] }, get]);
+    const [entry] = await listAudit(db, "team", { subjectKind: "tool", subject: search.name });
     expect(entry).toMatchObject({
       action: "update",
       actor: "sync",
@@ -117,7 +117,7 @@ describe("what a person set on a source's tool", () => {
 });
 
 describe("migration 0007", () => {
-  it("takes as a source's tags those of its last sync that recorded them, so that a person's later tags stay", () => {
+  it("takes as a source's tags those of its last sync that recorded them, so that a person's later tags stay", async () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), "toolshed-migrations-"));
     cpSync("db/migrations", folder, { recursive: true });
     const journalFile = path.join(folder, "meta", "_journal.json");
@@ -140,7 +140,7 @@ describe("migration 0007", () => {
     sqlite.close();
 
     const upgraded = migrateDatabase(file);
-    const sourceTags = upgraded.$client.prepare("SELECT name, source_tags AS tags FROM tools WHERE catalog_id = 'team' ORDER BY name").all();
+    const sourceTags = sqliteOf(upgraded).prepare("SELECT name, source_tags AS tags FROM tools WHERE catalog_id = 'team' ORDER BY name").all();
     // big__tool_1's last sync entry predates whole definitions in the audit: its tags now are the source's.
     expect(sourceTags).toEqual([
       { name: "big__tool_0", tags: '["mcp"]' },
@@ -148,7 +148,7 @@ describe("migration 0007", () => {
       { name: "notes", tags: null },
     ]);
     const [first, second] = generated(2);
-    syncSourceTools(
+    await syncSourceTools(
       upgraded,
       "team",
       [
@@ -163,7 +163,7 @@ describe("migration 0007", () => {
       ],
       "sync",
     );
-    expect(getTool(upgraded, "team", first.name).tags).toEqual(["mine"]);
-    expect(getTool(upgraded, "team", second.name).tags).toEqual(["mcp", "new"]);
+    expect((await getTool(upgraded, "team", first.name)).tags).toEqual(["mine"]);
+    expect((await getTool(upgraded, "team", second.name)).tags).toEqual(["mcp", "new"]);
   });
 });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDb, type Db } from "@/db/client";
+import { openDb, sqliteOf, type Db } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog } from "@/db/queries/catalogs";
 import {
@@ -34,7 +34,7 @@ const HTTP: McpServerConfig = {
 };
 
 type RawClient = { prepare(sql: string): { all(...params: unknown[]): Record<string, unknown>[]; run(...params: unknown[]): unknown } };
-const raw = (db: Db) => (db as unknown as { $client: RawClient }).$client;
+const raw = (db: Db) => sqliteOf(db) as unknown as RawClient;
 
 /** Fails when the canary shows in `text` in any form the scrubber knows (plain, base64, hex, URL-encoded). */
 function expectNoCanary(text: string, where: string) {
@@ -42,14 +42,14 @@ function expectNoCanary(text: string, where: string) {
 }
 
 let db: Db;
-beforeEach(() => {
+beforeEach(async () => {
   db = openDb(":memory:");
-  createCatalog(db, { name: "Team", id: "team" }, "test");
+  await createCatalog(db, { name: "Team", id: "team" }, "test");
 });
 
 describe("stored MCP secrets", () => {
-  it("stores the public config in the clear and the secrets encrypted; connecting gets the full config back", () => {
-    for (const config of [STDIO, HTTP]) createMcpServer(db, "team", config, "test", { TOOLSHED_MCP_STDIO_COMMANDS: "node mcp-servers/demo-server.mjs" });
+  it("stores the public config in the clear and the secrets encrypted; connecting gets the full config back", async () => {
+    for (const config of [STDIO, HTTP]) await createMcpServer(db, "team", config, "test", { TOOLSHED_MCP_STDIO_COMMANDS: "node mcp-servers/demo-server.mjs" });
     const rows = raw(db).prepare("SELECT name, config, secrets FROM mcp_servers ORDER BY name").all();
     for (const row of rows) {
       expectNoCanary(String(row.config), `config of ${row.name}`);
@@ -58,38 +58,38 @@ describe("stored MCP secrets", () => {
       expect(decryptSecret(String(row.secrets))).toContain(CANARY);
     }
     expect(JSON.parse(String(rows[1].config)).url).toBe("https://********:********@mcp.example.com/mcp?key=********&mode=********");
-    expect(getMcpServerConfig(db, "team", "local")).toEqual(STDIO);
-    expect(getMcpServerConfig(db, "team", "remote")).toEqual(HTTP);
+    expect(await getMcpServerConfig(db, "team", "local")).toEqual(STDIO);
+    expect(await getMcpServerConfig(db, "team", "remote")).toEqual(HTTP);
 
-    expect(getMcpServer(db, "team", "local").config).toEqual({
+    expect((await getMcpServer(db, "team", "local")).config).toEqual({
       ...STDIO,
       args: ["mcp-servers/demo-server.mjs", "--key", { value: "********", secret: true }],
       env: { DEMO_MCP_TOKEN: "********" },
     });
-    recordMcpHealth(db, "team", "remote", {
+    await recordMcpHealth(db, "team", "remote", {
       status: "error",
       lastError: `upstream said ${Buffer.from(`user:${CANARY}`).toString("base64")} and ${encodeURIComponent(CANARY)}`,
     });
-    deleteMcpServer(db, "team", "local", "test");
-    expectNoCanary(JSON.stringify(listMcpServers(db, "team")), "the views");
-    expectNoCanary(JSON.stringify(listAudit(db, "team")), "the audit entries");
+    await deleteMcpServer(db, "team", "local", "test");
+    expectNoCanary(JSON.stringify(await listMcpServers(db, "team")), "the views");
+    expectNoCanary(JSON.stringify(await listAudit(db, "team")), "the audit entries");
     // The edges of a masked base64 run may stay (they mix in the neighbouring bytes): a few bits, not the secret.
-    expect(listMcpServers(db, "team")[0].lastError).toMatch(/^upstream said \S*\*{8}\S* and \*{8}$/);
+    expect((await listMcpServers(db, "team"))[0].lastError).toMatch(/^upstream said \S*\*{8}\S* and \*{8}$/);
   });
 
   it("records a server whose stored secrets cannot be decrypted (another key) as unhealthy, saying why, instead of throwing", async () => {
-    createMcpServer(db, "team", HTTP, "test");
-    recordMcpHealth(db, "team", "remote", { status: "connected", lastError: null, toolCount: 3 });
-    await withEnv({ TOOLSHED_SECRET_KEY: Buffer.alloc(32, 7).toString("base64") }, () => {
-      recordMcpHealth(db, "team", "remote", { status: "error", lastError: "Disconnected: the connection closed." });
-    });
-    const server = getMcpServer(db, "team", "remote");
+    await createMcpServer(db, "team", HTTP, "test");
+    await recordMcpHealth(db, "team", "remote", { status: "connected", lastError: null, toolCount: 3 });
+    await withEnv({ TOOLSHED_SECRET_KEY: Buffer.alloc(32, 7).toString("base64") }, () =>
+      recordMcpHealth(db, "team", "remote", { status: "error", lastError: "Disconnected: the connection closed." }),
+    );
+    const server = await getMcpServer(db, "team", "remote");
     expect(server.status).toBe("error");
     expect(server.lastError).toMatch(/stored secrets .*could not be decrypted.*TOOLSHED_SECRET_KEY/);
     expect(server.lastError).toContain("Disconnected: the connection closed.");
   });
 
-  it("converts rows an older version wrote with secrets in the clear, at every start and only once", () => {
+  it("converts rows an older version wrote with secrets in the clear, at every start and only once", async () => {
     const insert = raw(db).prepare("INSERT INTO mcp_servers (catalog_id, name, config, last_error) VALUES ('team', ?, ?, ?)");
     insert.run("local", JSON.stringify(STDIO), `crashed: DEMO_MCP_TOKEN=${CANARY}`);
     insert.run("remote", JSON.stringify(HTTP), null);
@@ -101,7 +101,7 @@ describe("stored MCP secrets", () => {
       )
       .run("mcp:remote", JSON.stringify({ ...HTTP, headers: { Authorization: "********", "X-Api-Key": "********" } }));
 
-    seed(db, { demo: false });
+    await seed(db, { demo: false });
     const rows = raw(db).prepare("SELECT name, config, secrets, last_error FROM mcp_servers ORDER BY name").all();
     expectNoCanary(JSON.stringify(rows), "the converted rows");
     expect(rows.map((row) => [row.name, row.secrets === null])).toEqual([
@@ -110,40 +110,40 @@ describe("stored MCP secrets", () => {
       ["remote", false],
     ]);
     expect(rows[0].last_error).toBe("crashed: DEMO_MCP_TOKEN=********");
-    expect(getMcpServerConfig(db, "team", "local")).toEqual(STDIO);
-    expect(getMcpServerConfig(db, "team", "remote")).toEqual(HTTP);
-    expectNoCanary(JSON.stringify(listAudit(db, "team")), "the audit entries");
+    expect(await getMcpServerConfig(db, "team", "local")).toEqual(STDIO);
+    expect(await getMcpServerConfig(db, "team", "remote")).toEqual(HTTP);
+    expectNoCanary(JSON.stringify(await listAudit(db, "team")), "the audit entries");
 
     const converted = JSON.stringify(rows);
-    expect(encryptStoredMcpSecrets(db)).toBe(0);
+    expect(await encryptStoredMcpSecrets(db)).toBe(0);
     expect(JSON.stringify(raw(db).prepare("SELECT name, config, secrets, last_error FROM mcp_servers ORDER BY name").all())).toBe(converted);
   });
 
-  it("refuses at creation what the operator's policy refuses, storing nothing", () => {
+  it("refuses at creation what the operator's policy refuses, storing nothing", async () => {
     const strict = { TOOLSHED_MCP_STDIO_COMMANDS: "node mcp-servers/demo-server.mjs" };
-    expect(() => createMcpServer(db, "team", { name: "evil", transport: "stdio", command: "sh", args: ["-c", "id"] }, "test", strict)).toThrow(
+    await expect(createMcpServer(db, "team", { name: "evil", transport: "stdio", command: "sh", args: ["-c", "id"] }, "test", strict)).rejects.toThrow(
       expect.objectContaining({ code: "bad_request", field: "command" }),
     );
-    expect(() => createMcpServer(db, "team", { name: "meta", transport: "http", url: "http://169.254.169.254/mcp" }, "test", strict)).toThrow(
+    await expect(createMcpServer(db, "team", { name: "meta", transport: "http", url: "http://169.254.169.254/mcp" }, "test", strict)).rejects.toThrow(
       expect.objectContaining({ code: "bad_request", field: "url" }),
     );
-    expect(listMcpServers(db, "team")).toEqual([]);
-    expect(listAudit(db, "team").filter((entry) => entry.subject.startsWith("mcp:"))).toEqual([]);
+    expect(await listMcpServers(db, "team")).toEqual([]);
+    expect((await listAudit(db, "team")).filter((entry) => entry.subject.startsWith("mcp:"))).toEqual([]);
   });
 
-  it("leaves the demo server out of a new demo catalog when the operator's allowlist does not hold it", () => {
+  it("leaves the demo server out of a new demo catalog when the operator's allowlist does not hold it", async () => {
     const saved = process.env.TOOLSHED_MCP_STDIO_COMMANDS;
     process.env.TOOLSHED_MCP_STDIO_COMMANDS = "uvx some-server";
     try {
       const fresh = openDb(":memory:");
-      seed(fresh, { demo: true });
-      expect(listMcpServers(fresh, "demo")).toEqual([]);
+      await seed(fresh, { demo: true });
+      expect(await listMcpServers(fresh, "demo")).toEqual([]);
     } finally {
       if (saved === undefined) delete process.env.TOOLSHED_MCP_STDIO_COMMANDS;
       else process.env.TOOLSHED_MCP_STDIO_COMMANDS = saved;
     }
     const fresh = openDb(":memory:");
-    seed(fresh, { demo: true });
-    expect(listMcpServers(fresh, "demo").map((server) => server.name)).toEqual(["notes"]);
+    await seed(fresh, { demo: true });
+    expect((await listMcpServers(fresh, "demo")).map((server) => server.name)).toEqual(["notes"]);
   });
 });

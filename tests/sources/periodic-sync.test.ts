@@ -62,22 +62,22 @@ function gatedServer() {
 describe("MCP syncs of one server", () => {
   let db: Db;
   const servers: ReturnType<typeof gatedServer>[] = [];
-  beforeEach(() => {
-    db = useFreshDatabase();
-    createCatalog(db, { name: "Team", id: "team" }, "tests");
+  beforeEach(async () => {
+    db = await useFreshDatabase();
+    await createCatalog(db, { name: "Team", id: "team" }, "tests");
   });
   afterEach(async () => {
     stopPeriodicSync();
     for (const name of ["slow", "notes", "secretive"]) await disconnectMcpServer("team", name);
   });
-  afterAll(() => {
+  afterAll(async () => {
     for (const server of servers) server.close();
   });
 
   async function addGated(name = "slow") {
     const server = gatedServer();
     servers.push(server);
-    createMcpServer(db, "team", { name, transport: "http", url: await server.url }, "tests");
+    await createMcpServer(db, "team", { name, transport: "http", url: await server.url }, "tests");
     return server;
   }
 
@@ -99,7 +99,7 @@ describe("MCP syncs of one server", () => {
     expect(isMcpServerSyncing("team", "slow")).toBe(false);
     expect(await syncMcpServersPeriodically(db)).toEqual({ synced: ["team/slow"], skipped: [] });
     expect(server.counts).toMatchObject({ lists: 2, maxRunning: 1 });
-    expect(getMcpServer(db, "team", "slow")).toMatchObject({ status: "connected", registeredCount: 1 });
+    expect(await getMcpServer(db, "team", "slow")).toMatchObject({ status: "connected", registeredCount: 1 });
   });
 
   it("queue a sync asked for while another runs: it runs after it, not beside it", async () => {
@@ -117,18 +117,18 @@ describe("MCP syncs of one server", () => {
 
   it("a server deleted meanwhile: the sync is a not-found error, its process is stopped, and a periodic round passes it over", async () => {
     const marker = `--deleted-${randomUUID()}`;
-    createMcpServer(db, "team", { name: "notes", transport: "stdio", command: process.execPath, args: [DEMO_SERVER, marker] }, "tests");
+    await createMcpServer(db, "team", { name: "notes", transport: "stdio", command: process.execPath, args: [DEMO_SERVER, marker] }, "tests");
     expect((await syncMcpServer(db, "team", "notes")).error).toBeUndefined();
     expect(processesMentioning(marker)).toHaveLength(1);
 
-    deleteMcpServer(db, "team", "notes", "tests");
+    await deleteMcpServer(db, "team", "notes", "tests");
     await expect(syncMcpServer(db, "team", "notes")).rejects.toMatchObject({ code: "not_found", status: 404 });
     await expect.poll(() => processesMentioning(marker), { timeout: 10_000, interval: 50 }).toEqual([]);
     expect(await syncMcpServersPeriodically(db)).toEqual({ synced: [], skipped: [] });
   });
 
   it("a stored configuration that cannot be read (another secret key) is the sync's error, not a rejection, in a periodic round too", async () => {
-    createMcpServer(
+    await createMcpServer(
       db,
       "team",
       { name: "secretive", transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MCP_TOKEN: "tok-secret" } },
@@ -150,7 +150,7 @@ describe("MCP syncs of one server", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(unhandled).toEqual([]);
       // Its health is recorded all the same: down, and why.
-      expect(getMcpServer(db, "team", "secretive")).toMatchObject({ status: "error", lastError: expect.stringMatching(/could not be decrypted/) });
+      expect(await getMcpServer(db, "team", "secretive")).toMatchObject({ status: "error", lastError: expect.stringMatching(/could not be decrypted/) });
       expect(warn).not.toHaveBeenCalled();
     } finally {
       process.off("unhandledRejection", onUnhandled);
