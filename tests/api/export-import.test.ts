@@ -63,20 +63,20 @@ describe.each([
 ])("exporting the demo catalog and importing it ($path)", ({ file, extraTools }) => {
   let db: Db;
   beforeAll(async () => {
-    db = useFreshDatabase();
+    db = await useFreshDatabase();
     auth = {};
     if (file) {
       db = migrateDatabase(path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-export-import-")), "toolshed.db"));
       (globalThis as { toolshedDb?: Db }).toolshedDb = db;
       // The default token lives in the in-memory database: the file needs one of its own.
-      auth = { authorization: `Bearer ${createTestToken(db, "admin", "tests")}` };
+      auth = { authorization: `Bearer ${await createTestToken(db, "admin", "tests")}` };
     }
-    seed(db, { demo: true });
+    await seed(db, { demo: true });
     await syncLocalSources(db, "demo");
     // What the demo's MCP server lists once it runs (not started here).
-    syncSourceTools(db, "demo", [{ source: "mcp", sourceRef: "notes", drafts: [NOTES_TOOL] }], "test");
-    updateTool(db, "demo", "changelog_draft", { enabled: false }, "test");
-    updateTool(db, "demo", "bash", { enabled: false, tags: ["shell"] }, "test");
+    await syncSourceTools(db, "demo", [{ source: "mcp", sourceRef: "notes", drafts: [NOTES_TOOL] }], "test");
+    await updateTool(db, "demo", "changelog_draft", { enabled: false }, "test");
+    await updateTool(db, "demo", "bash", { enabled: false, tags: ["shell"] }, "test");
     if (extraTools) {
       const tools = Array.from({ length: extraTools }, (_, index) => ({
         name: `extra_${index}`,
@@ -84,14 +84,14 @@ describe.each([
         description: "",
         inputSchema: { type: "object" as const },
       }));
-      importTools(db, "demo", tools, "test");
+      await importTools(db, "demo", tools, "test");
     }
   });
 
   it("imports back into its own catalog as all unchanged, at the same revision", async () => {
     const exported = await exportOf("demo");
     expect(names(exported, (tool) => tool.source === "plugin")).toContain("changelog_draft");
-    const revision = getCatalog(db, "demo").revision;
+    const revision = (await getCatalog(db, "demo")).revision;
     const { status, result, job } = await importInto("demo", exported);
     expect(status).toBe(200);
     expect(job).toBe(extraTools > 0);

@@ -22,15 +22,15 @@ const tools = (query: string) => toolsRoute.GET(apiRequest(`/api/catalogs/team/t
 
 let db: Db;
 beforeEach(async () => {
-  db = useFreshDatabase();
+  db = await useFreshDatabase();
   expect((await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }))).status).toBe(201);
-  syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "docs", drafts: [lookup] }], "sync");
+  await syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "docs", drafts: [lookup] }], "sync");
 });
 
 describe("tools changed by their source", () => {
   it("GET …/tools?changedSince= lists only the tools their source redefined since then, with when", async () => {
     const before = new Date(Date.now() - 60_000).toISOString();
-    syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "docs", drafts: [rewritten] }], "sync");
+    await syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "docs", drafts: [rewritten] }], "sync");
 
     const response = await tools(`changedSince=${encodeURIComponent(before)}`);
     expect(response.status).toBe(200);
@@ -44,7 +44,7 @@ describe("tools changed by their source", () => {
   });
 
   it("the tool's audit shows the redefinition's whole definition before and after", async () => {
-    syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "docs", drafts: [rewritten] }], "sync");
+    await syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "docs", drafts: [rewritten] }], "sync");
     const response = await auditRoute.GET(apiRequest("/api/catalogs/team/tools/docs__lookup/audit"), params({ catalog: "team", name: "docs__lookup" }));
     const [latest] = (await response.json()).entries;
     expect(latest).toMatchObject({

@@ -14,7 +14,7 @@ import * as toolListRoute from "@/app/api/catalogs/[catalog]/tool-list/route";
 import * as toolSearchRoute from "@/app/api/catalogs/[catalog]/tool-search/route";
 import * as toolsRoute from "@/app/api/catalogs/[catalog]/tools/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
-import type { Db } from "@/db/client";
+import { sqliteOf, type Db } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { createMcpServer } from "@/db/queries/mcp-servers";
 import { secretForms } from "@/lib/secrets";
@@ -56,7 +56,7 @@ afterAll(async () => {
   await reloadLocalSources();
 });
 beforeEach(async () => {
-  db = useFreshDatabase();
+  db = await useFreshDatabase();
   await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }));
 });
 
@@ -150,7 +150,7 @@ describe("MCP source security", () => {
       `Allowed command lines (TOOLSHED_MCP_STDIO_COMMANDS, further arguments may follow): "${process.execPath} mcp-servers/demo-server.mjs"`,
     );
     expect((await json(serversRoute.GET(jsonRequest("GET"), team))).body.servers).toEqual([]);
-    expect(listAudit(db, "team", { subject: "mcp:evil" })).toEqual([]);
+    expect(await listAudit(db, "team", { subject: "mcp:evil" })).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(existsSync(file)).toBe(false);
     expect(processesMentioning(file)).toEqual([]);
@@ -159,7 +159,7 @@ describe("MCP source security", () => {
   it("never starts a stored server the allowlist no longer holds: not at sync, not at start, not at a call", async () => {
     const file = marker();
     // As an older database or a since-changed allowlist would have it.
-    createMcpServer(db, "team", { name: "legacy", transport: "stdio", command: "sh", args: ["-c", `touch ${file}`] }, "test", {
+    await createMcpServer(db, "team", { name: "legacy", transport: "stdio", command: "sh", args: ["-c", `touch ${file}`] }, "test", {
       TOOLSHED_MCP_STDIO_COMMANDS: "sh -c",
     });
     const synced = await json(syncRoute.POST(jsonRequest("POST"), params({ catalog: "team", name: "legacy" })));
@@ -243,7 +243,7 @@ describe("MCP source security", () => {
       expect(remote.config.url).toBe(`http://********:********@${upstream.url}/mcp?key=********`);
       expect(remote.lastError).toBe('The MCP server "remote" answered HTTP 500.');
 
-      const client = (db as unknown as { $client: { prepare(sql: string): { all(): unknown[] } } }).$client;
+      const client = sqliteOf(db);
       const readBack = [
         await json(exportRoute.GET(jsonRequest("GET"), team)),
         await json(toolsRoute.GET(jsonRequest("GET"), team)),
@@ -254,7 +254,7 @@ describe("MCP source security", () => {
         "export, tools and catalog": JSON.stringify(readBack),
         "config column": JSON.stringify(client.prepare("SELECT config, last_error FROM mcp_servers").all()),
         "secrets column": JSON.stringify(client.prepare("SELECT secrets FROM mcp_servers").all()),
-        "audit entries": JSON.stringify(listAudit(db, "team", { limit: 1_000 })),
+        "audit entries": JSON.stringify(await listAudit(db, "team", { limit: 1_000 })),
       };
       for (const [where, text] of Object.entries(places)) {
         for (const form of secretForms(canary)) expect(text, `${where} hold the canary as ${form}`).not.toContain(form);

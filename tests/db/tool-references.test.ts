@@ -15,51 +15,51 @@ function draft(name: string) {
 }
 
 /** The tool's history as the tools page shows it, newest first: `action subject`. */
-function history(name: string): string[] {
-  return listToolHistory(db, "team", name).map((entry) => `${entry.action} ${entry.subject}`);
+async function history(name: string): Promise<string[]> {
+  return (await listToolHistory(db, "team", name)).map((entry) => `${entry.action} ${entry.subject}`);
 }
 
 let db: Db;
-beforeEach(() => {
+beforeEach(async () => {
   db = openDb(":memory:");
-  createCatalog(db, { name: "Team" }, ACTOR);
-  createCustomTool(db, "team", draft("weather"), ACTOR);
+  await createCatalog(db, { name: "Team" }, ACTOR);
+  await createCustomTool(db, "team", draft("weather"), ACTOR);
 });
 
 describe("a renamed tool's history", () => {
-  it("carries the history from before the rename", () => {
-    updateTool(db, "team", "weather", { summary: "Weather now." }, ACTOR);
-    updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
-    updateTool(db, "team", "forecast", { enabled: false }, ACTOR);
-    expect(history("forecast")).toEqual(["disable forecast", "rename forecast", "update weather", "create weather"]);
+  it("carries the history from before the rename", async () => {
+    await updateTool(db, "team", "weather", { summary: "Weather now." }, ACTOR);
+    await updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
+    await updateTool(db, "team", "forecast", { enabled: false }, ACTOR);
+    expect(await history("forecast")).toEqual(["disable forecast", "rename forecast", "update weather", "create weather"]);
   });
 
-  it("follows several renames, each shown once, also back to an earlier name", () => {
-    updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
-    updateTool(db, "team", "forecast", { name: "outlook" }, ACTOR);
-    updateTool(db, "team", "outlook", { name: "weather" }, ACTOR);
-    expect(history("weather")).toEqual(["rename weather", "rename outlook", "rename forecast", "create weather"]);
+  it("follows several renames, each shown once, also back to an earlier name", async () => {
+    await updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
+    await updateTool(db, "team", "forecast", { name: "outlook" }, ACTOR);
+    await updateTool(db, "team", "outlook", { name: "weather" }, ACTOR);
+    expect(await history("weather")).toEqual(["rename weather", "rename outlook", "rename forecast", "create weather"]);
   });
 
-  it("shows where an earlier tool of the same name went: deleted, or renamed away", () => {
-    updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
-    createCustomTool(db, "team", draft("weather"), ACTOR);
-    expect(history("weather")).toEqual(["create weather", "rename weather", "create weather"]);
-    const renamedAway = listToolHistory(db, "team", "weather")[1];
+  it("shows where an earlier tool of the same name went: deleted, or renamed away", async () => {
+    await updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
+    await createCustomTool(db, "team", draft("weather"), ACTOR);
+    expect(await history("weather")).toEqual(["create weather", "rename weather", "create weather"]);
+    const renamedAway = (await listToolHistory(db, "team", "weather"))[1];
     expect(renamedAway).toMatchObject({ before: { name: "weather" }, after: { name: "forecast" } });
 
-    deleteTool(db, "team", "weather", ACTOR);
-    createCustomTool(db, "team", draft("weather"), ACTOR);
-    expect(history("weather")).toEqual(["create weather", "delete weather", "create weather", "rename weather", "create weather"]);
+    await deleteTool(db, "team", "weather", ACTOR);
+    await createCustomTool(db, "team", draft("weather"), ACTOR);
+    expect(await history("weather")).toEqual(["create weather", "delete weather", "create weather", "rename weather", "create weather"]);
     // The tool now called forecast has its own history, which the new weather's does not take over.
-    expect(history("forecast")).toEqual(["rename forecast", "create weather"]);
+    expect(await history("forecast")).toEqual(["rename forecast", "create weather"]);
   });
 });
 
 /** Makes agent plan (base tool, exact and glob permission patterns), a model rule and an override name `tool`. */
-function referTo(tool: string) {
-  const plan = getAgent(db, "team", "plan");
-  saveAgent(
+async function referTo(tool: string) {
+  const plan = await getAgent(db, "team", "plan");
+  await saveAgent(
     db,
     "team",
     {
@@ -70,8 +70,8 @@ function referTo(tool: string) {
     ACTOR,
     "plan",
   );
-  const rules = getRules(db, "team");
-  saveRules(
+  const rules = await getRules(db, "team");
+  await saveRules(
     db,
     "team",
     {
@@ -83,33 +83,33 @@ function referTo(tool: string) {
 }
 
 /** Saving agent plan and the rules, edited: what a person does next on those pages. */
-function editAgentAndRules() {
-  const plan = getAgent(db, "team", "plan");
-  saveAgent(db, "team", { ...plan, description: "Plans, still." }, ACTOR, "plan");
-  const rules = getRules(db, "team");
-  saveRules(db, "team", { modelRules: rules.modelRules.map((rule) => ({ ...rule, name: `${rule.name}.` })), overrides: rules.overrides }, ACTOR);
+async function editAgentAndRules() {
+  const plan = await getAgent(db, "team", "plan");
+  await saveAgent(db, "team", { ...plan, description: "Plans, still." }, ACTOR, "plan");
+  const rules = await getRules(db, "team");
+  await saveRules(db, "team", { modelRules: rules.modelRules.map((rule) => ({ ...rule, name: `${rule.name}.` })), overrides: rules.overrides }, ACTOR);
 }
 
 describe("renaming a tool that the catalog refers to by name", () => {
   beforeEach(() => referTo("weather"));
 
-  it("carries the agents' base tools and exact permission patterns, the rules and overrides, in one revision", () => {
-    const revision = getCatalog(db, "team").revision;
-    updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
-    expect(getCatalog(db, "team").revision).toBe(revision + 1);
+  it("carries the agents' base tools and exact permission patterns, the rules and overrides, in one revision", async () => {
+    const revision = (await getCatalog(db, "team")).revision;
+    await updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
+    expect((await getCatalog(db, "team")).revision).toBe(revision + 1);
 
-    const plan = getAgent(db, "team", "plan");
+    const plan = await getAgent(db, "team", "plan");
     expect(plan.baseTools).toContain("forecast");
     expect(plan.baseTools).not.toContain("weather");
     expect(plan.permissions.slice(-2)).toEqual([
       { pattern: "forecast", action: "ask" },
       { pattern: "weath*", action: "deny" },
     ]);
-    const rules = getRules(db, "team");
+    const rules = await getRules(db, "team");
     expect(rules.modelRules.at(-1)?.disable).toEqual(["forecast"]);
     expect(rules.overrides).toEqual([{ tool: "forecast", models: ["gpt-5"], summary: "Weather, briefly." }]);
 
-    const changes = listAudit(db, "team").filter((entry) => entry.revision === revision + 1);
+    const changes = (await listAudit(db, "team")).filter((entry) => entry.revision === revision + 1);
     expect(changes.map((entry) => `${entry.subjectKind} ${entry.subject}`).sort()).toEqual([
       "agent plan",
       "model-rule modelRules",
@@ -119,40 +119,40 @@ describe("renaming a tool that the catalog refers to by name", () => {
     ]);
   });
 
-  it("leaves the agent and the rules editable afterwards", () => {
-    updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
-    expect(() => editAgentAndRules()).not.toThrow();
+  it("leaves the agent and the rules editable afterwards", async () => {
+    await updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
+    await expect(editAgentAndRules()).resolves.toBeUndefined();
   });
 
-  it("carries conversations' tool history, keeping each name once", () => {
-    const one = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "plan" });
-    const two = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "plan" });
-    addToHistory(db, one.id, ["read", "weather", "grep"]);
-    addToHistory(db, two.id, ["forecast", "weather"]);
-    updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
-    expect(getConversation(db, one.id).history).toEqual(["read", "forecast", "grep"]);
-    expect(getConversation(db, two.id).history).toEqual(["forecast"]);
+  it("carries conversations' tool history, keeping each name once", async () => {
+    const one = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "plan" });
+    const two = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "plan" });
+    await addToHistory(db, one.id, ["read", "weather", "grep"]);
+    await addToHistory(db, two.id, ["forecast", "weather"]);
+    await updateTool(db, "team", "weather", { name: "forecast" }, ACTOR);
+    expect((await getConversation(db, one.id)).history).toEqual(["read", "forecast", "grep"]);
+    expect((await getConversation(db, two.id)).history).toEqual(["forecast"]);
   });
 });
 
 describe("deleting a custom tool that the catalog refers to by name", () => {
   beforeEach(() => referTo("weather"));
 
-  it("removes the references in the delete's revision, with an audit entry per agent and rules part, and lists them", () => {
-    const revision = getCatalog(db, "team").revision;
-    const plainPlan = getAgent(db, "team", "plan");
-    const result = deleteTool(db, "team", "weather", ACTOR);
-    expect(getCatalog(db, "team").revision).toBe(revision + 1);
+  it("removes the references in the delete's revision, with an audit entry per agent and rules part, and lists them", async () => {
+    const revision = (await getCatalog(db, "team")).revision;
+    const plainPlan = await getAgent(db, "team", "plan");
+    const result = await deleteTool(db, "team", "weather", ACTOR);
+    expect((await getCatalog(db, "team")).revision).toBe(revision + 1);
 
-    const plan = getAgent(db, "team", "plan");
+    const plan = await getAgent(db, "team", "plan");
     expect(plan.baseTools).not.toContain("weather");
     expect(plan.permissions).toEqual(plainPlan.permissions.filter((rule) => rule.pattern !== "weather"));
     expect(plan.permissions.at(-1)).toEqual({ pattern: "weath*", action: "deny" });
-    const rules = getRules(db, "team");
+    const rules = await getRules(db, "team");
     expect(rules.modelRules.at(-1)).toMatchObject({ id: "no-weather", disable: [] });
     expect(rules.overrides).toEqual([]);
 
-    const changes = listAudit(db, "team").filter((entry) => entry.revision === revision + 1);
+    const changes = (await listAudit(db, "team")).filter((entry) => entry.revision === revision + 1);
     expect(changes.map((entry) => `${entry.action} ${entry.subjectKind} ${entry.subject}`).sort()).toEqual([
       "delete tool weather",
       "update agent plan",
@@ -170,14 +170,14 @@ describe("deleting a custom tool that the catalog refers to by name", () => {
     });
   });
 
-  it("leaves the agent and the rules editable afterwards", () => {
-    deleteTool(db, "team", "weather", ACTOR);
-    expect(() => editAgentAndRules()).not.toThrow();
+  it("leaves the agent and the rules editable afterwards", async () => {
+    await deleteTool(db, "team", "weather", ACTOR);
+    await expect(editAgentAndRules()).resolves.toBeUndefined();
   });
 
-  it("lists no references when nothing names the tool", () => {
-    createCustomTool(db, "team", draft("lonely"), ACTOR);
-    expect(deleteTool(db, "team", "lonely", ACTOR).references).toEqual({ agents: [], modelRules: [], overrides: [] });
+  it("lists no references when nothing names the tool", async () => {
+    await createCustomTool(db, "team", draft("lonely"), ACTOR);
+    expect((await deleteTool(db, "team", "lonely", ACTOR)).references).toEqual({ agents: [], modelRules: [], overrides: [] });
   });
 });
 
@@ -185,23 +185,23 @@ describe("tools that leave with their source", () => {
   const sync = (names: string[]) =>
     syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "notes", drafts: names.map((name) => ({ ...draft(name), tags: [] })) }], ACTOR);
 
-  beforeEach(() => {
-    sync(["notes__weather"]);
-    referTo("notes__weather");
+  beforeEach(async () => {
+    await sync(["notes__weather"]);
+    await referTo("notes__weather");
   });
 
-  it("a tool the source no longer lists stays, unregistered, and what names it stays valid", () => {
-    sync([]);
-    expect(getAgent(db, "team", "plan").baseTools).toContain("notes__weather");
-    expect(() => editAgentAndRules()).not.toThrow();
+  it("a tool the source no longer lists stays, unregistered, and what names it stays valid", async () => {
+    await sync([]);
+    expect((await getAgent(db, "team", "plan")).baseTools).toContain("notes__weather");
+    await expect(editAgentAndRules()).resolves.toBeUndefined();
   });
 
-  it("a removed source's tools are deleted with what names them, in one revision", () => {
-    const revision = getCatalog(db, "team").revision;
-    deleteSourceTools(db, "team", "mcp", "notes", ACTOR);
-    expect(getCatalog(db, "team").revision).toBe(revision + 1);
-    expect(getAgent(db, "team", "plan").baseTools).not.toContain("notes__weather");
-    expect(getRules(db, "team").overrides).toEqual([]);
-    expect(() => editAgentAndRules()).not.toThrow();
+  it("a removed source's tools are deleted with what names them, in one revision", async () => {
+    const revision = (await getCatalog(db, "team")).revision;
+    await deleteSourceTools(db, "team", "mcp", "notes", ACTOR);
+    expect((await getCatalog(db, "team")).revision).toBe(revision + 1);
+    expect((await getAgent(db, "team", "plan")).baseTools).not.toContain("notes__weather");
+    expect((await getRules(db, "team")).overrides).toEqual([]);
+    await expect(editAgentAndRules()).resolves.toBeUndefined();
   });
 });
