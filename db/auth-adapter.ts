@@ -8,7 +8,8 @@ export function authDatabaseAdapter(db: Db) {
   return drizzleAdapter(db, {
     provider: "sqlite",
     schema: { user: users, session: sessions, account: accounts, verification: verifications },
-    // better-sqlite3 transactions are synchronous: the adapter's async transactions cannot run in them.
+    // The adapter's transactions would call db.transaction itself, without writeTransaction's hold
+    // on the shared connection (db/client.ts): other requests' statements could land inside them.
     transaction: false,
   });
 }

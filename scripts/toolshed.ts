@@ -23,7 +23,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function main(argv: string[]): void {
+async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -37,24 +37,22 @@ function main(argv: string[]): void {
     const scope = values.scope as TokenScope;
     if (!TOKEN_SCOPES.includes(scope)) fail(`--scope must be one of ${TOKEN_SCOPES.join(", ")}.`);
     if (!values.name) fail("--name is required.");
-    const { token, secret } = createApiToken(db, values.team, { name: values.name, scope }, "cli");
+    const { token, secret } = await createApiToken(db, values.team, { name: values.name, scope }, "cli");
     process.stderr.write(`Created ${token.scope} token "${token.name}" (${token.id}) for team "${token.teamId}". It is shown only this once.\n`);
     process.stdout.write(`${secret}\n`);
   } else if (verb === "list") {
-    for (const token of listApiTokens(db, values.team)) {
+    for (const token of await listApiTokens(db, values.team)) {
       process.stdout.write(
         `${token.id}\t${token.name}\t${token.scope}\t${token.prefix}…\t${token.revokedAt ? "revoked" : "active"}\tlast used ${token.lastUsedAt ?? "never"}\n`,
       );
     }
   } else if (verb === "revoke") {
     if (!values.id) fail("--id is required.");
-    revokeApiToken(db, values.team, values.id);
+    await revokeApiToken(db, values.team, values.id);
     process.stderr.write(`Revoked token ${values.id}.\n`);
   } else fail(USAGE);
 }
 
-try {
-  main(process.argv.slice(2));
-} catch (error) {
+main(process.argv.slice(2)).catch((error: unknown) => {
   fail(error instanceof ToolshedError ? error.message : String(error));
-}
+});

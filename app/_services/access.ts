@@ -23,7 +23,7 @@ async function sessionPrincipal(requestHeaders: Headers): Promise<UserPrincipal 
   const session = await getAuth().api.getSession({ headers: requestHeaders });
   if (!session) return undefined;
   const { id, email, name } = session.user;
-  return { kind: "user", id, email, name, roles: rolesOfUser(getDb(), id) };
+  return { kind: "user", id, email, name, roles: await rolesOfUser(getDb(), id) };
 }
 
 /**
@@ -35,7 +35,7 @@ export async function authenticate(request: Request): Promise<Principal> {
   if (authorization) {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!bearer) throw unauthorized("The Authorization header must be `Bearer <token>`.");
-    const principal = principalOfToken(getDb(), bearer[1]);
+    const principal = await principalOfToken(getDb(), bearer[1]);
     if (!principal) throw unauthorized("This API token is not valid or has been revoked.");
     return principal;
   }
@@ -50,8 +50,8 @@ export async function authenticate(request: Request): Promise<Principal> {
  * The access the principal has in the catalog's team, when it is at least `need`. A catalog of a
  * team the principal is not part of answers 404, exactly like one that does not exist.
  */
-export function requireCatalogAccess(principal: Principal, catalogId: string, need: Access): Access {
-  const teamId = teamOfCatalog(getDb(), catalogId);
+export async function requireCatalogAccess(principal: Principal, catalogId: string, need: Access): Promise<Access> {
+  const teamId = await teamOfCatalog(getDb(), catalogId);
   const access = teamId === undefined ? null : accessIn(principal, teamId);
   if (access === null) throw notFound(`Catalog "${catalogId}"`, "catalog");
   if (!grants(access, need)) {
@@ -62,10 +62,10 @@ export function requireCatalogAccess(principal: Principal, catalogId: string, ne
 }
 
 /** A decision is visible to whoever may read its catalog; to anyone else it does not exist. */
-export function requireDecisionAccess(principal: Principal, id: string): Decision {
-  const decision = getDecision(getDb(), id);
+export async function requireDecisionAccess(principal: Principal, id: string): Promise<Decision> {
+  const decision = await getDecision(getDb(), id);
   try {
-    requireCatalogAccess(principal, decision.catalogId, "read");
+    await requireCatalogAccess(principal, decision.catalogId, "read");
   } catch (error) {
     if (error instanceof ToolshedError && error.code === "not_found") throw notFound(`Decision "${id}"`, "id");
     throw error;
@@ -128,8 +128,8 @@ export function catalogRoute<P extends { catalog: string }>(
   handler: (context: RouteContext<P> & { access: Access }) => Promise<Response> | Response,
   options: RouteOptions<P> = {},
 ) {
-  return signedInRoute<P>((context) => {
-    const access = requireCatalogAccess(context.principal, context.params.catalog, need);
+  return signedInRoute<P>(async (context) => {
+    const access = await requireCatalogAccess(context.principal, context.params.catalog, need);
     return handler({ ...context, access });
   }, options);
 }
@@ -144,7 +144,7 @@ export async function actionPrincipal(): Promise<UserPrincipal> {
 /** For a server action that touches a catalog: checks the role and the write rate, returns the audit actor. */
 export async function authorizeCatalogAction(catalogId: string, need: Access): Promise<{ principal: UserPrincipal; actor: string }> {
   const principal = await actionPrincipal();
-  requireCatalogAccess(principal, catalogId, need);
+  await requireCatalogAccess(principal, catalogId, need);
   await enforceRateLimit(principal, need === "read" ? "read" : "write");
   return { principal, actor: actorOf(principal) };
 }
@@ -163,15 +163,15 @@ export async function pageUser(): Promise<UserPrincipal> {
 }
 
 /** A person's access to a catalog: null when the catalog does not exist or they may not see it. */
-export function catalogAccessOf(principal: UserPrincipal, catalogId: string): Access | null {
-  const teamId = teamOfCatalog(getDb(), catalogId);
+export async function catalogAccessOf(principal: UserPrincipal, catalogId: string): Promise<Access | null> {
+  const teamId = await teamOfCatalog(getDb(), catalogId);
   return teamId === undefined ? null : accessIn(principal, teamId);
 }
 
 /** For a catalog's pages: the person's access there; a catalog they cannot see is a 404 page. */
 export async function pageCatalogAccess(catalogId: string): Promise<{ principal: UserPrincipal; access: Access }> {
   const principal = await pageUser();
-  const access = catalogAccessOf(principal, catalogId);
+  const access = await catalogAccessOf(principal, catalogId);
   if (access === null) pageNotFound();
   return { principal, access };
 }

@@ -35,7 +35,7 @@ function createAuth() {
         create: {
           before: async (user) => {
             const email = user.email.toLowerCase();
-            if (approvedSignUps.has(email) || hasOpenInvitationFor(getDb(), email)) return;
+            if (approvedSignUps.has(email) || (await hasOpenInvitationFor(getDb(), email))) return;
             return false;
           },
         },

@@ -23,25 +23,25 @@ export async function bootstrapAccounts(db: Db, env: Env = process.env, log: (li
   if (email || password) {
     if (!email || !password) throw new Error("Set both TOOLSHED_ADMIN_EMAIL and TOOLSHED_ADMIN_PASSWORD, or neither.");
     await ensureAdmin(db, email, password);
-    deleteSetting(db, SETUP_LINK_HASH);
+    await deleteSetting(db, SETUP_LINK_HASH);
     log(`Toolshed: ${email} is an admin of team "${DEFAULT_TEAM}" (TOOLSHED_ADMIN_EMAIL).`);
     return;
   }
-  if (countUsers(db) > 0) {
-    deleteSetting(db, SETUP_LINK_HASH);
+  if ((await countUsers(db)) > 0) {
+    await deleteSetting(db, SETUP_LINK_HASH);
     return;
   }
   const secret = newLinkSecret();
-  writeSetting(db, SETUP_LINK_HASH, hashSecretToken(secret));
+  await writeSetting(db, SETUP_LINK_HASH, hashSecretToken(secret));
   log(`Toolshed has no accounts yet. Open this one-time link to create the first admin:\n  ${publicOrigin(env)}/setup?token=${secret}`);
 }
 
 async function ensureAdmin(db: Db, email: string, password: string): Promise<void> {
   checkPassword(password, "TOOLSHED_ADMIN_PASSWORD");
-  const existing = findUserByEmail(db, email);
+  const existing = await findUserByEmail(db, email);
   const user = existing ?? (await createPasswordUser({ email, name: email.split("@")[0], password }));
   if (existing && !(await passwordMatches(existing.id, password))) await setPassword(existing.id, password);
-  setMemberRole(db, DEFAULT_TEAM, user.id, "admin");
+  await setMemberRole(db, DEFAULT_TEAM, user.id, "admin");
 }
 
 export function checkPassword(password: string, field = "password"): void {
@@ -53,7 +53,7 @@ export function checkPassword(password: string, field = "password"): void {
 /** Uses the setup link once: creates the first admin (of the default team). */
 export async function completeSetup(db: Db, secret: string, input: { email: string; name: string; password: string }): Promise<void> {
   checkPassword(input.password);
-  if (countUsers(db) > 0 || !takeSetting(db, SETUP_LINK_HASH, hashSecretToken(secret))) {
+  if ((await countUsers(db)) > 0 || !(await takeSetting(db, SETUP_LINK_HASH, hashSecretToken(secret)))) {
     throw new ToolshedError(
       "not_found",
       "This setup link is not valid any more: it was used, or the server was restarted (see its log for the current link).",
@@ -61,9 +61,9 @@ export async function completeSetup(db: Db, secret: string, input: { email: stri
     );
   }
   const user = await createPasswordUser(input);
-  setMemberRole(db, DEFAULT_TEAM, user.id, "admin");
+  await setMemberRole(db, DEFAULT_TEAM, user.id, "admin");
 }
 
-export function setupLinkOpen(db: Db): boolean {
-  return countUsers(db) === 0;
+export async function setupLinkOpen(db: Db): Promise<boolean> {
+  return (await countUsers(db)) === 0;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "@/db/client";
+import { writeTransaction, type Db } from "@/db/client";
 import {
   countRunningEvaluations,
   createEvaluation,
@@ -90,17 +90,17 @@ async function runInBackground(
       // Straight to the selector, as preselection calls it, but nothing goes to the decision log.
       select: (query, depth) => selector.select({ candidates, messages: [{ role: "user", content: query }], k: depth, indexKey, corpus }),
       summaryOf: (name) => summaries.get(name) ?? "",
-      onProgress: (done) => {
+      onProgress: async (done) => {
         if (Date.now() - reported < PROGRESS_EVERY_MS) return;
         reported = Date.now();
-        reportEvaluationProgress(db, evaluation.id, done);
+        await reportEvaluationProgress(db, evaluation.id, done);
       },
     });
     const stored: StoredCase[] = cases.map((labelled, index) => ({ ...labelled, chosen: outcome.chosen[index] }));
-    finishEvaluation(db, evaluation.id, { metrics: { ...outcome.metrics, fallbacks: outcome.fallbacks }, misses: outcome.misses, cases: stored });
+    await finishEvaluation(db, evaluation.id, { metrics: { ...outcome.metrics, fallbacks: outcome.fallbacks }, misses: outcome.misses, cases: stored });
   } catch (error) {
     console.error("Evaluation failed:", error);
-    failEvaluation(db, evaluation.id, error instanceof ToolshedError ? error.message : "Internal error: the server log has details.");
+    await failEvaluation(db, evaluation.id, error instanceof ToolshedError ? error.message : "Internal error: the server log has details.");
   }
 }
 
@@ -127,31 +127,36 @@ export async function startEvaluation(
     throw ToolshedError.fromFieldErrors(problems, "Cases name tools this catalog does not have");
   }
   const selector = selectorById(request.selector);
-  failInterruptedEvaluations(db, catalogId, [...running]);
-  if (countRunningEvaluations(db, catalogId) >= MAX_RUNNING_PER_CATALOG) {
-    throw new ToolshedError("conflict", `${MAX_RUNNING_PER_CATALOG} evaluations of this catalog are running: wait for one to finish.`);
-  }
-  const evaluation = createEvaluation(db, {
-    catalogId,
-    revision: state.revision,
-    setName: request.name ?? "unnamed",
-    selector: selector.id,
-    k: request.k ?? DEFAULT_EVALUATION_K,
-    cases: request.cases,
-    createdBy: actor,
+  // One transaction, so that no other request counts the runs, or takes this one for interrupted,
+  // between the count and `running` holding the new run.
+  const evaluation = await writeTransaction(db, async (tx) => {
+    await failInterruptedEvaluations(tx, catalogId, [...running]);
+    if ((await countRunningEvaluations(tx, catalogId)) >= MAX_RUNNING_PER_CATALOG) {
+      throw new ToolshedError("conflict", `${MAX_RUNNING_PER_CATALOG} evaluations of this catalog are running: wait for one to finish.`);
+    }
+    const created = await createEvaluation(tx, {
+      catalogId,
+      revision: state.revision,
+      setName: request.name ?? "unnamed",
+      selector: selector.id,
+      k: request.k ?? DEFAULT_EVALUATION_K,
+      cases: request.cases,
+      createdBy: actor,
+    });
+    running.add(created.id);
+    return created;
   });
-  running.add(evaluation.id);
   void runInBackground(db, evaluation, state, selector, request.cases).finally(() => running.delete(evaluation.id));
   return evaluationView(evaluation);
 }
 
-export function getCatalogEvaluation(db: Db, catalogId: string, id: string) {
-  failInterruptedEvaluations(db, catalogId, [...running]);
-  return evaluationView(getEvaluation(db, catalogId, id));
+export async function getCatalogEvaluation(db: Db, catalogId: string, id: string) {
+  await failInterruptedEvaluations(db, catalogId, [...running]);
+  return evaluationView(await getEvaluation(db, catalogId, id));
 }
 
-export function listCatalogEvaluations(db: Db, catalogId: string, filter: { setName?: string; limit?: number; cursor?: number }) {
-  failInterruptedEvaluations(db, catalogId, [...running]);
-  const page = pageEvaluations(db, catalogId, filter);
+export async function listCatalogEvaluations(db: Db, catalogId: string, filter: { setName?: string; limit?: number; cursor?: number }) {
+  await failInterruptedEvaluations(db, catalogId, [...running]);
+  const page = await pageEvaluations(db, catalogId, filter);
   return { evaluations: page.evaluations.map(evaluationView), nextCursor: page.nextCursor };
 }

@@ -23,8 +23,8 @@ export interface PlaygroundRequest extends TurnRequest, PlaygroundExchange {
 type PlaygroundChunk = InferUIMessageChunk<PlaygroundUIMessage>;
 
 /** The conversation as the main model reads it: user text, and the model's own stored steps. */
-function modelMessagesOf(db: Db, conversationId: string): ModelMessage[] {
-  return listMessages(db, conversationId).flatMap((message): ModelMessage[] => {
+async function modelMessagesOf(db: Db, conversationId: string): Promise<ModelMessage[]> {
+  return (await listMessages(db, conversationId)).flatMap((message): ModelMessage[] => {
     const stored = (message.details as { modelMessages?: ModelMessage[] } | null)?.modelMessages;
     if (stored) return stored;
     return message.role === "user" ? [{ role: "user", content: message.content }] : [];
@@ -32,10 +32,8 @@ function modelMessagesOf(db: Db, conversationId: string): ModelMessage[] {
 }
 
 /** The turn a continuation belongs to: the tool set chosen at its user message. */
-function latestTurn(db: Db, conversationId: string): TurnDetails {
-  const turn = listMessages(db, conversationId)
-    .filter((message) => message.role === "user")
-    .at(-1)?.details as TurnDetails | undefined;
+async function latestTurn(db: Db, conversationId: string): Promise<TurnDetails> {
+  const turn = (await listMessages(db, conversationId)).filter((message) => message.role === "user").at(-1)?.details as TurnDetails | undefined;
   if (!turn) throw new ToolshedError("bad_request", "Send a message before tool results: this conversation has no turn yet.", "toolResults");
   return turn;
 }
@@ -102,7 +100,7 @@ export async function playTurn(
   let seen: { state: CatalogState; view: RegistryView } | undefined;
 
   if (request.message) {
-    const messages = conversationId ? listMessages(db, getConversation(db, conversationId, catalogId).id) : [];
+    const messages = conversationId ? await listMessages(db, (await getConversation(db, conversationId, catalogId)).id) : [];
     const history = messages
       .filter((message) => message.content && (message.role === "user" || message.role === "assistant"))
       .map((message) => ({ role: message.role as "user" | "assistant", content: message.content }));
@@ -122,11 +120,11 @@ export async function playTurn(
       latencyMs: preselection.latencyMs,
     };
     // Recording the decision stored the message in the conversation (the decision refers to it there): the turn goes beside it.
-    if (preselection.storedMessageId !== undefined) setMessageDetails(db, conversationId, preselection.storedMessageId, turn);
-    else appendMessage(db, conversationId, { role: "user", content: request.message, details: turn });
+    if (preselection.storedMessageId !== undefined) await setMessageDetails(db, conversationId, preselection.storedMessageId, turn);
+    else await appendMessage(db, conversationId, { role: "user", content: request.message, details: turn });
   } else {
-    const conversation = getConversation(db, conversationId!, catalogId);
-    turn = latestTurn(db, conversation.id);
+    const conversation = await getConversation(db, conversationId!, catalogId);
+    turn = await latestTurn(db, conversation.id);
     const toolMessage: ModelMessage = {
       role: "tool",
       content: request.toolResults!.map((result) => ({
@@ -136,12 +134,12 @@ export async function playTurn(
         output: { type: "text" as const, value: result.output },
       })),
     };
-    appendMessage(db, conversation.id, { role: "tool", content: "", details: { modelMessages: [toolMessage], simulatedResults: request.toolResults } });
+    await appendMessage(db, conversation.id, { role: "tool", content: "", details: { modelMessages: [toolMessage], simulatedResults: request.toolResults } });
   }
 
-  const conversation = getConversation(db, conversationId!, catalogId);
+  const conversation = await getConversation(db, conversationId!, catalogId);
   if (request.model !== conversation.model || request.agent !== conversation.agent) {
-    updateConversation(db, conversation.id, { model: request.model, agent: request.agent, mode: request.mode ?? null, flags: request.flags ?? [] });
+    await updateConversation(db, conversation.id, { model: request.model, agent: request.agent, mode: request.mode ?? null, flags: request.flags ?? [] });
   }
   /** The conversation first (only the client needs it), then a new message's preselection. */
   const announce = (writer: UIMessageStreamWriter<PlaygroundUIMessage>) => {
@@ -155,7 +153,7 @@ export async function playTurn(
   seen ??= await readTurnView(db, catalogId, request);
   const { state, view } = seen;
   const records = new Map((state.tools as ToolRecord[]).map((tool) => [tool.name, tool]));
-  const history = getConversation(db, conversation.id).history;
+  const history = (await getConversation(db, conversation.id)).history;
   const turnSet = [...turn.toolSet.filter((entry) => entry.origin !== "entry").map((entry) => entry.name), ...history];
   // A live MCP result is cut to this size before it reaches the stream, the database and the model.
   const resultMaxChars = mcpResultMaxChars(process.env);
@@ -169,7 +167,7 @@ export async function playTurn(
 
   return createUIMessageStream<PlaygroundUIMessage>({
     onError: errorText,
-    execute: ({ writer }) => {
+    execute: async ({ writer }) => {
       announce(writer);
       const turnTools = createTurnTools({
         view,
@@ -200,7 +198,7 @@ export async function playTurn(
       const result = streamText({
         model: main.model,
         instructions: instructionsFor(request.agent),
-        messages: modelMessagesOf(db, conversation.id),
+        messages: await modelMessagesOf(db, conversation.id),
         tools: turnTools.tools,
         prepareStep: ({ stepNumber }) => {
           const step = turnTools.prepareStep();
@@ -218,11 +216,11 @@ export async function playTurn(
       writer.merge(withTurnData(result.toUIMessageStream<PlaygroundUIMessage>({ sendStart: false, onError: errorText }), stepTools, searches));
     },
     // Also when the client stops reading (Stop, a closed tab): then the model's call is aborted, and what came is stored.
-    onEnd: ({ responseMessage, isCancelled, isAborted, finishReason }) => {
+    onEnd: async ({ responseMessage, isCancelled, isAborted, finishReason }) => {
       if (isCancelled) stopped.abort();
       const parts = responseMessage.parts.filter((part) => part.type !== "data-preselection");
       const text = parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
-      appendMessage(db, conversation.id, {
+      await appendMessage(db, conversation.id, {
         role: "assistant",
         content: text,
         details: { modelMessages: stepMessages, parts, finishReason: isCancelled || isAborted ? "aborted" : (finishReason ?? null) },

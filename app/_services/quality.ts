@@ -29,7 +29,7 @@ function findingsOfText(tools: readonly Tool[]): QualityFinding[] {
  */
 export async function qualityReport(db: Db, catalogId: string, days = DEFAULT_USAGE_DAYS, now = new Date()) {
   const state = await catalogState(db, catalogId);
-  const usage = toolsChosenSince(db, catalogId, new Date(now.getTime() - days * 24 * 60 * 60 * 1000));
+  const usage = await toolsChosenSince(db, catalogId, new Date(now.getTime() - days * 24 * 60 * 60 * 1000));
   const unused =
     usage.decisions + usage.evaluations === 0
       ? []

@@ -91,7 +91,7 @@ export async function catalogEmbeddings(catalogId: string, { start }: { start: b
     return { model: null, revision: state.revision, embedded: 0, total: state.tools.length, running: false, error: null };
   }
   const corpus = catalogCorpus(catalogId, state.revision, state.tools);
-  const progress = start ? hybrid.embeddings.ensure(corpus) : hybrid.embeddings.progress(corpus);
+  const progress = await (start ? hybrid.embeddings.ensure(corpus) : hybrid.embeddings.progress(corpus));
   return { model: hybrid.embeddings.modelId, revision: state.revision, ...progress };
 }
 
@@ -123,7 +123,7 @@ export async function readTurnView(db: Db, catalogId: string, request: TurnReque
 /** Preselection for one turn, recorded as a decision; the chosen tools join the conversation's history. */
 export async function runPreselection(db: Db, catalogId: string, request: TurnRequest & { messages: ConversationMessage[]; k?: number; selector?: string }) {
   const state = await catalogState(db, catalogId);
-  const conversation = openConversation(db, catalogId, request.conversationId, {
+  const conversation = await openConversation(db, catalogId, request.conversationId, {
     ...pipelineRequest(request),
     title: request.messages.at(-1)?.content.slice(0, 80),
   });
@@ -137,7 +137,7 @@ export async function runPreselection(db: Db, catalogId: string, request: TurnRe
     k: request.k,
     selector,
   });
-  const decision = recordDecision(db, {
+  const decision = await recordDecision(db, {
     catalogId,
     conversationId: conversation.id,
     revision: state.revision,
@@ -157,7 +157,7 @@ export async function runPreselection(db: Db, catalogId: string, request: TurnRe
     latencyMs: result.latencyMs,
     tokens: result.tokens,
   });
-  addToHistory(
+  await addToHistory(
     db,
     conversation.id,
     result.selected.map((tool) => tool.name),
@@ -174,9 +174,9 @@ export async function runToolSearchCall(
   request: TurnRequest & { query: string; maxResults?: number; messages?: ConversationMessage[]; selector?: string },
 ) {
   const { state, list, view } = await readTurnView(db, catalogId, request);
-  const conversation = openConversation(db, catalogId, request.conversationId, { ...pipelineRequest(request), title: request.query.slice(0, 80) });
+  const conversation = await openConversation(db, catalogId, request.conversationId, { ...pipelineRequest(request), title: request.query.slice(0, 80) });
   // The conversation's transcript, which the decision then refers to instead of copying it.
-  const messages = request.messages ?? listTranscript(db, conversation.id).map(({ role, content }) => ({ role, content }));
+  const messages = request.messages ?? (await listTranscript(db, conversation.id)).map(({ role, content }) => ({ role, content }));
   const result = await runToolSearch({
     query: request.query,
     maxResults: request.maxResults,
@@ -186,7 +186,7 @@ export async function runToolSearchCall(
     indexKey: `${indexKeyFor(catalogId, state.revision, request)}:search`,
     corpus: catalogCorpus(catalogId, state.revision, state.tools),
   });
-  const decision = recordDecision(db, {
+  const decision = await recordDecision(db, {
     catalogId,
     conversationId: conversation.id,
     revision: state.revision,
@@ -205,7 +205,7 @@ export async function runToolSearchCall(
     latencyMs: result.latencyMs,
     tokens: { found: totalTokens(result.tools, "ai-sdk"), visible: list.tokens.total },
   });
-  const history = addToHistory(
+  const history = await addToHistory(
     db,
     conversation.id,
     result.tools.map((tool) => tool.name),

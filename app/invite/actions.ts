@@ -16,9 +16,9 @@ import { invitedAccountBody } from "@/lib/team-schemas";
 
 const linkSecret = z.string().min(1).max(200);
 
-function openInvitation(secret: unknown): OpenInvitation & { secret: string } {
+async function openInvitation(secret: unknown): Promise<OpenInvitation & { secret: string }> {
   const parsed = linkSecret.safeParse(secret);
-  const open = parsed.success ? findOpenInvitation(getDb(), parsed.data) : undefined;
+  const open = parsed.success ? await findOpenInvitation(getDb(), parsed.data) : undefined;
   if (!open) throw new ToolshedError("not_found", "This invitation link is not valid: it was used, revoked or has expired.", "token");
   return { ...open, secret: parsed.data! };
 }
@@ -28,7 +28,7 @@ export async function acceptInvitationAction(secret: string): Promise<ActionResu
   const result = await runAction(async () => {
     const principal = await actionPrincipal();
     await enforceRateLimit(principal, "write");
-    const open = openInvitation(secret);
+    const open = await openInvitation(secret);
     if (open.email !== principal.email.toLowerCase()) {
       throw new ToolshedError("forbidden", `This invitation is for ${open.email}, and you are signed in as ${principal.email}: sign out first.`);
     }
@@ -45,7 +45,7 @@ export async function acceptInvitationAction(secret: string): Promise<ActionResu
 export async function createInvitedAccountAction(secret: string, input: unknown): Promise<ActionResult<never>> {
   const result = await runAction(async () => {
     const body = parseWith(invitedAccountBody(MIN_PASSWORD_LENGTH), input);
-    const open = openInvitation(secret);
+    const open = await openInvitation(secret);
     const verdict = await consumeRateLimit("auth", `invitation:${open.id}`);
     if (!verdict.ok) {
       throw new ToolshedError(
@@ -57,11 +57,11 @@ export async function createInvitedAccountAction(secret: string, input: unknown)
       );
     }
     const db = getDb();
-    if (findUserByEmail(db, open.email)) {
+    if (await findUserByEmail(db, open.email)) {
       throw new ToolshedError("conflict", `An account for ${open.email} exists already: sign in to accept the invitation.`, "email");
     }
     const user = await createPasswordUser({ email: open.email, name: body.name, password: body.password });
-    acceptInvitation(db, open.secret, user.id);
+    await acceptInvitation(db, open.secret, user.id);
     return { email: open.email, password: body.password, teamId: open.teamId };
   });
   if (!result.ok) return result;

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 export default async function SetupPage({ searchParams }: { searchParams: Promise<{ token?: string }> }) {
   const { token } = await searchParams;
-  const open = setupLinkOpen(getDb());
+  const open = await setupLinkOpen(getDb());
   return (
     <main className="page narrow">
       <h1>Set up Toolshed</h1>

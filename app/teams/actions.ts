@@ -28,7 +28,7 @@ export async function createTeamAction(input: unknown) {
   return runAction(async () => {
     const principal = await actionPrincipal();
     await enforceRateLimit(principal, "write");
-    const team = createTeam(getDb(), parseWith(createTeamBody, input), principal.id);
+    const team = await createTeam(getDb(), parseWith(createTeamBody, input), principal.id);
     refresh();
     return team;
   });
@@ -37,7 +37,7 @@ export async function createTeamAction(input: unknown) {
 export async function setMemberRoleAction(teamId: string, userId: string, input: unknown) {
   return runAction(async () => {
     await authorizeTeamAction(teamId, "admin");
-    const member = changeMemberRole(getDb(), teamId, userId, parseWith(memberRoleBody, input).role);
+    const member = await changeMemberRole(getDb(), teamId, userId, parseWith(memberRoleBody, input).role);
     refresh(teamId);
     return member;
   });
@@ -46,7 +46,7 @@ export async function setMemberRoleAction(teamId: string, userId: string, input:
 export async function removeMemberAction(teamId: string, userId: string) {
   return runAction(async () => {
     await authorizeTeamAction(teamId, "admin");
-    removeMember(getDb(), teamId, userId);
+    await removeMember(getDb(), teamId, userId);
     refresh(teamId);
     return { userId };
   });
@@ -56,7 +56,7 @@ export async function removeMemberAction(teamId: string, userId: string) {
 export async function createInvitationAction(teamId: string, input: unknown) {
   return runAction(async () => {
     const { actor } = await authorizeTeamAction(teamId, "admin");
-    const { invitation, secret } = inviteMember(getDb(), teamId, parseWith(invitationBody, input), actor);
+    const { invitation, secret } = await inviteMember(getDb(), teamId, parseWith(invitationBody, input), actor);
     refresh(teamId);
     return { invitation, link: `${publicOrigin()}/invite/${secret}` };
   });
@@ -65,7 +65,7 @@ export async function createInvitationAction(teamId: string, input: unknown) {
 export async function revokeInvitationAction(teamId: string, id: string) {
   return runAction(async () => {
     await authorizeTeamAction(teamId, "admin");
-    revokeInvitation(getDb(), teamId, id);
+    await revokeInvitation(getDb(), teamId, id);
     refresh(teamId);
     return { id };
   });
@@ -75,7 +75,7 @@ export async function revokeInvitationAction(teamId: string, id: string) {
 export async function createTokenAction(teamId: string, input: unknown) {
   return runAction(async () => {
     const { actor } = await authorizeTeamAction(teamId, "admin");
-    const created = createApiToken(getDb(), teamId, parseWith(apiTokenBody, input), actor);
+    const created = await createApiToken(getDb(), teamId, parseWith(apiTokenBody, input), actor);
     refresh(teamId);
     return created;
   });
@@ -84,7 +84,7 @@ export async function createTokenAction(teamId: string, input: unknown) {
 export async function revokeTokenAction(teamId: string, id: string) {
   return runAction(async () => {
     await authorizeTeamAction(teamId, "admin");
-    const token = revokeApiToken(getDb(), teamId, id);
+    const token = await revokeApiToken(getDb(), teamId, id);
     refresh(teamId);
     return token;
   });

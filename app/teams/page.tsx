@@ -8,7 +8,7 @@ export const metadata = { title: "Teams" };
 
 export default async function TeamsPage() {
   const user = await pageUser();
-  const teams = listTeams(getDb(), Object.keys(user.roles)).map((team) => ({ ...team, role: user.roles[team.id] }));
+  const teams = (await listTeams(getDb(), Object.keys(user.roles))).map((team) => ({ ...team, role: user.roles[team.id] }));
   return (
     <main className="page">
       <div className="page-header">

@@ -29,22 +29,21 @@ function toConversation(row: ConversationRow, history: string[]): Conversation {
 }
 
 /** The conversation's tool history, in the order the tools joined it. */
-export function historyOf(db: Tx, conversationId: string): string[] {
-  return db
+export async function historyOf(db: Tx, conversationId: string): Promise<string[]> {
+  const rows = await db
     .select({ name: conversationTools.name })
     .from(conversationTools)
     .where(eq(conversationTools.conversationId, conversationId))
-    .orderBy(asc(conversationTools.id))
-    .all()
-    .map((row) => row.name);
+    .orderBy(asc(conversationTools.id));
+  return rows.map((row) => row.name);
 }
 
-export function createConversation(
+export async function createConversation(
   db: Db,
   input: { catalogId: string; model: string; agent: string; mode?: string; flags?: string[]; title?: string },
-): Conversation {
-  requireCatalog(db, input.catalogId);
-  const row = db
+): Promise<Conversation> {
+  await requireCatalog(db, input.catalogId);
+  const [row] = await db
     .insert(conversations)
     .values({
       id: randomUUID(),
@@ -55,35 +54,34 @@ export function createConversation(
       flags: input.flags ?? [],
       title: input.title ?? "",
     })
-    .returning()
-    .get();
+    .returning();
   return toConversation(row, []);
 }
 
-export function getConversation(db: Db, id: string, catalogId?: string): Conversation {
-  const row = db.select().from(conversations).where(eq(conversations.id, id)).get();
+export async function getConversation(db: Db, id: string, catalogId?: string): Promise<Conversation> {
+  const [row] = await db.select().from(conversations).where(eq(conversations.id, id)).limit(1);
   if (!row || (catalogId !== undefined && row.catalogId !== catalogId)) {
     throw notFound(`Conversation "${id}"${catalogId ? ` in catalog "${catalogId}"` : ""}`, "conversationId");
   }
-  return toConversation(row, historyOf(db, id));
+  return toConversation(row, await historyOf(db, id));
 }
 
 /** The named conversation (which must belong to the catalog), or a new one for this model and agent. */
-export function openConversation(
+export async function openConversation(
   db: Db,
   catalogId: string,
   id: string | undefined,
   start: { model: string; agent: string; mode?: string; flags?: string[]; title?: string },
-): Conversation {
+): Promise<Conversation> {
   return id ? getConversation(db, id, catalogId) : createConversation(db, { catalogId, ...start });
 }
 
-export function listConversations(db: Db, catalogId: string, limit = 100): Conversation[] {
-  requireCatalog(db, catalogId);
-  const rows = db.select().from(conversations).where(eq(conversations.catalogId, catalogId)).orderBy(desc(conversations.updatedAt)).limit(limit).all();
+export async function listConversations(db: Db, catalogId: string, limit = 100): Promise<Conversation[]> {
+  await requireCatalog(db, catalogId);
+  const rows = await db.select().from(conversations).where(eq(conversations.catalogId, catalogId)).orderBy(desc(conversations.updatedAt)).limit(limit);
   const histories = new Map<string, string[]>(rows.map((row) => [row.id, []]));
   if (rows.length > 0) {
-    const entries = db
+    const entries = await db
       .select({ conversationId: conversationTools.conversationId, name: conversationTools.name })
       .from(conversationTools)
       .where(
@@ -92,8 +90,7 @@ export function listConversations(db: Db, catalogId: string, limit = 100): Conve
           rows.map((row) => row.id),
         ),
       )
-      .orderBy(asc(conversationTools.id))
-      .all();
+      .orderBy(asc(conversationTools.id));
     for (const entry of entries) histories.get(entry.conversationId)!.push(entry.name);
   }
   return rows.map((row) => toConversation(row, histories.get(row.id)!));
@@ -104,19 +101,19 @@ export function listConversations(db: Db, catalogId: string, limit = 100): Conve
  * whole history. One row per name with a unique key, written in an immediate transaction: appends
  * from any number of connections at once all land, each name once.
  */
-export function addToHistory(db: Db, id: string, names: string[]): string[] {
-  return writeTransaction(db, (tx) => {
-    if (!tx.select({ id: conversations.id }).from(conversations).where(eq(conversations.id, id)).get()) {
+export async function addToHistory(db: Db, id: string, names: string[]): Promise<string[]> {
+  return writeTransaction(db, async (tx) => {
+    if ((await tx.select({ id: conversations.id }).from(conversations).where(eq(conversations.id, id)).limit(1)).length === 0) {
       throw notFound(`Conversation "${id}"`, "conversationId");
     }
     const fresh = [...new Set(names)];
     for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
-      tx.insert(conversationTools)
+      await tx
+        .insert(conversationTools)
         .values(fresh.slice(start, start + INSERT_CHUNK).map((name) => ({ conversationId: id, name })))
-        .onConflictDoNothing()
-        .run();
+        .onConflictDoNothing();
     }
-    if (fresh.length > 0) tx.update(conversations).set({ updatedAt: new Date() }).where(eq(conversations.id, id)).run();
+    if (fresh.length > 0) await tx.update(conversations).set({ updatedAt: new Date() }).where(eq(conversations.id, id));
     return historyOf(tx, id);
   });
 }
@@ -126,43 +123,40 @@ export function addToHistory(db: Db, id: string, names: string[]): string[] {
  * rename's transaction. A conversation that already holds the new name (an earlier tool of that
  * name) keeps that entry, in its place, and loses the old one.
  */
-export function renameToolInConversations(tx: Tx, catalogId: string, from: string, to: string): void {
+export async function renameToolInConversations(tx: Tx, catalogId: string, from: string, to: string): Promise<void> {
   const inCatalog = tx.select({ id: conversations.id }).from(conversations).where(eq(conversations.catalogId, catalogId));
   const holdingNewName = tx
     .select({ id: conversationTools.conversationId })
     .from(conversationTools)
     .where(and(eq(conversationTools.name, to), inArray(conversationTools.conversationId, inCatalog)));
-  tx.delete(conversationTools)
-    .where(and(eq(conversationTools.name, from), inArray(conversationTools.conversationId, holdingNewName)))
-    .run();
-  tx.update(conversationTools)
+  await tx.delete(conversationTools).where(and(eq(conversationTools.name, from), inArray(conversationTools.conversationId, holdingNewName)));
+  await tx
+    .update(conversationTools)
     .set({ name: to })
-    .where(and(eq(conversationTools.name, from), inArray(conversationTools.conversationId, inCatalog)))
-    .run();
+    .where(and(eq(conversationTools.name, from), inArray(conversationTools.conversationId, inCatalog)));
 }
 
-export function updateConversation(
+export async function updateConversation(
   db: Db,
   id: string,
   changes: { title?: string; model?: string; agent?: string; mode?: string | null; flags?: string[] },
-): Conversation {
+): Promise<Conversation> {
   if (changes.title !== undefined && changes.title.length > 200) throw new ToolshedError("bad_request", "A title is at most 200 characters.", "title");
-  const row = db
+  const [row] = await db
     .update(conversations)
     .set({ ...changes, updatedAt: new Date() })
     .where(eq(conversations.id, id))
-    .returning()
-    .get();
+    .returning();
   if (!row) throw notFound(`Conversation "${id}"`, "conversationId");
-  return toConversation(row, historyOf(db, id));
+  return toConversation(row, await historyOf(db, id));
 }
 
-export function deleteConversation(db: Db, catalogId: string, id: string): void {
-  const result = db
+export async function deleteConversation(db: Db, catalogId: string, id: string): Promise<void> {
+  const deleted = await db
     .delete(conversations)
     .where(and(eq(conversations.id, id), eq(conversations.catalogId, catalogId)))
-    .run();
-  if (result.changes === 0) throw notFound(`Conversation "${id}"`, "conversationId");
+    .returning({ id: conversations.id });
+  if (deleted.length === 0) throw notFound(`Conversation "${id}"`, "conversationId");
 }
 
 export interface StoredMessage {
@@ -173,34 +167,36 @@ export interface StoredMessage {
   createdAt: string;
 }
 
-export function appendMessage(db: Db, conversationId: string, message: { role: StoredMessage["role"]; content: string; details?: unknown }): StoredMessage {
-  const row = db
+export async function appendMessage(
+  db: Db,
+  conversationId: string,
+  message: { role: StoredMessage["role"]; content: string; details?: unknown },
+): Promise<StoredMessage> {
+  const [row] = await db
     .insert(conversationMessages)
     .values({ conversationId, role: message.role, content: message.content, details: message.details ?? null })
-    .returning()
-    .get();
-  db.update(conversations).set({ updatedAt: new Date() }).where(eq(conversations.id, conversationId)).run();
+    .returning();
+  await db.update(conversations).set({ updatedAt: new Date() }).where(eq(conversations.id, conversationId));
   return { id: row.id, role: row.role, content: row.content, details: row.details, createdAt: row.createdAt.toISOString() };
 }
 
 /** Attaches what the playground shows beside a stored message (e.g. a user message's turn). */
-export function setMessageDetails(db: Db, conversationId: string, messageId: number, details: unknown): void {
-  const result = db
+export async function setMessageDetails(db: Db, conversationId: string, messageId: number, details: unknown): Promise<void> {
+  const updated = await db
     .update(conversationMessages)
     .set({ details: details ?? null })
     .where(and(eq(conversationMessages.id, messageId), eq(conversationMessages.conversationId, conversationId)))
-    .run();
-  if (result.changes === 0) throw notFound(`Message ${messageId} of conversation "${conversationId}"`, "messageId");
+    .returning({ id: conversationMessages.id });
+  if (updated.length === 0) throw notFound(`Message ${messageId} of conversation "${conversationId}"`, "messageId");
 }
 
-export function listMessages(db: Db, conversationId: string): StoredMessage[] {
-  return db
+export async function listMessages(db: Db, conversationId: string): Promise<StoredMessage[]> {
+  const rows = await db
     .select()
     .from(conversationMessages)
     .where(eq(conversationMessages.conversationId, conversationId))
-    .orderBy(asc(conversationMessages.id))
-    .all()
-    .map((row) => ({ id: row.id, role: row.role, content: row.content, details: row.details, createdAt: row.createdAt.toISOString() }));
+    .orderBy(asc(conversationMessages.id));
+  return rows.map((row) => ({ id: row.id, role: row.role, content: row.content, details: row.details, createdAt: row.createdAt.toISOString() }));
 }
 
 export interface TranscriptMessage {
@@ -214,29 +210,27 @@ export interface TranscriptMessage {
  * to and including message `throughId` when given. Decisions refer to a prefix of this instead of
  * copying it (see db/queries/decisions.ts).
  */
-export function listTranscript(db: Tx, conversationId: string, throughId?: number): TranscriptMessage[] {
+export async function listTranscript(db: Tx, conversationId: string, throughId?: number): Promise<TranscriptMessage[]> {
   const conditions = [eq(conversationMessages.conversationId, conversationId), ne(conversationMessages.content, "")];
   if (throughId !== undefined) conditions.push(lte(conversationMessages.id, throughId));
   return db
     .select({ id: conversationMessages.id, role: conversationMessages.role, content: conversationMessages.content })
     .from(conversationMessages)
     .where(and(...conditions))
-    .orderBy(asc(conversationMessages.id))
-    .all();
+    .orderBy(asc(conversationMessages.id));
 }
 
 /** Appends messages (inside the caller's transaction) and returns their ids, in order. */
-export function appendTranscript(tx: Tx, conversationId: string, messages: { role: StoredMessage["role"]; content: string }[]): number[] {
+export async function appendTranscript(tx: Tx, conversationId: string, messages: { role: StoredMessage["role"]; content: string }[]): Promise<number[]> {
   const ids: number[] = [];
   for (let start = 0; start < messages.length; start += INSERT_CHUNK) {
-    const rows = tx
+    const rows = await tx
       .insert(conversationMessages)
       .values(messages.slice(start, start + INSERT_CHUNK).map((message) => ({ conversationId, role: message.role, content: message.content, details: null })))
-      .returning({ id: conversationMessages.id })
-      .all();
+      .returning({ id: conversationMessages.id });
     // Ids are handed out in the order of the rows; RETURNING may list them in any order.
     ids.push(...rows.map((row) => row.id).sort((a, b) => a - b));
   }
-  if (ids.length > 0) tx.update(conversations).set({ updatedAt: new Date() }).where(eq(conversations.id, conversationId)).run();
+  if (ids.length > 0) await tx.update(conversations).set({ updatedAt: new Date() }).where(eq(conversations.id, conversationId));
   return ids;
 }

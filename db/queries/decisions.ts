@@ -52,16 +52,16 @@ function messagesOf(input: unknown): Message[] | undefined {
  * referred to as well. When the transcript is not a prefix (the caller sent another history), the
  * messages stay in the input, as they were.
  */
-function compactInput(tx: Tx, conversationId: string | null | undefined, input: unknown): { input: unknown; appended: number[] } {
+async function compactInput(tx: Tx, conversationId: string | null | undefined, input: unknown): Promise<{ input: unknown; appended: number[] }> {
   const messages = messagesOf(input);
   if (!conversationId || !messages || messages.length === 0) return { input, appended: [] };
-  const stored = listTranscript(tx, conversationId);
+  const stored = await listTranscript(tx, conversationId);
   const isPrefix =
     stored.length <= messages.length && stored.every((row, index) => row.role === messages[index].role && row.content === messages[index].content);
   if (!isPrefix) return { input, appended: [] };
   const rest = messages.slice(stored.length);
   // A message without text is not part of a transcript: such a tail stays in the input.
-  const appended = rest.every((message) => message.content !== "") ? appendTranscript(tx, conversationId, rest) : [];
+  const appended = rest.every((message) => message.content !== "") ? await appendTranscript(tx, conversationId, rest) : [];
   const count = stored.length + appended.length;
   if (count === 0) return { input, appended };
   const through = appended.at(-1) ?? stored.at(-1)!.id;
@@ -74,11 +74,11 @@ function compactInput(tx: Tx, conversationId: string | null | undefined, input: 
  * they are gone (the conversation was deleted), `messages` holds only what the input kept and
  * `messagesUnavailable` says how many are missing.
  */
-function hydrateInput(db: Db, row: DecisionRow): unknown {
+async function hydrateInput(db: Db, row: DecisionRow): Promise<unknown> {
   const input = row.input as { messages?: Message[]; transcript?: TranscriptRef } | null;
   if (!input || typeof input !== "object" || !input.transcript) return row.input;
   const { through, count } = input.transcript;
-  const rows = row.conversationId ? listTranscript(db, row.conversationId, through) : [];
+  const rows = row.conversationId ? await listTranscript(db, row.conversationId, through) : [];
   const kept = input.messages ?? [];
   if (rows.length !== count) return { ...input, messages: kept, messagesUnavailable: count };
   return { ...input, messages: [...rows.map(({ role, content }) => ({ role, content })), ...kept] };
@@ -94,23 +94,22 @@ function toDecision(row: DecisionRow): Decision {
  * (their ids are returned, the last message's last). One immediate transaction, so concurrent
  * turns of one conversation cannot interleave.
  */
-export function recordDecision(db: Db, decision: NewDecision): Decision & { appendedMessageIds: number[] } {
-  return writeTransaction(db, (tx) => {
-    const { input, appended } = compactInput(tx, decision.conversationId, decision.input);
-    const row = tx
+export async function recordDecision(db: Db, decision: NewDecision): Promise<Decision & { appendedMessageIds: number[] }> {
+  return writeTransaction(db, async (tx) => {
+    const { input, appended } = await compactInput(tx, decision.conversationId, decision.input);
+    const [row] = await tx
       .insert(decisions)
       .values({ ...decision, input, id: randomUUID() })
-      .returning()
-      .get();
+      .returning();
     return { ...toDecision({ ...row, input: decision.input }), appendedMessageIds: appended };
   });
 }
 
 /** One decision with everything it recorded, its messages included. */
-export function getDecision(db: Db, id: string): Decision {
-  const row = db.select().from(decisions).where(eq(decisions.id, id)).get();
+export async function getDecision(db: Db, id: string): Promise<Decision> {
+  const [row] = await db.select().from(decisions).where(eq(decisions.id, id)).limit(1);
   if (!row) throw notFound(`Decision "${id}"`, "id");
-  return toDecision({ ...row, input: hydrateInput(db, row) });
+  return toDecision({ ...row, input: await hydrateInput(db, row) });
 }
 
 export interface DecisionFilter {
@@ -162,8 +161,8 @@ export interface DecisionPage {
 }
 
 /** A page of a catalog's decisions, newest first, without their heavy fields. */
-export function pageDecisions(db: Db, catalogId: string, filter: DecisionFilter = {}): DecisionPage {
-  requireCatalog(db, catalogId);
+export async function pageDecisions(db: Db, catalogId: string, filter: DecisionFilter = {}): Promise<DecisionPage> {
+  await requireCatalog(db, catalogId);
   const limit = Math.max(1, Math.min(filter.limit ?? DECISION_PAGE_DEFAULT, DECISION_PAGE_MAX));
   const conditions: SQL[] = [eq(decisions.catalogId, catalogId)];
   if (filter.conversationId) conditions.push(eq(decisions.conversationId, filter.conversationId));
@@ -172,7 +171,7 @@ export function pageDecisions(db: Db, catalogId: string, filter: DecisionFilter 
   if (filter.withRejections) conditions.push(ne(decisions.rejected, sql`'[]'`));
   if (filter.withFallback) conditions.push(isNotNull(decisions.fallback), ne(decisions.fallback, sql`'null'`));
   if (filter.cursor) conditions.push(olderThan(decodeCursor(filter.cursor)));
-  const rows = db
+  const rows = await db
     .select({
       position: sql<string>`json_array(${createdRaw}, ${rowid})`,
       id: decisions.id,
@@ -197,8 +196,7 @@ export function pageDecisions(db: Db, catalogId: string, filter: DecisionFilter 
     .from(decisions)
     .where(and(...conditions))
     .orderBy(sql`${createdRaw} DESC, ${rowid} DESC`)
-    .limit(limit + 1)
-    .all();
+    .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = rows.length > limit ? (JSON.parse(page.at(-1)!.position) as [number, number]) : undefined;
   return {
@@ -212,23 +210,22 @@ export function pageDecisions(db: Db, catalogId: string, filter: DecisionFilter 
 }
 
 /** The decisions of pageDecisions' page, alone. */
-export function listDecisions(db: Db, catalogId: string, filter: DecisionFilter = {}): DecisionSummary[] {
-  return pageDecisions(db, catalogId, filter).decisions;
+export async function listDecisions(db: Db, catalogId: string, filter: DecisionFilter = {}): Promise<DecisionSummary[]> {
+  return (await pageDecisions(db, catalogId, filter)).decisions;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Retention
 
 /** Where a catalog's newest `keep` decisions end: everything older than this position goes. */
-export function retentionBoundary(db: Db, catalogId: string, keep: number): Position | undefined {
-  const row = db
+export async function retentionBoundary(db: Db, catalogId: string, keep: number): Promise<Position | undefined> {
+  const [row] = await db
     .select({ createdAt: createdRaw, rowid })
     .from(decisions)
     .where(eq(decisions.catalogId, catalogId))
     .orderBy(sql`${createdRaw} DESC, ${rowid} DESC`)
     .limit(1)
-    .offset(keep - 1)
-    .get();
+    .offset(keep - 1);
   return row && { createdAt: row.createdAt, rowid: row.rowid };
 }
 
@@ -237,18 +234,19 @@ export function retentionBoundary(db: Db, catalogId: string, keep: number): Posi
  * epoch) or that lie past `boundary` (see retentionBoundary); returns how many it deleted. Small
  * batches keep each write short: the caller repeats until fewer than `limit` go.
  */
-export function deleteOldDecisions(db: Db, catalogId: string, rule: { before?: number; boundary?: Position }, limit: number): number {
+export async function deleteOldDecisions(db: Db, catalogId: string, rule: { before?: number; boundary?: Position }, limit: number): Promise<number> {
   const expired: SQL[] = [];
   if (rule.before !== undefined) expired.push(sql`${createdRaw} < ${rule.before}`);
   if (rule.boundary) expired.push(olderThan(rule.boundary));
   if (expired.length === 0) return 0;
-  return db
+  const deleted = await db
     .delete(decisions)
     .where(sql`${rowid} IN (SELECT rowid FROM ${decisions} WHERE ${decisions.catalogId} = ${catalogId} AND (${sql.join(expired, sql` OR `)}) LIMIT ${limit})`)
-    .run().changes;
+    .returning({ id: decisions.id });
+  return deleted.length;
 }
 
 /** How many decisions a catalog holds (for tests and the settings page). */
-export function countDecisions(db: Db, catalogId: string): number {
-  return db.select({ count: sql<number>`count(*)` }).from(decisions).where(eq(decisions.catalogId, catalogId)).get()!.count;
+export async function countDecisions(db: Db, catalogId: string): Promise<number> {
+  return (await db.select({ count: sql<number>`count(*)` }).from(decisions).where(eq(decisions.catalogId, catalogId)))[0].count;
 }

@@ -50,71 +50,74 @@ function toSummary(row: Omit<EvaluationRow, "cases" | "misses">): EvaluationSumm
   };
 }
 
-export function createEvaluation(
+export async function createEvaluation(
   db: Db,
   run: { catalogId: string; revision: number; setName: string; selector: string; k: number; cases: StoredCase[]; createdBy: string },
-): Evaluation {
-  requireCatalog(db, run.catalogId);
-  const row = db
+): Promise<Evaluation> {
+  await requireCatalog(db, run.catalogId);
+  const [row] = await db
     .insert(evaluations)
     .values({ ...run, id: randomUUID(), status: "running", progressTotal: run.cases.length })
-    .returning()
-    .get();
+    .returning();
   return { ...toSummary(row), misses: null };
 }
 
-export function reportEvaluationProgress(db: Db, id: string, done: number): void {
-  db.update(evaluations).set({ progressDone: done }).where(eq(evaluations.id, id)).run();
+export async function reportEvaluationProgress(db: Db, id: string, done: number): Promise<void> {
+  await db.update(evaluations).set({ progressDone: done }).where(eq(evaluations.id, id));
 }
 
-export function finishEvaluation(db: Db, id: string, outcome: { metrics: Record<string, number>; misses: EvaluationMiss[]; cases: StoredCase[] }): void {
-  db.update(evaluations)
+export async function finishEvaluation(
+  db: Db,
+  id: string,
+  outcome: { metrics: Record<string, number>; misses: EvaluationMiss[]; cases: StoredCase[] },
+): Promise<void> {
+  await db
+    .update(evaluations)
     .set({ status: "done", metrics: outcome.metrics, misses: outcome.misses, cases: outcome.cases, progressDone: outcome.cases.length, finishedAt: new Date() })
-    .where(eq(evaluations.id, id))
-    .run();
+    .where(eq(evaluations.id, id));
 }
 
-export function failEvaluation(db: Db, id: string, error: string): void {
-  db.update(evaluations).set({ status: "failed", error, finishedAt: new Date() }).where(eq(evaluations.id, id)).run();
+export async function failEvaluation(db: Db, id: string, error: string): Promise<void> {
+  await db.update(evaluations).set({ status: "failed", error, finishedAt: new Date() }).where(eq(evaluations.id, id));
 }
 
 /**
  * Marks a catalog's runs that say "running" but are not (the server stopped while they ran) as
  * failed. `running` are the ids this process is running.
  */
-export function failInterruptedEvaluations(db: Db, catalogId: string, running: readonly string[]): void {
-  db.update(evaluations)
+export async function failInterruptedEvaluations(db: Db, catalogId: string, running: readonly string[]): Promise<void> {
+  await db
+    .update(evaluations)
     .set({ status: "failed", error: "The server stopped before this run finished: run it again.", finishedAt: new Date() })
-    .where(and(eq(evaluations.catalogId, catalogId), eq(evaluations.status, "running"), notInArray(evaluations.id, [...running])))
-    .run();
+    .where(and(eq(evaluations.catalogId, catalogId), eq(evaluations.status, "running"), notInArray(evaluations.id, [...running])));
 }
 
-export function countRunningEvaluations(db: Db, catalogId: string): number {
-  return db
+export async function countRunningEvaluations(db: Db, catalogId: string): Promise<number> {
+  const [{ count }] = await db
     .select({ count: sql<number>`count(*)` })
     .from(evaluations)
-    .where(and(eq(evaluations.catalogId, catalogId), eq(evaluations.status, "running")))
-    .get()!.count;
+    .where(and(eq(evaluations.catalogId, catalogId), eq(evaluations.status, "running")));
+  return count;
 }
 
 /** One run of the catalog with its misses; 404 for an unknown one or another catalog's. */
-export function getEvaluation(db: Db, catalogId: string, id: string): Evaluation {
-  const row = db
+export async function getEvaluation(db: Db, catalogId: string, id: string): Promise<Evaluation> {
+  const [row] = await db
     .select()
     .from(evaluations)
     .where(and(eq(evaluations.id, id), eq(evaluations.catalogId, catalogId)))
-    .get();
+    .limit(1);
   if (!row) throw notFound(`Evaluation "${id}"`, "id");
   return { ...toSummary(row), misses: (row.misses as EvaluationMiss[] | null) ?? null };
 }
 
 /** The cases of one run, with what was chosen for each once it is done. */
-export function evaluationCases(db: Db, catalogId: string, id: string): StoredCase[] {
-  const row = db
+export async function evaluationCases(db: Db, catalogId: string, id: string): Promise<StoredCase[]> {
+  const [row] = await db
     .select({ cases: evaluations.cases })
     .from(evaluations)
     .where(and(eq(evaluations.id, id), eq(evaluations.catalogId, catalogId)))
-    .get();
+    .limit(1);
   if (!row) throw notFound(`Evaluation "${id}"`, "id");
   return row.cases as StoredCase[];
 }
@@ -125,24 +128,23 @@ export const EVALUATION_PAGE_DEFAULT = 50;
 const rowid = sql<number>`${evaluations}.rowid`;
 
 /** A page of a catalog's runs, newest first, optionally of one set only; `cursor` is the previous page's nextCursor. */
-export function pageEvaluations(
+export async function pageEvaluations(
   db: Db,
   catalogId: string,
   filter: { setName?: string; limit?: number; cursor?: number } = {},
-): { evaluations: EvaluationSummary[]; nextCursor: string | null } {
-  requireCatalog(db, catalogId);
+): Promise<{ evaluations: EvaluationSummary[]; nextCursor: string | null }> {
+  await requireCatalog(db, catalogId);
   const limit = filter.limit ?? EVALUATION_PAGE_DEFAULT;
   const conditions: SQL[] = [eq(evaluations.catalogId, catalogId)];
   if (filter.setName !== undefined) conditions.push(eq(evaluations.setName, filter.setName));
   if (filter.cursor !== undefined) conditions.push(sql`${rowid} < ${filter.cursor}`);
   const { cases: _cases, misses: _misses, ...columns } = getTableColumns(evaluations);
-  const rows = db
+  const rows = await db
     .select({ ...columns, position: rowid })
     .from(evaluations)
     .where(and(...conditions))
     .orderBy(sql`${rowid} DESC`)
-    .limit(limit + 1)
-    .all();
+    .limit(limit + 1);
   const page = rows.slice(0, limit);
   return {
     evaluations: page.map(({ position: _position, ...row }) => toSummary(row)),

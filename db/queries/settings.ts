@@ -3,21 +3,21 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { appSettings } from "../schema";
 
-export function readSetting<T>(db: Db, key: string): T | undefined {
-  return db.select().from(appSettings).where(eq(appSettings.key, key)).get()?.value as T | undefined;
+export async function readSetting<T>(db: Db, key: string): Promise<T | undefined> {
+  return (await db.select().from(appSettings).where(eq(appSettings.key, key)).limit(1))[0]?.value as T | undefined;
 }
 
-export function writeSetting(db: Db, key: string, value: unknown): void {
-  db.insert(appSettings).values({ key, value }).onConflictDoUpdate({ target: appSettings.key, set: { value } }).run();
+export async function writeSetting(db: Db, key: string, value: unknown): Promise<void> {
+  await db.insert(appSettings).values({ key, value }).onConflictDoUpdate({ target: appSettings.key, set: { value } });
 }
 
 /** Removes a setting only if it still holds `expected`: true for exactly one of several racing callers. */
-export function takeSetting(db: Db, key: string, expected: string): boolean {
-  const current = readSetting<string>(db, key);
+export async function takeSetting(db: Db, key: string, expected: string): Promise<boolean> {
+  const current = await readSetting<string>(db, key);
   if (current !== expected) return false;
-  return db.delete(appSettings).where(eq(appSettings.key, key)).run().changes === 1;
+  return (await db.delete(appSettings).where(eq(appSettings.key, key)).returning({ key: appSettings.key })).length === 1;
 }
 
-export function deleteSetting(db: Db, key: string): void {
-  db.delete(appSettings).where(eq(appSettings.key, key)).run();
+export async function deleteSetting(db: Db, key: string): Promise<void> {
+  await db.delete(appSettings).where(eq(appSettings.key, key));
 }

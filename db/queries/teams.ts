@@ -32,115 +32,111 @@ export interface Invitation {
   acceptedAt: string | null;
 }
 
-export function listTeams(db: Db, ids?: string[]): Team[] {
-  const rows = db.select({ id: teams.id, name: teams.name }).from(teams).orderBy(asc(teams.name)).all();
+export async function listTeams(db: Db, ids?: string[]): Promise<Team[]> {
+  const rows = await db.select({ id: teams.id, name: teams.name }).from(teams).orderBy(asc(teams.name));
   return ids ? rows.filter((team) => ids.includes(team.id)) : rows;
 }
 
-export function getTeam(db: Db, id: string): Team {
-  const team = db.select({ id: teams.id, name: teams.name }).from(teams).where(eq(teams.id, id)).get();
+export async function getTeam(db: Db, id: string): Promise<Team> {
+  const [team] = await db.select({ id: teams.id, name: teams.name }).from(teams).where(eq(teams.id, id)).limit(1);
   if (!team) throw notFound(`Team "${id}"`, "team");
   return team;
 }
 
 /** Creates a team with its creator as admin. */
-export function createTeam(db: Db, input: { name: string; id?: string }, creatorId: string): Team {
+export async function createTeam(db: Db, input: { name: string; id?: string }, creatorId: string): Promise<Team> {
   const name = input.name.trim();
   if (!name || name.length > 80) throw new ToolshedError("bad_request", "A team name is 1-80 characters.", "name");
   const id = input.id ?? slugify(name);
   if (!CATALOG_ID_PATTERN.test(id))
     throw new ToolshedError("bad_request", "A team id is lowercase letters, digits and '-', at most 48 characters.", input.id ? "id" : "name");
-  return writeTransaction(db, (tx) => {
-    if (tx.select({ id: teams.id }).from(teams).where(eq(teams.id, id)).get()) {
+  return writeTransaction(db, async (tx) => {
+    if ((await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, id)).limit(1)).length > 0) {
       throw new ToolshedError("conflict", `A team with id "${id}" already exists.`, input.id ? "id" : "name");
     }
-    tx.insert(teams).values({ id, name }).run();
-    tx.insert(teamMembers).values({ teamId: id, userId: creatorId, role: "admin" }).run();
+    await tx.insert(teams).values({ id, name });
+    await tx.insert(teamMembers).values({ teamId: id, userId: creatorId, role: "admin" });
     return { id, name };
   });
 }
 
 /** Every team role of a user, for building their principal. */
-export function rolesOfUser(db: Db, userId: string): Record<string, TeamRole> {
-  const rows = db.select({ teamId: teamMembers.teamId, role: teamMembers.role }).from(teamMembers).where(eq(teamMembers.userId, userId)).all();
+export async function rolesOfUser(db: Db, userId: string): Promise<Record<string, TeamRole>> {
+  const rows = await db.select({ teamId: teamMembers.teamId, role: teamMembers.role }).from(teamMembers).where(eq(teamMembers.userId, userId));
   return Object.fromEntries(rows.map((row) => [row.teamId, row.role]));
 }
 
-export function listMembers(db: Db, teamId: string): TeamMember[] {
-  getTeam(db, teamId);
-  return db
+export async function listMembers(db: Db, teamId: string): Promise<TeamMember[]> {
+  await getTeam(db, teamId);
+  const rows = await db
     .select({ userId: users.id, email: users.email, name: users.name, role: teamMembers.role, since: teamMembers.createdAt })
     .from(teamMembers)
     .innerJoin(users, eq(users.id, teamMembers.userId))
     .where(eq(teamMembers.teamId, teamId))
-    .orderBy(asc(users.email))
-    .all()
-    .map((row) => ({ ...row, since: row.since.toISOString() }));
+    .orderBy(asc(users.email));
+  return rows.map((row) => ({ ...row, since: row.since.toISOString() }));
 }
 
-function adminCount(db: Pick<Db, "select">, teamId: string): number {
-  const [{ count }] = db
+async function adminCount(db: Pick<Db, "select">, teamId: string): Promise<number> {
+  const [{ count }] = await db
     .select({ count: sql<number>`count(*)` })
     .from(teamMembers)
-    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.role, "admin")))
-    .all();
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.role, "admin")));
   return count;
 }
 
 /** Adds a member or changes their role; a team never loses its last admin. */
-export function setMemberRole(db: Db, teamId: string, userId: string, role: TeamRole): void {
-  writeTransaction(db, (tx) => {
-    getTeam(tx as unknown as Db, teamId);
-    const current = tx
+export async function setMemberRole(db: Db, teamId: string, userId: string, role: TeamRole): Promise<void> {
+  await writeTransaction(db, async (tx) => {
+    await getTeam(tx, teamId);
+    const [current] = await tx
       .select({ role: teamMembers.role })
       .from(teamMembers)
       .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
-      .get();
-    if (current?.role === "admin" && role !== "admin" && adminCount(tx, teamId) <= 1) {
+      .limit(1);
+    if (current?.role === "admin" && role !== "admin" && (await adminCount(tx, teamId)) <= 1) {
       throw new ToolshedError("conflict", "A team needs at least one admin: make someone else admin first.", "role");
     }
     if (current)
-      tx.update(teamMembers)
+      await tx
+        .update(teamMembers)
         .set({ role })
-        .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
-        .run();
-    else tx.insert(teamMembers).values({ teamId, userId, role }).run();
+        .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)));
+    else await tx.insert(teamMembers).values({ teamId, userId, role });
   });
 }
 
-export function removeMember(db: Db, teamId: string, userId: string): void {
-  writeTransaction(db, (tx) => {
-    const current = tx
+export async function removeMember(db: Db, teamId: string, userId: string): Promise<void> {
+  await writeTransaction(db, async (tx) => {
+    const [current] = await tx
       .select({ role: teamMembers.role })
       .from(teamMembers)
       .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
-      .get();
+      .limit(1);
     if (!current) throw notFound("Team member", "userId");
-    if (current.role === "admin" && adminCount(tx, teamId) <= 1) {
+    if (current.role === "admin" && (await adminCount(tx, teamId)) <= 1) {
       throw new ToolshedError("conflict", "A team needs at least one admin: make someone else admin first.", "userId");
     }
-    tx.delete(teamMembers)
-      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
-      .run();
+    await tx.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)));
   });
 }
 
-export function teamOfCatalog(db: Db, catalogId: string): string | undefined {
-  return db.select({ teamId: catalogs.teamId }).from(catalogs).where(eq(catalogs.id, catalogId)).get()?.teamId;
+export async function teamOfCatalog(db: Db, catalogId: string): Promise<string | undefined> {
+  return (await db.select({ teamId: catalogs.teamId }).from(catalogs).where(eq(catalogs.id, catalogId)).limit(1))[0]?.teamId;
 }
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 /** Creates an invitation and returns the secret of its link (stored only as a hash). */
-export function createInvitation(
+export async function createInvitation(
   db: Db,
   teamId: string,
   input: { email: string; role: TeamRole },
   invitedBy: string,
-): { invitation: Invitation; secret: string } {
-  getTeam(db, teamId);
+): Promise<{ invitation: Invitation; secret: string }> {
+  await getTeam(db, teamId);
   const secret = newLinkSecret();
-  const row = db
+  const [row] = await db
     .insert(invitations)
     .values({
       id: crypto.randomUUID(),
@@ -151,8 +147,7 @@ export function createInvitation(
       invitedBy,
       expiresAt: new Date(Date.now() + INVITATION_DAYS * 24 * 3600 * 1000),
     })
-    .returning()
-    .get();
+    .returning();
   return { invitation: toInvitation(row), secret };
 }
 
@@ -167,17 +162,17 @@ function toInvitation(row: typeof invitations.$inferSelect): Invitation {
   };
 }
 
-export function listInvitations(db: Db, teamId: string): Invitation[] {
-  getTeam(db, teamId);
-  return db.select().from(invitations).where(eq(invitations.teamId, teamId)).orderBy(asc(invitations.createdAt)).all().map(toInvitation);
+export async function listInvitations(db: Db, teamId: string): Promise<Invitation[]> {
+  await getTeam(db, teamId);
+  return (await db.select().from(invitations).where(eq(invitations.teamId, teamId)).orderBy(asc(invitations.createdAt))).map(toInvitation);
 }
 
-export function revokeInvitation(db: Db, teamId: string, id: string): void {
-  const result = db
+export async function revokeInvitation(db: Db, teamId: string, id: string): Promise<void> {
+  const deleted = await db
     .delete(invitations)
     .where(and(eq(invitations.teamId, teamId), eq(invitations.id, id), isNull(invitations.acceptedAt)))
-    .run();
-  if (result.changes === 0) throw notFound("Pending invitation", "id");
+    .returning({ id: invitations.id });
+  if (deleted.length === 0) throw notFound("Pending invitation", "id");
 }
 
 export interface OpenInvitation extends Invitation {
@@ -186,61 +181,61 @@ export interface OpenInvitation extends Invitation {
 }
 
 /** The pending, unexpired invitation a link's secret stands for, or undefined. */
-export function findOpenInvitation(db: Db, secret: string): OpenInvitation | undefined {
-  const row = db
+export async function findOpenInvitation(db: Db, secret: string): Promise<OpenInvitation | undefined> {
+  const [row] = await db
     .select({ invitation: invitations, teamName: teams.name })
     .from(invitations)
     .innerJoin(teams, eq(teams.id, invitations.teamId))
     .where(and(eq(invitations.tokenHash, hashSecretToken(secret)), isNull(invitations.acceptedAt), gt(invitations.expiresAt, new Date())))
-    .get();
+    .limit(1);
   return row && { ...toInvitation(row.invitation), teamId: row.invitation.teamId, teamName: row.teamName };
 }
 
 /** True when someone may create an account with this e-mail: a pending invitation names it. */
-export function hasOpenInvitationFor(db: Db, email: string): boolean {
-  return !!db
+export async function hasOpenInvitationFor(db: Db, email: string): Promise<boolean> {
+  const rows = await db
     .select({ id: invitations.id })
     .from(invitations)
     .where(and(eq(invitations.email, normaliseEmail(email)), isNull(invitations.acceptedAt), gt(invitations.expiresAt, new Date())))
-    .get();
+    .limit(1);
+  return rows.length > 0;
 }
 
 /** Uses an invitation once: the user joins the team with its role (a higher role they have is kept). */
-export function acceptInvitation(db: Db, secret: string, userId: string): OpenInvitation {
-  const open = findOpenInvitation(db, secret);
+export async function acceptInvitation(db: Db, secret: string, userId: string): Promise<OpenInvitation> {
+  const open = await findOpenInvitation(db, secret);
   if (!open) throw new ToolshedError("not_found", "This invitation link is not valid: it was used, revoked or has expired.", "token");
-  writeTransaction(db, (tx) => {
-    const claimed = tx
+  await writeTransaction(db, async (tx) => {
+    const claimed = await tx
       .update(invitations)
       .set({ acceptedAt: new Date() })
       .where(and(eq(invitations.id, open.id), isNull(invitations.acceptedAt)))
-      .run();
-    if (claimed.changes === 0) throw new ToolshedError("conflict", "This invitation was just used.", "token");
-    const current = tx
+      .returning({ id: invitations.id });
+    if (claimed.length === 0) throw new ToolshedError("conflict", "This invitation was just used.", "token");
+    const [current] = await tx
       .select({ role: teamMembers.role })
       .from(teamMembers)
       .where(and(eq(teamMembers.teamId, open.teamId), eq(teamMembers.userId, userId)))
-      .get();
+      .limit(1);
     const rank = { viewer: 1, editor: 2, admin: 3 } as const;
-    if (!current) tx.insert(teamMembers).values({ teamId: open.teamId, userId, role: open.role }).run();
+    if (!current) await tx.insert(teamMembers).values({ teamId: open.teamId, userId, role: open.role });
     else if (rank[open.role] > rank[current.role])
-      tx.update(teamMembers)
+      await tx
+        .update(teamMembers)
         .set({ role: open.role })
-        .where(and(eq(teamMembers.teamId, open.teamId), eq(teamMembers.userId, userId)))
-        .run();
+        .where(and(eq(teamMembers.teamId, open.teamId), eq(teamMembers.userId, userId)));
   });
   return open;
 }
 
 /** Changes the role of someone who is already a member (404 otherwise); a team never loses its last admin. */
-export function changeMemberRole(db: Db, teamId: string, userId: string, role: TeamRole): TeamMember {
-  return writeTransaction(db, (tx) => {
-    const inner = tx as unknown as Db;
-    getTeam(inner, teamId);
-    const member = () => listMembers(inner, teamId).find((candidate) => candidate.userId === userId);
-    if (!member()) throw notFound("Team member", "userId");
-    setMemberRole(inner, teamId, userId, role);
-    return member()!;
+export async function changeMemberRole(db: Db, teamId: string, userId: string, role: TeamRole): Promise<TeamMember> {
+  return writeTransaction(db, async (tx) => {
+    await getTeam(tx, teamId);
+    const member = async () => (await listMembers(tx, teamId)).find((candidate) => candidate.userId === userId);
+    if (!(await member())) throw notFound("Team member", "userId");
+    await setMemberRole(tx, teamId, userId, role);
+    return (await member())!;
   });
 }
 
@@ -248,16 +243,24 @@ export function changeMemberRole(db: Db, teamId: string, userId: string, role: T
  * Invites someone who is not a member yet: a second pending invitation for the same e-mail, or one
  * for a member, is refused (409) so that every pending invitation names a different person.
  */
-export function inviteMember(db: Db, teamId: string, input: { email: string; role: TeamRole }, invitedBy: string): { invitation: Invitation; secret: string } {
+export async function inviteMember(
+  db: Db,
+  teamId: string,
+  input: { email: string; role: TeamRole },
+  invitedBy: string,
+): Promise<{ invitation: Invitation; secret: string }> {
   const email = normaliseEmail(input.email);
-  if (listMembers(db, teamId).some((member) => member.email === email)) {
-    throw new ToolshedError("conflict", `${email} is already a member of this team: change their role instead.`, "email");
-  }
-  const pending = db
-    .select({ id: invitations.id })
-    .from(invitations)
-    .where(and(eq(invitations.teamId, teamId), eq(invitations.email, email), isNull(invitations.acceptedAt), gt(invitations.expiresAt, new Date())))
-    .get();
-  if (pending) throw new ToolshedError("conflict", `${email} already has a pending invitation: revoke it to send a new one.`, "email");
-  return createInvitation(db, teamId, { email, role: input.role }, invitedBy);
+  // One transaction: two invitations of the same person at once cannot both pass the checks.
+  return writeTransaction(db, async (tx) => {
+    if ((await listMembers(tx, teamId)).some((member) => member.email === email)) {
+      throw new ToolshedError("conflict", `${email} is already a member of this team: change their role instead.`, "email");
+    }
+    const [pending] = await tx
+      .select({ id: invitations.id })
+      .from(invitations)
+      .where(and(eq(invitations.teamId, teamId), eq(invitations.email, email), isNull(invitations.acceptedAt), gt(invitations.expiresAt, new Date())))
+      .limit(1);
+    if (pending) throw new ToolshedError("conflict", `${email} already has a pending invitation: revoke it to send a new one.`, "email");
+    return createInvitation(tx, teamId, { email, role: input.role }, invitedBy);
+  });
 }

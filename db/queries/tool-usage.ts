@@ -12,9 +12,10 @@ export interface ToolUsage {
 }
 
 /** What chose which tools of a catalog since `since`: preselections, ToolSearch calls and evaluation runs. */
-export function toolsChosenSince(db: Db, catalogId: string, since: Date): ToolUsage {
+export async function toolsChosenSince(db: Db, catalogId: string, since: Date): Promise<ToolUsage> {
   const after = since.getTime();
-  const names = db.all<{ name: string | null }>(sql`
+  // Selected from the union with a named column, so that rows come back as objects on every driver.
+  const names = await db.select({ name: sql<string | null>`name` }).from(sql`(
     SELECT json_extract(selected.value, '$.name') AS name
       FROM ${decisions}, json_each(${decisions.result}, '$.selected') AS selected
      WHERE ${decisions.catalogId} = ${catalogId} AND ${decisions.kind} = 'preselect' AND ${decisions.createdAt} >= ${after}
@@ -25,16 +26,17 @@ export function toolsChosenSince(db: Db, catalogId: string, since: Date): ToolUs
     UNION
     SELECT chosen.value
       FROM ${evaluations}, json_each(${evaluations.cases}) AS labelled, json_each(labelled.value, '$.chosen') AS chosen
-     WHERE ${evaluations.catalogId} = ${catalogId} AND ${evaluations.status} = 'done' AND ${evaluations.createdAt} >= ${after}`);
-  const count = (table: typeof decisions | typeof evaluations) =>
-    db
-      .select({ count: sql<number>`count(*)` })
-      .from(table)
-      .where(and(eq(table.catalogId, catalogId), gte(table.createdAt, since)))
-      .get()!.count;
+     WHERE ${evaluations.catalogId} = ${catalogId} AND ${evaluations.status} = 'done' AND ${evaluations.createdAt} >= ${after}) AS chosen_names`);
+  const count = async (table: typeof decisions | typeof evaluations) =>
+    (
+      await db
+        .select({ count: sql<number>`count(*)` })
+        .from(table)
+        .where(and(eq(table.catalogId, catalogId), gte(table.createdAt, since)))
+    )[0].count;
   return {
     chosen: new Set(names.flatMap((row) => (typeof row.name === "string" ? [row.name] : []))),
-    decisions: count(decisions),
-    evaluations: count(evaluations),
+    decisions: await count(decisions),
+    evaluations: await count(evaluations),
   };
 }

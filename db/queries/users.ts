@@ -9,15 +9,15 @@ export interface User {
   name: string;
 }
 
-export function countUsers(db: Db): number {
-  const [{ count }] = db.select({ count: sql<number>`count(*)` }).from(users).all();
+export async function countUsers(db: Db): Promise<number> {
+  const [{ count }] = await db.select({ count: sql<number>`count(*)` }).from(users);
   return count;
 }
 
-export function findUserByEmail(db: Db, email: string): User | undefined {
-  return db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.email, email.trim().toLowerCase())).get();
+export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  return (await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1))[0];
 }
 
-export function findUser(db: Db, id: string): User | undefined {
-  return db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.id, id)).get();
+export async function findUser(db: Db, id: string): Promise<User | undefined> {
+  return (await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.id, id)).limit(1))[0];
 }

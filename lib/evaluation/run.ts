@@ -48,7 +48,7 @@ export async function evaluateCases(
     k: number;
     select: (query: string, depth: number) => Promise<SelectionOutput>;
     summaryOf: (name: string) => string;
-    onProgress?: (done: number) => void;
+    onProgress?: (done: number) => void | Promise<void>;
   },
 ): Promise<EvaluationOutcome> {
   const depth = Math.max(options.k, METRIC_DEPTH);
@@ -81,7 +81,7 @@ export async function evaluateCases(
         chosen: [...top].map(describe),
       });
     }
-    options.onProgress?.(index + 1);
+    await options.onProgress?.(index + 1);
     await nextTurn();
   }
   return { metrics: evaluationMetrics(qualityFigures(rankings)), misses, chosen, fallbacks };

@@ -6,13 +6,13 @@ import type { SelectionCorpus } from "./selector";
 import type { SelectorCandidate } from "./types";
 import { VectorMatrix, type VectorRow } from "./vectors";
 
-/** Where vectors outlive the process, per embedding model and definition hash. */
+/** Where vectors outlive the process, per embedding model and definition hash (a database answers asynchronously). */
 export interface EmbeddingStore {
   /** The stored vectors of those hashes that have one. */
-  load(model: string, hashes: readonly string[]): Map<string, Float32Array>;
-  save(model: string, vectors: ReadonlyMap<string, Float32Array>): void;
+  load(model: string, hashes: readonly string[]): Map<string, Float32Array> | Promise<Map<string, Float32Array>>;
+  save(model: string, vectors: ReadonlyMap<string, Float32Array>): void | Promise<void>;
   /** How many of the hashes have a stored vector. */
-  count(model: string, hashes: readonly string[]): number;
+  count(model: string, hashes: readonly string[]): number | Promise<number>;
 }
 
 export interface EmbeddingProgress {
@@ -71,6 +71,8 @@ export function definitionHash(text: string): string {
 interface Build {
   progress: { embedded: number; total: number };
   done: Promise<VectorMatrix>;
+  /** Settles once the build has counted what the store already holds (or has ended). */
+  loaded: Promise<void>;
 }
 
 interface Definition {
@@ -119,20 +121,20 @@ export class EmbeddingIndex {
   }
 
   /** Starts building the tool set's matrix unless it is cached or being built; returns its progress. */
-  ensure(corpus: SelectionCorpus): EmbeddingProgress {
-    if (!this.matrices.has(corpus.key)) this.start(corpus);
+  async ensure(corpus: SelectionCorpus): Promise<EmbeddingProgress> {
+    if (!this.matrices.has(corpus.key)) await this.start(corpus).loaded;
     return this.progress(corpus);
   }
 
   /** How far the tool set is embedded, from the cache, the running build or the store. */
-  progress(corpus: SelectionCorpus): EmbeddingProgress {
+  async progress(corpus: SelectionCorpus): Promise<EmbeddingProgress> {
     const cached = this.matrices.peek(corpus.key);
     if (cached) return { embedded: cached.size, total: cached.size, running: false, error: null };
     const running = this.running(corpus.key);
     if (running) return running;
     const definitions = definitionsOf(corpus.candidates());
     return {
-      embedded: this.options.store.count(
+      embedded: await this.options.store.count(
         this.modelId,
         definitions.map((definition) => definition.hash),
       ),
@@ -158,7 +160,9 @@ export class EmbeddingIndex {
     const running = this.builds.get(key);
     if (running) return running;
     const progress = { embedded: 0, total: 0 };
-    const done = this.build(key, definitionsOf(candidates()), progress).then(
+    let markLoaded = () => {};
+    const loaded = new Promise<void>((resolve) => (markLoaded = resolve));
+    const done = this.build(key, definitionsOf(candidates()), progress, markLoaded).then(
       (matrix) => {
         this.builds.delete(key);
         this.failures.delete(key);
@@ -174,7 +178,11 @@ export class EmbeddingIndex {
     );
     // A build started by ensure() may have no one waiting for it: its failure is recorded, not unhandled.
     done.catch(() => undefined);
-    const build = { progress, done };
+    const ended = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    const build = { progress, done, loaded: Promise.race([loaded, ended]) };
     this.builds.set(key, build);
     return build;
   }
@@ -187,7 +195,7 @@ export class EmbeddingIndex {
     return undefined;
   }
 
-  private async build(key: string, definitions: Definition[], progress: Build["progress"]): Promise<VectorMatrix> {
+  private async build(key: string, definitions: Definition[], progress: Build["progress"], loaded: () => void): Promise<VectorMatrix> {
     const { model, store, log } = this.options;
     const vectors = new Map<string, ArrayLike<number>>();
     for (const { hash } of definitions) {
@@ -195,7 +203,7 @@ export class EmbeddingIndex {
       if (vector) vectors.set(hash, vector);
     }
     const unknown = definitions.filter((definition) => !vectors.has(definition.hash));
-    for (const [hash, vector] of store.load(
+    for (const [hash, vector] of await store.load(
       this.modelId,
       unknown.map((definition) => definition.hash),
     ))
@@ -203,6 +211,7 @@ export class EmbeddingIndex {
     const missing = unknown.filter((definition) => !vectors.has(definition.hash));
     progress.total = definitions.length;
     progress.embedded = definitions.length - missing.length;
+    loaded();
 
     if (missing.length > 0) {
       const modelLimit = (await model.maxEmbeddingsPerCall) ?? Number.POSITIVE_INFINITY;
@@ -218,7 +227,7 @@ export class EmbeddingIndex {
           maxRetries: 0,
         });
         const stored = new Map(batch.map((definition, index) => [definition.hash, Float32Array.from(embeddings[index])]));
-        store.save(this.modelId, stored);
+        await store.save(this.modelId, stored);
         for (const [hash, vector] of stored) vectors.set(hash, vector);
         progress.embedded += batch.length;
         log?.(`Embeddings (${this.modelId}) of ${key}: ${progress.embedded} of ${progress.total} tools.`);

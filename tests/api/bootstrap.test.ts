@@ -8,8 +8,8 @@ import { useFreshDatabase } from "./helpers";
 
 let db: Db;
 
-beforeEach(() => {
-  db = useFreshDatabase();
+beforeEach(async () => {
+  db = await useFreshDatabase();
 });
 
 async function printedSetupSecret(env: Record<string, string | undefined> = {}): Promise<string> {
@@ -32,12 +32,12 @@ describe("first start", () => {
     await expect(completeSetup(db, "wrong", admin)).rejects.toThrow(/not valid/);
     await expect(completeSetup(db, secret, { ...admin, password: "short" })).rejects.toThrow(/at least 10/);
     await completeSetup(db, secret, admin);
-    const user = findUserByEmail(db, "first@example.com")!;
-    expect(rolesOfUser(db, user.id)).toEqual({ default: "admin" });
+    const user = (await findUserByEmail(db, "first@example.com"))!;
+    expect(await rolesOfUser(db, user.id)).toEqual({ default: "admin" });
     expect(await passwordMatches(user.id, admin.password)).toBe(true);
-    expect(setupLinkOpen(db)).toBe(false);
+    expect(await setupLinkOpen(db)).toBe(false);
     await expect(completeSetup(db, secret, { ...admin, email: "second@example.com" })).rejects.toThrow(/not valid/);
-    expect(countUsers(db)).toBe(1);
+    expect(await countUsers(db)).toBe(1);
   });
 
   it("prints nothing once there are accounts", async () => {
@@ -50,11 +50,11 @@ describe("first start", () => {
   it("creates, then confirms, the operator's admin from the environment without a browser", async () => {
     const env = { TOOLSHED_ADMIN_EMAIL: "ops@example.com", TOOLSHED_ADMIN_PASSWORD: "first password!" };
     await bootstrapAccounts(db, env, () => {});
-    const user = findUserByEmail(db, "ops@example.com")!;
-    expect(rolesOfUser(db, user.id)).toEqual({ default: "admin" });
+    const user = (await findUserByEmail(db, "ops@example.com"))!;
+    expect(await rolesOfUser(db, user.id)).toEqual({ default: "admin" });
     // A restart with a new password: the same person, with the new password, still admin.
     await bootstrapAccounts(db, { ...env, TOOLSHED_ADMIN_PASSWORD: "second password!" }, () => {});
-    expect(countUsers(db)).toBe(1);
+    expect(await countUsers(db)).toBe(1);
     expect(await passwordMatches(user.id, "second password!")).toBe(true);
     expect(await passwordMatches(user.id, "first password!")).toBe(false);
     await expect(bootstrapAccounts(db, { TOOLSHED_ADMIN_EMAIL: "ops@example.com" }, () => {})).rejects.toThrow(/both/);

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { migrateDatabase, openDb } from "@/db/client";
+import { closeDb, migrateDatabase, openDb } from "@/db/client";
 import { principalOfToken } from "@/db/queries/api-tokens";
 import { SERVER_TSX_ARGS } from "../support/server-process";
 
@@ -13,17 +13,17 @@ const cli = (database: string, ...args: string[]) =>
 /** A database `npm run db:migrate` made, as the CLI expects it. */
 function migratedDatabase(): string {
   const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-cli-")), "cli.db");
-  migrateDatabase(database).$client.close();
+  closeDb(migrateDatabase(database));
   return database;
 }
 
 describe("toolshed CLI", () => {
-  it("creates a token and prints it alone on standard output; the token then authenticates", () => {
+  it("creates a token and prints it alone on standard output; the token then authenticates", async () => {
     const database = migratedDatabase();
     const created = cli(database, "token", "create", "--team", "default", "--scope", "read", "--name", "ci");
     expect(created.status).toBe(0);
     expect(created.stdout).toMatch(/^tsk_[\w-]{43}\n$/);
-    const principal = principalOfToken(openDb(database), created.stdout.trim());
+    const principal = await principalOfToken(openDb(database), created.stdout.trim());
     expect(principal).toMatchObject({ kind: "token", name: "ci", teamId: "default", scope: "read" });
     const listed = execFileSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/toolshed.ts", "token", "list", "--team", "default"], {
       env: { ...process.env, TOOLSHED_DB: database },
@@ -33,7 +33,7 @@ describe("toolshed CLI", () => {
     expect(listed).not.toContain(created.stdout.trim());
     const revoked = cli(database, "token", "revoke", "--team", "default", "--id", principal!.id);
     expect(revoked.status).toBe(0);
-    expect(principalOfToken(openDb(database), created.stdout.trim())).toBeUndefined();
+    expect(await principalOfToken(openDb(database), created.stdout.trim())).toBeUndefined();
   });
 
   it("says what is wrong, on stderr, with exit code 2", () => {

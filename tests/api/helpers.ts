@@ -20,17 +20,17 @@ export const APP_ORIGIN = "http://localhost:3000";
 let defaultToken: string | undefined;
 
 /** Points the route handlers' getDb() at a fresh in-memory database, with a fresh admin token and rate limits. */
-export function useFreshDatabase(): Db {
+export async function useFreshDatabase(): Promise<Db> {
   const db = openDb(":memory:");
   (globalThis as { toolshedDb?: Db }).toolshedDb = db;
-  defaultToken = createTestToken(db, "admin", "tests");
+  defaultToken = await createTestToken(db, "admin", "tests");
   resetRateLimits();
   return db;
 }
 
 /** A token of team "default" (or another team) with the given scope; its secret. */
-export function createTestToken(db: Db, scope: TokenScope, name = `test-${scope}`, teamId = DEFAULT_TEAM): string {
-  return createApiToken(db, teamId, { name, scope }, "tests").secret;
+export async function createTestToken(db: Db, scope: TokenScope, name = `test-${scope}`, teamId = DEFAULT_TEAM): Promise<string> {
+  return (await createApiToken(db, teamId, { name, scope }, "tests")).secret;
 }
 
 /**

@@ -9,7 +9,7 @@ export const TEST_PASSWORD = "correct horse battery";
 /** Creates a person with a role in a team, signs them in, and returns the Cookie header of their session. */
 export async function signedInAs(db: Db, email: string, role: TeamRole | null, teamId = "default"): Promise<string> {
   const user = await createPasswordUser({ email, name: email.split("@")[0], password: TEST_PASSWORD });
-  if (role) setMemberRole(db, teamId, user.id, role);
+  if (role) await setMemberRole(db, teamId, user.id, role);
   const { headers } = await getAuth().api.signInEmail({ body: { email, password: TEST_PASSWORD }, returnHeaders: true });
   const cookie = headers.getSetCookie().map((line) => line.split(";")[0]);
   if (cookie.length === 0) throw new Error("Signing in set no cookie");

@@ -34,12 +34,12 @@ let counter = 0;
 const fresh = (prefix: string) => `${prefix}-${++counter}`;
 
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
-const userId = (email: string) => findUserByEmail(db, email)!.id;
+const userId = async (email: string) => (await findUserByEmail(db, email))!.id;
 
 /** A person in the database (no session), optionally with a role in the default team. */
 async function person(email: string, role?: "viewer" | "editor" | "admin", teamId = DEFAULT_TEAM): Promise<string> {
   const user = await createPasswordUser({ email, name: email.split("@")[0], password: "a long enough password" });
-  if (role) setMemberRole(db, teamId, user.id, role);
+  if (role) await setMemberRole(db, teamId, user.id, role);
   return user.id;
 }
 
@@ -47,8 +47,8 @@ function call(handler: Handler, method: string, segment: Record<string, string>,
   return handler(jsonRequest(method, body, headers), params({ team: DEFAULT_TEAM, ...segment }));
 }
 
-beforeEach(() => {
-  db = useFreshDatabase();
+beforeEach(async () => {
+  db = await useFreshDatabase();
 });
 
 interface RouteCase {
@@ -70,7 +70,7 @@ const ROUTES: RouteCase[] = [
     need: "admin",
     method: "PUT",
     handler: memberRoute.PUT as Handler,
-    segment: () => ({ userId: userId("viewer@example.com") }),
+    segment: async () => ({ userId: await userId("viewer@example.com") }),
     body: () => ({ role: "viewer" }),
     ok: 200,
   },
@@ -96,7 +96,9 @@ const ROUTES: RouteCase[] = [
     need: "admin",
     method: "DELETE",
     handler: invitationRoute.DELETE as Handler,
-    segment: () => ({ id: createInvitation(db, DEFAULT_TEAM, { email: `${fresh("invitee")}@example.com`, role: "viewer" }, "tests").invitation.id }),
+    segment: async () => ({
+      id: (await createInvitation(db, DEFAULT_TEAM, { email: `${fresh("invitee")}@example.com`, role: "viewer" }, "tests")).invitation.id,
+    }),
     ok: 204,
   },
   { label: "GET tokens", need: "admin", method: "GET", handler: tokensRoute.GET as Handler, ok: 200 },
@@ -106,7 +108,7 @@ const ROUTES: RouteCase[] = [
     need: "admin",
     method: "DELETE",
     handler: tokenRoute.DELETE as Handler,
-    segment: () => ({ id: createApiToken(db, DEFAULT_TEAM, { name: fresh("doomed"), scope: "read" }, "tests").token.id }),
+    segment: async () => ({ id: (await createApiToken(db, DEFAULT_TEAM, { name: fresh("doomed"), scope: "read" }, "tests")).token.id }),
     ok: 204,
   },
 ];
@@ -128,16 +130,16 @@ describe("who may use the team API", () => {
   it("lets members with enough access in, refuses members with too little (403) and hides the team from outsiders (404) (table)", async () => {
     await person("viewer@example.com", "viewer");
     const outsiderId = await person("outsider@example.com");
-    createTeam(db, { name: "Other" }, outsiderId);
+    await createTeam(db, { name: "Other" }, outsiderId);
     const principals: { label: string; access: Access | null; headers: Record<string, string> }[] = [
       { label: "viewer", access: "read", headers: browserHeaders(await signedInAs(db, "v2@example.com", "viewer")) },
       { label: "editor", access: "write", headers: browserHeaders(await signedInAs(db, "editor@example.com", "editor")) },
       { label: "admin", access: "admin", headers: browserHeaders(await signedInAs(db, "admin@example.com", "admin")) },
-      { label: "read token", access: "read", headers: bearer(createTestToken(db, "read")) },
-      { label: "write token", access: "write", headers: bearer(createTestToken(db, "write")) },
-      { label: "admin token", access: "admin", headers: bearer(createTestToken(db, "admin", "admin-2")) },
+      { label: "read token", access: "read", headers: bearer(await createTestToken(db, "read")) },
+      { label: "write token", access: "write", headers: bearer(await createTestToken(db, "write")) },
+      { label: "admin token", access: "admin", headers: bearer(await createTestToken(db, "admin", "admin-2")) },
       { label: "user of another team", access: null, headers: browserHeaders(await signedInAs(db, "stranger@example.com", "admin", "other")) },
-      { label: "token of another team", access: null, headers: bearer(createTestToken(db, "admin", "theirs", "other")) },
+      { label: "token of another team", access: null, headers: bearer(await createTestToken(db, "admin", "theirs", "other")) },
     ];
     for (const principal of principals) {
       for (const route of ROUTES) {
@@ -170,20 +172,20 @@ describe("who may use the team API", () => {
       const response = await call(invitationsRoute.POST as Handler, "POST", {}, headers, { email: "planted@example.com", role: "admin" });
       expect(response.status).toBe(403);
     }
-    expect(listInvitations(db, DEFAULT_TEAM)).toEqual([]);
+    expect(await listInvitations(db, DEFAULT_TEAM)).toEqual([]);
   });
 });
 
 describe("teams", () => {
   it("lists a person's teams with their role and a token's own team with its scope", async () => {
     const cookie = await signedInAs(db, "admin@example.com", "admin");
-    createTeam(db, { name: "Payments" }, userId("admin@example.com"));
+    await createTeam(db, { name: "Payments" }, await userId("admin@example.com"));
     const mine = await (await teamsRoute.GET(jsonRequest("GET", undefined, { cookie }))).json();
     expect(mine.teams).toEqual([
       { id: "default", name: expect.any(String), role: "admin" },
       { id: "payments", name: "Payments", role: "admin" },
     ]);
-    const tokens = await (await teamsRoute.GET(jsonRequest("GET", undefined, bearer(createTestToken(db, "read"))))).json();
+    const tokens = await (await teamsRoute.GET(jsonRequest("GET", undefined, bearer(await createTestToken(db, "read"))))).json();
     expect(tokens.teams).toEqual([{ id: "default", name: expect.any(String), scope: "read" }]);
   });
 
@@ -192,7 +194,7 @@ describe("teams", () => {
     const created = await teamsRoute.POST(jsonRequest("POST", { name: "Support Bots" }, browserHeaders(cookie)));
     expect(created.status).toBe(201);
     expect(await created.json()).toEqual({ team: { id: "support-bots", name: "Support Bots", role: "admin" } });
-    expect(listMembers(db, "support-bots")).toMatchObject([{ email: "founder@example.com", role: "admin" }]);
+    expect(await listMembers(db, "support-bots")).toMatchObject([{ email: "founder@example.com", role: "admin" }]);
 
     const withId = await teamsRoute.POST(jsonRequest("POST", { name: "Another", id: "ops" }, browserHeaders(cookie)));
     expect((await withId.json()).team.id).toBe("ops");
@@ -213,7 +215,7 @@ describe("members", () => {
   it("lists members with their role, changes a role and removes a member", async () => {
     const viewerId = await person("viewer@example.com", "viewer");
     await person("editor@example.com", "editor");
-    const viewer = bearer(createTestToken(db, "read"));
+    const viewer = bearer(await createTestToken(db, "read"));
     const listed = await (await call(membersRoute.GET as Handler, "GET", {}, viewer)).json();
     expect(listed.members.map((member: { email: string; role: string }) => [member.email, member.role])).toEqual([
       ["editor@example.com", "editor"],
@@ -229,29 +231,29 @@ describe("members", () => {
     const stranger = await person("stranger@example.com");
     const notMember = await call(memberRoute.PUT as Handler, "PUT", { userId: stranger }, {}, { role: "admin" });
     expect(notMember.status).toBe(404);
-    expect(listMembers(db, DEFAULT_TEAM).map((member) => member.email)).not.toContain("stranger@example.com");
+    expect((await listMembers(db, DEFAULT_TEAM)).map((member) => member.email)).not.toContain("stranger@example.com");
 
     expect((await call(memberRoute.DELETE as Handler, "DELETE", { userId: viewerId }, {})).status).toBe(204);
-    expect(listMembers(db, DEFAULT_TEAM).map((member) => member.email)).toEqual(["editor@example.com"]);
+    expect((await listMembers(db, DEFAULT_TEAM)).map((member) => member.email)).toEqual(["editor@example.com"]);
     expect((await call(memberRoute.DELETE as Handler, "DELETE", { userId: viewerId }, {})).status).toBe(404);
   });
 
   it("never demotes or removes a team's last admin (409)", async () => {
     const cookie = await signedInAs(db, "solo@example.com", null);
-    const soloId = userId("solo@example.com");
-    createTeam(db, { name: "Solo" }, soloId);
+    const soloId = await userId("solo@example.com");
+    await createTeam(db, { name: "Solo" }, soloId);
     const headers = browserHeaders(cookie);
     const at = { team: "solo", userId: soloId };
     const demoted = await memberRoute.PUT(jsonRequest("PUT", { role: "viewer" }, headers), params(at));
     expect(demoted.status).toBe(409);
     expect((await demoted.json()).error.code).toBe("conflict");
     expect((await memberRoute.DELETE(jsonRequest("DELETE", undefined, headers), params(at))).status).toBe(409);
-    expect(listMembers(db, "solo")).toMatchObject([{ email: "solo@example.com", role: "admin" }]);
+    expect(await listMembers(db, "solo")).toMatchObject([{ email: "solo@example.com", role: "admin" }]);
 
     // With a second admin, the first may step down.
     const secondId = await person("second@example.com", "admin", "solo");
     expect((await memberRoute.PUT(jsonRequest("PUT", { role: "viewer" }, headers), params(at))).status).toBe(200);
-    const second = bearer(createApiToken(db, "solo", { name: "solo-admin", scope: "admin" }, "tests").secret);
+    const second = bearer((await createApiToken(db, "solo", { name: "solo-admin", scope: "admin" }, "tests")).secret);
     expect((await memberRoute.DELETE(jsonRequest("DELETE", undefined, second), params({ team: "solo", userId: secondId }))).status).toBe(409);
   });
 });
@@ -272,7 +274,7 @@ describe("invitations", () => {
     });
     expect(link).toMatch(new RegExp(`^${APP_ORIGIN}/invite/[A-Za-z0-9_-]{43}$`));
     const secret = link.split("/invite/")[1];
-    expect(findOpenInvitation(db, secret)).toMatchObject({ teamId: "default", email: "new.person@example.com", role: "editor" });
+    expect(await findOpenInvitation(db, secret)).toMatchObject({ teamId: "default", email: "new.person@example.com", role: "editor" });
 
     const listed = await call(invitationsRoute.GET as Handler, "GET", {}, {});
     const text = await listed.text();
@@ -291,7 +293,7 @@ describe("invitations", () => {
     expect((await byToken.json()).invitation.invitedBy).toBe("token:tests");
 
     expect((await call(invitationRoute.DELETE as Handler, "DELETE", { id: invitation.id }, {})).status).toBe(204);
-    expect(findOpenInvitation(db, secret)).toBeUndefined();
+    expect(await findOpenInvitation(db, secret)).toBeUndefined();
     expect((await call(invitationRoute.DELETE as Handler, "DELETE", { id: invitation.id }, {})).status).toBe(404);
   });
 
@@ -300,12 +302,12 @@ describe("invitations", () => {
     const { link, invitation } = await created.json();
     const secret = link.split("/invite/")[1];
     const joinerId = await person("joiner@example.com");
-    expect(acceptInvitation(db, secret, joinerId)).toMatchObject({ teamId: "default", role: "editor" });
-    expect(listMembers(db, DEFAULT_TEAM)).toMatchObject([{ email: "joiner@example.com", role: "editor" }]);
+    expect(await acceptInvitation(db, secret, joinerId)).toMatchObject({ teamId: "default", role: "editor" });
+    expect(await listMembers(db, DEFAULT_TEAM)).toMatchObject([{ email: "joiner@example.com", role: "editor" }]);
     const otherId = await person("other@example.com");
-    expect(() => acceptInvitation(db, secret, otherId)).toThrow(/not valid/);
-    expect(findOpenInvitation(db, secret)).toBeUndefined();
-    expect(listMembers(db, DEFAULT_TEAM).map((member) => member.email)).toEqual(["joiner@example.com"]);
+    await expect(acceptInvitation(db, secret, otherId)).rejects.toThrow(/not valid/);
+    expect(await findOpenInvitation(db, secret)).toBeUndefined();
+    expect((await listMembers(db, DEFAULT_TEAM)).map((member) => member.email)).toEqual(["joiner@example.com"]);
     // An accepted invitation is listed as such and can no longer be revoked.
     const listed = (await (await call(invitationsRoute.GET as Handler, "GET", {}, {})).json()).invitations;
     expect(listed[0]).toMatchObject({ id: invitation.id, acceptedAt: expect.any(String) });
@@ -364,8 +366,8 @@ describe("API tokens", () => {
 
   it("does not revoke another team's token through this team", async () => {
     const ownerId = await person("owner@example.com");
-    createTeam(db, { name: "Other" }, ownerId);
-    const theirs = createApiToken(db, "other", { name: "theirs", scope: "read" }, "tests");
+    await createTeam(db, { name: "Other" }, ownerId);
+    const theirs = await createApiToken(db, "other", { name: "theirs", scope: "read" }, "tests");
     expect((await call(tokenRoute.DELETE as Handler, "DELETE", { id: theirs.token.id }, {})).status).toBe(404);
     expect((await membersRoute.GET(jsonRequest("GET", undefined, bearer(theirs.secret)), params({ team: "other" }))).status).toBe(200);
   });

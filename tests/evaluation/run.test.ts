@@ -23,7 +23,7 @@ describe("evaluateCases", () => {
         { id: "one", query: "send mail", expected: ["send_email"] },
         { query: "open ticket", expected: ["create_ticket"] },
       ],
-      { k: 2, select, summaryOf: (name) => `summary of ${name}`, onProgress: (done) => progress.push(done) },
+      { k: 2, select, summaryOf: (name) => `summary of ${name}`, onProgress: (done) => void progress.push(done) },
     );
     expect(depths).toEqual([10, 10]);
     expect(progress).toEqual([1, 2]);

@@ -120,10 +120,10 @@ describe("the hybrid selector's embedding index", () => {
     await first.selector.select(input("weather"));
     const later = setup({ store });
     const grown = [...CATALOG, { name: "pay_invoice", summary: "Pay an invoice" }];
-    expect(later.embeddings.progress(corpus(grown, 2))).toEqual({ embedded: 5, total: 6, running: false, error: null });
-    expect(later.embeddings.ensure(corpus(grown, 2))).toEqual({ embedded: 5, total: 6, running: true, error: null });
+    expect(await later.embeddings.progress(corpus(grown, 2))).toEqual({ embedded: 5, total: 6, running: false, error: null });
+    expect(await later.embeddings.ensure(corpus(grown, 2))).toEqual({ embedded: 5, total: 6, running: true, error: null });
     await later.embeddings.matrix(corpus(grown, 2));
-    expect(later.embeddings.progress(corpus(grown, 2))).toEqual({ embedded: 6, total: 6, running: false, error: null });
+    expect(await later.embeddings.progress(corpus(grown, 2))).toEqual({ embedded: 6, total: 6, running: false, error: null });
   });
 });
 
@@ -154,7 +154,7 @@ describe("the hybrid selector", () => {
     expect(output.selector).toBe("local");
     expect(output.ranked[0].name).toBe("weather_forecast");
     expect(output.ranked.length).toBeLessThanOrEqual(3);
-    await vi.waitFor(() => expect(embeddings.progress(corpus(CATALOG, 1)).error).toBe("quota exceeded"));
+    await vi.waitFor(async () => expect((await embeddings.progress(corpus(CATALOG, 1))).error).toBe("quota exceeded"));
   });
 
   it("falls back on a timeout while the catalog is embedding, saying how far it got, and uses the vectors once they are in", async () => {

@@ -6,16 +6,16 @@ import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 import { createTeamBody } from "@/lib/team-schemas";
 
 /** The caller's teams: a person's with their role, a token's own team with its scope. */
-export const GET = signedInRoute(({ principal }) => {
+export const GET = signedInRoute(async ({ principal }) => {
   const db = getDb();
-  if (principal.kind === "token") return Response.json({ teams: [{ ...getTeam(db, principal.teamId), scope: principal.scope }] });
-  return Response.json({ teams: listTeams(db, Object.keys(principal.roles)).map((team) => ({ ...team, role: principal.roles[team.id] })) });
+  if (principal.kind === "token") return Response.json({ teams: [{ ...(await getTeam(db, principal.teamId)), scope: principal.scope }] });
+  return Response.json({ teams: (await listTeams(db, Object.keys(principal.roles))).map((team) => ({ ...team, role: principal.roles[team.id] })) });
 });
 
 export const POST = signedInRoute(async ({ request, principal }) => {
   if (principal.kind === "token") throw new ToolshedError("forbidden", "API tokens cannot create teams: sign in to create one.");
   const body = parseWith(createTeamBody, await readJsonBody(request));
-  const team = createTeam(getDb(), body, principal.id);
+  const team = await createTeam(getDb(), body, principal.id);
   return Response.json({ team: { ...team, role: "admin" } }, { status: 201 });
 });
 

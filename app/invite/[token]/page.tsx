@@ -13,7 +13,7 @@ export const metadata = { title: "Invitation", referrer: "no-referrer", robots: 
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const db = getDb();
-  const invitation = token.length <= 200 ? findOpenInvitation(db, token) : undefined;
+  const invitation = token.length <= 200 ? await findOpenInvitation(db, token) : undefined;
   if (!invitation) {
     return (
       <main className="page narrow stack">
@@ -29,7 +29,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   }
   const user = await currentUser();
   const signInPath = `/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`;
-  const accountExists = !user && !!findUserByEmail(db, invitation.email);
+  const accountExists = !user && !!(await findUserByEmail(db, invitation.email));
   return (
     <main className="page narrow stack">
       <div>

@@ -16,7 +16,7 @@ export const dynamic = "force-dynamic";
 export async function generateMetadata({ params }: { params: Promise<{ team: string }> }): Promise<Metadata> {
   const { team: teamId } = await params;
   const user = await currentUser();
-  return { title: user && isTeamRole(user.roles[teamId]) ? `Team ${getTeam(getDb(), teamId).name}` : "Not found" };
+  return { title: user && isTeamRole(user.roles[teamId]) ? `Team ${(await getTeam(getDb(), teamId)).name}` : "Not found" };
 }
 
 const ROLE_TEXT = {
@@ -32,7 +32,7 @@ export default async function TeamPage({ params }: { params: Promise<{ team: str
   // A team the person is not part of looks exactly like one that does not exist.
   if (!role) notFound();
   const db = getDb();
-  const team = getTeam(db, teamId);
+  const team = await getTeam(db, teamId);
   const isAdmin = role === "admin";
   return (
     <main className="page stack">
@@ -50,11 +50,11 @@ export default async function TeamPage({ params }: { params: Promise<{ team: str
           </span>
         </div>
       </div>
-      <TeamMembers teamId={team.id} members={listMembers(db, team.id)} canManage={isAdmin} selfId={user.id} />
+      <TeamMembers teamId={team.id} members={await listMembers(db, team.id)} canManage={isAdmin} selfId={user.id} />
       {isAdmin && (
         <>
-          <TeamInvitations teamId={team.id} invitations={listInvitations(db, team.id)} now={Date.now()} />
-          <TeamTokens teamId={team.id} tokens={listApiTokens(db, team.id)} />
+          <TeamInvitations teamId={team.id} invitations={await listInvitations(db, team.id)} now={Date.now()} />
+          <TeamTokens teamId={team.id} tokens={await listApiTokens(db, team.id)} />
         </>
       )}
     </main>

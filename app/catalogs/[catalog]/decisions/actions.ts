@@ -11,7 +11,7 @@ import { parseWith } from "@/lib/http";
 export async function replayDecisionAction(decisionId: string, request: unknown) {
   return runAction(async () => {
     const principal = await actionPrincipal();
-    requireDecisionAccess(principal, decisionId);
+    await requireDecisionAccess(principal, decisionId);
     await enforceRateLimit(principal, "read");
     return replayDecisionById(getDb(), decisionId, parseWith(replayBody, request));
   });

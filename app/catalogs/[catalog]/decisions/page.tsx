@@ -9,7 +9,7 @@ export const metadata = { title: "Decisions" };
 export default async function DecisionsPage({ params }: { params: Promise<{ catalog: string }> }) {
   const { catalog } = await params;
   await pageCatalogAccess(catalog);
-  const conversations = listConversations(getDb(), catalog).map(({ id, title }) => ({ id, title }));
+  const conversations = (await listConversations(getDb(), catalog)).map(({ id, title }) => ({ id, title }));
   return (
     <Suspense>
       <DecisionsList catalogId={catalog} conversations={conversations} />

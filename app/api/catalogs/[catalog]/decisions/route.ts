@@ -5,9 +5,9 @@ import { decisionQuery } from "@/lib/api-schemas";
 import { parseWith, refuseOtherMethods } from "@/lib/http";
 
 /** A page of decisions, newest first, without input and raw output (GET /api/decisions/{id} has them). */
-export const GET = catalogRoute<{ catalog: string }>("read", ({ request, params }) => {
+export const GET = catalogRoute<{ catalog: string }>("read", async ({ request, params }) => {
   const query = parseWith(decisionQuery, Object.fromEntries(new URL(request.url).searchParams));
-  const page = pageDecisions(getDb(), params.catalog, {
+  const page = await pageDecisions(getDb(), params.catalog, {
     conversationId: query.conversationId,
     kind: query.kind,
     path: query.path,

@@ -9,9 +9,9 @@ import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 const BODY_LIMIT = 8 * 1024 * 1024;
 
 /** The catalog's runs, newest first, without cases and misses; `?name=` keeps one set's. */
-export const GET = catalogRoute<{ catalog: string }>("read", ({ request, params }) => {
+export const GET = catalogRoute<{ catalog: string }>("read", async ({ request, params }) => {
   const query = parseWith(evaluationQuery, Object.fromEntries(new URL(request.url).searchParams));
-  const page = listCatalogEvaluations(getDb(), params.catalog, { setName: query.name, limit: query.limit, cursor: query.cursor });
+  const page = await listCatalogEvaluations(getDb(), params.catalog, { setName: query.name, limit: query.limit, cursor: query.cursor });
   return Response.json(page, { headers: { "cache-control": "no-store" } });
 });
 

@@ -19,7 +19,7 @@ async function optionalBody(request: Request): Promise<unknown> {
 
 export const POST = signedInRoute<{ id: string }>(
   async ({ request, params, principal }) => {
-    requireDecisionAccess(principal, params.id);
+    await requireDecisionAccess(principal, params.id);
     const body = parseWith(replayBody, await optionalBody(request));
     if (selectorCallsModel(body.selector)) await enforceRateLimit(principal, "model");
     return Response.json(await replayDecisionById(getDb(), params.id, body));

@@ -7,12 +7,12 @@ import { teamRoute } from "../../team-route";
 
 type Params = { team: string };
 
-export const GET = teamRoute<Params>("admin", ({ params }) => Response.json({ invitations: listInvitations(getDb(), params.team) }));
+export const GET = teamRoute<Params>("admin", async ({ params }) => Response.json({ invitations: await listInvitations(getDb(), params.team) }));
 
 /** The link carries the invitation's secret: this response is the only place it is ever shown. */
 export const POST = teamRoute<Params>("admin", async ({ request, params, actor }) => {
   const body = parseWith(invitationBody, await readJsonBody(request));
-  const { invitation, secret } = inviteMember(getDb(), params.team, body, actor);
+  const { invitation, secret } = await inviteMember(getDb(), params.team, body, actor);
   return Response.json({ invitation, link: `${publicOrigin()}/invite/${secret}` }, { status: 201 });
 });
 

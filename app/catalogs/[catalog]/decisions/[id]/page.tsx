@@ -9,9 +9,9 @@ import { ToolshedError } from "@/lib/errors";
 
 export const metadata = { title: "Decision" };
 
-function findDecision(id: string): Decision | undefined {
+async function findDecision(id: string): Promise<Decision | undefined> {
   try {
-    return getDecision(getDb(), id);
+    return await getDecision(getDb(), id);
   } catch (error) {
     if (error instanceof ToolshedError && error.code === "not_found") return undefined;
     throw error;
@@ -21,7 +21,7 @@ function findDecision(id: string): Decision | undefined {
 export default async function DecisionPage({ params }: { params: Promise<{ catalog: string; id: string }> }) {
   const { catalog, id } = await params;
   await pageCatalogAccess(catalog);
-  const decision = findDecision(decodeURIComponent(id));
+  const decision = await findDecision(decodeURIComponent(id));
   if (!decision || decision.catalogId !== catalog) notFound();
   const { local, aux, hybrid } = selectorRegistry();
   const selectors = [...new Set([local.id, ...(hybrid ? [hybrid.id] : []), aux.id])];

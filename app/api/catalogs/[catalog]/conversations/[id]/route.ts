@@ -5,14 +5,14 @@ import { refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string; id: string };
 
-export const GET = catalogRoute<Params>("read", ({ params }) => {
+export const GET = catalogRoute<Params>("read", async ({ params }) => {
   const db = getDb();
-  const conversation = getConversation(db, params.id, params.catalog);
-  return Response.json({ conversation, messages: listMessages(db, params.id) });
+  const conversation = await getConversation(db, params.id, params.catalog);
+  return Response.json({ conversation, messages: await listMessages(db, params.id) });
 });
 
-export const DELETE = catalogRoute<Params>("read", ({ params }) => {
-  deleteConversation(getDb(), params.catalog, params.id);
+export const DELETE = catalogRoute<Params>("read", async ({ params }) => {
+  await deleteConversation(getDb(), params.catalog, params.id);
   return new Response(null, { status: 204 });
 });
 

@@ -4,8 +4,8 @@ import { getDb } from "@/db/client";
 import { refuseOtherMethods } from "@/lib/http";
 
 /** One run: status and progress while it runs, then its metrics and every miss. Polled: never cached. */
-export const GET = catalogRoute<{ catalog: string; id: string }>("read", ({ params }) =>
-  Response.json({ evaluation: getCatalogEvaluation(getDb(), params.catalog, params.id) }, { headers: { "cache-control": "no-store" } }),
+export const GET = catalogRoute<{ catalog: string; id: string }>("read", async ({ params }) =>
+  Response.json({ evaluation: await getCatalogEvaluation(getDb(), params.catalog, params.id) }, { headers: { "cache-control": "no-store" } }),
 );
 
 export const { POST, PUT, PATCH, DELETE } = refuseOtherMethods({ GET });

@@ -8,11 +8,11 @@ type Params = { team: string; userId: string };
 
 export const PUT = teamRoute<Params>("admin", async ({ request, params }) => {
   const { role } = parseWith(memberRoleBody, await readJsonBody(request));
-  return Response.json({ member: changeMemberRole(getDb(), params.team, params.userId, role) });
+  return Response.json({ member: await changeMemberRole(getDb(), params.team, params.userId, role) });
 });
 
-export const DELETE = teamRoute<Params>("admin", ({ params }) => {
-  removeMember(getDb(), params.team, params.userId);
+export const DELETE = teamRoute<Params>("admin", async ({ params }) => {
+  await removeMember(getDb(), params.team, params.userId);
   return noContent();
 });
 

@@ -3,8 +3,8 @@ import { revokeApiToken } from "@/db/queries/api-tokens";
 import { noContent, teamRoute } from "../../../team-route";
 import { refuseOtherMethods } from "@/lib/http";
 
-export const DELETE = teamRoute<{ team: string; id: string }>("admin", ({ params }) => {
-  revokeApiToken(getDb(), params.team, params.id);
+export const DELETE = teamRoute<{ team: string; id: string }>("admin", async ({ params }) => {
+  await revokeApiToken(getDb(), params.team, params.id);
   return noContent();
 });
 
