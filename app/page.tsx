@@ -12,7 +12,7 @@ export default async function CatalogsPage() {
   const user = await pageUser();
   const db = getDb();
   const catalogs = listCatalogSummaries(db, Object.keys(user.roles));
-  const teams = listTeams(db, Object.keys(user.roles)).map((team) => ({ ...team, role: user.roles[team.id] }));
+  const teams = (await listTeams(db, Object.keys(user.roles))).map((team) => ({ ...team, role: user.roles[team.id] }));
   return (
     <main className="page">
       <div className="page-header">

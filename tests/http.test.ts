@@ -105,9 +105,9 @@ describe("readJsonBody", () => {
 });
 
 describe("routes refuse oversized chunked bodies while streaming", () => {
-  let db: ReturnType<typeof useFreshDatabase>;
+  let db: Awaited<ReturnType<typeof useFreshDatabase>>;
   beforeEach(async () => {
-    db = useFreshDatabase();
+    db = await useFreshDatabase();
     expect((await catalogsRoute.POST(jsonRequest("POST", { name: "Demo" }))).status).toBe(201);
   });
 

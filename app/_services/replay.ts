@@ -33,7 +33,7 @@ function replaySelector(requested: string | undefined, recorded: { selector: str
 
 /** Replays a recorded decision against the catalog as it is now. Reads only: nothing is recorded. */
 export async function replayDecisionById(db: Db, id: string, request: z.infer<typeof replayBody> = {}): Promise<ReplayResponse> {
-  const decision = getDecision(db, id);
+  const decision = await getDecision(db, id);
   const missing = (decision.input as { messagesUnavailable?: number } | null)?.messagesUnavailable;
   if (missing) {
     throw new ToolshedError(
@@ -45,7 +45,7 @@ export async function replayDecisionById(db: Db, id: string, request: z.infer<ty
   const selector = replaySelector(request.selector, decision);
   const state = await catalogState(db, decision.catalogId);
   // A gateway call is checked against what its session has found by now (nothing, once the conversation is deleted).
-  const sessionHistory = decision.kind === "call" && decision.conversationId ? getConversation(db, decision.conversationId).history : [];
+  const sessionHistory = decision.kind === "call" && decision.conversationId ? (await getConversation(db, decision.conversationId)).history : [];
   const result = await replayDecision({ decision, state, selector, sessionHistory });
   const catalogChanges = listAuditBetween(db, decision.catalogId, decision.revision, state.revision);
   return { decisionId: decision.id, catalogId: decision.catalogId, ...result, catalogChanges };

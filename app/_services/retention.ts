@@ -52,10 +52,10 @@ export async function cleanupDecisions(db: Db, settings: Pick<RetentionSettings,
   for (const catalog of listCatalogs(db)) {
     const rule = {
       before: settings.days > 0 ? now - settings.days * DAY_MS : undefined,
-      boundary: settings.rowsPerCatalog > 0 ? retentionBoundary(db, catalog.id, settings.rowsPerCatalog) : undefined,
+      boundary: settings.rowsPerCatalog > 0 ? await retentionBoundary(db, catalog.id, settings.rowsPerCatalog) : undefined,
     };
     for (;;) {
-      const batch = deleteOldDecisions(db, catalog.id, rule, DELETE_BATCH);
+      const batch = await deleteOldDecisions(db, catalog.id, rule, DELETE_BATCH);
       deleted += batch;
       if (batch < DELETE_BATCH) break;
       await yieldToOtherWork();

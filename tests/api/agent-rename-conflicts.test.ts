@@ -31,7 +31,7 @@ async function agentNames(): Promise<string[]> {
 
 describe("renaming an agent onto another agent's name", () => {
   beforeEach(async () => {
-    useFreshDatabase();
+    await useFreshDatabase();
     await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }));
   });
 

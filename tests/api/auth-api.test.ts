@@ -102,7 +102,7 @@ function call(route: RouteCase, headers: Record<string, string>): Promise<Respon
 let db: Db;
 
 beforeEach(() => {
-  db = useFreshDatabase();
+  db = await useFreshDatabase();
   seed(db, { demo: true });
   process.env.TOOLSHED_MCP_ALLOW_PRIVATE = "";
 });
@@ -125,9 +125,9 @@ describe("who may call what", () => {
 
   it("lets each token scope and each team role do exactly what it should (table)", async () => {
     const principals: { label: string; access: Access; headers: Record<string, string> }[] = [
-      { label: "read token", access: "read", headers: { authorization: `Bearer ${createTestToken(db, "read")}` } },
-      { label: "write token", access: "write", headers: { authorization: `Bearer ${createTestToken(db, "write")}` } },
-      { label: "admin token", access: "admin", headers: { authorization: `Bearer ${createTestToken(db, "admin", "admin-2")}` } },
+      { label: "read token", access: "read", headers: { authorization: `Bearer ${await createTestToken(db, "read")}` } },
+      { label: "write token", access: "write", headers: { authorization: `Bearer ${await createTestToken(db, "write")}` } },
+      { label: "admin token", access: "admin", headers: { authorization: `Bearer ${await createTestToken(db, "admin", "admin-2")}` } },
       { label: "viewer", access: "read", headers: browserHeaders(await signedInAs(db, "viewer@example.com", "viewer")) },
       { label: "editor", access: "write", headers: browserHeaders(await signedInAs(db, "editor@example.com", "editor")) },
       { label: "admin", access: "admin", headers: browserHeaders(await signedInAs(db, "admin@example.com", "admin")) },
@@ -147,18 +147,18 @@ describe("who may call what", () => {
 
   it("hides another team's catalogs: 404 as if they did not exist, and they are not listed", async () => {
     const outsider = await signedInAs(db, "outsider@example.com", null);
-    createTeam(db, { name: "Other" }, (await import("@/db/queries/users")).findUserByEmail(db, "outsider@example.com")!.id);
+    await createTeam(db, { name: "Other" }, (await (await import("@/db/queries/users")).findUserByEmail(db, "outsider@example.com"))!.id);
     createCatalog(db, { name: "Theirs", teamId: "other" }, "test");
     const response = await call(ROUTES[0], browserHeaders(outsider));
     expect(response.status).toBe(404);
     expect((await response.json()).error.message).toBe('Catalog "demo" not found.');
     const listed = await (await catalogsRoute.GET(jsonRequest("GET", undefined, { cookie: outsider }))).json();
     expect(listed.catalogs.map((catalog: { id: string }) => catalog.id)).toEqual(["theirs"]);
-    const otherTeamToken = createTestToken(db, "admin", "other-admin", "other");
+    const otherTeamToken = await createTestToken(db, "admin", "other-admin", "other");
     expect((await call(ROUTES[0], { authorization: `Bearer ${otherTeamToken}` })).status).toBe(404);
     // A decision of the demo catalog is not found either.
     await call(ROUTES[5], {});
-    const [decision] = listDecisions(db, "demo");
+    const [decision] = await listDecisions(db, "demo");
     expect((await decisionRoute.GET(jsonRequest("GET", undefined, { cookie: outsider }), params({ id: decision.id }))).status).toBe(404);
   });
 });
@@ -199,7 +199,7 @@ describe("rate limits", () => {
     process.env.TOOLSHED_RATE_LIMIT_WRITE = "3";
     resetRateLimits();
     try {
-      const token = createTestToken(db, "write");
+      const token = await createTestToken(db, "write");
       const statuses = [];
       for (let i = 0; i < 4; i++)
         statuses.push((await toolsRoute.POST(jsonRequest("POST", newTool(`limited_${i}`), { authorization: `Bearer ${token}` }), demo)).status);

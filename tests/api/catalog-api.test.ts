@@ -21,8 +21,8 @@ async function createTeam() {
   expect(response.status).toBe(201);
 }
 
-beforeEach(() => {
-  useFreshDatabase();
+beforeEach(async () => {
+  await useFreshDatabase();
 });
 
 describe("catalog API", () => {

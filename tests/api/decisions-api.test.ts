@@ -15,7 +15,7 @@ const demo = params({ catalog: "demo" });
 let db: Db;
 
 beforeEach(() => {
-  db = useFreshDatabase();
+  db = await useFreshDatabase();
   seed(db, { demo: true });
 });
 
@@ -66,11 +66,10 @@ describe("decisions refer to the conversation", () => {
 
     expect((await detail(first.decisionId)).input).toMatchObject({ messages: turn1, transcript: { count: 1 } });
     expect((await detail(second.decisionId)).input).toMatchObject({ messages: turn2, transcript: { count: 3 }, history: expect.any(Array) });
-    const stored = db
+    const [{ input: stored }] = await db
       .select({ input: sql<string>`${decisions.input}` })
       .from(decisions)
-      .where(sql`${decisions.id} = ${second.decisionId}`)
-      .get()!.input;
+      .where(sql`${decisions.id} = ${second.decisionId}`);
     expect(JSON.parse(stored).messages).toEqual([]);
 
     // The conversation now holds its messages, each once.

@@ -63,8 +63,8 @@ const names = (tools: { name: string }[]) => tools.map((tool) => tool.name);
 /** The requests that embedded tools (not a user's request). */
 const toolRequests = (requests: EmbeddingRequest[], query: string) => requests.filter((request) => !(request.input.length === 1 && request.input[0] === query));
 
-beforeEach(() => {
-  db = useFreshDatabase();
+beforeEach(async () => {
+  db = await useFreshDatabase();
   seed(db, { demo: true });
 });
 
@@ -105,7 +105,7 @@ describe("the hybrid selector through the API, against an OpenAI-compatible embe
     expect(total).toBeGreaterThan(16);
     const firstBuild = toolRequests(embeddingRequests, "weather in Lyon");
     expect(firstBuild.map((request) => request.input.length)).toEqual([...Array(Math.floor(total / 16)).fill(16), ...(total % 16 ? [total % 16] : [])]);
-    expect(db.select().from(toolEmbeddings).all()).toHaveLength(total);
+    expect(await db.select().from(toolEmbeddings)).toHaveLength(total);
     expect(await embeddingStatus()).toMatchObject({ model: "openai-compatible:scripted-embedder", embedded: total, total, running: false, error: null });
 
     embeddingRequests.length = 0;
@@ -123,7 +123,7 @@ describe("the hybrid selector through the API, against an OpenAI-compatible embe
     expect(rebuilt).toHaveLength(1);
     expect(rebuilt[0].input).toHaveLength(1);
     expect(rebuilt[0].input[0]).toMatch(/^weather_get_current .*\nGet the weather where you are now/);
-    expect(db.select().from(toolEmbeddings).all()).toHaveLength(total + 1);
+    expect(await db.select().from(toolEmbeddings)).toHaveLength(total + 1);
   });
 
   it("embeds a catalog on request, in batches, with its progress to poll", async () => {

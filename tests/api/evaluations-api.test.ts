@@ -32,7 +32,7 @@ const CASES = [
 let db: Db;
 
 beforeEach(() => {
-  db = useFreshDatabase();
+  db = await useFreshDatabase();
   createCatalog(db, { name: "Evals", id: CATALOG }, "test");
   for (const tool of TOOLS) createCustomTool(db, CATALOG, { ...tool, description: tool.summary, inputSchema: { type: "object" } }, "test");
 });
@@ -84,7 +84,7 @@ describe("POST /api/catalogs/{c}/evaluations", () => {
     expect(progress.every((seen) => seen.total === 3)).toBe(true);
     expect(Object.keys(evaluation.metrics)).toEqual(["recall@1", "recall@5", "recall@10", "ndcg@10"]);
     expect(evaluation.metrics["recall@5"]).toBe(1);
-    expect(countDecisions(db, CATALOG)).toBe(0);
+    expect(await countDecisions(db, CATALOG)).toBe(0);
   });
 
   it("shows a description edit that hurts selection: a lower recall at the new revision, and the miss with its summary", async () => {
@@ -132,7 +132,7 @@ describe("POST /api/catalogs/{c}/evaluations", () => {
   });
 
   it("lets viewers read runs but only editors start them", async () => {
-    const viewer = { authorization: `Bearer ${createTestToken(db, "read", "viewer")}` };
+    const viewer = { authorization: `Bearer ${await createTestToken(db, "read", "viewer")}` };
     expect((await start({ cases: CASES }, viewer)).status).toBe(403);
     const { id } = (await start({ cases: CASES, selector: "local" })).body.evaluation;
     expect((await read(id, viewer)).status).toBe(200);

@@ -38,11 +38,11 @@ function labelledSet(count: number, prefix = "tool") {
 
 /** The route handlers on a database file, as in production: imports run in the worker thread. */
 function useDatabaseFile(): void {
-  useFreshDatabase();
+  await useFreshDatabase();
   db = migrateDatabase(path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-import-api-")), "toolshed.db"));
   (globalThis as { toolshedDb?: Db }).toolshedDb = db;
   createCatalog(db, { name: "Team", id: "team" }, "test");
-  auth = { authorization: `Bearer ${createTestToken(db, "admin", "tests")}` };
+  auth = { authorization: `Bearer ${await createTestToken(db, "admin", "tests")}` };
 }
 
 async function postImport(document: unknown, headers = auth) {
@@ -161,7 +161,7 @@ describe("POST /api/catalogs/{catalog}/import on a database file (the import wor
   it("shows a job to whoever may read the catalog; other catalogs' jobs and unknown ones are 404; starting one needs write", async () => {
     const { body } = await postImport(labelledSet(1_500));
     await follow(body.job.url);
-    const viewer = { authorization: `Bearer ${createTestToken(db, "read", "viewer")}` };
+    const viewer = { authorization: `Bearer ${await createTestToken(db, "read", "viewer")}` };
     expect((await getJob(body.job.url, viewer)).body.job.status).toBe("done");
     createCatalog(db, { name: "Other", id: "other" }, "test");
     const elsewhere = await importJobRoute.GET(apiRequest("/api", { headers: auth }), params({ catalog: "other", id: body.job.id }));
@@ -173,8 +173,8 @@ describe("POST /api/catalogs/{catalog}/import on a database file (the import wor
 });
 
 describe("imports on an in-memory database (tests): the same contract, run on this thread", () => {
-  beforeEach(() => {
-    db = useFreshDatabase();
+  beforeEach(async () => {
+    db = await useFreshDatabase();
     createCatalog(db, { name: "Team", id: "team" }, "test");
     auth = {};
   });

@@ -19,8 +19,8 @@ async function json(response: Response) {
   return response.json();
 }
 
-beforeEach(() => {
-  useFreshDatabase();
+beforeEach(async () => {
+  await useFreshDatabase();
 });
 
 describe("unknown API paths", () => {

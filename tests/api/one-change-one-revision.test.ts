@@ -31,7 +31,7 @@ async function putRules(body: Partial<CatalogRules>): Promise<Response> {
 }
 
 beforeEach(async () => {
-  db = useFreshDatabase();
+  db = await useFreshDatabase();
   await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }));
 });
 

@@ -46,7 +46,7 @@ describe("the OpenAPI document", () => {
   let document: OpenApiDocument;
 
   beforeEach(() => {
-    seed(useFreshDatabase(), { demo: true });
+    seed(await useFreshDatabase(), { demo: true });
     document = openApiDocument();
   });
 

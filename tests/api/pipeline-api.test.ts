@@ -14,7 +14,7 @@ async function toolList(body: unknown) {
 }
 
 beforeEach(async () => {
-  useFreshDatabase();
+  await useFreshDatabase();
   await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }));
 });
 

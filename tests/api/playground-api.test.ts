@@ -71,7 +71,7 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
   const scripted = useScriptedMainModel(e2eScript);
   let db: Db;
   beforeEach(() => {
-    db = useFreshDatabase();
+    db = await useFreshDatabase();
     seed(db, { demo: true });
   });
 
@@ -162,11 +162,10 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
     expect(turns.map((turn) => pendingSimulatedCalls(turn.answer))).toEqual([[], []]);
 
     // The second turn's decision refers to the conversation instead of copying it, and its detail reads it back.
-    const storedInput = db
+    const [{ input: storedInput }] = await db
       .select({ input: sql<string>`${decisions.input}` })
       .from(decisions)
-      .where(sql`${decisions.id} = ${turn2.decisionId}`)
-      .get()!.input;
+      .where(sql`${decisions.id} = ${turn2.decisionId}`);
     expect(JSON.parse(storedInput)).toMatchObject({ messages: [], transcript: { count: 3 } });
     const decision = (await (await decisionRoute.GET(jsonRequest("GET"), params({ id: turn2.decisionId }))).json()).decision;
     expect(decision.input.messages).toEqual([
@@ -198,7 +197,7 @@ describe("playground turns of several steps, and aborted ones", () => {
     otherwise: { text: "The script has no reply for this request." },
   });
   beforeEach(() => {
-    seed(useFreshDatabase(), { demo: true });
+    seed(await useFreshDatabase(), { demo: true });
     for (const log of [scripted().requests, scripted().chatRequests, scripted().abandoned]) log.length = 0;
   });
 
@@ -291,7 +290,7 @@ describe("playground turns of several steps, and aborted ones", () => {
 
 describe("playground without a main model", () => {
   beforeEach(() => {
-    seed(useFreshDatabase(), { demo: true });
+    seed(await useFreshDatabase(), { demo: true });
   });
 
   it("still answers each message with the preselection and the tool set", async () => {

@@ -19,8 +19,8 @@ const TOOLS = [
 
 let db: Db;
 
-beforeEach(() => {
-  db = useFreshDatabase();
+beforeEach(async () => {
+  db = await useFreshDatabase();
   createCatalog(db, { name: "Quality", id: CATALOG }, "test");
   for (const tool of TOOLS) createCustomTool(db, CATALOG, { ...tool, description: tool.summary, inputSchema: { type: "object" } }, "test");
 });
@@ -78,7 +78,7 @@ describe("GET /api/catalogs/{c}/quality", () => {
   });
 
   it("is readable by viewers and checks its query", async () => {
-    const viewer = { authorization: `Bearer ${createTestToken(db, "read", "viewer")}` };
+    const viewer = { authorization: `Bearer ${await createTestToken(db, "read", "viewer")}` };
     expect((await report("", viewer)).status).toBe(200);
     expect((await report("?days=0")).status).toBe(400);
   });

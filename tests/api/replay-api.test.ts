@@ -30,7 +30,7 @@ async function setEnabled(name: string, enabled: boolean) {
 }
 
 beforeEach(() => {
-  db = useFreshDatabase();
+  db = await useFreshDatabase();
   seed(db, { demo: true });
 });
 
@@ -38,7 +38,7 @@ describe("POST /api/decisions/{id}/replay", () => {
   it("shows a tool disabled since the ToolSearch call as removed and newly rejected, with the disable in the catalog changes", async () => {
     const search = await post(toolSearchRoute, { model: "gpt-5", agent: "build", query: "select:slack_post_message" });
     expect(search.body.tools.map((tool: { name: string }) => tool.name)).toEqual(["slack_post_message"]);
-    const historyBefore = getConversation(db, search.body.conversationId).history;
+    const historyBefore = (await getConversation(db, search.body.conversationId)).history;
 
     await setEnabled("slack_post_message", false);
     const { status, body } = await replay(search.body.decisionId);
@@ -62,8 +62,8 @@ describe("POST /api/decisions/{id}/replay", () => {
     ]);
 
     // Replay reads only: no new decision, and the conversation's history is untouched.
-    expect(listDecisions(db, "demo")).toHaveLength(1);
-    expect(getConversation(db, search.body.conversationId).history).toEqual(historyBefore);
+    expect(await listDecisions(db, "demo")).toHaveLength(1);
+    expect((await getConversation(db, search.body.conversationId)).history).toEqual(historyBefore);
   });
 
   it("lists only the changes after the recorded revision, oldest first, and an empty diff when nothing that matters changed", async () => {
@@ -98,7 +98,7 @@ describe("POST /api/decisions/{id}/replay", () => {
     expect(body.diff.removed).toContain("github_create_issue");
     expect(body.diff.rejected).toContainEqual({ name: "github_create_issue", reason: "not registered: disabled in the catalog" });
     expect(body.after.toolSet.at(-1)).toEqual({ name: "ToolSearch", origin: "entry" });
-    expect(listDecisions(db, "demo")).toHaveLength(1);
+    expect(await listDecisions(db, "demo")).toHaveLength(1);
   });
 
   it("answers 404 for an unknown decision, 400 for an unknown selector or a bad body", async () => {

@@ -15,7 +15,7 @@ async function post(route: { POST: (request: Request, context: typeof demo) => P
 }
 
 beforeEach(() => {
-  seed(useFreshDatabase(), { demo: true });
+  seed(await useFreshDatabase(), { demo: true });
 });
 
 describe("POST /preselect", () => {

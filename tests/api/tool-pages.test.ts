@@ -41,7 +41,7 @@ async function importTools(list: ReturnType<typeof custom>[]) {
 
 let db: Db;
 beforeEach(async () => {
-  db = useFreshDatabase();
+  db = await useFreshDatabase();
   expect((await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }))).status).toBe(201);
 });
 

@@ -11,7 +11,7 @@ const team = params({ catalog: "team" });
 const plan = params({ catalog: "team", name: "plan" });
 
 beforeEach(async () => {
-  useFreshDatabase();
+  await useFreshDatabase();
   await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }));
   await toolsRoute.POST(
     jsonRequest("POST", { name: "weather", summary: "Weather.", description: "Weather for a city.", inputSchema: { type: "object", properties: {} } }),

@@ -44,7 +44,7 @@ const agent = { name: "reviewer", mode: "subagent", description: "Reviews.", per
 
 let db: Db;
 beforeEach(async () => {
-  db = useFreshDatabase();
+  db = await useFreshDatabase();
   expect((await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }))).status).toBe(201);
 });
 

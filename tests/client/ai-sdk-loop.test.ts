@@ -19,9 +19,9 @@ describe("@toolshed/client in an AI SDK loop against a running Toolshed", () => 
   let token: string;
 
   beforeEach(async () => {
-    const db = useFreshDatabase();
+    const db = await useFreshDatabase();
     seed(db, { demo: true });
-    token = createTestToken(db, "read", "agent");
+    token = await createTestToken(db, "read", "agent");
     toolshed = await startToolshedHttpServer();
   });
 

@@ -54,7 +54,7 @@ describe("three processes writing one catalog and one conversation at once", () 
     const db = migrateDatabase(file);
     createCatalog(db, { name: "Team", id: "team" }, "test");
     createCustomTool(db, "team", { name: "shared_tool", summary: "Shared.", description: "", inputSchema: { type: "object", properties: {} } }, "test");
-    const conversation = createConversation(db, { catalogId: "team", model: "m", agent: "a" });
+    const conversation = await createConversation(db, { catalogId: "team", model: "m", agent: "a" });
     const revisionBefore = getCatalog(db, "team").revision;
 
     const writers = Array.from({ length: WRITERS }, (_, index) => startWriter(file, index, conversation.id));
@@ -66,7 +66,7 @@ describe("three processes writing one catalog and one conversation at once", () 
     const created = Math.ceil(ITERATIONS / 10);
     expect(summaries.map((summary) => summary.operations)).toEqual(Array(WRITERS).fill(2 * ITERATIONS + 2 * created));
 
-    const history = getConversation(db, conversation.id).history;
+    const history = (await getConversation(db, conversation.id)).history;
     expect(history).toHaveLength(WRITERS * ITERATIONS);
     for (let writer = 0; writer < WRITERS; writer++) {
       // Each writer's entries are all there, in the order it added them.
@@ -76,6 +76,6 @@ describe("three processes writing one catalog and one conversation at once", () 
     expect(listAudit(db, "team", { subject: "shared_tool", limit: 10_000 })).toHaveLength(WRITERS * ITERATIONS + 1);
     expect(listTools(db, "team").filter((tool) => /^w\d_t\d+$/.test(tool.name))).toHaveLength(WRITERS * created);
     expect(getCatalog(db, "team").revision).toBe(revisionBefore + WRITERS * (ITERATIONS + created));
-    expect(countDecisions(db, "team")).toBe(WRITERS * created);
+    expect(await countDecisions(db, "team")).toBe(WRITERS * created);
   }, 180_000);
 });

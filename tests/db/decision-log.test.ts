@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { cleanupDecisions, DEFAULT_RETENTION, retentionFromEnv } from "@/app/_services/retention";
-import { openDb, type Db } from "@/db/client";
+import { openDb, sqliteOf, writeTransaction, type Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { createConversation, deleteConversation, listMessages, listTranscript } from "@/db/queries/conversations";
 import { countDecisions, getDecision, pageDecisions, recordDecision, type NewDecision } from "@/db/queries/decisions";
@@ -41,21 +41,22 @@ function decision(overrides: Partial<NewDecision> = {}): NewDecision {
 }
 
 /** The stored input column, as text: what the decision really costs on disk. */
-function storedInput(id: string): string {
-  return db
-    .select({ input: sql<string>`${decisions.input}` })
-    .from(decisions)
-    .where(sql`${decisions.id} = ${id}`)
-    .get()!.input;
+async function storedInput(id: string): Promise<string> {
+  return (
+    await db
+      .select({ input: sql<string>`${decisions.input}` })
+      .from(decisions)
+      .where(sql`${decisions.id} = ${id}`)
+  )[0].input;
 }
 
 /** A long conversation: every turn sends the whole history again, as API callers and the playground do. */
-function converse(turns: number, conversationId: string): { ids: string[]; messages: Message[] } {
+async function converse(turns: number, conversationId: string): Promise<{ ids: string[]; messages: Message[] }> {
   const messages: Message[] = [];
   const ids: string[] = [];
   for (let turn = 0; turn < turns; turn++) {
     messages.push({ role: "user", content: `Question ${turn}: ${"words ".repeat(200)}` });
-    ids.push(recordDecision(db, decision({ conversationId, input: { messages: [...messages], k: 5, history: [], provider: null } })).id);
+    ids.push((await recordDecision(db, decision({ conversationId, input: { messages: [...messages], k: 5, history: [], provider: null } }))).id);
     messages.push({ role: "assistant", content: `Answer ${turn}` });
   }
   return { ids, messages };
@@ -63,54 +64,55 @@ function converse(turns: number, conversationId: string): { ids: string[]; messa
 
 describe("decisions refer to their conversation instead of copying it", () => {
   it("stores each message once: a decision keeps a reference, and its detail reads the messages back", () => {
-    const conversation = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
-    const { ids, messages } = converse(30, conversation.id);
+    const conversation = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
+    const { ids, messages } = await converse(30, conversation.id);
 
     // Every message of the conversation is stored once, in order.
-    expect(listTranscript(db, conversation.id).map(({ role, content }) => ({ role, content }))).toEqual(messages.slice(0, -1));
+    expect((await listTranscript(db, conversation.id)).map(({ role, content }) => ({ role, content }))).toEqual(messages.slice(0, -1));
     // The 30th decision saw 59 messages of ≈ 1.2 kB; it stores a reference of a few dozen bytes.
-    const last = storedInput(ids.at(-1)!);
+    const last = await storedInput(ids.at(-1)!);
     expect(last.length).toBeLessThan(200);
     expect(JSON.parse(last)).toMatchObject({ messages: [], transcript: { count: 59 }, k: 5 });
-    const total = ids.reduce((sum, id) => sum + storedInput(id).length, 0);
+    let total = 0;
+    for (const id of ids) total += (await storedInput(id)).length;
     expect(total).toBeLessThan(30 * 200);
 
     // The detail gives the messages as the decision saw them, for the page and for replay.
-    expect((getDecision(db, ids.at(-1)!).input as { messages: Message[] }).messages).toEqual(messages.slice(0, -1));
-    expect((getDecision(db, ids[0]).input as { messages: Message[] }).messages).toEqual(messages.slice(0, 1));
+    expect(((await getDecision(db, ids.at(-1)!)).input as { messages: Message[] }).messages).toEqual(messages.slice(0, -1));
+    expect(((await getDecision(db, ids[0])).input as { messages: Message[] }).messages).toEqual(messages.slice(0, 1));
   });
 
   it("keeps messages in the decision when the conversation holds another history, and when there is no conversation", () => {
-    const conversation = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
-    converse(2, conversation.id);
+    const conversation = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
+    await converse(2, conversation.id);
     const edited: Message[] = [
       { role: "user", content: "A rewritten first question" },
       { role: "user", content: "and another" },
     ];
-    const id = recordDecision(db, decision({ conversationId: conversation.id, input: { messages: edited, k: null, history: [], provider: null } })).id;
-    expect(JSON.parse(storedInput(id)).messages).toEqual(edited);
-    expect((getDecision(db, id).input as { messages: Message[] }).messages).toEqual(edited);
+    const id = (await recordDecision(db, decision({ conversationId: conversation.id, input: { messages: edited, k: null, history: [], provider: null } }))).id;
+    expect(JSON.parse(await storedInput(id)).messages).toEqual(edited);
+    expect(((await getDecision(db, id)).input as { messages: Message[] }).messages).toEqual(edited);
     // The conversation was not touched by the other history.
-    expect(listTranscript(db, conversation.id)).toHaveLength(3);
+    expect(await listTranscript(db, conversation.id)).toHaveLength(3);
 
-    const alone = recordDecision(db, decision()).id;
-    expect(getDecision(db, alone).input).toEqual(decision().input);
+    const alone = (await recordDecision(db, decision())).id;
+    expect((await getDecision(db, alone)).input).toEqual(decision().input);
   });
 
   it("returns the ids of the messages it stored, the last message's last (the playground attaches the turn to it)", () => {
-    const conversation = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
-    const first = recordDecision(db, decision({ conversationId: conversation.id }));
+    const conversation = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
+    const first = await recordDecision(db, decision({ conversationId: conversation.id }));
     expect(first.appendedMessageIds).toHaveLength(1);
-    expect(listMessages(db, conversation.id).map((message) => message.id)).toEqual(first.appendedMessageIds);
+    expect((await listMessages(db, conversation.id)).map((message) => message.id)).toEqual(first.appendedMessageIds);
     // The same messages again: nothing new to store.
-    expect(recordDecision(db, decision({ conversationId: conversation.id })).appendedMessageIds).toEqual([]);
+    expect((await recordDecision(db, decision({ conversationId: conversation.id }))).appendedMessageIds).toEqual([]);
   });
 
   it("says how many messages are missing once the conversation is deleted", () => {
-    const conversation = createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
-    const { ids } = converse(3, conversation.id);
-    deleteConversation(db, "team", conversation.id);
-    const input = getDecision(db, ids[2]).input as { messages: Message[]; messagesUnavailable?: number };
+    const conversation = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
+    const { ids } = await converse(3, conversation.id);
+    await deleteConversation(db, "team", conversation.id);
+    const input = (await getDecision(db, ids[2])).input as { messages: Message[]; messagesUnavailable?: number };
     expect(input.messages).toEqual([]);
     expect(input.messagesUnavailable).toBe(5);
   });
@@ -118,17 +120,18 @@ describe("decisions refer to their conversation instead of copying it", () => {
 
 describe("pages of decisions", () => {
   it("walks every decision once, newest first, 50 a page by default, without input and raw output", () => {
-    const ids = Array.from({ length: 120 }, (_, index) => recordDecision(db, decision({ result: { selected: [], candidates: ["x", "y"], n: index } })).id);
+    const ids: string[] = [];
+    for (let index = 0; index < 120; index++) ids.push((await recordDecision(db, decision({ result: { selected: [], candidates: ["x", "y"], n: index } }))).id);
     // Same-millisecond decisions are ordered by insertion too.
-    db.update(decisions)
+    await db
+      .update(decisions)
       .set({ createdAt: new Date(1_700_000_000_000) })
-      .where(sql`rowid % 3 = 0`)
-      .run();
+      .where(sql`rowid % 3 = 0`);
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = pageDecisions(db, "team", { cursor });
+      const page = await pageDecisions(db, "team", { cursor });
       pages++;
       expect(page.decisions.length).toBeLessThanOrEqual(50);
       for (const item of page.decisions) {
@@ -149,15 +152,15 @@ describe("pages of decisions", () => {
 
   it("takes a limit of up to 500, keeps filters across pages, and refuses a cursor it did not give", () => {
     for (let index = 0; index < 7; index++)
-      recordDecision(db, decision({ kind: index % 2 ? "tool-search" : "preselect", path: index % 2 ? "exact" : "preselect" }));
-    const first = pageDecisions(db, "team", { kind: "preselect", limit: 3 });
+      await recordDecision(db, decision({ kind: index % 2 ? "tool-search" : "preselect", path: index % 2 ? "exact" : "preselect" }));
+    const first = await pageDecisions(db, "team", { kind: "preselect", limit: 3 });
     expect(first.decisions).toHaveLength(3);
-    const second = pageDecisions(db, "team", { kind: "preselect", limit: 3, cursor: first.nextCursor! });
+    const second = await pageDecisions(db, "team", { kind: "preselect", limit: 3, cursor: first.nextCursor! });
     expect(second.decisions).toHaveLength(1);
     expect(second.nextCursor).toBeNull();
-    expect(pageDecisions(db, "team", { limit: 5_000 }).decisions).toHaveLength(7);
-    expect(() => pageDecisions(db, "team", { cursor: "not-a-cursor" })).toThrow(ToolshedError);
-    expect(pageDecisions(db, "other").decisions).toEqual([]);
+    expect((await pageDecisions(db, "team", { limit: 5_000 })).decisions).toHaveLength(7);
+    await expect(pageDecisions(db, "team", { cursor: "not-a-cursor" })).rejects.toThrow(ToolshedError);
+    expect((await pageDecisions(db, "other")).decisions).toEqual([]);
   });
 });
 
@@ -165,41 +168,42 @@ describe("retention", () => {
   it("deletes decisions older than the days setting and beyond the rows per catalog", async () => {
     const now = Date.UTC(2026, 5, 1);
     const day = 24 * 60 * 60 * 1000;
-    const old = Array.from({ length: 5 }, () => recordDecision(db, decision()).id);
-    db.update(decisions)
+    const old: string[] = [];
+    for (let index = 0; index < 5; index++) old.push((await recordDecision(db, decision())).id);
+    await db
+      .update(decisions)
       .set({ createdAt: new Date(now - 40 * day) })
       .where(
         sql`${decisions.id} IN (${sql.join(
           old.map((id) => sql`${id}`),
           sql`, `,
         )})`,
-      )
-      .run();
-    for (let index = 0; index < 30; index++) recordDecision(db, decision());
-    for (let index = 0; index < 4; index++) recordDecision(db, decision({ catalogId: "other" }));
-    db.update(decisions)
+      );
+    for (let index = 0; index < 30; index++) await recordDecision(db, decision());
+    for (let index = 0; index < 4; index++) await recordDecision(db, decision({ catalogId: "other" }));
+    await db
+      .update(decisions)
       .set({ createdAt: new Date(now - day) })
-      .where(sql`${decisions.createdAt} > ${now - 2 * day}`)
-      .run();
+      .where(sql`${decisions.createdAt} > ${now - 2 * day}`);
 
     expect(await cleanupDecisions(db, { days: 30, rowsPerCatalog: 0 }, now)).toBe(5);
-    expect(countDecisions(db, "team")).toBe(30);
-    const newest = pageDecisions(db, "team", { limit: 10 }).decisions.map((item) => item.id);
+    expect(await countDecisions(db, "team")).toBe(30);
+    const newest = (await pageDecisions(db, "team", { limit: 10 })).decisions.map((item) => item.id);
     expect(await cleanupDecisions(db, { days: 0, rowsPerCatalog: 10 }, now)).toBe(20);
-    expect(pageDecisions(db, "team", { limit: 500 }).decisions.map((item) => item.id)).toEqual(newest);
-    expect(countDecisions(db, "other")).toBe(4);
+    expect((await pageDecisions(db, "team", { limit: 500 })).decisions.map((item) => item.id)).toEqual(newest);
+    expect(await countDecisions(db, "other")).toBe(4);
     expect(await cleanupDecisions(db, { days: 0, rowsPerCatalog: 0 }, now)).toBe(0);
   });
 
   it("deletes in batches until all are gone", async () => {
-    const insert = db.$client.prepare(
-      "INSERT INTO decisions (id, catalog_id, revision, kind, path, model, agent, input, result, rejected, latency_ms, tokens, created_at) VALUES (?, 'team', 1, 'preselect', 'preselect', 'm', 'a', '{}', '{}', '[]', 1, '{}', ?)",
-    );
-    db.$client.transaction(() => {
+    await writeTransaction(db, async (tx) => {
+      const insert = sqliteOf(tx).prepare(
+        "INSERT INTO decisions (id, catalog_id, revision, kind, path, model, agent, input, result, rejected, latency_ms, tokens, created_at) VALUES (?, 'team', 1, 'preselect', 'preselect', 'm', 'a', '{}', '{}', '[]', 1, '{}', ?)",
+      );
       for (let index = 0; index < 4_500; index++) insert.run(`d${index}`, 1_000 + index);
-    })();
+    });
     expect(await cleanupDecisions(db, { days: 0, rowsPerCatalog: 100 }, Date.now())).toBe(4_400);
-    expect(countDecisions(db, "team")).toBe(100);
+    expect(await countDecisions(db, "team")).toBe(100);
   });
 
   it("reads its settings from the environment, defaults for anything unreadable", () => {

@@ -198,7 +198,7 @@ describe("migration 0005", () => {
       INSERT INTO conversations (id, catalog_id, model, agent, history) VALUES ('c1', 'team', 'm', 'a', '["read","github_create_issue","grep"]'), ('c2', 'team', 'm', 'a', '[]');`);
     sqlite.close();
     const upgraded = migrateDatabase(file);
-    expect(getConversation(upgraded, "c1").history).toEqual(["read", "github_create_issue", "grep"]);
-    expect(getConversation(upgraded, "c2").history).toEqual([]);
+    expect((await getConversation(upgraded, "c1")).history).toEqual(["read", "github_create_issue", "grep"]);
+    expect((await getConversation(upgraded, "c2")).history).toEqual([]);
   });
 });

@@ -48,7 +48,7 @@ async function addDemoServer(catalog: string, name: string): Promise<number> {
 describe("stdio MCP processes end with what configures them", () => {
   let db: Db;
   beforeEach(async () => {
-    db = useFreshDatabase();
+    db = await useFreshDatabase();
     for (const name of ["Team", "Team 2"]) expect((await catalogsRoute.POST(jsonRequest("POST", { name }))).status).toBe(201);
   });
   afterEach(async () => {

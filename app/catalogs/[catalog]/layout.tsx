@@ -22,7 +22,7 @@ const NOT_FOUND_TITLE = "Not found · Toolshed";
 export async function generateMetadata({ params }: { params: Promise<{ catalog: string }> }): Promise<Metadata> {
   const { catalog: id } = await params;
   const user = await currentUser();
-  const catalog = user && catalogAccessOf(user, id) !== null ? findCatalog(getDb(), id) : undefined;
+  const catalog = user && (await catalogAccessOf(user, id)) !== null ? findCatalog(getDb(), id) : undefined;
   return catalog
     ? { title: { default: catalog.name, template: `%s · ${catalog.name} · Toolshed` } }
     : { title: { absolute: NOT_FOUND_TITLE, template: NOT_FOUND_TITLE } };
