@@ -19,7 +19,7 @@ export async function createCatalogAction(input: unknown) {
     requireTeamAccess(principal, teamId, "write");
     await enforceRateLimit(principal, "write");
     const db = getDb();
-    const catalog = createCatalog(db, { name: body.name, description: body.description, id: body.id, teamId }, actorOf(principal));
+    const catalog = await createCatalog(db, { name: body.name, description: body.description, id: body.id, teamId }, actorOf(principal));
     await syncLocalSources(db, catalog.id);
     revalidatePath("/");
     return catalog;
@@ -29,7 +29,7 @@ export async function createCatalogAction(input: unknown) {
 export async function updateCatalogAction(id: string, input: unknown) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(id, "write");
-    const catalog = updateCatalog(getDb(), id, parseWith(updateCatalogBody, input), actor);
+    const catalog = await updateCatalog(getDb(), id, parseWith(updateCatalogBody, input), actor);
     revalidatePath("/", "layout");
     return catalog;
   });

@@ -11,7 +11,7 @@ export const metadata = { title: { absolute: "Catalogs · Toolshed" } };
 export default async function CatalogsPage() {
   const user = await pageUser();
   const db = getDb();
-  const catalogs = listCatalogSummaries(db, Object.keys(user.roles));
+  const catalogs = await listCatalogSummaries(db, Object.keys(user.roles));
   const teams = (await listTeams(db, Object.keys(user.roles))).map((team) => ({ ...team, role: user.roles[team.id] }));
   return (
     <main className="page">

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Database, Statement } from "better-sqlite3";
+import { type Db, withSqlite } from "./client";
 
 /**
  * Rows, or values of an IN list, per statement. SQLite binds at most 32,766 values per statement
@@ -19,7 +20,12 @@ export function chunksOf<T>(items: readonly T[]): T[][] {
  * ROWS_PER_STATEMENT rows, each statement prepared once: for tens of thousands of rows several
  * times quicker than the query builder, which builds and prepares every statement anew.
  */
-export function chunkedInsert(sqlite: Database, table: string, columns: readonly string[], rows: unknown[][]): void {
+export function chunkedInsert(db: Db, table: string, columns: readonly string[], rows: unknown[][]): Promise<void> {
+  return withSqlite(db, (sqlite) => insertChunks(sqlite, table, columns, rows));
+}
+
+/** chunkedInsert on a connection, inside work that already holds it. */
+export function insertChunks(sqlite: Database, table: string, columns: readonly string[], rows: unknown[][]): void {
   const statements = new Map<number, Statement>();
   const row = `(${columns.map(() => "?").join(", ")})`;
   for (const chunk of chunksOf(rows)) {

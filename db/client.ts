@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
 import { drizzle as drizzleBetterSqlite } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { SQLiteTransaction } from "drizzle-orm/sqlite-core";
@@ -77,13 +77,13 @@ function prepared(sqlite: Database.Database, text: string): Database.Statement {
 
 type Method = "run" | "all" | "values" | "get";
 
-/** Runs one statement for Drizzle's proxy driver: rows as arrays of values, in column order. */
-function execute(sqlite: Database.Database, text: string, params: unknown[], method: Method): { rows: unknown } {
+/**
+ * Runs one statement for Drizzle's proxy driver: rows as arrays of values, in column order; a
+ * write's result carries how many rows it changed (better-auth's adapter reads it).
+ */
+function execute(sqlite: Database.Database, text: string, params: unknown[], method: Method): { rows: unknown; changes?: number } {
   const statement = prepared(sqlite, text);
-  if (method === "run" || !statement.reader) {
-    statement.run(...params);
-    return { rows: [] };
-  }
+  if (method === "run" || !statement.reader) return { rows: [], changes: statement.run(...params).changes };
   statement.raw(true);
   return { rows: method === "get" ? statement.get(...params) : statement.all(...params) };
 }
@@ -168,6 +168,16 @@ export function sqliteOf(db: Db): Database.Database {
   return sqlite;
 }
 
+/**
+ * Runs `work` on the SQLite connection behind `db` once no other context's transaction holds it:
+ * the bulk paths that bypass the builder (inside a transaction, on the connection it holds).
+ */
+export async function withSqlite<T>(db: Db, work: (sqlite: Database.Database) => T): Promise<T> {
+  const sqlite = sqliteOf(db);
+  await waitForConnection(sqlite);
+  return work(sqlite);
+}
+
 /** Closes the handle's connection. */
 export function closeDb(db: Db): void {
   sqliteOf(db).close();
@@ -228,9 +238,4 @@ export async function writeTransaction<T>(db: Db, work: (tx: WriteTx) => Promise
 /** Runs `work` in a read transaction: every read sees the same state. */
 export function readTransaction<T>(db: Db, work: (tx: WriteTx) => Promise<T>): Promise<T> {
   return transaction(db, "deferred", work);
-}
-
-/** Rows of a raw SQL query. */
-export function allRows<T>(db: Db, query: SQL): Promise<T[]> {
-  return db.all<T>(query);
 }

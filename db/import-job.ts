@@ -83,7 +83,7 @@ export function validateImport(document: unknown, report: (done: number, total: 
  * immediate transaction (db/queries/tool-import.ts), so a failure anywhere writes nothing. Runs
  * in the import worker (db/import-worker.ts), or inline for an in-memory database.
  */
-export function runImportJob(db: Db, input: ImportJobInput, report: (progress: ImportProgress) => void = () => {}): ImportResult {
+export async function runImportJob(db: Db, input: ImportJobInput, report: (progress: ImportProgress) => void = () => {}): Promise<ImportResult> {
   report({ done: 0, total: 0, phase: "reading" });
   const document = readDocument(input);
   const drafts = validateImport(document, (done, total) => report({ done, total, phase: "validating" }));

@@ -26,9 +26,9 @@ function reply(message: WorkerReply): void {
   parentPort!.postMessage(message);
 }
 
-parentPort!.on("message", (request: WorkerRequest) => {
+parentPort!.on("message", async (request: WorkerRequest) => {
   try {
-    const result = runImportJob(connection(request.file), request.input, (progress) => reply({ type: "progress", id: request.id, progress }));
+    const result = await runImportJob(connection(request.file), request.input, (progress) => reply({ type: "progress", id: request.id, progress }));
     reply({ type: "done", id: request.id, result });
   } catch (error) {
     if (error instanceof ToolshedError) {

@@ -19,27 +19,25 @@ const DEMO_MCP_SERVER = { name: "notes", transport: "stdio" as const, command: "
  * its file created) and MCP secrets an older version stored in the clear are encrypted. Safe to
  * run at every start.
  */
-export function seed(db: Db, { demo }: { demo: boolean }): void {
+export async function seed(db: Db, { demo }: { demo: boolean }): Promise<void> {
   // At start: a malformed TOOLSHED_SECRET_KEY stops it here, and the key file is created now.
   getSecretKey();
-  encryptStoredMcpSecrets(db);
-  const catalogs = listCatalogs(db);
-  for (const catalog of catalogs) upgradeCatalog(db, catalog.id, SEED_ACTOR);
-  if (!demo || readSetting(db, DEMO_SEEDED) !== undefined) return;
-  writeTransaction(db, (tx) => {
-    const txDb = tx as unknown as Db;
+  await encryptStoredMcpSecrets(db);
+  const catalogs = await listCatalogs(db);
+  for (const catalog of catalogs) await upgradeCatalog(db, catalog.id, SEED_ACTOR);
+  if (!demo || (await readSetting(db, DEMO_SEEDED)) !== undefined) return;
+  await writeTransaction(db, async (tx) => {
     if (!catalogs.some((catalog) => catalog.id === DEMO_CATALOG.id)) {
-      createCatalog(txDb, DEMO_CATALOG, SEED_ACTOR);
-      // The outer handle: the import and the server write on the same connection, inside this transaction (as savepoints).
-      importTools(
-        db,
+      await createCatalog(tx, DEMO_CATALOG, SEED_ACTOR);
+      await importTools(
+        tx,
         DEMO_CATALOG.id,
         DEMO_TOOLS.map((tool) => ({ ...tool, tags: [...tool.tags] })),
         SEED_ACTOR,
       );
       // Not when the operator's TOOLSHED_MCP_STDIO_COMMANDS leaves the demo server out.
-      if (!mcpPolicyProblem(DEMO_MCP_SERVER)) createMcpServer(db, DEMO_CATALOG.id, DEMO_MCP_SERVER, SEED_ACTOR);
+      if (!mcpPolicyProblem(DEMO_MCP_SERVER)) await createMcpServer(tx, DEMO_CATALOG.id, DEMO_MCP_SERVER, SEED_ACTOR);
     }
-    writeSetting(txDb, DEMO_SEEDED, new Date().toISOString());
+    await writeSetting(tx, DEMO_SEEDED, new Date().toISOString());
   });
 }

@@ -5,11 +5,11 @@
  * Playwright's web servers), so that processes never race on it; the server refuses a database
  * this has not migrated.
  */
-import { databaseFile, migrateDatabase } from "../db/client";
+import { closeDb, databaseFile, migrateDatabase } from "../db/client";
 import { seed } from "../db/seed";
 
 const file = databaseFile();
 const db = migrateDatabase(file);
-seed(db, { demo: process.env.TOOLSHED_SEED !== "0" });
-db.$client.close();
+await seed(db, { demo: process.env.TOOLSHED_SEED !== "0" });
+closeDb(db);
 process.stderr.write(`Toolshed: ${file} is migrated and seeded.\n`);

@@ -47,6 +47,6 @@ export async function replayDecisionById(db: Db, id: string, request: z.infer<ty
   // A gateway call is checked against what its session has found by now (nothing, once the conversation is deleted).
   const sessionHistory = decision.kind === "call" && decision.conversationId ? (await getConversation(db, decision.conversationId)).history : [];
   const result = await replayDecision({ decision, state, selector, sessionHistory });
-  const catalogChanges = listAuditBetween(db, decision.catalogId, decision.revision, state.revision);
+  const catalogChanges = await listAuditBetween(db, decision.catalogId, decision.revision, state.revision);
   return { decisionId: decision.id, catalogId: decision.catalogId, ...result, catalogChanges };
 }

@@ -49,7 +49,7 @@ const yieldToOtherWork = () => new Promise<void>((resolve) => setImmediate(resol
  */
 export async function cleanupDecisions(db: Db, settings: Pick<RetentionSettings, "days" | "rowsPerCatalog">, now = Date.now()): Promise<number> {
   let deleted = 0;
-  for (const catalog of listCatalogs(db)) {
+  for (const catalog of await listCatalogs(db)) {
     const rule = {
       before: settings.days > 0 ? now - settings.days * DAY_MS : undefined,
       boundary: settings.rowsPerCatalog > 0 ? await retentionBoundary(db, catalog.id, settings.rowsPerCatalog) : undefined,

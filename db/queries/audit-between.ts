@@ -17,10 +17,10 @@ export interface CatalogChange {
  * The catalog's audit entries after revision `since` (exclusive) and up to `until` (inclusive, when
  * given), oldest first: what changed between a recorded decision and now.
  */
-export function listAuditBetween(db: Db, catalogId: string, since: number, until?: number, limit = 500): CatalogChange[] {
+export async function listAuditBetween(db: Db, catalogId: string, since: number, until?: number, limit = 500): Promise<CatalogChange[]> {
   const conditions = [eq(auditEntries.catalogId, catalogId), gt(auditEntries.revision, since)];
   if (until !== undefined) conditions.push(lte(auditEntries.revision, until));
-  return db
+  const rows = await db
     .select({
       revision: auditEntries.revision,
       subjectKind: auditEntries.subjectKind,
@@ -32,7 +32,6 @@ export function listAuditBetween(db: Db, catalogId: string, since: number, until
     .from(auditEntries)
     .where(and(...conditions))
     .orderBy(asc(auditEntries.revision), asc(auditEntries.id))
-    .limit(limit)
-    .all()
-    .map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+    .limit(limit);
+  return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }

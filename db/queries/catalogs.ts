@@ -26,10 +26,10 @@ function toCatalog(row: CatalogRow): Catalog {
 }
 
 /** Every catalog, or those of the given teams. */
-export function listCatalogs(db: Db, teamIds?: string[]): Catalog[] {
+export async function listCatalogs(db: Db, teamIds?: string[]): Promise<Catalog[]> {
   const query = db.select().from(catalogs);
-  const rows = teamIds ? query.where(inArray(catalogs.teamId, teamIds)) : query;
-  return rows.orderBy(asc(catalogs.name)).all().map(toCatalog);
+  const rows = await (teamIds ? query.where(inArray(catalogs.teamId, teamIds)) : query).orderBy(asc(catalogs.name));
+  return rows.map(toCatalog);
 }
 
 export interface CatalogSummary extends Catalog {
@@ -39,8 +39,8 @@ export interface CatalogSummary extends Catalog {
 }
 
 /** The catalog list of the given teams with the counts a person scans it for. */
-export function listCatalogSummaries(db: Db, teamIds: string[]): CatalogSummary[] {
-  return db
+export async function listCatalogSummaries(db: Db, teamIds: string[]): Promise<CatalogSummary[]> {
+  const rows = await db
     .select({
       id: catalogs.id,
       teamId: catalogs.teamId,
@@ -48,25 +48,24 @@ export function listCatalogSummaries(db: Db, teamIds: string[]): CatalogSummary[
       description: catalogs.description,
       revision: catalogs.revision,
       updatedAt: catalogs.updatedAt,
-      toolCount: sql<number>`count(${tools.id})`,
-      enabledCount: sql<number>`coalesce(sum(${tools.enabled}), 0)`,
+      toolCount: sql<number>`count(${tools.id})`.mapWith(Number),
+      enabledCount: sql<number>`coalesce(sum(case when ${tools.enabled} then 1 else 0 end), 0)`.mapWith(Number),
     })
     .from(catalogs)
     .leftJoin(tools, eq(tools.catalogId, catalogs.id))
     .where(inArray(catalogs.teamId, teamIds))
     .groupBy(catalogs.id)
-    .orderBy(asc(catalogs.name))
-    .all()
-    .map((row) => ({ ...row, updatedAt: row.updatedAt.toISOString() }));
+    .orderBy(asc(catalogs.name));
+  return rows.map((row) => ({ ...row, updatedAt: row.updatedAt.toISOString() }));
 }
 
-export function findCatalog(db: Db, id: string): Catalog | undefined {
-  const row = db.select().from(catalogs).where(eq(catalogs.id, id)).get();
+export async function findCatalog(db: Db, id: string): Promise<Catalog | undefined> {
+  const [row] = await db.select().from(catalogs).where(eq(catalogs.id, id));
   return row && toCatalog(row);
 }
 
-export function getCatalog(db: Db, id: string): Catalog {
-  const catalog = findCatalog(db, id);
+export async function getCatalog(db: Db, id: string): Promise<Catalog> {
+  const catalog = await findCatalog(db, id);
   if (!catalog) throw notFound(`Catalog "${id}"`, "catalog");
   return catalog;
 }
@@ -88,7 +87,7 @@ function checkDescription(description: string): string {
 }
 
 /** Creates a catalog with every built-in tool in it. The id is the slug of the name unless given. */
-export function createCatalog(db: Db, input: { name: string; description?: string; id?: string; teamId?: string }, actor: string): Catalog {
+export async function createCatalog(db: Db, input: { name: string; description?: string; id?: string; teamId?: string }, actor: string): Promise<Catalog> {
   const teamId = input.teamId ?? DEFAULT_TEAM;
   const name = checkName(input.name);
   const description = checkDescription(input.description ?? "");
@@ -100,24 +99,22 @@ export function createCatalog(db: Db, input: { name: string; description?: strin
       input.id ? "id" : "name",
     );
   }
-  return writeTransaction(db, (tx) => {
-    if (tx.select({ id: catalogs.id }).from(catalogs).where(eq(catalogs.id, id)).get()) {
+  return writeTransaction(db, async (tx) => {
+    if ((await tx.select({ id: catalogs.id }).from(catalogs).where(eq(catalogs.id, id))).length > 0) {
       throw new ToolshedError("conflict", `A catalog with id "${id}" already exists.`, input.id ? "id" : "name");
     }
-    tx.insert(catalogs).values({ id, teamId, name, description }).run();
-    tx.insert(tools)
-      .values(BUILTIN_TOOLS.map((tool) => ({ ...tool, catalogId: id, source: "builtin" as const })))
-      .run();
-    ensureRules(tx, id);
-    ensureAgents(tx, id);
-    const revision = recordChanges(tx, id, actor, [{ subjectKind: "catalog", subject: id, action: "create", after: { name, description } }]);
+    await tx.insert(catalogs).values({ id, teamId, name, description });
+    await tx.insert(tools).values(BUILTIN_TOOLS.map((tool) => ({ ...tool, catalogId: id, source: "builtin" as const })));
+    await ensureRules(tx, id);
+    await ensureAgents(tx, id);
+    const revision = await recordChanges(tx, id, actor, [{ subjectKind: "catalog", subject: id, action: "create", after: { name, description } }]);
     return { id, teamId, name, description, revision };
   });
 }
 
-export function updateCatalog(db: Db, id: string, input: { name?: string; description?: string }, actor: string): Catalog {
-  return writeTransaction(db, (tx) => {
-    const before = tx.select().from(catalogs).where(eq(catalogs.id, id)).get();
+export async function updateCatalog(db: Db, id: string, input: { name?: string; description?: string }, actor: string): Promise<Catalog> {
+  return writeTransaction(db, async (tx) => {
+    const [before] = await tx.select().from(catalogs).where(eq(catalogs.id, id));
     if (!before) throw notFound(`Catalog "${id}"`, "catalog");
     const next = {
       name: input.name === undefined ? before.name : checkName(input.name),
@@ -125,39 +122,30 @@ export function updateCatalog(db: Db, id: string, input: { name?: string; descri
     };
     const previous = { name: before.name, description: before.description };
     if (isUnchanged(previous, next)) return toCatalog(before);
-    tx.update(catalogs).set(next).where(eq(catalogs.id, id)).run();
-    const revision = recordChanges(tx, id, actor, [{ subjectKind: "catalog", subject: id, action: "update", before: previous, after: next }]);
+    await tx.update(catalogs).set(next).where(eq(catalogs.id, id));
+    const revision = await recordChanges(tx, id, actor, [{ subjectKind: "catalog", subject: id, action: "update", before: previous, after: next }]);
     return { id, teamId: before.teamId, ...next, revision };
   });
 }
 
-export function deleteCatalog(db: Db, id: string): void {
-  const result = db.delete(catalogs).where(eq(catalogs.id, id)).run();
-  if (result.changes === 0) throw notFound(`Catalog "${id}"`, "catalog");
+export async function deleteCatalog(db: Db, id: string): Promise<void> {
+  const deleted = await db.delete(catalogs).where(eq(catalogs.id, id)).returning({ id: catalogs.id });
+  if (deleted.length === 0) throw notFound(`Catalog "${id}"`, "catalog");
 }
 
 /**
  * Brings a catalog made by an older release up to date: the built-ins it lacks, and default rules
  * and agents if it has none. Returns how many built-ins were added.
  */
-export function upgradeCatalog(db: Db, catalogId: string, actor: string): number {
-  return writeTransaction(db, (tx) => {
-    ensureRules(tx, catalogId);
-    ensureAgents(tx, catalogId);
-    const present = new Set(
-      tx
-        .select({ name: tools.name })
-        .from(tools)
-        .where(eq(tools.catalogId, catalogId))
-        .all()
-        .map((t) => t.name),
-    );
+export async function upgradeCatalog(db: Db, catalogId: string, actor: string): Promise<number> {
+  return writeTransaction(db, async (tx) => {
+    await ensureRules(tx, catalogId);
+    await ensureAgents(tx, catalogId);
+    const present = new Set((await tx.select({ name: tools.name }).from(tools).where(eq(tools.catalogId, catalogId))).map((t) => t.name));
     const missing = BUILTIN_TOOLS.filter((tool) => !present.has(tool.name));
     if (missing.length === 0) return 0;
-    tx.insert(tools)
-      .values(missing.map((tool) => ({ ...tool, catalogId, source: "builtin" as const })))
-      .run();
-    recordChanges(
+    await tx.insert(tools).values(missing.map((tool) => ({ ...tool, catalogId, source: "builtin" as const })));
+    await recordChanges(
       tx,
       catalogId,
       actor,

@@ -1,8 +1,8 @@
 import "server-only";
 import type { Database } from "better-sqlite3";
 import type { InputSchema, ToolSource } from "@/lib/tools/types";
-import { chunkedInsert } from "../chunks";
-import type { Db } from "../client";
+import { insertChunks } from "../chunks";
+import { type Db, sqliteOf, withSqlite, writeTransaction } from "../client";
 import { recordChanges } from "./audit";
 import { catalogFingerprint } from "./guards";
 
@@ -120,8 +120,11 @@ function skipReason(draft: ImportDraft, source: ToolSource, row: StoredTool | un
  * tool another source manages takes only what a person may change on it (enabled, tags) and its
  * source keeps its definition. Anything else is skipped with the reason. Reads only.
  */
-export function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now = Date.now()): ImportPlan {
-  const sqlite = db.$client;
+export function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now = Date.now()): Promise<ImportPlan> {
+  return withSqlite(db, (sqlite) => planOn(sqlite, catalogId, drafts, now));
+}
+
+function planOn(sqlite: Database, catalogId: string, drafts: ImportDraft[], now: number): ImportPlan {
   const fingerprint = catalogFingerprint(sqlite, catalogId);
   const existing = new Map<string, StoredTool>();
   const select = sqlite.prepare(
@@ -193,22 +196,20 @@ export function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now
 }
 
 /**
- * The plan's rows go into temporary tables of this connection first: filling them takes no lock
- * on the database, and copying them inside the write transaction (INSERT … SELECT) is several
- * times quicker than binding every row there, so other writers wait for far less.
+ * The plan's rows go into temporary tables of this connection, then into the catalog's tables in
+ * a few INSERT … SELECT and UPDATE … FROM statements: several times quicker than binding every row
+ * against the indexed tables. Staged inside the write transaction, so that two imports sharing the
+ * connection never stage over each other.
  */
 function stage(sqlite: Database, plan: ImportPlan): void {
   sqlite.exec(`
     CREATE TEMP TABLE IF NOT EXISTS import_tools (${TOOL_COLUMNS.join(", ")});
     CREATE TEMP TABLE IF NOT EXISTS import_updates (${UPDATE_COLUMNS.join(", ")});
     CREATE TEMP TABLE IF NOT EXISTS import_audit (${STAGED_AUDIT_COLUMNS.join(", ")});`);
-  // One transaction that writes only this connection's temporary tables: no lock on the database.
-  sqlite.transaction(() => {
-    clearStage(sqlite);
-    chunkedInsert(sqlite, "temp.import_tools", TOOL_COLUMNS, plan.inserts);
-    chunkedInsert(sqlite, "temp.import_updates", UPDATE_COLUMNS, plan.updates);
-    chunkedInsert(sqlite, "temp.import_audit", STAGED_AUDIT_COLUMNS, plan.audit);
-  })();
+  clearStage(sqlite);
+  insertChunks(sqlite, "temp.import_tools", TOOL_COLUMNS, plan.inserts);
+  insertChunks(sqlite, "temp.import_updates", UPDATE_COLUMNS, plan.updates);
+  insertChunks(sqlite, "temp.import_audit", STAGED_AUDIT_COLUMNS, plan.audit);
 }
 
 function clearStage(sqlite: Database): void {
@@ -220,42 +221,43 @@ function clearStage(sqlite: Database): void {
  * created or updated tool, all or nothing. A catalog that changed since the plan was made is
  * planned again inside the transaction. `drafts` are the plan's input, for that case.
  */
-export function writeImport(db: Db, plan: ImportPlan, drafts: ImportDraft[], actor: string): ImportResult {
-  const sqlite = db.$client;
-  stage(sqlite, plan);
-  const write = sqlite.transaction((): ImportResult => {
-    let current = plan;
-    if (catalogFingerprint(sqlite, plan.catalogId) !== plan.fingerprint) {
-      current = planImport(db, plan.catalogId, drafts);
-      stage(sqlite, current);
+export function writeImport(db: Db, plan: ImportPlan, drafts: ImportDraft[], actor: string): Promise<ImportResult> {
+  return writeTransaction(db, async (tx) => {
+    const sqlite = sqliteOf(tx);
+    try {
+      return await writeStaged(tx, sqlite, plan, drafts, actor);
+    } finally {
+      clearStage(sqlite);
     }
-    sqlite.exec(`INSERT INTO tools (${TOOL_COLUMNS.join(", ")}) SELECT ${TOOL_COLUMNS.join(", ")} FROM temp.import_tools`);
-    sqlite.exec(`UPDATE tools SET summary = u.summary, description = u.description, input_schema = u.input_schema, tags = u.tags, enabled = u.enabled, updated_at = u.updated_at
-      FROM temp.import_updates AS u WHERE tools.id = u.id AND u.managed = 0`);
-    sqlite.exec(
-      "UPDATE tools SET enabled = u.enabled, tags = u.tags, updated_at = u.updated_at FROM temp.import_updates AS u WHERE tools.id = u.id AND u.managed = 1",
-    );
-    if (current.audit.length === 0) {
-      const { revision } = sqlite.prepare("SELECT revision FROM catalogs WHERE id = ?").get(plan.catalogId) as { revision: number };
-      return { ...current.result, revision };
-    }
-    const revision = recordChanges(db, plan.catalogId, actor, []);
-    sqlite
-      .prepare(
-        `INSERT INTO audit_entries (catalog_id, revision, subject_kind, subject, action, actor, before, after)
-         SELECT ?, ?, 'tool', subject, 'import', ?, before, after FROM temp.import_audit ORDER BY rowid`,
-      )
-      .run(plan.catalogId, revision, actor);
-    return { ...current.result, revision };
   });
-  try {
-    return write.immediate();
-  } finally {
-    clearStage(sqlite);
+}
+
+/** The write of writeImport, in its transaction on the connection it holds. */
+async function writeStaged(tx: Db, sqlite: Database, plan: ImportPlan, drafts: ImportDraft[], actor: string): Promise<ImportResult> {
+  let current = plan;
+  if (catalogFingerprint(sqlite, plan.catalogId) !== plan.fingerprint) current = planOn(sqlite, plan.catalogId, drafts, Date.now());
+  stage(sqlite, current);
+  sqlite.exec(`INSERT INTO tools (${TOOL_COLUMNS.join(", ")}) SELECT ${TOOL_COLUMNS.join(", ")} FROM temp.import_tools`);
+  sqlite.exec(`UPDATE tools SET summary = u.summary, description = u.description, input_schema = u.input_schema, tags = u.tags, enabled = u.enabled, updated_at = u.updated_at
+      FROM temp.import_updates AS u WHERE tools.id = u.id AND u.managed = 0`);
+  sqlite.exec(
+    "UPDATE tools SET enabled = u.enabled, tags = u.tags, updated_at = u.updated_at FROM temp.import_updates AS u WHERE tools.id = u.id AND u.managed = 1",
+  );
+  if (current.audit.length === 0) {
+    const { revision } = sqlite.prepare("SELECT revision FROM catalogs WHERE id = ?").get(plan.catalogId) as { revision: number };
+    return { ...current.result, revision };
   }
+  const revision = await recordChanges(tx, plan.catalogId, actor, []);
+  sqlite
+    .prepare(
+      `INSERT INTO audit_entries (catalog_id, revision, subject_kind, subject, action, actor, before, after)
+         SELECT ?, ?, 'tool', subject, 'import', ?, before, after FROM temp.import_audit ORDER BY rowid`,
+    )
+    .run(plan.catalogId, revision, actor);
+  return { ...current.result, revision };
 }
 
 /** Plans and writes an import (see planImport and writeImport). */
-export function importDrafts(db: Db, catalogId: string, drafts: ImportDraft[], actor: string): ImportResult {
-  return writeImport(db, planImport(db, catalogId, drafts), drafts, actor);
+export async function importDrafts(db: Db, catalogId: string, drafts: ImportDraft[], actor: string): Promise<ImportResult> {
+  return writeImport(db, await planImport(db, catalogId, drafts), drafts, actor);
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, count, eq, gt, gte, inArray, max } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
 import { SOURCE_REDEFINE_ACTION, type ToolSource } from "@/lib/tools/types";
-import type { Db } from "../client";
+import { type Db, readTransaction } from "../client";
 import { auditEntries, catalogs, tools } from "../schema";
 import type { Tx } from "./audit";
 import { toToolRecord, type ToolRecord } from "./tools";
@@ -113,25 +113,15 @@ function facetsOf(entries: IndexEntry[]): ToolFacets {
   return { sources, tags, catalogTotal: entries.length };
 }
 
-function lastAuditId(tx: Tx): number {
-  return (
-    tx
-      .select({ id: max(auditEntries.id) })
-      .from(auditEntries)
-      .get()?.id ?? 0
-  );
+async function lastAuditId(tx: Tx): Promise<number> {
+  const [row] = await tx.select({ id: max(auditEntries.id) }).from(auditEntries);
+  return row?.id ?? 0;
 }
 
-function buildIndex(tx: Tx, catalogId: string, revision: number, createdAt: number): CatalogIndex {
-  const auditId = lastAuditId(tx);
+async function buildIndex(tx: Tx, catalogId: string, revision: number, createdAt: number): Promise<CatalogIndex> {
+  const auditId = await lastAuditId(tx);
   // Sorted here, not by SQLite: its plan walks the (catalog, name) index and would sort every row in a temporary b-tree.
-  const entries = tx
-    .select(INDEX_COLUMNS)
-    .from(tools)
-    .where(eq(tools.catalogId, catalogId))
-    .all()
-    .map(entryOf)
-    .sort((a, b) => a.id - b.id);
+  const entries = (await tx.select(INDEX_COLUMNS).from(tools).where(eq(tools.catalogId, catalogId))).map(entryOf).sort((a, b) => a.id - b.id);
   return { revision, createdAt, lastAuditId: auditId, entries, facets: facetsOf(entries) };
 }
 
@@ -141,24 +131,22 @@ function buildIndex(tx: Tx, catalogId: string, revision: number, createdAt: numb
  * dropped. Undefined when too much changed, or when the count of tools does not add up (a write
  * that left no audit entry): then the index is made again.
  */
-function patchIndex(tx: Tx, index: CatalogIndex, catalogId: string, revision: number): CatalogIndex | undefined {
-  const changes = tx
+async function patchIndex(tx: Tx, index: CatalogIndex, catalogId: string, revision: number): Promise<CatalogIndex | undefined> {
+  const changes = await tx
     .select({ id: auditEntries.id, kind: auditEntries.subjectKind, subject: auditEntries.subject })
     .from(auditEntries)
-    .where(and(gt(auditEntries.id, index.lastAuditId), eq(auditEntries.catalogId, catalogId)))
-    .all();
+    .where(and(gt(auditEntries.id, index.lastAuditId), eq(auditEntries.catalogId, catalogId)));
   const names = [...new Set(changes.filter((change) => change.kind === "tool").map((change) => change.subject))];
   if (names.length > PATCH_MAX_CHANGES) return undefined;
-  const auditId = Math.max(index.lastAuditId, lastAuditId(tx));
-  const counted = tx.select({ n: count() }).from(tools).where(eq(tools.catalogId, catalogId)).get()?.n ?? 0;
+  const auditId = Math.max(index.lastAuditId, await lastAuditId(tx));
+  const [counted] = (await tx.select({ n: count() }).from(tools).where(eq(tools.catalogId, catalogId))).map((row) => Number(row.n));
   if (names.length === 0) return counted === index.entries.length ? { ...index, revision, lastAuditId: auditId } : undefined;
   const fresh: IndexEntry[] = [];
   for (let start = 0; start < names.length; start += 500) {
-    const rows = tx
+    const rows = await tx
       .select(INDEX_COLUMNS)
       .from(tools)
-      .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names.slice(start, start + 500))))
-      .all();
+      .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names.slice(start, start + 500))));
     fresh.push(...rows.map(entryOf));
   }
   // Drop every entry of a named tool (by name: deleted; by id: renamed), then merge the fresh ones in by id.
@@ -183,9 +171,9 @@ function patchIndex(tx: Tx, index: CatalogIndex, catalogId: string, revision: nu
  * patched from the audit entries after a change, and made again when a catalog was deleted and
  * made again under the same id (told apart by its creation time).
  */
-function catalogIndex(db: Db, catalogId: string): CatalogIndex {
-  return db.transaction((tx) => {
-    const catalog = tx.select({ revision: catalogs.revision, createdAt: catalogs.createdAt }).from(catalogs).where(eq(catalogs.id, catalogId)).get();
+function catalogIndex(db: Db, catalogId: string): Promise<CatalogIndex> {
+  return readTransaction(db, async (tx) => {
+    const [catalog] = await tx.select({ revision: catalogs.revision, createdAt: catalogs.createdAt }).from(catalogs).where(eq(catalogs.id, catalogId));
     if (!catalog) throw notFound(`Catalog "${catalogId}"`, "catalog");
     let cache = indexes.get(db);
     if (!cache) {
@@ -195,8 +183,8 @@ function catalogIndex(db: Db, catalogId: string): CatalogIndex {
     const createdAt = catalog.createdAt.getTime();
     let index = cache.get(catalogId);
     cache.delete(catalogId);
-    if (index && index.createdAt === createdAt && index.revision !== catalog.revision) index = patchIndex(tx, index, catalogId, catalog.revision);
-    if (!index || index.revision !== catalog.revision || index.createdAt !== createdAt) index = buildIndex(tx, catalogId, catalog.revision, createdAt);
+    if (index && index.createdAt === createdAt && index.revision !== catalog.revision) index = await patchIndex(tx, index, catalogId, catalog.revision);
+    if (!index || index.revision !== catalog.revision || index.createdAt !== createdAt) index = await buildIndex(tx, catalogId, catalog.revision, createdAt);
     cache.set(catalogId, index);
     while (cache.size > CACHED_CATALOGS) cache.delete(cache.keys().next().value!);
     return index;
@@ -204,8 +192,8 @@ function catalogIndex(db: Db, catalogId: string): CatalogIndex {
 }
 
 /** The tools whose source changed their definition since `since`, each with the time of its last such change. */
-function sourceChangesSince(db: Db, catalogId: string, since: Date): Map<string, Date> {
-  const rows = db
+async function sourceChangesSince(db: Db, catalogId: string, since: Date): Promise<Map<string, Date>> {
+  const rows = await db
     .select({ name: auditEntries.subject, at: max(auditEntries.createdAt) })
     .from(auditEntries)
     .where(
@@ -216,8 +204,7 @@ function sourceChangesSince(db: Db, catalogId: string, since: Date): Map<string,
         gte(auditEntries.createdAt, since),
       ),
     )
-    .groupBy(auditEntries.subject)
-    .all();
+    .groupBy(auditEntries.subject);
   return new Map(rows.flatMap((row) => (row.at ? [[row.name, row.at] as const] : [])));
 }
 
@@ -253,16 +240,16 @@ function firstAfter(entries: IndexEntry[], id: number): number {
  * (the id of the last tool seen) stays correct while tools are added or removed; an offset page is
  * there for clients that jump.
  */
-export function listToolPage(db: Db, catalogId: string, query: ToolPageQuery = {}): ToolPage {
-  const index = catalogIndex(db, catalogId);
+export async function listToolPage(db: Db, catalogId: string, query: ToolPageQuery = {}): Promise<ToolPage> {
+  const index = await catalogIndex(db, catalogId);
   const limit = Math.min(Math.max(1, Math.floor(query.limit ?? TOOL_PAGE_DEFAULT_LIMIT)), TOOL_PAGE_MAX_LIMIT);
-  const changed = query.changedSince === undefined ? undefined : sourceChangesSince(db, catalogId, query.changedSince);
+  const changed = query.changedSince === undefined ? undefined : await sourceChangesSince(db, catalogId, query.changedSince);
   const matching = index.entries.filter(matcher(query, changed));
   const cursor = query.cursor === undefined ? undefined : Number(query.cursor);
   const start = cursor !== undefined && Number.isSafeInteger(cursor) ? firstAfter(matching, cursor) : Math.max(0, Math.floor(query.offset ?? 0));
   const page = matching.slice(start, start + limit);
   const ids = page.map((entry) => entry.id);
-  const rows = ids.length ? db.select().from(tools).where(inArray(tools.id, ids)).orderBy(asc(tools.id)).all() : [];
+  const rows = ids.length ? await db.select().from(tools).where(inArray(tools.id, ids)).orderBy(asc(tools.id)) : [];
   const more = start + limit < matching.length;
   return {
     tools: rows.map(toToolRecord),
@@ -275,6 +262,6 @@ export function listToolPage(db: Db, catalogId: string, query: ToolPageQuery = {
 }
 
 /** The facets alone (sources and tags with their counts), from the same index. */
-export function toolFacets(db: Db, catalogId: string): ToolFacets {
-  return catalogIndex(db, catalogId).facets;
+export async function toolFacets(db: Db, catalogId: string): Promise<ToolFacets> {
+  return (await catalogIndex(db, catalogId)).facets;
 }

@@ -51,27 +51,27 @@ function snapshot(row: ToolRow) {
   return tool;
 }
 
-export function findRow(tx: Tx, catalogId: string, name: string): ToolRow | undefined {
-  return tx
+export async function findRow(tx: Tx, catalogId: string, name: string): Promise<ToolRow | undefined> {
+  const [row] = await tx
     .select()
     .from(tools)
-    .where(and(eq(tools.catalogId, catalogId), eq(tools.name, name)))
-    .get();
+    .where(and(eq(tools.catalogId, catalogId), eq(tools.name, name)));
+  return row;
 }
 
-export function listTools(db: Db, catalogId: string): ToolRecord[] {
-  requireCatalog(db, catalogId);
-  return db.select().from(tools).where(eq(tools.catalogId, catalogId)).orderBy(asc(tools.id)).all().map(toToolRecord);
+export async function listTools(db: Db, catalogId: string): Promise<ToolRecord[]> {
+  await requireCatalog(db, catalogId);
+  return (await db.select().from(tools).where(eq(tools.catalogId, catalogId)).orderBy(asc(tools.id))).map(toToolRecord);
 }
 
-export function findTool(db: Db, catalogId: string, name: string): ToolRecord | undefined {
-  const row = findRow(db, catalogId, name);
+export async function findTool(db: Db, catalogId: string, name: string): Promise<ToolRecord | undefined> {
+  const row = await findRow(db, catalogId, name);
   return row && toToolRecord(row);
 }
 
-export function getTool(db: Db, catalogId: string, name: string): ToolRecord {
-  requireCatalog(db, catalogId);
-  const tool = findTool(db, catalogId, name);
+export async function getTool(db: Db, catalogId: string, name: string): Promise<ToolRecord> {
+  await requireCatalog(db, catalogId);
+  const tool = await findTool(db, catalogId, name);
   if (!tool) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
   return tool;
 }
@@ -91,19 +91,18 @@ function validated(draft: ToolDraft): CustomToolInput {
   return draft as CustomToolInput;
 }
 
-export function createCustomTool(db: Db, catalogId: string, draft: ToolDraft, actor: string): ToolRecord {
+export async function createCustomTool(db: Db, catalogId: string, draft: ToolDraft, actor: string): Promise<ToolRecord> {
   const input = validated(draft);
-  return writeTransaction(db, (tx) => {
-    requireCatalog(tx, catalogId);
-    if (findRow(tx, catalogId, input.name)) {
+  return writeTransaction(db, async (tx) => {
+    await requireCatalog(tx, catalogId);
+    if (await findRow(tx, catalogId, input.name)) {
       throw new ToolshedError("conflict", `A tool named "${input.name}" already exists in this catalog.`, "name");
     }
-    const row = tx
+    const [row] = await tx
       .insert(tools)
       .values({ ...input, tags: input.tags ?? [], enabled: input.enabled ?? true, catalogId, source: "custom" })
-      .returning()
-      .get();
-    recordChanges(tx, catalogId, actor, [{ subjectKind: "tool", subject: row.name, action: "create", after: snapshot(row) }]);
+      .returning();
+    await recordChanges(tx, catalogId, actor, [{ subjectKind: "tool", subject: row.name, action: "create", after: snapshot(row) }]);
     return toToolRecord(row);
   });
 }
@@ -122,9 +121,15 @@ function describeAction(before: ToolRow, patch: ToolPatch): string {
  * follow their renames and deletions, inside the caller's transaction, so that every agent and the
  * rules stay valid and editable. Returns what referred to them and the audit entries of the changes.
  */
-export function rewriteToolReferences(tx: Tx, catalogId: string, changes: ToolNameChanges): { references: ToolReferences; entries: ChangeEntry[] } {
-  const references = toolReferences(listAgents(tx, catalogId), getRules(tx as unknown as Db, catalogId), changes);
-  return { references, entries: [...rewriteToolReferencesInAgents(tx, catalogId, changes), ...rewriteToolReferencesInCatalogRules(tx, catalogId, changes)] };
+export async function rewriteToolReferences(
+  tx: Tx,
+  catalogId: string,
+  changes: ToolNameChanges,
+): Promise<{ references: ToolReferences; entries: ChangeEntry[] }> {
+  const references = toolReferences(await listAgents(tx, catalogId), await getRules(tx, catalogId), changes);
+  const inAgents = await rewriteToolReferencesInAgents(tx, catalogId, changes);
+  const inRules = await rewriteToolReferencesInCatalogRules(tx, catalogId, changes);
+  return { references, entries: [...inAgents, ...inRules] };
 }
 
 /**
@@ -133,15 +138,15 @@ export function rewriteToolReferences(tx: Tx, catalogId: string, changes: ToolNa
  * back to the old name's entries before it, does not list it twice: see listToolHistory), and
  * everything that refers to the tool by name, with the audit entries of the agents and rules changed.
  */
-function carryRename(tx: Tx, catalogId: string, from: string, to: string, change: ChangeEntry): ChangeEntry[] {
-  renameToolInConversations(tx, catalogId, from, to);
-  return [{ ...change, subject: from }, ...rewriteToolReferences(tx, catalogId, renamingTool(from, to)).entries];
+async function carryRename(tx: Tx, catalogId: string, from: string, to: string, change: ChangeEntry): Promise<ChangeEntry[]> {
+  await renameToolInConversations(tx, catalogId, from, to);
+  return [{ ...change, subject: from }, ...(await rewriteToolReferences(tx, catalogId, renamingTool(from, to))).entries];
 }
 
-export function updateTool(db: Db, catalogId: string, name: string, patch: ToolPatch, actor: string): ToolRecord {
-  return writeTransaction(db, (tx) => {
-    requireCatalog(tx, catalogId);
-    const before = findRow(tx, catalogId, name);
+export async function updateTool(db: Db, catalogId: string, name: string, patch: ToolPatch, actor: string): Promise<ToolRecord> {
+  return writeTransaction(db, async (tx) => {
+    await requireCatalog(tx, catalogId);
+    const before = await findRow(tx, catalogId, name);
     if (!before) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
     const fields = Object.keys(patch).filter((key) => patch[key as keyof ToolPatch] !== undefined);
     if (fields.length === 0) throw new ToolshedError("bad_request", "Nothing to change: the request names no field.");
@@ -159,16 +164,15 @@ export function updateTool(db: Db, catalogId: string, name: string, patch: ToolP
     const errors = validateToolDraft(merged);
     if (errors.length > 0) throw ToolshedError.fromFieldErrors(errors, "Invalid tool");
     if (isUnchanged(snapshot(before), merged)) return toToolRecord(before);
-    if (merged.name !== name && findRow(tx, catalogId, merged.name as string)) {
+    if (merged.name !== name && (await findRow(tx, catalogId, merged.name as string))) {
       throw new ToolshedError("conflict", `A tool named "${merged.name}" already exists in this catalog.`, "name");
     }
     const changes = Object.fromEntries(fields.map((field) => [field, merged[field as keyof typeof merged]]));
-    const after = tx
+    const [after] = await tx
       .update(tools)
       .set({ ...changes, updatedAt: new Date() })
       .where(eq(tools.id, before.id))
-      .returning()
-      .get();
+      .returning();
     const change = {
       subjectKind: "tool" as const,
       subject: after.name,
@@ -176,7 +180,7 @@ export function updateTool(db: Db, catalogId: string, name: string, patch: ToolP
       before: snapshot(before),
       after: snapshot(after),
     };
-    recordChanges(tx, catalogId, actor, [change, ...(after.name === name ? [] : carryRename(tx, catalogId, name, after.name, change))]);
+    await recordChanges(tx, catalogId, actor, [change, ...(after.name === name ? [] : await carryRename(tx, catalogId, name, after.name, change))]);
     return toToolRecord(after);
   });
 }
@@ -193,17 +197,17 @@ export interface ToolDeletion {
  * overrides; each changed one audited), which would otherwise make them invalid. Conversations'
  * tool histories keep the name: they record what was used, and a turn drops what is gone, saying so.
  */
-export function deleteTool(db: Db, catalogId: string, name: string, actor: string): ToolDeletion {
-  return writeTransaction(db, (tx) => {
-    requireCatalog(tx, catalogId);
-    const row = findRow(tx, catalogId, name);
+export async function deleteTool(db: Db, catalogId: string, name: string, actor: string): Promise<ToolDeletion> {
+  return writeTransaction(db, async (tx) => {
+    await requireCatalog(tx, catalogId);
+    const row = await findRow(tx, catalogId, name);
     if (!row) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
     if (row.source !== "custom") {
       throw new ToolshedError("bad_request", `"${name}" is a ${row.source} tool and cannot be deleted here: disable it instead.`, "name");
     }
-    tx.delete(tools).where(eq(tools.id, row.id)).run();
-    const { references, entries } = rewriteToolReferences(tx, catalogId, deletingTools([name]));
-    const revision = recordChanges(tx, catalogId, actor, [{ subjectKind: "tool", subject: name, action: "delete", before: snapshot(row) }, ...entries]);
+    await tx.delete(tools).where(eq(tools.id, row.id));
+    const { references, entries } = await rewriteToolReferences(tx, catalogId, deletingTools([name]));
+    const revision = await recordChanges(tx, catalogId, actor, [{ subjectKind: "tool", subject: name, action: "delete", before: snapshot(row) }, ...entries]);
     return { deleted: name, revision, references };
   });
 }
@@ -216,6 +220,6 @@ export type { ImportResult };
  * tags, the rest is skipped with its reason). Large imports run as jobs off the main thread
  * (app/_services/imports.ts); this is the same write.
  */
-export function importTools(db: Db, catalogId: string, drafts: ImportDraft[], actor: string): ImportResult {
+export function importTools(db: Db, catalogId: string, drafts: ImportDraft[], actor: string): Promise<ImportResult> {
   return importDrafts(db, catalogId, drafts, actor);
 }

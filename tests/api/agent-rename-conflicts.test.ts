@@ -7,7 +7,7 @@ import { openDb, writeTransaction, type Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { agents } from "@/db/schema";
 import type { Agent } from "@/lib/rules/agents";
-import { thrown } from "../db/support/thrown";
+import { rejection } from "../db/support/thrown";
 import { jsonRequest, params, useFreshDatabase } from "./helpers";
 
 // The agents page's server action, as a signed-in editor calls it (no request scope in tests).
@@ -71,15 +71,15 @@ describe("renaming an agent onto another agent's name", () => {
 
 describe("a unique constraint that a check missed", () => {
   let db: Db;
-  beforeEach(() => {
+  beforeEach(async () => {
     db = openDb(":memory:");
-    createCatalog(db, { name: "Team" }, "tests");
+    await createCatalog(db, { name: "Team" }, "tests");
   });
 
-  it("is a 409 conflict on the field, not an internal error", () => {
-    const error = thrown(() =>
-      writeTransaction(db, (tx) => {
-        tx.insert(agents).values({ catalogId: "team", name: "plan", mode: "primary", permissions: [], baseTools: [] }).run();
+  it("is a 409 conflict on the field, not an internal error", async () => {
+    const error = await rejection(
+      writeTransaction(db, async (tx) => {
+        await tx.insert(agents).values({ catalogId: "team", name: "plan", mode: "primary", permissions: [], baseTools: [] });
       }),
     );
     expect(error).toMatchObject({ code: "conflict", status: 409, field: "name", message: "Another agent in this catalog already has this name." });

@@ -101,9 +101,9 @@ function call(route: RouteCase, headers: Record<string, string>): Promise<Respon
 
 let db: Db;
 
-beforeEach(() => {
+beforeEach(async () => {
   db = await useFreshDatabase();
-  seed(db, { demo: true });
+  await seed(db, { demo: true });
   process.env.TOOLSHED_MCP_ALLOW_PRIVATE = "";
 });
 
@@ -148,7 +148,7 @@ describe("who may call what", () => {
   it("hides another team's catalogs: 404 as if they did not exist, and they are not listed", async () => {
     const outsider = await signedInAs(db, "outsider@example.com", null);
     await createTeam(db, { name: "Other" }, (await (await import("@/db/queries/users")).findUserByEmail(db, "outsider@example.com"))!.id);
-    createCatalog(db, { name: "Theirs", teamId: "other" }, "test");
+    await createCatalog(db, { name: "Theirs", teamId: "other" }, "test");
     const response = await call(ROUTES[0], browserHeaders(outsider));
     expect(response.status).toBe(404);
     expect((await response.json()).error.message).toBe('Catalog "demo" not found.');
@@ -177,7 +177,7 @@ describe("requests from other sites", () => {
       const response = await toolsRoute.POST(jsonRequest("POST", newTool("planted"), headers), demo);
       expect(response.status, JSON.stringify(headers)).toBe(403);
     }
-    expect(findTool(db, "demo", "planted")).toBeUndefined();
+    expect(await findTool(db, "demo", "planted")).toBeUndefined();
     const sameSite = await toolsRoute.POST(
       jsonRequest("POST", newTool("planted"), { cookie, "sec-fetch-site": "same-origin", "content-type": "application/json" }),
       demo,
@@ -189,8 +189,8 @@ describe("requests from other sites", () => {
     const cookie = await signedInAs(db, "editor@example.com", "editor");
     await toolsRoute.POST(jsonRequest("POST", newTool("by_person"), { ...browserHeaders(cookie), "x-toolshed-actor": "someone-else" }), demo);
     await toolsRoute.POST(jsonRequest("POST", newTool("by_token"), { "x-toolshed-actor": "someone-else" }), demo);
-    expect(listAudit(db, "demo", { subjectKind: "tool", subject: "by_person" })[0].actor).toBe("editor@example.com");
-    expect(listAudit(db, "demo", { subjectKind: "tool", subject: "by_token" })[0].actor).toBe("token:tests");
+    expect((await listAudit(db, "demo", { subjectKind: "tool", subject: "by_person" }))[0].actor).toBe("editor@example.com");
+    expect((await listAudit(db, "demo", { subjectKind: "tool", subject: "by_token" }))[0].actor).toBe("token:tests");
   });
 });
 
@@ -207,7 +207,7 @@ describe("rate limits", () => {
       const refused = await toolsRoute.POST(jsonRequest("POST", newTool("limited_x"), { authorization: `Bearer ${token}` }), demo);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect((await refused.json()).error.code).toBe("rate_limited");
-      expect(findTool(db, "demo", "limited_x")).toBeUndefined();
+      expect(await findTool(db, "demo", "limited_x")).toBeUndefined();
       expect((await toolsRoute.POST(jsonRequest("POST", newTool("other_caller")), demo)).status).toBe(201);
     } finally {
       delete process.env.TOOLSHED_RATE_LIMIT_WRITE;

@@ -14,9 +14,9 @@ import { apiRequest, jsonRequest, params, useFreshDatabase } from "./helpers";
 const demo = params({ catalog: "demo" });
 let db: Db;
 
-beforeEach(() => {
+beforeEach(async () => {
   db = await useFreshDatabase();
-  seed(db, { demo: true });
+  await seed(db, { demo: true });
 });
 
 async function post(route: { POST: (request: Request, context: typeof demo) => Promise<Response> }, body: unknown) {

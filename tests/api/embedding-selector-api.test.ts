@@ -65,10 +65,10 @@ const toolRequests = (requests: EmbeddingRequest[], query: string) => requests.f
 
 beforeEach(async () => {
   db = await useFreshDatabase();
-  seed(db, { demo: true });
+  await seed(db, { demo: true });
 });
 
-afterEach(() => {
+afterEach(async () => {
   for (const key of ENV_KEYS) {
     if (savedEnv[key] === undefined) delete process.env[key];
     else process.env[key] = savedEnv[key];

@@ -31,13 +31,13 @@ const CASES = [
 
 let db: Db;
 
-beforeEach(() => {
+beforeEach(async () => {
   db = await useFreshDatabase();
-  createCatalog(db, { name: "Evals", id: CATALOG }, "test");
-  for (const tool of TOOLS) createCustomTool(db, CATALOG, { ...tool, description: tool.summary, inputSchema: { type: "object" } }, "test");
+  await createCatalog(db, { name: "Evals", id: CATALOG }, "test");
+  for (const tool of TOOLS) await createCustomTool(db, CATALOG, { ...tool, description: tool.summary, inputSchema: { type: "object" } }, "test");
 });
 
-afterEach(() => {
+afterEach(async () => {
   delete SELECTORS.toolshedSelectors;
   delete process.env.TOOLSHED_RATE_LIMIT_MODEL;
   resetRateLimits();

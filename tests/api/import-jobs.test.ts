@@ -37,11 +37,11 @@ function labelledSet(count: number, prefix = "tool") {
 }
 
 /** The route handlers on a database file, as in production: imports run in the worker thread. */
-function useDatabaseFile(): void {
+async function useDatabaseFile(): Promise<void> {
   await useFreshDatabase();
   db = migrateDatabase(path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-import-api-")), "toolshed.db"));
   (globalThis as { toolshedDb?: Db }).toolshedDb = db;
-  createCatalog(db, { name: "Team", id: "team" }, "test");
+  await createCatalog(db, { name: "Team", id: "team" }, "test");
   auth = { authorization: `Bearer ${await createTestToken(db, "admin", "tests")}` };
 }
 
@@ -74,7 +74,7 @@ describe("POST /api/catalogs/{catalog}/import on a database file (the import wor
   beforeEach(useDatabaseFile);
 
   it(`answers an import of up to ${SYNC_IMPORT_MAX_TOOLS} tools with its result, as before`, async () => {
-    const revision = getCatalog(db, "team").revision;
+    const revision = (await getCatalog(db, "team")).revision;
     const { status, body } = await postImport(labelledSet(SYNC_IMPORT_MAX_TOOLS));
     expect(status).toBe(200);
     expect(body.created).toHaveLength(SYNC_IMPORT_MAX_TOOLS);
@@ -84,7 +84,7 @@ describe("POST /api/catalogs/{catalog}/import on a database file (the import wor
   });
 
   it("answers a larger one with a job whose progress and result can be followed; audit and revision as for any import", async () => {
-    const revision = getCatalog(db, "team").revision;
+    const revision = (await getCatalog(db, "team")).revision;
     const { status, location, body } = await postImport(labelledSet(6_000));
     expect(status).toBe(202);
     expect(body.job).toEqual({ id: expect.any(String), url: `/api/catalogs/team/import-jobs/${body.job.id}` });
@@ -99,8 +99,8 @@ describe("POST /api/catalogs/{catalog}/import on a database file (the import wor
     });
     expect(last.result.created).toHaveLength(6_000);
     expect(last).not.toHaveProperty("error");
-    expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length + 6_000);
-    const audit = listAudit(db, "team", { limit: 10_000 }).filter((entry) => entry.action === "import");
+    expect(await listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length + 6_000);
+    const audit = (await listAudit(db, "team", { limit: 10_000 })).filter((entry) => entry.action === "import");
     expect(audit).toHaveLength(6_000);
     expect(audit.every((entry) => entry.revision === revision + 1 && entry.actor === "token:tests")).toBe(true);
   });
@@ -137,7 +137,7 @@ describe("POST /api/catalogs/{catalog}/import on a database file (the import wor
     expect(last.error).toMatchObject({ code: "bad_request", field: "tools.17.name" });
     expect(last.error.problems.map((problem: { field: string }) => problem.field)).toEqual(["tools.17.name", "tools.2999.inputSchema.type"]);
     expect(last).not.toHaveProperty("result");
-    expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
+    expect(await listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
   });
 
   it("answers small failures directly, as before: problems (400), malformed JSON (400), too large (413)", async () => {
@@ -163,7 +163,7 @@ describe("POST /api/catalogs/{catalog}/import on a database file (the import wor
     await follow(body.job.url);
     const viewer = { authorization: `Bearer ${await createTestToken(db, "read", "viewer")}` };
     expect((await getJob(body.job.url, viewer)).body.job.status).toBe("done");
-    createCatalog(db, { name: "Other", id: "other" }, "test");
+    await createCatalog(db, { name: "Other", id: "other" }, "test");
     const elsewhere = await importJobRoute.GET(apiRequest("/api", { headers: auth }), params({ catalog: "other", id: body.job.id }));
     expect(elsewhere.status).toBe(404);
     expect((await getJob("/api/catalogs/team/import-jobs/nope")).status).toBe(404);
@@ -175,7 +175,7 @@ describe("POST /api/catalogs/{catalog}/import on a database file (the import wor
 describe("imports on an in-memory database (tests): the same contract, run on this thread", () => {
   beforeEach(async () => {
     db = await useFreshDatabase();
-    createCatalog(db, { name: "Team", id: "team" }, "test");
+    await createCatalog(db, { name: "Team", id: "team" }, "test");
     auth = {};
   });
 

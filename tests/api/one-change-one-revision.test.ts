@@ -20,7 +20,7 @@ import { jsonRequest, params, useFreshDatabase } from "./helpers";
 const team = params({ catalog: "team" });
 let db: Db;
 
-const revision = () => getCatalog(db, "team").revision;
+const revision = async () => (await getCatalog(db, "team")).revision;
 
 async function currentRules(): Promise<CatalogRules> {
   return (await (await rulesRoute.GET(jsonRequest("GET"), team)).json()).rules;
@@ -38,7 +38,7 @@ beforeEach(async () => {
 describe("rules PUT", () => {
   it("raises the revision by exactly one when it changes every part, with an audit entry per part", async () => {
     const rules = await currentRules();
-    const before = revision();
+    const before = await revision();
     const response = await putRules({
       modelRules: rules.modelRules.slice(1),
       providers: rules.providers.slice(1),
@@ -46,40 +46,36 @@ describe("rules PUT", () => {
       searchServiceConfigured: !rules.searchServiceConfigured,
     });
     expect(response.status).toBe(200);
-    expect(revision()).toBe(before + 1);
-    const entries = listAudit(db, "team").filter((entry) => entry.revision === before + 1);
+    expect(await revision()).toBe(before + 1);
+    const entries = (await listAudit(db, "team")).filter((entry) => entry.revision === before + 1);
     expect(entries.map((entry) => entry.subject).sort()).toEqual(["modelRules", "overrides", "providers", "searchServiceConfigured"]);
   });
 
   it("records only the parts that changed", async () => {
     const rules = await currentRules();
-    const before = revision();
+    const before = await revision();
     await putRules({ modelRules: rules.modelRules, providers: rules.providers.slice(1) });
-    expect(revision()).toBe(before + 1);
-    expect(
-      listAudit(db, "team")
-        .filter((entry) => entry.revision === before + 1)
-        .map((entry) => entry.subject),
-    ).toEqual(["providers"]);
+    expect(await revision()).toBe(before + 1);
+    expect((await listAudit(db, "team")).filter((entry) => entry.revision === before + 1).map((entry) => entry.subject)).toEqual(["providers"]);
   });
 
   it("leaves the revision and the audit log alone when it changes nothing", async () => {
     const rules = await currentRules();
-    const before = revision();
-    const audited = listAudit(db, "team").length;
+    const before = await revision();
+    const audited = (await listAudit(db, "team")).length;
     const response = await putRules(rules);
     expect(response.status).toBe(200);
     expect((await response.json()).rules).toEqual(rules);
-    expect(revision()).toBe(before);
-    expect(listAudit(db, "team")).toHaveLength(audited);
+    expect(await revision()).toBe(before);
+    expect(await listAudit(db, "team")).toHaveLength(audited);
   });
 
   it("changes nothing at all when one part is invalid", async () => {
     const rules = await currentRules();
-    const before = revision();
+    const before = await revision();
     const response = await putRules({ providers: rules.providers.slice(1), overrides: [{ tool: "no_such_tool", models: [], summary: "x" }] });
     expect(response.status).toBe(400);
-    expect(revision()).toBe(before);
+    expect(await revision()).toBe(before);
     expect(await currentRules()).toEqual(rules);
   });
 });
@@ -87,37 +83,37 @@ describe("rules PUT", () => {
 describe("other edits", () => {
   it("an agent PUT that changes nothing leaves the revision alone; one that does raises it by one", async () => {
     const plan = (await (await agentRoute.GET(jsonRequest("GET"), params({ catalog: "team", name: "plan" }))).json()).agent;
-    const before = revision();
+    const before = await revision();
     expect((await agentRoute.PUT(jsonRequest("PUT", plan), params({ catalog: "team", name: "plan" }))).status).toBe(200);
-    expect(revision()).toBe(before);
+    expect(await revision()).toBe(before);
     await agentRoute.PUT(jsonRequest("PUT", { ...plan, description: "Plans." }), params({ catalog: "team", name: "plan" }));
-    expect(revision()).toBe(before + 1);
+    expect(await revision()).toBe(before + 1);
   });
 
-  it("a tool update that changes nothing leaves the revision alone", () => {
-    createCustomTool(
+  it("a tool update that changes nothing leaves the revision alone", async () => {
+    await createCustomTool(
       db,
       "team",
       { name: "weather", summary: "Weather.", description: "Weather for a city.", inputSchema: { type: "object", properties: {} } },
       "tests",
     );
-    const before = revision();
-    const tool = getTool(db, "team", "weather");
-    expect(updateTool(db, "team", "weather", { summary: tool.summary, tags: tool.tags }, "tests")).toEqual(tool);
-    expect(revision()).toBe(before);
+    const before = await revision();
+    const tool = await getTool(db, "team", "weather");
+    expect(await updateTool(db, "team", "weather", { summary: tool.summary, tags: tool.tags }, "tests")).toEqual(tool);
+    expect(await revision()).toBe(before);
   });
 
-  it("a catalog update that changes nothing leaves the revision alone", () => {
-    const before = getCatalog(db, "team");
-    expect(updateCatalog(db, "team", { name: before.name, description: before.description }, "tests")).toEqual(before);
-    expect(revision()).toBe(before.revision);
+  it("a catalog update that changes nothing leaves the revision alone", async () => {
+    const before = await getCatalog(db, "team");
+    expect(await updateCatalog(db, "team", { name: before.name, description: before.description }, "tests")).toEqual(before);
+    expect(await revision()).toBe(before.revision);
   });
 });
 
 describe("sources", () => {
   /** The catalog's audit entries of one revision, as `action subject`. */
-  const changesOf = (revisionNumber: number) =>
-    listAudit(db, "team")
+  const changesOf = async (revisionNumber: number) =>
+    (await listAudit(db, "team"))
       .filter((entry) => entry.revision === revisionNumber)
       .map((entry) => `${entry.action} ${entry.subject}`)
       .sort();
@@ -135,26 +131,26 @@ describe("sources", () => {
         `export default { name: "${name}", tools: [{ name: "${name}_ping", description: "Pings ${name}.", args: {} }] };`,
       );
     }
-    const before = revision();
+    const before = await revision();
     const response = await withEnv({ TOOLSHED_PLUGINS_DIR: plugins, TOOLSHED_SKILLS_DIR: empty, TOOLSHED_AGENTS_DIR: empty }, () =>
       reloadRoute.POST(jsonRequest("POST"), team),
     );
     expect(response.status).toBe(200);
-    expect(revision()).toBe(before + 1);
-    expect(changesOf(before + 1)).toEqual(["register alpha_ping", "register beta_ping"]);
+    expect(await revision()).toBe(before + 1);
+    expect(await changesOf(before + 1)).toEqual(["register alpha_ping", "register beta_ping"]);
   });
 
   it("adding an MCP server is one revision: its configuration and the tools it lists", async () => {
     const demo = { name: "notes", transport: "stdio", command: process.execPath, args: ["mcp-servers/demo-server.mjs"] };
-    const before = revision();
+    const before = await revision();
     try {
       const response = await withEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs` }, () =>
         serversRoute.POST(jsonRequest("POST", demo), team),
       );
       expect(response.status).toBe(201);
       expect((await response.json()).server).toMatchObject({ status: "connected", registeredCount: 5 });
-      expect(revision()).toBe(before + 1);
-      expect(changesOf(before + 1)).toEqual([
+      expect(await revision()).toBe(before + 1);
+      expect(await changesOf(before + 1)).toEqual([
         "create mcp:notes",
         "register notes__notes_create",
         "register notes__notes_delete",

@@ -45,12 +45,12 @@ async function send(method: string, url: string, body?: unknown, headers: Record
 describe("the OpenAPI document", () => {
   let document: OpenApiDocument;
 
-  beforeEach(() => {
-    seed(await useFreshDatabase(), { demo: true });
+  beforeEach(async () => {
+    await seed(await useFreshDatabase(), { demo: true });
     document = openApiDocument();
   });
 
-  it("is OpenAPI 3.1 with bearer tokens and session cookies as security schemes", () => {
+  it("is OpenAPI 3.1 with bearer tokens and session cookies as security schemes", async () => {
     expect(document.openapi).toBe("3.1.0");
     expect(document.components.securitySchemes.bearerToken).toMatchObject({ type: "http", scheme: "bearer" });
     expect(document.components.securitySchemes.sessionCookie).toMatchObject({ type: "apiKey", in: "cookie" });
@@ -208,7 +208,7 @@ describe("the OpenAPI document", () => {
     expect(operations.filter((operation) => !answered.has(operation))).toEqual(["get /api/auth/{path}", "post /api/auth/{path}"]);
   });
 
-  it("fails a response that differs from it", () => {
+  it("fails a response that differs from it", async () => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
     ajv.addSchema(document, "openapi.json");
     const validate = ajv.compile({ $ref: "openapi.json#/components/schemas/Preselection" });

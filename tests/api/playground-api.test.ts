@@ -70,9 +70,9 @@ function useScriptedMainModel(script: Script): () => ScriptedOpenAIServer {
 describe("playground with a main model (scripted OpenAI-compatible server)", () => {
   const scripted = useScriptedMainModel(e2eScript);
   let db: Db;
-  beforeEach(() => {
+  beforeEach(async () => {
     db = await useFreshDatabase();
-    seed(db, { demo: true });
+    await seed(db, { demo: true });
   });
 
   it("runs two turns: history carries a tool over, ToolSearch loads a missing one for the next step", async () => {
@@ -196,8 +196,8 @@ describe("playground turns of several steps, and aborted ones", () => {
     ],
     otherwise: { text: "The script has no reply for this request." },
   });
-  beforeEach(() => {
-    seed(await useFreshDatabase(), { demo: true });
+  beforeEach(async () => {
+    await seed(await useFreshDatabase(), { demo: true });
     for (const log of [scripted().requests, scripted().chatRequests, scripted().abandoned]) log.length = 0;
   });
 
@@ -289,8 +289,8 @@ describe("playground turns of several steps, and aborted ones", () => {
 });
 
 describe("playground without a main model", () => {
-  beforeEach(() => {
-    seed(await useFreshDatabase(), { demo: true });
+  beforeEach(async () => {
+    await seed(await useFreshDatabase(), { demo: true });
   });
 
   it("still answers each message with the preselection and the tool set", async () => {

@@ -21,8 +21,8 @@ let db: Db;
 
 beforeEach(async () => {
   db = await useFreshDatabase();
-  createCatalog(db, { name: "Quality", id: CATALOG }, "test");
-  for (const tool of TOOLS) createCustomTool(db, CATALOG, { ...tool, description: tool.summary, inputSchema: { type: "object" } }, "test");
+  await createCatalog(db, { name: "Quality", id: CATALOG }, "test");
+  for (const tool of TOOLS) await createCustomTool(db, CATALOG, { ...tool, description: tool.summary, inputSchema: { type: "object" } }, "test");
 });
 
 async function report(query = "", headers: Record<string, string> = {}) {

@@ -29,9 +29,9 @@ async function setEnabled(name: string, enabled: boolean) {
   expect(response.status).toBe(200);
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   db = await useFreshDatabase();
-  seed(db, { demo: true });
+  await seed(db, { demo: true });
 });
 
 describe("POST /api/decisions/{id}/replay", () => {

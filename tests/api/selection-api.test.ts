@@ -14,8 +14,8 @@ async function post(route: { POST: (request: Request, context: typeof demo) => P
   return { status: response.status, body: await response.json() };
 }
 
-beforeEach(() => {
-  seed(await useFreshDatabase(), { demo: true });
+beforeEach(async () => {
+  await seed(await useFreshDatabase(), { demo: true });
 });
 
 describe("POST /preselect", () => {

@@ -183,7 +183,7 @@ describe("GET /api/catalogs/{c}/tools with page parameters", () => {
 });
 
 describe("listToolPage at 10,000 tools", () => {
-  it("pages, searches and filters a large catalog from one index per revision", () => {
+  it("pages, searches and filters a large catalog from one index per revision", async () => {
     const catalogId = "team";
     const rows = Array.from({ length: 10_000 }, (_, i) => ({
       catalogId,
@@ -202,16 +202,16 @@ describe("listToolPage at 10,000 tools", () => {
     // Rows written behind the queries' back: bump the revision as every real change does.
     db.update(catalogs).set({ revision: 99 }).run();
 
-    const first = listToolPage(db, catalogId, {});
+    const first = await listToolPage(db, catalogId, {});
     expect(first.total).toBe(10_000 + BUILTINS);
     expect(first.tools).toHaveLength(100);
     expect(first.facets.tags.find((tag) => tag.tag === "odd")).toEqual({ tag: "odd", count: 5_000 });
-    expect(listToolPage(db, catalogId, { q: "needle" }).total).toBe(10);
-    expect(listToolPage(db, catalogId, { tag: "svc7", state: "disabled" }).total).toBe(rows.filter((row, i) => i % 100 === 7 && !row.enabled).length);
-    let cursor = listToolPage(db, catalogId, { source: "custom", limit: 500 }).nextCursor;
+    expect((await listToolPage(db, catalogId, { q: "needle" })).total).toBe(10);
+    expect((await listToolPage(db, catalogId, { tag: "svc7", state: "disabled" })).total).toBe(rows.filter((row, i) => i % 100 === 7 && !row.enabled).length);
+    let cursor = (await listToolPage(db, catalogId, { source: "custom", limit: 500 })).nextCursor;
     let seen = 500;
     while (cursor) {
-      const next = listToolPage(db, catalogId, { source: "custom", limit: 500, cursor });
+      const next = await listToolPage(db, catalogId, { source: "custom", limit: 500, cursor });
       seen += next.tools.length;
       cursor = next.nextCursor;
     }

@@ -65,7 +65,7 @@ describe("names, ids and patterns refuse NUL, control, bidirectional-control cha
     const renamed = await refusal(catalogRoute.PATCH(jsonRequest("PATCH", { name: `Team${RLO}` }), team));
     expect(renamed).toMatchObject({ status: 400, field: "name" });
     expect(renamed.message).toContain("U+202E");
-    expect(listCatalogs(db).map((catalog) => catalog.name)).toEqual(["Team"]);
+    expect((await listCatalogs(db)).map((catalog) => catalog.name)).toEqual(["Team"]);
     // Everyday text stays welcome: accents, other scripts, emoji, and (in descriptions) line breaks.
     expect((await catalogsRoute.POST(jsonRequest("POST", { name: "Café 日本 🚀", id: "cafe", description: "One\nTwo\tthree" }))).status).toBe(201);
   });
@@ -143,6 +143,6 @@ describe("names, ids and patterns refuse NUL, control, bidirectional-control cha
     expect(answer.status).toBe(400);
     expect(answer.problems?.map((problem) => problem.field)).toContain("tools.1.description");
     expect(answer.problems?.map((problem) => problem.field)).not.toContain("tools.0.description");
-    expect(findTool(db, "team", "fine")).toBeUndefined();
+    expect(await findTool(db, "team", "fine")).toBeUndefined();
   });
 });

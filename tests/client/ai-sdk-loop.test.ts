@@ -20,7 +20,7 @@ describe("@toolshed/client in an AI SDK loop against a running Toolshed", () => 
 
   beforeEach(async () => {
     const db = await useFreshDatabase();
-    seed(db, { demo: true });
+    await seed(db, { demo: true });
     token = await createTestToken(db, "read", "agent");
     toolshed = await startToolshedHttpServer();
   });

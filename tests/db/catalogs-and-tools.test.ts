@@ -7,7 +7,7 @@ import { seed } from "@/db/seed";
 import { parseImport } from "@/lib/catalogs/exchange";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 import { DEMO_TOOLS } from "@/lib/demo";
-import { thrown } from "./support/thrown";
+import { rejection, thrown } from "./support/thrown";
 
 const ACTOR = "test";
 
@@ -23,123 +23,125 @@ function draft(overrides: Record<string, unknown> = {}) {
 }
 
 let db: Db;
-beforeEach(() => {
+beforeEach(async () => {
   db = openDb(":memory:");
 });
 
 describe("catalogs", () => {
-  it("creates a catalog with a slug id, every built-in, revision 1 and an audit entry", () => {
-    const catalog = createCatalog(db, { name: "Payments Team!" }, ACTOR);
+  it("creates a catalog with a slug id, every built-in, revision 1 and an audit entry", async () => {
+    const catalog = await createCatalog(db, { name: "Payments Team!" }, ACTOR);
     expect(catalog).toMatchObject({ id: "payments-team", name: "Payments Team!", revision: 1 });
-    expect(listTools(db, "payments-team").map((tool) => tool.name)).toEqual(BUILTIN_TOOLS.map((tool) => tool.name));
-    expect(listAudit(db, "payments-team")).toMatchObject([{ subjectKind: "catalog", action: "create", actor: ACTOR, revision: 1 }]);
+    expect((await listTools(db, "payments-team")).map((tool) => tool.name)).toEqual(BUILTIN_TOOLS.map((tool) => tool.name));
+    expect(await listAudit(db, "payments-team")).toMatchObject([{ subjectKind: "catalog", action: "create", actor: ACTOR, revision: 1 }]);
   });
 
-  it("refuses a duplicate id with a conflict and an empty name as bad input", () => {
-    createCatalog(db, { name: "Ops" }, ACTOR);
-    expect(thrown(() => createCatalog(db, { name: "ops" }, ACTOR))).toMatchObject({ code: "conflict", field: "name" });
-    expect(thrown(() => createCatalog(db, { name: "  " }, ACTOR))).toMatchObject({ code: "bad_request", field: "name" });
-    expect(thrown(() => createCatalog(db, { name: "!!!" }, ACTOR))).toMatchObject({ code: "bad_request" });
+  it("refuses a duplicate id with a conflict and an empty name as bad input", async () => {
+    await createCatalog(db, { name: "Ops" }, ACTOR);
+    expect(await rejection(createCatalog(db, { name: "ops" }, ACTOR))).toMatchObject({ code: "conflict", field: "name" });
+    expect(await rejection(createCatalog(db, { name: "  " }, ACTOR))).toMatchObject({ code: "bad_request", field: "name" });
+    expect(await rejection(createCatalog(db, { name: "!!!" }, ACTOR))).toMatchObject({ code: "bad_request" });
   });
 
-  it("renames without changing the id, and deletes with its tools", () => {
-    createCatalog(db, { name: "Ops" }, ACTOR);
-    expect(updateCatalog(db, "ops", { name: "Operations" }, ACTOR)).toMatchObject({ id: "ops", name: "Operations", revision: 2 });
-    expect(listCatalogSummaries(db, ["default"])).toMatchObject([{ id: "ops", toolCount: BUILTIN_TOOLS.length }]);
-    deleteCatalog(db, "ops");
-    expect(thrown(() => getCatalog(db, "ops")).code).toBe("not_found");
-    expect(thrown(() => listTools(db, "ops")).code).toBe("not_found");
+  it("renames without changing the id, and deletes with its tools", async () => {
+    await createCatalog(db, { name: "Ops" }, ACTOR);
+    expect(await updateCatalog(db, "ops", { name: "Operations" }, ACTOR)).toMatchObject({ id: "ops", name: "Operations", revision: 2 });
+    expect(await listCatalogSummaries(db, ["default"])).toMatchObject([{ id: "ops", toolCount: BUILTIN_TOOLS.length }]);
+    await deleteCatalog(db, "ops");
+    expect((await rejection(getCatalog(db, "ops"))).code).toBe("not_found");
+    expect((await rejection(listTools(db, "ops"))).code).toBe("not_found");
   });
 });
 
 describe("tools", () => {
-  beforeEach(() => {
-    createCatalog(db, { name: "Team" }, ACTOR);
+  beforeEach(async () => {
+    await createCatalog(db, { name: "Team" }, ACTOR);
   });
 
-  it("creates a custom tool, bumping the revision and auditing the change", () => {
-    const tool = createCustomTool(db, "team", draft(), ACTOR);
+  it("creates a custom tool, bumping the revision and auditing the change", async () => {
+    const tool = await createCustomTool(db, "team", draft(), ACTOR);
     expect(tool).toMatchObject({ name: "weather_lookup", source: "custom", enabled: true, registered: true, tags: ["weather"] });
-    expect(getCatalog(db, "team").revision).toBe(2);
-    expect(listAudit(db, "team", { subjectKind: "tool", subject: "weather_lookup" })).toMatchObject([
+    expect((await getCatalog(db, "team")).revision).toBe(2);
+    expect(await listAudit(db, "team", { subjectKind: "tool", subject: "weather_lookup" })).toMatchObject([
       { action: "create", before: null, after: { name: "weather_lookup", summary: draft().summary } },
     ]);
   });
 
-  it("refuses bad input with field-level errors and writes nothing", () => {
-    const before = getCatalog(db, "team").revision;
-    expect(thrown(() => createCustomTool(db, "team", draft({ name: "bad name!" }), ACTOR))).toMatchObject({ code: "bad_request", field: "name" });
-    expect(thrown(() => createCustomTool(db, "team", draft({ inputSchema: { type: "array" } }), ACTOR))).toMatchObject({
+  it("refuses bad input with field-level errors and writes nothing", async () => {
+    const before = (await getCatalog(db, "team")).revision;
+    expect(await rejection(createCustomTool(db, "team", draft({ name: "bad name!" }), ACTOR))).toMatchObject({ code: "bad_request", field: "name" });
+    expect(await rejection(createCustomTool(db, "team", draft({ inputSchema: { type: "array" } }), ACTOR))).toMatchObject({
       code: "bad_request",
       field: "inputSchema.type",
     });
-    const invalidSchema = thrown(() => createCustomTool(db, "team", draft({ inputSchema: { type: "object", properties: { a: { type: "strng" } } } }), ACTOR));
+    const invalidSchema = await rejection(
+      createCustomTool(db, "team", draft({ inputSchema: { type: "object", properties: { a: { type: "strng" } } } }), ACTOR),
+    );
     expect(invalidSchema.code).toBe("bad_request");
     expect(invalidSchema.field).toMatch(/^inputSchema\.properties\.a/);
-    expect(thrown(() => createCustomTool(db, "team", draft({ summary: "x".repeat(201) }), ACTOR))).toMatchObject({ field: "summary" });
-    expect(thrown(() => createCustomTool(db, "team", draft({ name: "read" }), ACTOR))).toMatchObject({ code: "conflict", field: "name" });
-    expect(getCatalog(db, "team").revision).toBe(before);
-    expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
+    expect(await rejection(createCustomTool(db, "team", draft({ summary: "x".repeat(201) }), ACTOR))).toMatchObject({ field: "summary" });
+    expect(await rejection(createCustomTool(db, "team", draft({ name: "read" }), ACTOR))).toMatchObject({ code: "conflict", field: "name" });
+    expect((await getCatalog(db, "team")).revision).toBe(before);
+    expect(await listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
   });
 
-  it("refuses a 1 MB description and a 10,000-property schema as too large", () => {
-    expect(thrown(() => createCustomTool(db, "team", draft({ description: "x".repeat(1024 * 1024) }), ACTOR))).toMatchObject({
+  it("refuses a 1 MB description and a 10,000-property schema as too large", async () => {
+    expect(await rejection(createCustomTool(db, "team", draft({ description: "x".repeat(1024 * 1024) }), ACTOR))).toMatchObject({
       code: "too_large",
       field: "description",
       status: 413,
     });
     const properties = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`p${i}`, { type: "string" }]));
-    expect(thrown(() => createCustomTool(db, "team", draft({ inputSchema: { type: "object", properties } }), ACTOR))).toMatchObject({
+    expect(await rejection(createCustomTool(db, "team", draft({ inputSchema: { type: "object", properties } }), ACTOR))).toMatchObject({
       code: "too_large",
       field: "inputSchema",
     });
   });
 
-  it("records enable, disable and rename as distinct audit actions", () => {
-    createCustomTool(db, "team", draft(), ACTOR);
-    updateTool(db, "team", "weather_lookup", { enabled: false }, ACTOR);
-    updateTool(db, "team", "weather_lookup", { enabled: true }, ACTOR);
-    updateTool(db, "team", "weather_lookup", { name: "weather_now" }, ACTOR);
+  it("records enable, disable and rename as distinct audit actions", async () => {
+    await createCustomTool(db, "team", draft(), ACTOR);
+    await updateTool(db, "team", "weather_lookup", { enabled: false }, ACTOR);
+    await updateTool(db, "team", "weather_lookup", { enabled: true }, ACTOR);
+    await updateTool(db, "team", "weather_lookup", { name: "weather_now" }, ACTOR);
     // A rename is recorded under both names.
-    expect(listAudit(db, "team", { subjectKind: "tool" }).map((entry) => `${entry.action} ${entry.subject}`)).toEqual([
+    expect((await listAudit(db, "team", { subjectKind: "tool" })).map((entry) => `${entry.action} ${entry.subject}`)).toEqual([
       "rename weather_lookup",
       "rename weather_now",
       "enable weather_lookup",
       "disable weather_lookup",
       "create weather_lookup",
     ]);
-    expect(getTool(db, "team", "weather_now").name).toBe("weather_now");
-    expect(thrown(() => getTool(db, "team", "weather_lookup")).code).toBe("not_found");
+    expect((await getTool(db, "team", "weather_now")).name).toBe("weather_now");
+    expect((await rejection(getTool(db, "team", "weather_lookup"))).code).toBe("not_found");
   });
 
-  it("lets built-ins be disabled but not renamed, rewritten or deleted", () => {
-    expect(updateTool(db, "team", "bash", { enabled: false }, ACTOR).enabled).toBe(false);
-    expect(thrown(() => updateTool(db, "team", "bash", { name: "shell" }, ACTOR))).toMatchObject({ code: "bad_request", field: "name" });
-    expect(thrown(() => updateTool(db, "team", "bash", { description: "x" }, ACTOR))).toMatchObject({ field: "description" });
-    expect(thrown(() => deleteTool(db, "team", "bash", ACTOR)).code).toBe("bad_request");
-    expect(getTool(db, "team", "bash").source).toBe("builtin");
+  it("lets built-ins be disabled but not renamed, rewritten or deleted", async () => {
+    expect((await updateTool(db, "team", "bash", { enabled: false }, ACTOR)).enabled).toBe(false);
+    expect(await rejection(updateTool(db, "team", "bash", { name: "shell" }, ACTOR))).toMatchObject({ code: "bad_request", field: "name" });
+    expect(await rejection(updateTool(db, "team", "bash", { description: "x" }, ACTOR))).toMatchObject({ field: "description" });
+    expect((await rejection(deleteTool(db, "team", "bash", ACTOR))).code).toBe("bad_request");
+    expect((await getTool(db, "team", "bash")).source).toBe("builtin");
   });
 
-  it("refuses a rename onto an existing name and an empty patch", () => {
-    createCustomTool(db, "team", draft(), ACTOR);
-    expect(thrown(() => updateTool(db, "team", "weather_lookup", { name: "grep" }, ACTOR)).code).toBe("conflict");
-    expect(thrown(() => updateTool(db, "team", "weather_lookup", {}, ACTOR)).code).toBe("bad_request");
+  it("refuses a rename onto an existing name and an empty patch", async () => {
+    await createCustomTool(db, "team", draft(), ACTOR);
+    expect((await rejection(updateTool(db, "team", "weather_lookup", { name: "grep" }, ACTOR))).code).toBe("conflict");
+    expect((await rejection(updateTool(db, "team", "weather_lookup", {}, ACTOR))).code).toBe("bad_request");
   });
 
-  it("deletes a custom tool and keeps its history", () => {
-    createCustomTool(db, "team", draft(), ACTOR);
-    deleteTool(db, "team", "weather_lookup", ACTOR);
-    expect(thrown(() => getTool(db, "team", "weather_lookup")).code).toBe("not_found");
-    expect(listAudit(db, "team", { subject: "weather_lookup" }).map((entry) => entry.action)).toEqual(["delete", "create"]);
+  it("deletes a custom tool and keeps its history", async () => {
+    await createCustomTool(db, "team", draft(), ACTOR);
+    await deleteTool(db, "team", "weather_lookup", ACTOR);
+    expect((await rejection(getTool(db, "team", "weather_lookup"))).code).toBe("not_found");
+    expect((await listAudit(db, "team", { subject: "weather_lookup" })).map((entry) => entry.action)).toEqual(["delete", "create"]);
   });
 });
 
 describe("import", () => {
-  beforeEach(() => {
-    createCatalog(db, { name: "Team" }, ACTOR);
+  beforeEach(async () => {
+    await createCatalog(db, { name: "Team" }, ACTOR);
   });
 
-  it("converts a labelled set: null parameters become an empty object schema, long descriptions a cut summary", () => {
+  it("converts a labelled set: null parameters become an empty object schema, long descriptions a cut summary", async () => {
     const long = "Find flights between any two airports worldwide. ".repeat(8).trim();
     const tools = parseImport({
       tools: [
@@ -152,12 +154,12 @@ describe("import", () => {
     expect(tools[0].summary.length).toBeLessThanOrEqual(200);
     expect(tools[0].summary.endsWith(".")).toBe(true);
     expect(long.startsWith(tools[0].summary.slice(0, -1))).toBe(true);
-    const result = importTools(db, "team", tools, ACTOR);
+    const result = await importTools(db, "team", tools, ACTOR);
     expect(result.created).toEqual(["flights", "calc"]);
-    expect(getTool(db, "team", "calc").inputSchema).toMatchObject({ properties: { expr: { type: "string" } } });
+    expect((await getTool(db, "team", "calc")).inputSchema).toMatchObject({ properties: { expr: { type: "string" } } });
   });
 
-  it("is all or nothing: every problem is listed and nothing changes", () => {
+  it("is all or nothing: every problem is listed and nothing changes", async () => {
     const error = thrown(() =>
       parseImport({
         tools: [
@@ -169,39 +171,39 @@ describe("import", () => {
     );
     expect(error.code).toBe("bad_request");
     expect(error.problems?.map((problem) => problem.field)).toEqual(expect.arrayContaining(["tools.1.name", "tools.1.description", "tools.2.name"]));
-    expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
+    expect(await listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length);
   });
 
-  it("round-trips an export: unchanged tools stay unchanged, built-ins only take their enabled state", () => {
-    createCustomTool(db, "team", draft(), ACTOR);
-    updateTool(db, "team", "bash", { enabled: false }, ACTOR);
-    const exported = { format: "toolshed.catalog", version: 1, tools: listTools(db, "team") };
-    const other = createCatalog(db, { name: "Other" }, ACTOR);
-    const result = importTools(db, other.id, parseImport(exported), ACTOR);
+  it("round-trips an export: unchanged tools stay unchanged, built-ins only take their enabled state", async () => {
+    await createCustomTool(db, "team", draft(), ACTOR);
+    await updateTool(db, "team", "bash", { enabled: false }, ACTOR);
+    const exported = { format: "toolshed.catalog", version: 1, tools: await listTools(db, "team") };
+    const other = await createCatalog(db, { name: "Other" }, ACTOR);
+    const result = await importTools(db, other.id, parseImport(exported), ACTOR);
     expect(result.created).toEqual(["weather_lookup"]);
     expect(result.updated).toEqual(["bash"]);
-    expect(getTool(db, other.id, "bash")).toMatchObject({ source: "builtin", enabled: false });
-    const again = importTools(db, other.id, parseImport(exported), ACTOR);
+    expect(await getTool(db, other.id, "bash")).toMatchObject({ source: "builtin", enabled: false });
+    const again = await importTools(db, other.id, parseImport(exported), ACTOR);
     expect(again.created).toEqual([]);
     expect(again.updated).toEqual([]);
   });
 });
 
 describe("seed", () => {
-  it("creates the demo catalog once, with the built-ins and the demo tools", () => {
-    seed(db, { demo: true });
-    seed(db, { demo: true });
-    const tools = listTools(db, "demo");
+  it("creates the demo catalog once, with the built-ins and the demo tools", async () => {
+    await seed(db, { demo: true });
+    await seed(db, { demo: true });
+    const tools = await listTools(db, "demo");
     expect(tools).toHaveLength(BUILTIN_TOOLS.length + DEMO_TOOLS.length);
     expect(DEMO_TOOLS.length).toBeGreaterThanOrEqual(40);
   });
 
-  it("does nothing with seeding off, and does not bring back a deleted demo catalog", () => {
-    seed(db, { demo: false });
-    expect(listCatalogSummaries(db, ["default"])).toEqual([]);
-    seed(db, { demo: true });
-    deleteCatalog(db, "demo");
-    seed(db, { demo: true });
-    expect(listCatalogSummaries(db, ["default"])).toEqual([]);
+  it("does nothing with seeding off, and does not bring back a deleted demo catalog", async () => {
+    await seed(db, { demo: false });
+    expect(await listCatalogSummaries(db, ["default"])).toEqual([]);
+    await seed(db, { demo: true });
+    await deleteCatalog(db, "demo");
+    await seed(db, { demo: true });
+    expect(await listCatalogSummaries(db, ["default"])).toEqual([]);
   });
 });

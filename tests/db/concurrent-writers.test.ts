@@ -52,10 +52,10 @@ describe("three processes writing one catalog and one conversation at once", () 
   it("lose nothing and meet no SQLITE_BUSY: immediate transactions, a row per history entry", async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-writers-")), "toolshed.db");
     const db = migrateDatabase(file);
-    createCatalog(db, { name: "Team", id: "team" }, "test");
-    createCustomTool(db, "team", { name: "shared_tool", summary: "Shared.", description: "", inputSchema: { type: "object", properties: {} } }, "test");
+    await createCatalog(db, { name: "Team", id: "team" }, "test");
+    await createCustomTool(db, "team", { name: "shared_tool", summary: "Shared.", description: "", inputSchema: { type: "object", properties: {} } }, "test");
     const conversation = await createConversation(db, { catalogId: "team", model: "m", agent: "a" });
-    const revisionBefore = getCatalog(db, "team").revision;
+    const revisionBefore = (await getCatalog(db, "team")).revision;
 
     const writers = Array.from({ length: WRITERS }, (_, index) => startWriter(file, index, conversation.id));
     await Promise.all(writers.map((writer) => writer.ready));
@@ -73,9 +73,9 @@ describe("three processes writing one catalog and one conversation at once", () 
       const own = history.filter((name) => name.startsWith(`w${writer}_h`));
       expect(own).toEqual(Array.from({ length: ITERATIONS }, (_, index) => `w${writer}_h${index}`));
     }
-    expect(listAudit(db, "team", { subject: "shared_tool", limit: 10_000 })).toHaveLength(WRITERS * ITERATIONS + 1);
-    expect(listTools(db, "team").filter((tool) => /^w\d_t\d+$/.test(tool.name))).toHaveLength(WRITERS * created);
-    expect(getCatalog(db, "team").revision).toBe(revisionBefore + WRITERS * (ITERATIONS + created));
+    expect(await listAudit(db, "team", { subject: "shared_tool", limit: 10_000 })).toHaveLength(WRITERS * ITERATIONS + 1);
+    expect((await listTools(db, "team")).filter((tool) => /^w\d_t\d+$/.test(tool.name))).toHaveLength(WRITERS * created);
+    expect((await getCatalog(db, "team")).revision).toBe(revisionBefore + WRITERS * (ITERATIONS + created));
     expect(await countDecisions(db, "team")).toBe(WRITERS * created);
   }, 180_000);
 });

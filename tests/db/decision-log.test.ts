@@ -11,10 +11,10 @@ import { ToolshedError } from "@/lib/errors";
 type Message = { role: "user" | "assistant"; content: string };
 
 let db: Db;
-beforeEach(() => {
+beforeEach(async () => {
   db = openDb(":memory:");
-  createCatalog(db, { name: "Team", id: "team" }, "test");
-  createCatalog(db, { name: "Other", id: "other" }, "test");
+  await createCatalog(db, { name: "Team", id: "team" }, "test");
+  await createCatalog(db, { name: "Other", id: "other" }, "test");
 });
 
 function decision(overrides: Partial<NewDecision> = {}): NewDecision {
@@ -63,7 +63,7 @@ async function converse(turns: number, conversationId: string): Promise<{ ids: s
 }
 
 describe("decisions refer to their conversation instead of copying it", () => {
-  it("stores each message once: a decision keeps a reference, and its detail reads the messages back", () => {
+  it("stores each message once: a decision keeps a reference, and its detail reads the messages back", async () => {
     const conversation = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
     const { ids, messages } = await converse(30, conversation.id);
 
@@ -82,7 +82,7 @@ describe("decisions refer to their conversation instead of copying it", () => {
     expect(((await getDecision(db, ids[0])).input as { messages: Message[] }).messages).toEqual(messages.slice(0, 1));
   });
 
-  it("keeps messages in the decision when the conversation holds another history, and when there is no conversation", () => {
+  it("keeps messages in the decision when the conversation holds another history, and when there is no conversation", async () => {
     const conversation = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
     await converse(2, conversation.id);
     const edited: Message[] = [
@@ -99,7 +99,7 @@ describe("decisions refer to their conversation instead of copying it", () => {
     expect((await getDecision(db, alone)).input).toEqual(decision().input);
   });
 
-  it("returns the ids of the messages it stored, the last message's last (the playground attaches the turn to it)", () => {
+  it("returns the ids of the messages it stored, the last message's last (the playground attaches the turn to it)", async () => {
     const conversation = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
     const first = await recordDecision(db, decision({ conversationId: conversation.id }));
     expect(first.appendedMessageIds).toHaveLength(1);
@@ -108,7 +108,7 @@ describe("decisions refer to their conversation instead of copying it", () => {
     expect((await recordDecision(db, decision({ conversationId: conversation.id }))).appendedMessageIds).toEqual([]);
   });
 
-  it("says how many messages are missing once the conversation is deleted", () => {
+  it("says how many messages are missing once the conversation is deleted", async () => {
     const conversation = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
     const { ids } = await converse(3, conversation.id);
     await deleteConversation(db, "team", conversation.id);
@@ -119,7 +119,7 @@ describe("decisions refer to their conversation instead of copying it", () => {
 });
 
 describe("pages of decisions", () => {
-  it("walks every decision once, newest first, 50 a page by default, without input and raw output", () => {
+  it("walks every decision once, newest first, 50 a page by default, without input and raw output", async () => {
     const ids: string[] = [];
     for (let index = 0; index < 120; index++) ids.push((await recordDecision(db, decision({ result: { selected: [], candidates: ["x", "y"], n: index } }))).id);
     // Same-millisecond decisions are ordered by insertion too.
@@ -150,7 +150,7 @@ describe("pages of decisions", () => {
     expect(seen.slice(-moved.length)).toEqual(moved.toReversed());
   });
 
-  it("takes a limit of up to 500, keeps filters across pages, and refuses a cursor it did not give", () => {
+  it("takes a limit of up to 500, keeps filters across pages, and refuses a cursor it did not give", async () => {
     for (let index = 0; index < 7; index++)
       await recordDecision(db, decision({ kind: index % 2 ? "tool-search" : "preselect", path: index % 2 ? "exact" : "preselect" }));
     const first = await pageDecisions(db, "team", { kind: "preselect", limit: 3 });
@@ -206,7 +206,7 @@ describe("retention", () => {
     expect(await countDecisions(db, "team")).toBe(100);
   });
 
-  it("reads its settings from the environment, defaults for anything unreadable", () => {
+  it("reads its settings from the environment, defaults for anything unreadable", async () => {
     expect(retentionFromEnv({})).toEqual(DEFAULT_RETENTION);
     expect(
       retentionFromEnv({ TOOLSHED_DECISION_RETENTION_DAYS: "7", TOOLSHED_DECISION_RETENTION_ROWS: "0", TOOLSHED_DECISION_CLEANUP_INTERVAL_MS: "60000" }),

@@ -85,11 +85,11 @@ function sourceTools(rnd: Random, prefix: string): SourceToolDraft[] {
 }
 
 /** A catalog as people leave them: custom tools, built-ins and source tools disabled or retagged, an MCP server only this catalog has. */
-function randomCatalog(db: Db, rnd: Random): void {
-  syncSourceTools(db, "origin", [{ source: "mcp", sourceRef: "notes", drafts: sourceTools(rnd, "notes__tool") }], ACTOR);
+async function randomCatalog(db: Db, rnd: Random): Promise<void> {
+  await syncSourceTools(db, "origin", [{ source: "mcp", sourceRef: "notes", drafts: sourceTools(rnd, "notes__tool") }], ACTOR);
   const customCount = rnd.below(12);
   for (let index = 0; index < customCount; index++) {
-    createCustomTool(
+    await createCustomTool(
       db,
       "origin",
       {
@@ -103,54 +103,54 @@ function randomCatalog(db: Db, rnd: Random): void {
       ACTOR,
     );
   }
-  for (const tool of listTools(db, "origin")) {
+  for (const tool of await listTools(db, "origin")) {
     if (tool.source === "custom") continue;
-    if (rnd.chance(20)) updateTool(db, "origin", tool.name, { enabled: false }, ACTOR);
+    if (rnd.chance(20)) await updateTool(db, "origin", tool.name, { enabled: false }, ACTOR);
     // Tags a person may change on a built-in (a source's own tools get theirs from the source).
-    if (tool.source === "builtin" && rnd.chance(15)) updateTool(db, "origin", tool.name, { tags: tags(rnd) }, ACTOR);
+    if (tool.source === "builtin" && rnd.chance(15)) await updateTool(db, "origin", tool.name, { tags: tags(rnd) }, ACTOR);
   }
 }
 
 /** The document as a file holds it: JSON text. */
 const asFile = (document: CatalogExport) => JSON.stringify(document);
-const exportOf = (db: Db, catalogId: string, at: Date) => buildExport(getCatalog(db, catalogId), listTools(db, catalogId), at);
+const exportOf = async (db: Db, catalogId: string, at: Date) => buildExport(await getCatalog(db, catalogId), await listTools(db, catalogId), at);
 const byName = (tools: CatalogExport["tools"]) => [...tools].sort((a, b) => a.name.localeCompare(b.name));
 
 describe("export → import → export", () => {
-  it.each(Array.from({ length: RUNS }, (_, seed) => seed + 1))("is the same catalog again (seed %i)", (seed) => {
+  it.each(Array.from({ length: RUNS }, (_, seed) => seed + 1))("is the same catalog again (seed %i)", async (seed) => {
     const rnd = random(seed);
     const db = openDb(":memory:");
     const plugin = sourceTools(rnd, "plugin_tool");
     const skills = sourceTools(rnd, "skill_tool");
     // The local plugins and skills are in every catalog; the MCP server only in the exported one.
     for (const id of ["origin", "copy"]) {
-      createCatalog(db, { name: id, id }, ACTOR);
-      syncSourceTools(db, id, [{ source: "plugin", sourceRef: "example-plugin.mjs", drafts: plugin }], ACTOR);
-      syncSourceTools(db, id, [{ source: "skill", sourceRef: "skills", drafts: skills }], ACTOR);
+      await createCatalog(db, { name: id, id }, ACTOR);
+      await syncSourceTools(db, id, [{ source: "plugin", sourceRef: "example-plugin.mjs", drafts: plugin }], ACTOR);
+      await syncSourceTools(db, id, [{ source: "skill", sourceRef: "skills", drafts: skills }], ACTOR);
     }
-    randomCatalog(db, rnd);
-    const exported = exportOf(db, "origin", new Date(1));
+    await randomCatalog(db, rnd);
+    const exported = await exportOf(db, "origin", new Date(1));
     const origin = exported.tools;
     const mcpTools = origin.filter((tool) => tool.source === "mcp").map((tool) => tool.name);
 
     // Back into its own catalog: nothing to do.
-    const revision = getCatalog(db, "origin").revision;
-    const again = runImportJob(db, { catalogId: "origin", actor: ACTOR, text: asFile(exported) });
+    const revision = (await getCatalog(db, "origin")).revision;
+    const again = await runImportJob(db, { catalogId: "origin", actor: ACTOR, text: asFile(exported) });
     expect(again).toEqual({ created: [], updated: [], unchanged: origin.map((tool) => tool.name), skipped: [], revision });
-    expect(exportOf(db, "origin", new Date(2))).toEqual({ ...exported, exportedAt: new Date(2).toISOString() });
+    expect(await exportOf(db, "origin", new Date(2))).toEqual({ ...exported, exportedAt: new Date(2).toISOString() });
 
     // Into another catalog: everything but the tools of the MCP server it does not have.
-    const copied = runImportJob(db, { catalogId: "copy", actor: ACTOR, text: asFile(exported) });
+    const copied = await runImportJob(db, { catalogId: "copy", actor: ACTOR, text: asFile(exported) });
     expect(copied.created).toEqual(origin.filter((tool) => tool.source === "custom").map((tool) => tool.name));
     expect(copied.skipped.map((skipped) => skipped.name)).toEqual(mcpTools);
     for (const skipped of copied.skipped) expect(skipped.reason).toMatch(/mcp/);
-    const copy = exportOf(db, "copy", new Date(3));
+    const copy = await exportOf(db, "copy", new Date(3));
     expect(byName(copy.tools)).toEqual(byName(origin.filter((tool) => tool.source !== "mcp")));
     expect(copy.tools.length).toBe(BUILTIN_TOOLS.length + plugin.length + skills.length + copied.created.length);
 
     // And that copy back into itself is unchanged too.
-    const copyRevision = getCatalog(db, "copy").revision;
-    expect(runImportJob(db, { catalogId: "copy", actor: ACTOR, text: asFile(copy) })).toMatchObject({
+    const copyRevision = (await getCatalog(db, "copy")).revision;
+    expect(await runImportJob(db, { catalogId: "copy", actor: ACTOR, text: asFile(copy) })).toMatchObject({
       created: [],
       updated: [],
       skipped: [],

@@ -15,13 +15,13 @@ const migrateStep = (file: string, env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/migrate.ts"], { env: { ...process.env, TOOLSHED_DB: file, ...env }, encoding: "utf8" });
 
 describe("migrations and seeding are a step of their own (npm run db:migrate)", () => {
-  it("opening a database that is missing is refused, naming the step, and creates nothing", () => {
+  it("opening a database that is missing is refused, naming the step, and creates nothing", async () => {
     const file = freshFile();
     expect(() => openDb(file)).toThrow(`The database ${file} does not exist: run \`npm run db:migrate\` (with the same TOOLSHED_DB) first.`);
     expect(existsSync(file)).toBe(false);
   });
 
-  it("opening a database that lacks migrations is refused, and it stays as it was", () => {
+  it("opening a database that lacks migrations is refused, and it stays as it was", async () => {
     const file = freshFile();
     new Database(file).close();
     expect(() => openDb(file)).toThrow(/lacks \d+ of this release's migrations: run `npm run db:migrate`/);
@@ -29,19 +29,19 @@ describe("migrations and seeding are a step of their own (npm run db:migrate)", 
     expect(tables).toEqual([]);
   });
 
-  it("migrates and seeds a new database, and may run again", () => {
+  it("migrates and seeds a new database, and may run again", async () => {
     const file = freshFile();
     const first = migrateStep(file);
     expect(first.status, first.stderr).toBe(0);
     expect(first.stderr).toContain(`${file} is migrated and seeded`);
-    expect(listCatalogs(openDb(file)).map((catalog) => catalog.id)).toEqual(["demo"]);
+    expect((await listCatalogs(openDb(file))).map((catalog) => catalog.id)).toEqual(["demo"]);
     expect(migrateStep(file).status).toBe(0);
-    expect(listCatalogs(openDb(file)).map((catalog) => catalog.id)).toEqual(["demo"]);
+    expect((await listCatalogs(openDb(file))).map((catalog) => catalog.id)).toEqual(["demo"]);
   });
 
-  it("seeds no demo catalog with TOOLSHED_SEED=0", () => {
+  it("seeds no demo catalog with TOOLSHED_SEED=0", async () => {
     const file = freshFile();
     expect(migrateStep(file, { TOOLSHED_SEED: "0" }).status).toBe(0);
-    expect(listCatalogs(openDb(file))).toEqual([]);
+    expect(await listCatalogs(openDb(file))).toEqual([]);
   });
 });

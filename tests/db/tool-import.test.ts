@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { fileOf, migrateDatabase, openDb, type Db } from "@/db/client";
+import { fileOf, migrateDatabase, openDb, sqliteOf, type Db } from "@/db/client";
 import { runImportJob, validateImport, type ImportProgress } from "@/db/import-job";
 import { runImport, stopImportWorker } from "@/db/import-runner";
 import { listAudit } from "@/db/queries/audit";
@@ -16,7 +16,7 @@ import { createCustomTool, getTool, importTools, listTools, updateTool } from "@
 import { parseImport } from "@/lib/catalogs/exchange";
 import { ToolshedError } from "@/lib/errors";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
-import { thrown } from "./support/thrown";
+import { rejection, thrown } from "./support/thrown";
 
 const ACTOR = "test";
 
@@ -31,19 +31,19 @@ function labelledSet(count: number, prefix = "tool") {
 }
 
 let db: Db;
-beforeEach(() => {
+beforeEach(async () => {
   db = openDb(":memory:");
-  createCatalog(db, { name: "Team", id: "team" }, ACTOR);
+  await createCatalog(db, { name: "Team", id: "team" }, ACTOR);
 });
 
 describe("the import write", () => {
-  it("takes 5,000 new tools in one revision with an audit entry each (one statement per tool list failed above 4,095)", () => {
-    const before = getCatalog(db, "team").revision;
-    const result = importTools(db, "team", parseImport(labelledSet(5_000)), ACTOR);
+  it("takes 5,000 new tools in one revision with an audit entry each (one statement per tool list failed above 4,095)", async () => {
+    const before = (await getCatalog(db, "team")).revision;
+    const result = await importTools(db, "team", parseImport(labelledSet(5_000)), ACTOR);
     expect(result.created).toHaveLength(5_000);
     expect(result.revision).toBe(before + 1);
-    expect(listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length + 5_000);
-    const audit = listAudit(db, "team", { limit: 10_000 }).filter((entry) => entry.action === "import");
+    expect(await listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length + 5_000);
+    const audit = (await listAudit(db, "team", { limit: 10_000 })).filter((entry) => entry.action === "import");
     expect(audit).toHaveLength(5_000);
     expect(new Set(audit.map((entry) => entry.revision))).toEqual(new Set([result.revision]));
     expect(audit.find((entry) => entry.subject === "tool_7")).toMatchObject({
@@ -51,16 +51,16 @@ describe("the import write", () => {
       before: null,
       after: { name: "tool_7", source: "custom", registered: true, requires: {}, sourceRef: null },
     });
-    expect(getTool(db, "team", "tool_4999").inputSchema).toEqual(labelledSet(5_000).tools[4_999].parameters);
+    expect((await getTool(db, "team", "tool_4999")).inputSchema).toEqual(labelledSet(5_000).tools[4_999].parameters);
   });
 
-  it("audits updates with the tool before and after, as the tool editor does, and leaves unchanged tools alone", () => {
-    importTools(db, "team", parseImport(labelledSet(3)), ACTOR);
+  it("audits updates with the tool before and after, as the tool editor does, and leaves unchanged tools alone", async () => {
+    await importTools(db, "team", parseImport(labelledSet(3)), ACTOR);
     const changed = labelledSet(3);
     changed.tools[1].description = "Does something else now.";
-    const result = importTools(db, "team", parseImport({ tools: [...changed.tools, { name: "bash", description: "x", parameters: null }] }), "second");
+    const result = await importTools(db, "team", parseImport({ tools: [...changed.tools, { name: "bash", description: "x", parameters: null }] }), "second");
     expect(result).toMatchObject({ created: [], updated: ["tool_1"], unchanged: ["tool_0", "tool_2"], skipped: [{ name: "bash" }] });
-    const [entry] = listAudit(db, "team", { subject: "tool_1" });
+    const [entry] = await listAudit(db, "team", { subject: "tool_1" });
     expect(entry).toMatchObject({
       action: "import",
       actor: "second",
@@ -68,24 +68,24 @@ describe("the import write", () => {
       before: { description: "Does thing number 1." },
       after: { description: "Does something else now." },
     });
-    updateTool(db, "team", "tool_1", { enabled: false }, ACTOR);
+    await updateTool(db, "team", "tool_1", { enabled: false }, ACTOR);
     // A tool disabled since stays disabled when the import does not say otherwise.
-    expect(importTools(db, "team", parseImport(changed), ACTOR).unchanged).toContain("tool_1");
-    expect(getTool(db, "team", "tool_1").enabled).toBe(false);
+    expect((await importTools(db, "team", parseImport(changed), ACTOR)).unchanged).toContain("tool_1");
+    expect((await getTool(db, "team", "tool_1")).enabled).toBe(false);
   });
 
-  it("plans again inside the write when the catalog changed after the plan", () => {
+  it("plans again inside the write when the catalog changed after the plan", async () => {
     const drafts = parseImport(labelledSet(2));
-    const plan = planImport(db, "team", drafts);
+    const plan = await planImport(db, "team", drafts);
     expect(plan.result.created).toEqual(["tool_0", "tool_1"]);
-    createCustomTool(db, "team", { name: "tool_1", summary: "Made meanwhile.", description: "", inputSchema: { type: "object", properties: {} } }, ACTOR);
-    const result = writeImport(db, plan, drafts, ACTOR);
+    await createCustomTool(db, "team", { name: "tool_1", summary: "Made meanwhile.", description: "", inputSchema: { type: "object", properties: {} } }, ACTOR);
+    const result = await writeImport(db, plan, drafts, ACTOR);
     expect(result).toMatchObject({ created: ["tool_0"], updated: ["tool_1"] });
-    expect(getTool(db, "team", "tool_1").summary).toBe("Does thing number 1.");
+    expect((await getTool(db, "team", "tool_1")).summary).toBe("Does thing number 1.");
   });
 
-  it("skips, with the reason, a custom definition of a tool a source manages and a source's tool this catalog lacks", () => {
-    db.$client.prepare("UPDATE tools SET source = 'mcp', source_ref = 'srv' WHERE catalog_id = 'team' AND name = 'read'").run();
+  it("skips, with the reason, a custom definition of a tool a source manages and a source's tool this catalog lacks", async () => {
+    sqliteOf(db).prepare("UPDATE tools SET source = 'mcp', source_ref = 'srv' WHERE catalog_id = 'team' AND name = 'read'").run();
     const document = {
       format: "toolshed.catalog",
       version: 1,
@@ -96,7 +96,7 @@ describe("the import write", () => {
         { name: "bash", source: "plugin", summary: "Not the built-in.", description: "", inputSchema: { type: "object" }, tags: [], enabled: false },
       ],
     };
-    const result = importTools(db, "team", parseImport(document), ACTOR);
+    const result = await importTools(db, "team", parseImport(document), ACTOR);
     expect(result.created).toEqual(["tool_0", "tool_1"]);
     expect(result.skipped).toEqual([
       { name: "read", reason: 'Here "read" comes from the mcp source, which defines it: the file\'s custom definition is not imported over it.' },
@@ -106,25 +106,27 @@ describe("the import write", () => {
       },
       { name: "bash", reason: "In the file it comes from the plugin source, here from the builtin source: not the same tool." },
     ]);
-    expect(getTool(db, "team", "read")).toMatchObject({ source: "mcp", enabled: true });
-    expect(getTool(db, "team", "bash").enabled).toBe(true);
-    expect(() => getTool(db, "team", "notes__search")).toThrow(/not found/);
+    expect(await getTool(db, "team", "read")).toMatchObject({ source: "mcp", enabled: true });
+    expect((await getTool(db, "team", "bash")).enabled).toBe(true);
+    await expect(getTool(db, "team", "notes__search")).rejects.toThrow(/not found/);
   });
 
-  it("gives a source's tool only its enabled state and tags, audited as such", () => {
+  it("gives a source's tool only its enabled state and tags, audited as such", async () => {
     const exported = {
       format: "toolshed.catalog",
       version: 1,
-      tools: listTools(db, "team").map((tool) => (tool.name === "bash" ? { ...tool, description: "Other text.", enabled: false, tags: ["shell"] } : tool)),
+      tools: (await listTools(db, "team")).map((tool) =>
+        tool.name === "bash" ? { ...tool, description: "Other text.", enabled: false, tags: ["shell"] } : tool,
+      ),
     };
-    const result = importTools(db, "team", parseImport(exported), ACTOR);
+    const result = await importTools(db, "team", parseImport(exported), ACTOR);
     expect(result).toMatchObject({ created: [], updated: ["bash"], skipped: [] });
-    expect(getTool(db, "team", "bash")).toMatchObject({
+    expect(await getTool(db, "team", "bash")).toMatchObject({
       enabled: false,
       tags: ["shell"],
       description: BUILTIN_TOOLS.find((tool) => tool.name === "bash")!.description,
     });
-    expect(listAudit(db, "team", { subject: "bash" })[0]).toMatchObject({
+    expect((await listAudit(db, "team", { subject: "bash" }))[0]).toMatchObject({
       action: "import",
       before: { enabled: true },
       after: { enabled: false, tags: ["shell"] },
@@ -133,7 +135,7 @@ describe("the import write", () => {
 });
 
 describe("the import job", () => {
-  it("validates tool by tool with the same problems, fields and messages as parseImport, reporting progress", () => {
+  it("validates tool by tool with the same problems, fields and messages as parseImport, reporting progress", async () => {
     const document = labelledSet(600);
     document.tools[3] = { name: "bad name", description: 3, parameters: { type: "nope" } } as never;
     document.tools[550] = { ...document.tools[550], name: "tool_2" };
@@ -150,13 +152,13 @@ describe("the import job", () => {
     expect(validateImport(labelledSet(3))).toEqual(parseImport(labelledSet(3)));
   });
 
-  it("reads JSON text, and refuses more than 50,000 tools before looking at any", () => {
+  it("reads JSON text, and refuses more than 50,000 tools before looking at any", async () => {
     const progress: ImportProgress[] = [];
-    const result = runImportJob(db, { catalogId: "team", actor: ACTOR, text: JSON.stringify(labelledSet(300)) }, (step) => progress.push(step));
+    const result = await runImportJob(db, { catalogId: "team", actor: ACTOR, text: JSON.stringify(labelledSet(300)) }, (step) => progress.push(step));
     expect(result.created).toHaveLength(300);
     expect(progress.at(-1)).toEqual({ done: 300, total: 300, phase: "writing" });
-    expect(thrown(() => runImportJob(db, { catalogId: "team", actor: ACTOR, text: "{" })).message).toMatch(/not valid JSON/);
-    const huge = thrown(() => runImportJob(db, { catalogId: "team", actor: ACTOR, document: { tools: Array(50_001).fill({}) } }));
+    expect((await rejection(runImportJob(db, { catalogId: "team", actor: ACTOR, text: "{" }))).message).toMatch(/not valid JSON/);
+    const huge = await rejection(runImportJob(db, { catalogId: "team", actor: ACTOR, document: { tools: Array(50_001).fill({}) } }));
     expect(huge).toMatchObject({ code: "too_large", field: "tools" });
   });
 });
@@ -169,14 +171,14 @@ describe("the import worker", () => {
     const onDisk = migrateDatabase(file);
     expect(fileOf(onDisk)).toBe(file);
     expect(fileOf(db)).toBeUndefined();
-    createCatalog(onDisk, { name: "Team", id: "team" }, ACTOR);
+    await createCatalog(onDisk, { name: "Team", id: "team" }, ACTOR);
     const phases = new Set<string>();
     const result = await runImport(onDisk, { catalogId: "team", actor: ACTOR, text: JSON.stringify(labelledSet(6_000)) }, (progress) =>
       phases.add(progress.phase),
     );
     expect(result.created).toHaveLength(6_000);
     expect(phases).toEqual(new Set(["reading", "validating", "writing"]));
-    expect(listTools(onDisk, "team")).toHaveLength(BUILTIN_TOOLS.length + 6_000);
+    expect(await listTools(onDisk, "team")).toHaveLength(BUILTIN_TOOLS.length + 6_000);
     // Its errors arrive as the same typed errors.
     const error = await runImport(onDisk, { catalogId: "nope", actor: ACTOR, document: labelledSet(1) }).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(ToolshedError);
@@ -185,7 +187,7 @@ describe("the import worker", () => {
 });
 
 describe("migration 0005", () => {
-  it("moves each conversation's tool history from its JSON array to rows, in order", () => {
+  it("moves each conversation's tool history from its JSON array to rows, in order", async () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), "toolshed-migrations-"));
     cpSync("db/migrations", folder, { recursive: true });
     const journalFile = path.join(folder, "meta", "_journal.json");

@@ -25,7 +25,7 @@ let db: Db;
 beforeEach(async () => {
   await reloadLocalSources(folders());
   db = openDb(":memory:");
-  createCatalog(db, { name: "Cached", id: "cached" }, ACTOR);
+  await createCatalog(db, { name: "Cached", id: "cached" }, ACTOR);
 });
 afterAll(async () => {
   await reloadLocalSources(folders());
@@ -43,12 +43,12 @@ describe("catalogState cache", () => {
 
   it("is replaced by every write that bumps the revision", async () => {
     const state = await catalogState(db, "cached");
-    createCustomTool(db, "cached", weather, ACTOR);
+    await createCustomTool(db, "cached", weather, ACTOR);
     const afterCreate = await catalogState(db, "cached");
     expect(afterCreate).not.toBe(state);
     expect(afterCreate.revision).toBe(state.revision + 1);
     expect(afterCreate.tools.map((tool) => tool.name)).toContain("weather_lookup");
-    updateTool(db, "cached", "weather_lookup", { summary: "Weather, now." }, ACTOR);
+    await updateTool(db, "cached", "weather_lookup", { summary: "Weather, now." }, ACTOR);
     const afterUpdate = await catalogState(db, "cached");
     expect(afterUpdate.tools.find((tool) => tool.name === "weather_lookup")?.summary).toBe("Weather, now.");
     expect(computeToolList(afterUpdate, { model: "gpt-5", agent: "build" }).final.find((tool) => tool.name === "weather_lookup")?.summary).toBe(
@@ -69,19 +69,19 @@ describe("catalogState cache", () => {
 
   it("does not take a catalog deleted and created again for the old one, nor mix databases", async () => {
     const state = await catalogState(db, "cached");
-    deleteCatalog(db, "cached");
+    await deleteCatalog(db, "cached");
     await expect(catalogState(db, "cached")).rejects.toBeInstanceOf(ToolshedError);
     // The version tells them apart by creation time, to the millisecond.
     await new Promise((resolve) => setTimeout(resolve, 2));
-    createCatalog(db, { name: "Cached again", id: "cached" }, ACTOR);
+    await createCatalog(db, { name: "Cached again", id: "cached" }, ACTOR);
     const recreated = await catalogState(db, "cached");
     expect(recreated).not.toBe(state);
     expect(recreated.revision).toBe(state.revision);
-    expect(catalogVersion(db, "cached")).toMatch(new RegExp(`^${state.revision}/`));
+    expect(await catalogVersion(db, "cached")).toMatch(new RegExp(`^${state.revision}/`));
 
     const other = openDb(":memory:");
-    createCatalog(other, { name: "Cached", id: "cached" }, ACTOR);
-    createCustomTool(other, "cached", weather, ACTOR);
+    await createCatalog(other, { name: "Cached", id: "cached" }, ACTOR);
+    await createCustomTool(other, "cached", weather, ACTOR);
     const elsewhere = await catalogState(other, "cached");
     expect(elsewhere).not.toBe(recreated);
     expect(elsewhere.tools.map((tool) => tool.name)).toContain("weather_lookup");
@@ -90,7 +90,7 @@ describe("catalogState cache", () => {
 
   it("keeps at most CATALOG_STATES_CACHED catalogs per database", async () => {
     for (let index = 0; index < CATALOG_STATES_CACHED + 3; index++) {
-      createCatalog(db, { name: `Catalog ${index}`, id: `catalog-${index}` }, ACTOR);
+      await createCatalog(db, { name: `Catalog ${index}`, id: `catalog-${index}` }, ACTOR);
       await catalogState(db, `catalog-${index}`);
     }
     expect(cachedCatalogStates(db)).toBe(CATALOG_STATES_CACHED);

@@ -74,7 +74,7 @@ describe("stdio MCP processes end with what configures them", () => {
   it("a catalog deleted by other means (the query function, another process): the next periodic round stops its processes", async () => {
     const pid = await addDemoServer("team", "notes");
     const neighbour = await addDemoServer("team-2", "notes");
-    deleteCatalog(db, "team");
+    await deleteCatalog(db, "team");
     expect(await syncMcpServersPeriodically(db)).toEqual({ synced: ["team-2/notes"], skipped: [] });
     await processEnds(pid);
     expect(isAlive(neighbour)).toBe(true);

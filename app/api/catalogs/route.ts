@@ -8,7 +8,7 @@ import { createCatalogBody } from "@/lib/api-schemas";
 import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 /** The catalogs of every team the caller belongs to (a token: its own team's). */
-export const GET = signedInRoute(({ principal }) => Response.json({ catalogs: listCatalogs(getDb(), teamsOf(principal)) }));
+export const GET = signedInRoute(async ({ principal }) => Response.json({ catalogs: await listCatalogs(getDb(), teamsOf(principal)) }));
 
 /** Without a team named, a new catalog goes to the caller's only team, else to "default". */
 function owningTeam(principal: Principal, requested: string | undefined): string {
@@ -22,7 +22,7 @@ export const POST = signedInRoute(async ({ request, principal, actor }) => {
   const teamId = owningTeam(principal, body.team);
   requireTeamAccess(principal, teamId, "write");
   const db = getDb();
-  const catalog = createCatalog(db, { name: body.name, description: body.description, id: body.id, teamId }, actor);
+  const catalog = await createCatalog(db, { name: body.name, description: body.description, id: body.id, teamId }, actor);
   await syncLocalSources(db, catalog.id);
   return Response.json({ catalog }, { status: 201 });
 });

@@ -22,7 +22,7 @@ const NOT_FOUND_TITLE = "Not found · Toolshed";
 export async function generateMetadata({ params }: { params: Promise<{ catalog: string }> }): Promise<Metadata> {
   const { catalog: id } = await params;
   const user = await currentUser();
-  const catalog = user && (await catalogAccessOf(user, id)) !== null ? findCatalog(getDb(), id) : undefined;
+  const catalog = user && (await catalogAccessOf(user, id)) !== null ? await findCatalog(getDb(), id) : undefined;
   return catalog
     ? { title: { default: catalog.name, template: `%s · ${catalog.name} · Toolshed` } }
     : { title: { absolute: NOT_FOUND_TITLE, template: NOT_FOUND_TITLE } };
@@ -31,7 +31,7 @@ export async function generateMetadata({ params }: { params: Promise<{ catalog: 
 export default async function CatalogLayout({ children, params }: { children: React.ReactNode; params: Promise<{ catalog: string }> }) {
   const { catalog: id } = await params;
   const { access } = await pageCatalogAccess(id);
-  const catalog = findCatalog(getDb(), id);
+  const catalog = await findCatalog(getDb(), id);
   if (!catalog) notFound();
   return (
     <main className="page">

@@ -7,7 +7,7 @@
  *   tsx tests/db/support/concurrent-writer.ts <database file> <writer> <iterations> <conversation>
  */
 import { createInterface } from "node:readline";
-import { openDb } from "@/db/client";
+import { closeDb, openDb } from "@/db/client";
 import { addToHistory } from "@/db/queries/conversations";
 import { recordDecision } from "@/db/queries/decisions";
 import { createCustomTool, updateTool } from "@/db/queries/tools";
@@ -17,9 +17,9 @@ const db = openDb(file);
 const errors: string[] = [];
 let operations = 0;
 
-function attempt(work: () => unknown): void {
+async function attempt(work: () => Promise<unknown>): Promise<void> {
   try {
-    work();
+    await work();
     operations++;
   } catch (error) {
     errors.push((error as Error).message);
@@ -28,12 +28,12 @@ function attempt(work: () => unknown): void {
 
 process.stdout.write("ready\n");
 const lines = createInterface({ input: process.stdin });
-lines.once("line", () => {
+lines.once("line", async () => {
   for (let index = 0; index < Number(iterations); index++) {
-    attempt(() => updateTool(db, "team", "shared_tool", { tags: [`w${writer}-${index}`] }, `writer-${writer}`));
-    attempt(() => addToHistory(db, conversationId, [`w${writer}_h${index}`]));
+    await attempt(() => updateTool(db, "team", "shared_tool", { tags: [`w${writer}-${index}`] }, `writer-${writer}`));
+    await attempt(() => addToHistory(db, conversationId, [`w${writer}_h${index}`]));
     if (index % 10 === 0) {
-      attempt(() =>
+      await attempt(() =>
         createCustomTool(
           db,
           "team",
@@ -41,7 +41,7 @@ lines.once("line", () => {
           `writer-${writer}`,
         ),
       );
-      attempt(() =>
+      await attempt(() =>
         recordDecision(db, {
           catalogId: "team",
           conversationId,
@@ -66,5 +66,5 @@ lines.once("line", () => {
   }
   process.stdout.write(`${JSON.stringify({ operations, errors })}\n`);
   lines.close();
-  db.$client.close();
+  closeDb(db);
 });

@@ -10,3 +10,14 @@ export function thrown(work: () => unknown): ToolshedError {
   }
   throw new Error("expected a ToolshedError");
 }
+
+/** The ToolshedError that `work` rejects with (anything else is rethrown; fulfilling fails). */
+export async function rejection(work: Promise<unknown>): Promise<ToolshedError> {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof ToolshedError) return error;
+    throw error;
+  }
+  throw new Error("expected a ToolshedError");
+}

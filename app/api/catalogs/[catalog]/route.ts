@@ -7,11 +7,11 @@ import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string };
 
-export const GET = catalogRoute<Params>("read", ({ params }) => Response.json({ catalog: getCatalog(getDb(), params.catalog) }));
+export const GET = catalogRoute<Params>("read", async ({ params }) => Response.json({ catalog: await getCatalog(getDb(), params.catalog) }));
 
 export const PATCH = catalogRoute<Params>("write", async ({ request, params, actor }) => {
   const body = parseWith(updateCatalogBody, await readJsonBody(request));
-  return Response.json({ catalog: updateCatalog(getDb(), params.catalog, body, actor) });
+  return Response.json({ catalog: await updateCatalog(getDb(), params.catalog, body, actor) });
 });
 
 /** Deletes the catalog with everything in it; its MCP servers' processes stop. */

@@ -5,9 +5,9 @@ import { listTools } from "@/db/queries/tools";
 import { buildExport } from "@/lib/catalogs/exchange";
 import { refuseOtherMethods } from "@/lib/http";
 
-export const GET = catalogRoute<{ catalog: string }>("read", ({ params }) => {
+export const GET = catalogRoute<{ catalog: string }>("read", async ({ params }) => {
   const db = getDb();
-  const document = buildExport(getCatalog(db, params.catalog), listTools(db, params.catalog));
+  const document = buildExport(await getCatalog(db, params.catalog), await listTools(db, params.catalog));
   return Response.json(document, {
     headers: { "content-disposition": `attachment; filename="${params.catalog}.toolshed.json"` },
   });

@@ -13,7 +13,7 @@ export async function generateMetadata({ params }: { params: Promise<{ catalog: 
 export default async function ToolPage({ params }: { params: Promise<{ catalog: string; name: string }> }) {
   const { catalog, name } = await params;
   await pageCatalogAccess(catalog);
-  const tool = findTool(getDb(), catalog, decodeURIComponent(name));
+  const tool = await findTool(getDb(), catalog, decodeURIComponent(name));
   if (!tool) notFound();
   return <ToolDetail catalogId={catalog} tool={tool} />;
 }

@@ -8,7 +8,7 @@ import { refuseOtherMethods } from "@/lib/http";
 export const POST = catalogRoute<{ catalog: string }>("admin", async () => {
   const db = getDb();
   const local = await reloadLocalSources();
-  for (const { id } of listCatalogs(db)) await syncLocalSources(db, id);
+  for (const { id } of await listCatalogs(db)) await syncLocalSources(db, id);
   return Response.json({ loadedAt: local.loadedAt, errors: local.errors });
 });
 

@@ -6,14 +6,14 @@ import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
 type Params = { catalog: string; name: string };
 
-export const GET = catalogRoute<Params>("read", ({ params }) => Response.json({ tool: getTool(getDb(), params.catalog, params.name) }));
+export const GET = catalogRoute<Params>("read", async ({ params }) => Response.json({ tool: await getTool(getDb(), params.catalog, params.name) }));
 
 export const PATCH = catalogRoute<Params>("write", async ({ request, params, actor }) => {
   const patch = parseWith(toolBody, await readJsonBody(request));
-  return Response.json({ tool: updateTool(getDb(), params.catalog, params.name, patch, actor) });
+  return Response.json({ tool: await updateTool(getDb(), params.catalog, params.name, patch, actor) });
 });
 
 /** Deletes a custom tool with every reference to it; the answer lists those references. */
-export const DELETE = catalogRoute<Params>("write", ({ params, actor }) => Response.json(deleteTool(getDb(), params.catalog, params.name, actor)));
+export const DELETE = catalogRoute<Params>("write", async ({ params, actor }) => Response.json(await deleteTool(getDb(), params.catalog, params.name, actor)));
 
 export const { POST, PUT } = refuseOtherMethods({ GET, PATCH, DELETE });
