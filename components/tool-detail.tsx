@@ -16,6 +16,7 @@ import { changedFields, FieldDiff } from "./definition-diff";
 import { ToolEditor } from "./tool-editor";
 import { EnabledSwitch, useEnabledToggle } from "./tool-table";
 import { CodeBlock } from "./code-block";
+import { LocalTime } from "./local-time";
 
 export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; tool: ToolRecord }) {
   const router = useRouter();
@@ -150,8 +151,8 @@ function LatestSourceChange({ catalogId, name }: { catalogId: string; name: stri
     <div className="panel stack" data-testid="latest-source-change">
       <div className="spread">
         <h2>Changed by its source</h2>
-        <span className="faint small" title={latest.createdAt}>
-          rev {latest.revision} · {new Date(latest.createdAt).toLocaleString()}
+        <span className="faint small">
+          rev {latest.revision} · <LocalTime iso={latest.createdAt} />
         </span>
       </div>
       <FieldDiff before={latest.before} after={latest.after} />
@@ -175,8 +176,8 @@ function AuditHistory({ catalogId, name }: { catalogId: string; name: string }) 
                 <span>
                   <b data-testid="audit-action">{entry.action}</b> by {entry.actor}
                 </span>
-                <span className="faint small" title={entry.createdAt}>
-                  rev {entry.revision} · {new Date(entry.createdAt).toLocaleString()}
+                <span className="faint small">
+                  rev {entry.revision} · <LocalTime iso={entry.createdAt} />
                 </span>
               </div>
               {fields.map((change) => (

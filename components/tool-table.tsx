@@ -13,6 +13,7 @@ import { fetchToolPage, queryKeys, type ToolPage } from "./api-client";
 import { LoadFailure } from "./page-problems";
 import { ToolSearchBox, useSettledToolFilters, useToolFilters } from "./tool-filters";
 import { useLoadMore, VirtualRows } from "./virtual-rows";
+import { LocalTime } from "./local-time";
 
 export function ToolTable({ catalogId }: { catalogId: string }) {
   const canEdit = useCan("write");
@@ -231,10 +232,10 @@ function ToolRow({
           <span
             className="badge warn"
             style={{ marginLeft: 6 }}
-            title={`Its source changed its definition on ${new Date(changedAt).toLocaleString()}; the tool's page shows the change`}
+            title="Its source changed its definition; the tool's page shows the change"
             data-testid={`source-changed-${tool.name}`}
           >
-            changed {new Date(changedAt).toLocaleDateString()}
+            changed <LocalTime iso={changedAt} />
           </span>
         )}
       </td>
