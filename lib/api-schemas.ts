@@ -101,6 +101,11 @@ export const replayBody = z.strictObject({
   selector: z.string().trim().min(1, "Name a selector, or leave it out.").max(200).optional(),
 });
 
+/** POST …/import?dryRun=1: what the import would do, tool by tool, written nowhere. */
+export const importQuery = z.object({
+  dryRun: z.enum(["1", "true"], { error: 'dryRun is "1" (or "true"), or left out.' }).optional(),
+});
+
 export const decisionQuery = z.strictObject({
   conversationId: z.string().optional(),
   kind: z.enum(DECISION_KINDS).optional(),

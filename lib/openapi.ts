@@ -6,6 +6,7 @@ import {
   definitionReviewBody,
   evaluationBody,
   evaluationQuery,
+  importQuery,
   mcpGatewayQuery,
   mcpServerBody,
   playgroundBody,
@@ -68,6 +69,7 @@ const requestSchemas = {
   ToolBody: toolBody,
   ToolPageQuery: toolPageQuery,
   ToolListBody: toolListBody,
+  ImportQuery: importQuery,
   RulesBody: rulesBody,
   AgentBody: agentBody,
   PreselectBody: preselectBody,
@@ -143,14 +145,19 @@ export const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation
   "/api/catalogs/{catalog}/export": { get: { summary: "The catalog as one document", access: "read", responses: { 200: "CatalogExport" } } },
   "/api/catalogs/{catalog}/import": {
     post: {
-      summary: "Import tools (all or nothing)",
-      description: "Up to 1,000 tools: 200 with the result. More: 202 with a job to poll (also in `Location`).",
+      summary: "Import tools (all or nothing), or preview an import",
+      description:
+        "Up to 1,000 tools: 200 with the result. More: 202 with a job to poll (also in `Location`). With `dryRun=1`: 200 with what the import would do to each tool of the file, written nowhere.",
       access: "write",
+      query: "ImportQuery",
       body: {
         mediaType: "application/json",
         description: "A catalog export, or a labelled set `{ tools: [{ name, description, parameters }] }`; up to 64 MiB.",
       },
-      responses: { 200: "ImportResult", 202: "ImportStarted" },
+      responses: {
+        200: { description: "`ImportResult`, or `ImportPreviewAnswer` with `dryRun`.", schema: { oneOf: [ref("ImportResult"), ref("ImportPreviewAnswer")] } },
+        202: "ImportStarted",
+      },
     },
   },
   "/api/catalogs/{catalog}/import-jobs/{id}": { get: { summary: "An import job", access: "read", responses: { 200: "ImportJobAnswer" } } },
