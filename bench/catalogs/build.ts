@@ -7,6 +7,7 @@
  * - services_c_heldout.json: catalog A ∪ B ∪ C, requests about C (written after the ranker was tuned).
  * - services_d_heldout.json: catalog D alone (services in none of the others), requests about D
  *   (written and committed before the third round of ranker work, measured once at its end).
+ * - services_e_dev.json: catalog A ∪ B ∪ E, requests about E: a second development set, tuned on.
  */
 import { writeFileSync } from "node:fs";
 import { expandService, type ExpandedTool, type ServiceSpec } from "./spec";
@@ -15,6 +16,7 @@ import { REQUESTS_A_HELDOUT } from "./requests-a-heldout";
 import { REQUESTS_B_HELDOUT } from "./requests-b-heldout";
 import { REQUESTS_C_HELDOUT } from "./requests-c-heldout";
 import { REQUESTS_D_HELDOUT } from "./requests-d-heldout";
+import { REQUESTS_E_DEV } from "./requests-e-dev";
 import { SERVICES_A1 } from "./services-a1";
 import { SERVICES_A2 } from "./services-a2";
 import { SERVICES_A3 } from "./services-a3";
@@ -24,6 +26,7 @@ import { SERVICES_C } from "./services-c";
 import { SERVICES_D1 } from "./services-d1";
 import { SERVICES_D2 } from "./services-d2";
 import { SERVICES_D3 } from "./services-d3";
+import { SERVICES_E } from "./services-e";
 
 const SERVICES_A = [...SERVICES_A1, ...SERVICES_A2, ...SERVICES_A3, ...SERVICES_A4];
 const SERVICES_D = [...SERVICES_D1, ...SERVICES_D2, ...SERVICES_D3];
@@ -68,6 +71,7 @@ const everything = catalogOf([...SERVICES_A, ...SERVICES_B]);
 const catalogB = catalogOf(SERVICES_B);
 const catalogABC = catalogOf([...SERVICES_A, ...SERVICES_B, ...SERVICES_C]);
 const catalogD = catalogOf(SERVICES_D);
+const catalogABE = catalogOf([...SERVICES_A, ...SERVICES_B, ...SERVICES_E]);
 const aNotes = `Catalog: ${SERVICES_A.length + SERVICES_B.length} services (A and B) as MCP servers expose them. Requests about catalog A's services`;
 write("services_a_dev.json", `${aNotes}; development split: tuned on.`, everything, casesOf(REQUESTS_A_DEV, everything, "a-dev"));
 write("services_a_heldout.json", `${aNotes}; held-out split: never tuned on.`, everything, casesOf(REQUESTS_A_HELDOUT, everything, "a-held"));
@@ -88,4 +92,10 @@ write(
   `Catalog: catalog D's ${SERVICES_D.length} services only, none of which is in catalogs A, B, C or E. Requests about them, written and committed before the third round of ranker work. Held out: measured once, never tuned on.`,
   catalogD,
   casesOf(REQUESTS_D_HELDOUT, catalogD, "d-held"),
+);
+write(
+  "services_e_dev.json",
+  `Catalog: ${SERVICES_A.length + SERVICES_B.length + SERVICES_E.length} services (A, B and E). Requests about catalog E's ${SERVICES_E.length} services (some also needing A's); development split: tuned on.`,
+  catalogABE,
+  casesOf(REQUESTS_E_DEV, catalogABE, "e-dev"),
 );
