@@ -119,7 +119,7 @@ export const decisionQuery = z.strictObject({
 });
 
 /**
- * The query of a page of tools (GET …/tools?q=&source=&state=&tag=&changedSince=&cursor=|offset=&limit=).
+ * The query of a page of tools (GET …/tools?q=&source=&state=&tag=&changedSince=&changedIn=&cursor=|offset=&limit=).
  * Other parameters are ignored, as they always were on that route; without any of these it lists every tool.
  */
 export const toolPageQuery = z.object({
@@ -132,6 +132,8 @@ export const toolPageQuery = z.object({
     .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: "changedSince is an ISO 8601 date (2026-05-01) or date-time (2026-05-01T12:00:00Z)." })
     .transform((text) => new Date(text))
     .optional(),
+  /** Only tools changed at this catalog revision: an import's `revision` names the tools it created or updated. */
+  changedIn: z.coerce.number({ error: "changedIn is a catalog revision (a whole number)." }).int().min(0).optional(),
   cursor: z
     .string()
     .regex(/^\d{1,15}$/, "cursor is the nextCursor of a previous page.")

@@ -154,6 +154,21 @@ describe("GET /api/catalogs/{c}/tools with page parameters", () => {
     expect((await page("q=sneaked")).total).toBe(1);
   });
 
+  it("changedIn: exactly the tools one import created or updated, however they were changed since", async () => {
+    const importOf = async (list: ReturnType<typeof custom>[]) =>
+      (await importRoute.POST(jsonRequest("POST", { format: "toolshed.catalog", version: 1, tools: list }), team)).json();
+    const first = await importOf([custom("a_one", "First."), custom("a_two", "Second."), custom("a_three", "Third.")]);
+    await toolRoute.PATCH(jsonRequest("PATCH", { tags: ["later"] }), params({ catalog: "team", name: "a_two" }));
+    const second = await importOf([custom("a_one", "First."), custom("a_three", "Third, changed."), custom("a_four", "Fourth.")]);
+    expect(second).toMatchObject({ created: ["a_four"], updated: ["a_three"], unchanged: ["a_one"] });
+
+    expect((await page(`changedIn=${second.revision}`)).tools.map((tool) => tool.name)).toEqual(["a_three", "a_four"]);
+    expect((await page(`changedIn=${first.revision}&q=a_t`)).tools.map((tool) => tool.name)).toEqual(["a_two", "a_three"]);
+    expect((await page(`changedIn=${second.revision + 1}`)).total).toBe(0);
+    const refused = await toolsRoute.GET(apiRequest("/api/catalogs/team/tools?changedIn=last"), team);
+    expect((await refused.json()).error).toMatchObject({ code: "bad_request", field: "changedIn" });
+  });
+
   it("a cursor stays right when tools are added before the next page is read", async () => {
     await importTools(Array.from({ length: 10 }, (_, i) => custom(`t${i}`, `Tool ${i}.`)));
     const one = await page("source=custom&limit=6");
@@ -183,7 +198,7 @@ describe("GET /api/catalogs/{c}/tools with page parameters", () => {
 });
 
 describe("listToolPage at 10,000 tools", () => {
-  it("pages, searches and filters a large catalog from one index per revision", () => {
+  it("pages, searches and filters a large catalog from one index per revision", async () => {
     const catalogId = "team";
     const rows = Array.from({ length: 10_000 }, (_, i) => ({
       catalogId,
@@ -202,16 +217,16 @@ describe("listToolPage at 10,000 tools", () => {
     // Rows written behind the queries' back: bump the revision as every real change does.
     db.update(catalogs).set({ revision: 99 }).run();
 
-    const first = listToolPage(db, catalogId, {});
+    const first = await listToolPage(db, catalogId, {});
     expect(first.total).toBe(10_000 + BUILTINS);
     expect(first.tools).toHaveLength(100);
     expect(first.facets.tags.find((tag) => tag.tag === "odd")).toEqual({ tag: "odd", count: 5_000 });
-    expect(listToolPage(db, catalogId, { q: "needle" }).total).toBe(10);
-    expect(listToolPage(db, catalogId, { tag: "svc7", state: "disabled" }).total).toBe(rows.filter((row, i) => i % 100 === 7 && !row.enabled).length);
-    let cursor = listToolPage(db, catalogId, { source: "custom", limit: 500 }).nextCursor;
+    expect((await listToolPage(db, catalogId, { q: "needle" })).total).toBe(10);
+    expect((await listToolPage(db, catalogId, { tag: "svc7", state: "disabled" })).total).toBe(rows.filter((row, i) => i % 100 === 7 && !row.enabled).length);
+    let cursor = (await listToolPage(db, catalogId, { source: "custom", limit: 500 })).nextCursor;
     let seen = 500;
     while (cursor) {
-      const next = listToolPage(db, catalogId, { source: "custom", limit: 500, cursor });
+      const next = await listToolPage(db, catalogId, { source: "custom", limit: 500, cursor });
       seen += next.tools.length;
       cursor = next.nextCursor;
     }

@@ -27,7 +27,7 @@ const get: SourceToolDraft = {
 };
 
 const sync = (db: Db, drafts: SourceToolDraft[]) => syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "notes", drafts }], "sync");
-const names = (db: Db, changedSince: Date) => listToolPage(db, "team", { changedSince }).tools.map((tool) => tool.name);
+const names = async (db: Db, changedSince: Date) => (await listToolPage(db, "team", { changedSince })).tools.map((tool) => tool.name);
 const LONG_AGO = new Date("2000-01-01T00:00:00Z");
 
 let db: Db;
@@ -59,7 +59,7 @@ describe("a source changing a tool's definition", () => {
     expect(listAudit(db, "team", { subjectKind: "tool", subject: "notes__get" }).map((audit) => audit.action)).toEqual(["register"]);
   });
 
-  it("lists the tools their source changed since a date, with when, and no others", () => {
+  it("lists the tools their source changed since a date, with when, and no others", async () => {
     sync(db, [{ ...search, summary: "Search every note." }, get]);
     // That change was long ago; then the other tool changes now.
     raw(db).prepare("UPDATE audit_entries SET created_at = ? WHERE action = 'redefine'").run(Date.parse("2020-06-01T00:00:00Z"));
@@ -68,17 +68,17 @@ describe("a source changing a tool's definition", () => {
       { ...get, inputSchema: { type: "object", properties: {} } },
     ]);
 
-    expect(names(db, LONG_AGO)).toEqual(["notes__search", "notes__get"]);
-    const recent = listToolPage(db, "team", { changedSince: new Date("2024-01-01T00:00:00Z") });
+    expect(await names(db, LONG_AGO)).toEqual(["notes__search", "notes__get"]);
+    const recent = await listToolPage(db, "team", { changedSince: new Date("2024-01-01T00:00:00Z") });
     expect(recent.tools.map((tool) => tool.name)).toEqual(["notes__get"]);
     expect(recent.total).toBe(1);
     expect(Object.keys(recent.sourceChanges ?? {})).toEqual(["notes__get"]);
     expect(Date.parse(recent.sourceChanges!.notes__get)).toBeGreaterThan(Date.parse("2024-01-01T00:00:00Z"));
-    expect(listToolPage(db, "team", { changedSince: LONG_AGO, q: "every" }).tools.map((tool) => tool.name)).toEqual(["notes__search"]);
-    expect(listToolPage(db, "team", {}).sourceChanges).toBeUndefined();
+    expect((await listToolPage(db, "team", { changedSince: LONG_AGO, q: "every" })).tools.map((tool) => tool.name)).toEqual(["notes__search"]);
+    expect((await listToolPage(db, "team", {})).sourceChanges).toBeUndefined();
   });
 
-  it("does not count a person's edit, a tool going and coming back unchanged, or a new tool", () => {
+  it("does not count a person's edit, a tool going and coming back unchanged, or a new tool", async () => {
     updateTool(db, "team", "notes__search", { enabled: false }, "someone");
     sync(db, [get]);
     sync(db, [search, get, { ...get, name: "notes__new", meta: { mcpName: "new" } }]);
@@ -88,10 +88,10 @@ describe("a source changing a tool's definition", () => {
       "disable",
       "register",
     ]);
-    expect(names(db, LONG_AGO)).toEqual([]);
+    expect(await names(db, LONG_AGO)).toEqual([]);
   });
 
-  it("counts a tool that comes back with another definition", () => {
+  it("counts a tool that comes back with another definition", async () => {
     sync(db, [get]);
     sync(db, [{ ...search, description: "Something else." }, get]);
     const [entry] = listAudit(db, "team", { subjectKind: "tool", subject: "notes__search" });
@@ -100,7 +100,7 @@ describe("a source changing a tool's definition", () => {
       before: { registered: false, description: search.description },
       after: { registered: true, description: "Something else." },
     });
-    expect(names(db, LONG_AGO)).toEqual(["notes__search"]);
+    expect(await names(db, LONG_AGO)).toEqual(["notes__search"]);
   });
 });
 

@@ -10,14 +10,14 @@ type Params = { catalog: string };
 const PAGE_PARAMETERS = Object.keys(toolPageQuery.shape);
 
 /**
- * Every tool (`{ tools }`, as always), or with any of q, source, state, tag, changedSince, cursor,
- * offset, limit one page of them: `{ tools, total, nextCursor?, facets, revision, sourceChanges? }`.
+ * Every tool (`{ tools }`, as always), or with any of q, source, state, tag, changedSince, changedIn,
+ * cursor, offset, limit one page of them: `{ tools, total, nextCursor?, facets, revision, sourceChanges? }`.
  */
-export const GET = catalogRoute<Params>("read", ({ request, params }) => {
+export const GET = catalogRoute<Params>("read", async ({ request, params }) => {
   const search = new URL(request.url).searchParams;
   if (!PAGE_PARAMETERS.some((key) => search.has(key))) return Response.json({ tools: listTools(getDb(), params.catalog) });
   const query = parseWith(toolPageQuery, Object.fromEntries(search));
-  return Response.json(listToolPage(getDb(), params.catalog, query));
+  return Response.json(await listToolPage(getDb(), params.catalog, query));
 });
 
 export const POST = catalogRoute<Params>("write", async ({ request, params, actor }) => {
