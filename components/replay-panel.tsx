@@ -162,7 +162,7 @@ function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["k
                         <span className="badge">{change.subjectKind}</span> <code>{change.subject}</code>{" "}
                         <strong data-testid="change-action">{change.action}</strong>
                       </td>
-                      <td className="small">{change.actor}</td>
+                      <td className="small">{change.actorName}</td>
                       <td className="small mono">
                         <LocalTime iso={change.createdAt} />
                       </td>

@@ -198,7 +198,25 @@ export const apiResponses = {
   }),
   ToolAnswer: z.object({ tool }),
   ToolDeletion: z.object({ deleted: z.string(), revision: z.number().int(), references: z.looseObject({}) }),
-  ToolAudit: z.object({ entries: z.array(z.looseObject({ action: z.string(), subject: z.string(), revision: z.number().int() })) }),
+  AuditHistory: z.object({
+    entries: z.array(
+      z.looseObject({
+        id: z.number().int(),
+        action: z.string(),
+        subjectKind: z.string(),
+        subject: z.string(),
+        revision: z.number().int(),
+        actor: z.string().describe("As recorded: a person's email, `token:<name>`, or the process (`sync`, `seed`)."),
+        actorName: z.string().describe("Who made the change, in words: `Ada (ada@example.com)`, `token ci`, `sync`."),
+        createdAt: timestamp,
+      }),
+    ),
+  }),
+  RestoreAnswer: z.looseObject({
+    changed: z.boolean().describe("False when that version already was the current one: nothing was written."),
+    revision: z.number().int(),
+    subjectKind: z.enum(["tool", "agent", "rules"]),
+  }),
   CatalogExport: z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })) }),
   ImportResult: importResult,
   ImportPreviewAnswer: z.object({ preview: importPreview }),

@@ -178,3 +178,19 @@ export const qualityQuery = z.strictObject({
   /** How far back "never chosen" looks. */
   days: z.coerce.number().int().min(1).max(365).optional(),
 });
+
+export const auditQuery = z.strictObject({
+  /** Whose history: the catalog's rules or its agents (a tool's is GET …/tools/{name}/audit). */
+  of: z.enum(["rules", "agents"]),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+
+/** An audit entry's id as a path segment: /audit/{id}/restore. */
+export const auditEntryId = z.coerce.number().int().positive("An audit entry's id is a number, e.g. /audit/12/restore.");
+
+export const restoreBody = z.strictObject({
+  /** The version the entry replaced, or the one it made. */
+  version: z.enum(["before", "after"]),
+  /** For a tool's entry: the tool's name now, when it was renamed since; by default the entry's subject. */
+  tool: safeName().min(1).max(200).optional(),
+});

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   agentBody,
+  auditQuery,
   createCatalogBody,
   decisionQuery,
   definitionReviewBody,
@@ -13,6 +14,7 @@ import {
   preselectBody,
   qualityQuery,
   replayBody,
+  restoreBody,
   rulesBody,
   toolBody,
   toolListBody,
@@ -72,6 +74,8 @@ const requestSchemas = {
   ImportQuery: importQuery,
   RulesBody: rulesBody,
   AgentBody: agentBody,
+  AuditQuery: auditQuery,
+  RestoreBody: restoreBody,
   PreselectBody: preselectBody,
   ToolSearchBody: toolSearchBody,
   DecisionQuery: decisionQuery,
@@ -141,7 +145,33 @@ export const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation
     },
     delete: { summary: "Delete a custom tool with every reference to it", access: "write", responses: { 200: "ToolDeletion" } },
   },
-  "/api/catalogs/{catalog}/tools/{name}/audit": { get: { summary: "A tool's audit history", access: "read", responses: { 200: "ToolAudit" } } },
+  "/api/catalogs/{catalog}/tools/{name}/audit": {
+    get: {
+      summary: "A tool's audit history",
+      description: "Newest first; each entry names who made it (`actorName`).",
+      access: "read",
+      responses: { 200: "AuditHistory" },
+    },
+  },
+  "/api/catalogs/{catalog}/audit": {
+    get: {
+      summary: "The audit history of the catalog's rules or agents",
+      description: "Newest first; each entry names who made it (`actorName`).",
+      access: "read",
+      query: "AuditQuery",
+      responses: { 200: "AuditHistory" },
+    },
+  },
+  "/api/catalogs/{catalog}/audit/{id}/restore": {
+    post: {
+      summary: "Restore the version of a tool, agent or part of the rules an audit entry recorded",
+      description:
+        "Written as an edit is (same checks, one revision; its audit entries say `restored from #<id> (<version>)`). A deleted tool or agent is created again; a name now taken, a source's tool that is gone, or a version that no longer validates is refused with the reason.",
+      access: "write",
+      body: "RestoreBody",
+      responses: { 200: "RestoreAnswer" },
+    },
+  },
   "/api/catalogs/{catalog}/export": { get: { summary: "The catalog as one document", access: "read", responses: { 200: "CatalogExport" } } },
   "/api/catalogs/{catalog}/import": {
     post: {

@@ -8,7 +8,7 @@ import { validateToolDraft, type ToolDraft } from "@/lib/tools/validate";
 import { writeTransaction, type Db } from "../client";
 import { tools, type ToolRow } from "../schema";
 import { listAgents, rewriteToolReferencesInAgents } from "./agents";
-import { isUnchanged, recordChanges, type ChangeEntry, type Tx } from "./audit";
+import { isUnchanged, recordChanges, type ChangeAuthor, type ChangeEntry, type Tx } from "./audit";
 import { renameToolInConversations } from "./conversations";
 import { requireCatalog } from "./guards";
 import { getRules, rewriteToolReferencesInCatalogRules } from "./rules";
@@ -91,7 +91,7 @@ function validated(draft: ToolDraft): CustomToolInput {
   return draft as CustomToolInput;
 }
 
-export function createCustomTool(db: Db, catalogId: string, draft: ToolDraft, actor: string): ToolRecord {
+export function createCustomTool(db: Db, catalogId: string, draft: ToolDraft, actor: ChangeAuthor): ToolRecord {
   const input = validated(draft);
   return writeTransaction(db, (tx) => {
     requireCatalog(tx, catalogId);
@@ -138,7 +138,7 @@ function carryRename(tx: Tx, catalogId: string, from: string, to: string, change
   return [{ ...change, subject: from }, ...rewriteToolReferences(tx, catalogId, renamingTool(from, to)).entries];
 }
 
-export function updateTool(db: Db, catalogId: string, name: string, patch: ToolPatch, actor: string): ToolRecord {
+export function updateTool(db: Db, catalogId: string, name: string, patch: ToolPatch, actor: ChangeAuthor): ToolRecord {
   return writeTransaction(db, (tx) => {
     requireCatalog(tx, catalogId);
     const before = findRow(tx, catalogId, name);
