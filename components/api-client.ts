@@ -3,6 +3,12 @@ import type { DefinitionReview } from "@/db/queries/definition-reviews";
 import type { ToolPage } from "@/db/queries/tool-pages";
 import type { ToolRecord } from "@/db/queries/tools";
 import type { AuditRow } from "@/db/schema";
+import type { toolListAction } from "@/app/catalogs/[catalog]/simulator/actions";
+import type { ActionData } from "@/lib/action-result";
+import type { ToolListRequest } from "@/lib/pipeline/tool-list";
+
+/** What a page says of a request that never got an answer. */
+export const UNREACHABLE = "The server could not be reached: check the connection, then retry.";
 
 /**
  * Sends a request to the HTTP API and reads its JSON answer. A failure becomes an Error saying in
@@ -15,7 +21,7 @@ async function requestJson<T>(url: string, init: RequestInit): Promise<T> {
     response = await fetch(url, init);
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
-    throw new Error("The server could not be reached: check the connection, then retry.");
+    throw new Error(UNREACHABLE);
   }
   const body = await response.json().catch(() => undefined);
   if (!response.ok || body === undefined) {
@@ -53,6 +59,8 @@ export const queryKeys = {
   audit: (catalogId: string, name: string) => ["audit", catalogId, name] as const,
   /** The held-back MCP tools; under the tools prefix, so what refreshes the tools refreshes them. */
   definitionReviews: (catalogId: string) => ["tools", catalogId, "definition-reviews"] as const,
+  /** A simulated tool list, at a revision of the catalog: a newer revision reads it again. */
+  toolList: (catalogId: string, revision: number | undefined, config: ToolListConfig) => ["tool-list", catalogId, revision ?? null, config] as const,
 };
 
 export type { DefinitionReview };
@@ -85,43 +93,18 @@ export function fetchToolAudit(catalogId: string, name: string) {
   );
 }
 
-export interface ToolListConfig {
-  model: string;
-  agent: string;
-  provider?: string;
-  mode?: string;
-  flags?: string[];
-  format?: "ai-sdk" | "openai" | "anthropic";
-}
+export type ToolListConfig = ToolListRequest;
 
-export interface TraceNote {
-  name: string;
-  reason: string;
-}
-
-export interface ToolListResponse {
-  revision: number;
-  provider: string | null;
-  mode: string;
-  format: string;
-  tools: Record<string, unknown>[];
-  annotations: { name: string; source: string; needsApproval: boolean }[];
-  trace: { stage: string; removed: TraceNote[]; changed: TraceNote[]; remaining: number }[];
-  tokens: { total: number; perTool: Record<string, number> };
-}
+/** A simulated tool list, as the simulator's action answers it: what POST …/tool-list answers. */
+export type ToolListResponse = ActionData<typeof toolListAction>;
 
 export function postJson<T>(url: string, body: unknown): Promise<T> {
   return requestJson<T>(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 
-export function fetchToolList(catalogId: string, config: ToolListConfig) {
-  return postJson<ToolListResponse>(`/api/catalogs/${encodeURIComponent(catalogId)}/tool-list`, config);
-}
-
 /** The tool's name in any of the three formats the tool-list API answers in. */
-export function toolNameOf(tool: Record<string, unknown>): string {
-  const fn = tool.function as { name?: string } | undefined;
-  return (fn?.name ?? tool.name) as string;
+export function toolNameOf(tool: ToolListResponse["tools"][number]): string {
+  return "function" in tool ? tool.function.name : tool.name;
 }
 
 export type { StoredMessage };
@@ -139,19 +122,4 @@ export function fetchConversation(catalogId: string, id: string) {
   return getJson<{ conversation: Conversation; messages: StoredMessage[] }>(
     `/api/catalogs/${encodeURIComponent(catalogId)}/conversations/${encodeURIComponent(id)}`,
   );
-}
-
-export interface ToolSearchResponse {
-  conversationId: string;
-  path: "exact" | "semantic";
-  tools: { name: string; description: string; inputSchema: unknown }[];
-  rejected: TraceNote[];
-  selector: string | null;
-  fallback: { from: string; cause: string } | null;
-  decisionId: string;
-  latencyMs: number;
-}
-
-export function postToolSearch(catalogId: string, body: Record<string, unknown>) {
-  return postJson<ToolSearchResponse>(`/api/catalogs/${encodeURIComponent(catalogId)}/tool-search`, body);
 }
