@@ -22,10 +22,12 @@ export function CatalogRevisionProvider({ revision, children }: React.PropsWithC
 
 /**
  * The newest revision of the catalog the page knows of: the rendered one until the badge's poll
- * finds a newer one. Queries keyed by it read again when a change made elsewhere bumps it.
+ * finds a newer one (a page rendered again after a save may know a newer one than the last poll).
+ * Queries keyed by it read again when a change made here or elsewhere bumps it.
  */
 export function useCatalogRevision(catalogId: string): number | undefined {
   const rendered = useContext(RenderedRevision);
-  const latest = useQuery(latestRevisionQuery(catalogId));
-  return latest.data ?? rendered;
+  const latest = useQuery(latestRevisionQuery(catalogId)).data;
+  if (rendered === undefined || latest === undefined) return rendered ?? latest;
+  return Math.max(rendered, latest);
 }
