@@ -57,6 +57,8 @@ export const queryKeys = {
   /** One tool; under the tools prefix, so what refreshes the tools refreshes it. */
   tool: (catalogId: string, name: string) => ["tools", catalogId, "one", name] as const,
   audit: (catalogId: string, name: string) => ["audit", catalogId, name] as const,
+  /** The history of the catalog's rules or agents. */
+  history: (catalogId: string, of: "rules" | "agents") => ["history", catalogId, of] as const,
   /** The held-back MCP tools; under the tools prefix, so what refreshes the tools refreshes them. */
   definitionReviews: (catalogId: string) => ["tools", catalogId, "definition-reviews"] as const,
   /** A simulated tool list, at a revision of the catalog: a newer revision reads it again. */
@@ -85,12 +87,17 @@ export function fetchToolPage(catalogId: string, filters: ToolPageFilters, curso
   return getJson<ToolPage>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools?${query}`, signal);
 }
 
-export type AuditEntry = Omit<AuditRow, "createdAt"> & { createdAt: string };
+/** An audit entry as the API answers it: with who made it in words. */
+export type AuditEntry = Omit<AuditRow, "createdAt"> & { createdAt: string; actorName: string };
 
 export function fetchToolAudit(catalogId: string, name: string) {
   return getJson<{ entries: AuditEntry[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools/${encodeURIComponent(name)}/audit`).then(
     (body) => body.entries,
   );
+}
+
+export function fetchHistory(catalogId: string, of: "rules" | "agents") {
+  return getJson<{ entries: AuditEntry[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/audit?of=${of}`).then((body) => body.entries);
 }
 
 export type ToolListConfig = ToolListRequest;
