@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/tune.ts` — chooses the local ranker's settings by cross-validation on the
- * development sets only (MetaTool's even half and services_a_dev.json); the held-out sets are
+ * development sets only (MetaTool's even half, services_a_dev.json and services_e_dev.json); the held-out sets are
  * never read here. Every grid point is scored per case once; then, for each of five folds, the
  * point best on the other four folds is scored on the fold. It prints that cross-validated
  * recall@5 (what to expect on unseen requests) and the point best on all development cases,
@@ -22,10 +22,12 @@ export interface DevelopmentSet {
 
 export function developmentSets(): DevelopmentSet[] {
   const metaTool = loadLabelledSet();
-  const services = loadLabelledSet(new URL("./data/services_a_dev.json", import.meta.url));
+  const servicesA = loadLabelledSet(new URL("./data/services_a_dev.json", import.meta.url));
+  const servicesE = loadLabelledSet(new URL("./data/services_e_dev.json", import.meta.url));
   return [
     { name: "MetaTool (even half)", candidates: candidatesOf(metaTool), cases: splitByParity(metaTool.cases).development },
-    { name: "services_a_dev", candidates: candidatesOf(services), cases: services.cases },
+    { name: "services_a_dev", candidates: candidatesOf(servicesA), cases: servicesA.cases },
+    { name: "services_e_dev", candidates: candidatesOf(servicesE), cases: servicesE.cases },
   ];
 }
 

@@ -10,7 +10,7 @@ import { permissionWarnings } from "@/lib/warnings";
 import { ConfirmButton } from "./confirm-button";
 import { withContentKeys } from "./content-keys";
 import { editRowAt, rowValues, toEditableRow, toEditableRows } from "./editable-rows";
-import { FieldErrors, errorsUnder, splitList } from "./field-errors";
+import { FieldErrors, errorsUnder, groupProblems, invalidProps, splitList } from "./field-errors";
 import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
 import { WarningList } from "./warning-list";
 
@@ -136,6 +136,10 @@ function AgentForm({
   const [baseTools, setBaseTools] = useState(agent.baseTools.join(", "));
   const [rules, setRules] = useState(() => toEditableRows(agent.permissions));
   const problems = failure?.problems ?? [];
+  const fieldId = (field: string) => `agent-${field}-${agent.name}`;
+  const nameProblems = errorsUnder(problems, "name");
+  const descriptionProblems = errorsUnder(problems, "description");
+  const baseToolProblems = errorsUnder(problems, "baseTools");
   const draft: Agent = { name: name.trim(), mode, description: description.trim(), permissions: rowValues(rules), baseTools: splitList(baseTools) };
   useUnsavedChangesWarning(JSON.stringify(draft) !== JSON.stringify(agent));
   const warnings = permissionWarnings(draft.permissions, known);
@@ -170,14 +174,22 @@ function AgentForm({
     >
       <div className="row">
         <div className="field" style={{ flex: 1 }}>
-          <label htmlFor={`agent-name-${agent.name}`}>Name</label>
-          {/* biome-ignore lint/a11y/noAutofocus: the form opens when the user asks to create or edit an agent: the focus goes where they are about to type */}
-          <input id={`agent-name-${agent.name}`} value={name} onChange={(event) => setName(event.target.value)} className="mono" autoFocus required />
-          <FieldErrors problems={errorsUnder(problems, "name")} />
+          <label htmlFor={fieldId("name")}>Name</label>
+          <input
+            id={fieldId("name")}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            className="mono"
+            // biome-ignore lint/a11y/noAutofocus: the form opens when the user asks to create or edit an agent: the focus goes where they are about to type
+            autoFocus
+            required
+            {...invalidProps(fieldId("name"), nameProblems)}
+          />
+          <FieldErrors problems={nameProblems} fieldId={fieldId("name")} />
         </div>
         <div className="field">
-          <label htmlFor={`agent-mode-${agent.name}`}>Mode</label>
-          <select id={`agent-mode-${agent.name}`} value={mode} onChange={(event) => setMode(event.target.value as Agent["mode"])}>
+          <label htmlFor={fieldId("mode")}>Mode</label>
+          <select id={fieldId("mode")} value={mode} onChange={(event) => setMode(event.target.value as Agent["mode"])}>
             {AGENT_MODES.map((option) => (
               <option key={option}>{option}</option>
             ))}
@@ -185,17 +197,30 @@ function AgentForm({
         </div>
       </div>
       <div className="field">
-        <label htmlFor={`agent-description-${agent.name}`}>
+        <label htmlFor={fieldId("description")}>
           Description <span className="hint">subagents: shown in the task tool&apos;s description</span>
         </label>
-        <textarea id={`agent-description-${agent.name}`} rows={2} value={description} onChange={(event) => setDescription(event.target.value)} />
+        <textarea
+          id={fieldId("description")}
+          rows={2}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          {...invalidProps(fieldId("description"), descriptionProblems)}
+        />
+        <FieldErrors problems={descriptionProblems} fieldId={fieldId("description")} />
       </div>
       <div className="field">
-        <label htmlFor={`agent-base-${agent.name}`}>
+        <label htmlFor={fieldId("base")}>
           Base tools <span className="hint">always on for every turn; comma-separated</span>
         </label>
-        <input id={`agent-base-${agent.name}`} value={baseTools} onChange={(event) => setBaseTools(event.target.value)} spellCheck={false} />
-        <FieldErrors problems={errorsUnder(problems, "baseTools")} />
+        <input
+          id={fieldId("base")}
+          value={baseTools}
+          onChange={(event) => setBaseTools(event.target.value)}
+          spellCheck={false}
+          {...invalidProps(fieldId("base"), baseToolProblems)}
+        />
+        <FieldErrors problems={baseToolProblems} fieldId={fieldId("base")} />
       </div>
       <div>
         <h3>
@@ -203,53 +228,59 @@ function AgentForm({
         </h3>
         <table>
           <tbody>
-            {rules.map(({ key, value: rule }, index) => (
-              <tr key={key} data-testid={`permission-${index}`}>
-                <td style={{ width: 30 }} className="faint">
-                  {index + 1}
-                </td>
-                <td>
-                  <input
-                    aria-label={`Pattern ${index + 1}`}
-                    value={rule.pattern}
-                    onChange={(event) => editRule(index, { pattern: event.target.value })}
-                    list="agent-tool-names"
-                    className="mono"
-                    spellCheck={false}
-                  />
-                  <WarningList warnings={warnings.filter((warning) => warning.index === index)} testId={`permission-warning-${index}`} />
-                  <FieldErrors problems={errorsUnder(problems, `permissions.${index}`)} />
-                </td>
-                <td>
-                  <select
-                    aria-label={`Action ${index + 1}`}
-                    value={rule.action}
-                    onChange={(event) => editRule(index, { action: event.target.value as PermissionRule["action"] })}
-                  >
-                    {PERMISSION_ACTIONS.map((action) => (
-                      <option key={action}>{action}</option>
-                    ))}
-                  </select>
-                </td>
-                <td className="row" style={{ justifyContent: "flex-end" }}>
-                  <button type="button" className="small-button" onClick={() => moveRule(index, -1)} disabled={index === 0} aria-label="Move up">
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    className="small-button"
-                    onClick={() => moveRule(index, 1)}
-                    disabled={index === rules.length - 1}
-                    aria-label="Move down"
-                  >
-                    ↓
-                  </button>
-                  <button type="button" className="small-button danger" onClick={() => setRules((current) => current.filter((_, i) => i !== index))}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
+            {rules.map(({ key, value: rule }, index) => {
+              const ruleId = fieldId(`permission-${index}`);
+              const { problems: ruleProblems, invalid } = groupProblems(problems, `permissions.${index}`, ruleId);
+              return (
+                <tr key={key} data-testid={`permission-${index}`}>
+                  <td style={{ width: 30 }} className="faint">
+                    {index + 1}
+                  </td>
+                  <td>
+                    <input
+                      aria-label={`Pattern ${index + 1}`}
+                      value={rule.pattern}
+                      onChange={(event) => editRule(index, { pattern: event.target.value })}
+                      list="agent-tool-names"
+                      className="mono"
+                      spellCheck={false}
+                      {...invalid("pattern")}
+                    />
+                    <WarningList warnings={warnings.filter((warning) => warning.index === index)} testId={`permission-warning-${index}`} />
+                    <FieldErrors problems={ruleProblems} fieldId={ruleId} />
+                  </td>
+                  <td>
+                    <select
+                      aria-label={`Action ${index + 1}`}
+                      value={rule.action}
+                      onChange={(event) => editRule(index, { action: event.target.value as PermissionRule["action"] })}
+                      {...invalid("action")}
+                    >
+                      {PERMISSION_ACTIONS.map((action) => (
+                        <option key={action}>{action}</option>
+                      ))}
+                    </select>
+                  </td>
+                  <td className="row" style={{ justifyContent: "flex-end" }}>
+                    <button type="button" className="small-button" onClick={() => moveRule(index, -1)} disabled={index === 0} aria-label="Move up">
+                      ↑
+                    </button>
+                    <button
+                      type="button"
+                      className="small-button"
+                      onClick={() => moveRule(index, 1)}
+                      disabled={index === rules.length - 1}
+                      aria-label="Move down"
+                    >
+                      ↓
+                    </button>
+                    <button type="button" className="small-button danger" onClick={() => setRules((current) => current.filter((_, i) => i !== index))}>
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
         <button
@@ -262,7 +293,7 @@ function AgentForm({
           Add rule
         </button>
       </div>
-      <FieldErrors problems={problems.filter((problem) => !/^(name|baseTools|permissions)/.test(problem.field))} />
+      <FieldErrors problems={problems.filter((problem) => !/^(name|description|baseTools|permissions)/.test(problem.field))} />
       <SaveFailure failure={failure} what={previousName ? `agent ${previousName}` : "the new agent"} onRetry={submit} pending={pending} />
       <div className="row end">
         <button type="button" className="ghost" onClick={onDone}>

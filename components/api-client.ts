@@ -3,6 +3,12 @@ import type { DefinitionReview } from "@/db/queries/definition-reviews";
 import type { ToolPage } from "@/db/queries/tool-pages";
 import type { ToolRecord } from "@/db/queries/tools";
 import type { AuditRow } from "@/db/schema";
+import type { toolListAction } from "@/app/catalogs/[catalog]/simulator/actions";
+import type { ActionData } from "@/lib/action-result";
+import type { ToolListRequest } from "@/lib/pipeline/tool-list";
+
+/** What a page says of a request that never got an answer. */
+export const UNREACHABLE = "The server could not be reached: check the connection, then retry.";
 
 /**
  * Sends a request to the HTTP API and reads its JSON answer. A failure becomes an Error saying in
@@ -15,7 +21,7 @@ async function requestJson<T>(url: string, init: RequestInit): Promise<T> {
     response = await fetch(url, init);
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
-    throw new Error("The server could not be reached: check the connection, then retry.");
+    throw new Error(UNREACHABLE);
   }
   const body = await response.json().catch(() => undefined);
   if (!response.ok || body === undefined) {
@@ -38,6 +44,8 @@ export interface ToolPageFilters {
   tag: string;
   /** A day (YYYY-MM-DD): only the tools their source changed since then. */
   changedSince: string;
+  /** A catalog revision: only the tools changed at it (the tools an import created or updated). */
+  changedIn: string;
 }
 
 export const queryKeys = {
@@ -49,8 +57,12 @@ export const queryKeys = {
   /** One tool; under the tools prefix, so what refreshes the tools refreshes it. */
   tool: (catalogId: string, name: string) => ["tools", catalogId, "one", name] as const,
   audit: (catalogId: string, name: string) => ["audit", catalogId, name] as const,
+  /** The history of the catalog's rules or agents. */
+  history: (catalogId: string, of: "rules" | "agents") => ["history", catalogId, of] as const,
   /** The held-back MCP tools; under the tools prefix, so what refreshes the tools refreshes them. */
   definitionReviews: (catalogId: string) => ["tools", catalogId, "definition-reviews"] as const,
+  /** A simulated tool list, at a revision of the catalog: a newer revision reads it again. */
+  toolList: (catalogId: string, revision: number | undefined, config: ToolListConfig) => ["tool-list", catalogId, revision ?? null, config] as const,
 };
 
 export type { DefinitionReview };
@@ -70,12 +82,13 @@ export const TOOL_PAGE_SIZE = 100;
 /** One page of tools searched and filtered on the server; `cursor` is the previous page's nextCursor. */
 export function fetchToolPage(catalogId: string, filters: ToolPageFilters, cursor?: string, signal?: AbortSignal) {
   const query = new URLSearchParams({ limit: String(TOOL_PAGE_SIZE) });
-  for (const key of ["q", "source", "state", "tag", "changedSince"] as const) if (filters[key]) query.set(key, filters[key]);
+  for (const key of ["q", "source", "state", "tag", "changedSince", "changedIn"] as const) if (filters[key]) query.set(key, filters[key]);
   if (cursor) query.set("cursor", cursor);
   return getJson<ToolPage>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools?${query}`, signal);
 }
 
-export type AuditEntry = Omit<AuditRow, "createdAt"> & { createdAt: string };
+/** An audit entry as the API answers it: with who made it in words. */
+export type AuditEntry = Omit<AuditRow, "createdAt"> & { createdAt: string; actorName: string };
 
 export function fetchToolAudit(catalogId: string, name: string) {
   return getJson<{ entries: AuditEntry[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools/${encodeURIComponent(name)}/audit`).then(
@@ -83,43 +96,22 @@ export function fetchToolAudit(catalogId: string, name: string) {
   );
 }
 
-export interface ToolListConfig {
-  model: string;
-  agent: string;
-  provider?: string;
-  mode?: string;
-  flags?: string[];
-  format?: "ai-sdk" | "openai" | "anthropic";
+export function fetchHistory(catalogId: string, of: "rules" | "agents") {
+  return getJson<{ entries: AuditEntry[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/audit?of=${of}`).then((body) => body.entries);
 }
 
-export interface TraceNote {
-  name: string;
-  reason: string;
-}
+export type ToolListConfig = ToolListRequest;
 
-export interface ToolListResponse {
-  revision: number;
-  provider: string | null;
-  mode: string;
-  format: string;
-  tools: Record<string, unknown>[];
-  annotations: { name: string; source: string; needsApproval: boolean }[];
-  trace: { stage: string; removed: TraceNote[]; changed: TraceNote[]; remaining: number }[];
-  tokens: { total: number; perTool: Record<string, number> };
-}
+/** A simulated tool list, as the simulator's action answers it: what POST …/tool-list answers. */
+export type ToolListResponse = ActionData<typeof toolListAction>;
 
 export function postJson<T>(url: string, body: unknown): Promise<T> {
   return requestJson<T>(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 
-export function fetchToolList(catalogId: string, config: ToolListConfig) {
-  return postJson<ToolListResponse>(`/api/catalogs/${encodeURIComponent(catalogId)}/tool-list`, config);
-}
-
 /** The tool's name in any of the three formats the tool-list API answers in. */
-export function toolNameOf(tool: Record<string, unknown>): string {
-  const fn = tool.function as { name?: string } | undefined;
-  return (fn?.name ?? tool.name) as string;
+export function toolNameOf(tool: ToolListResponse["tools"][number]): string {
+  return "function" in tool ? tool.function.name : tool.name;
 }
 
 export type { StoredMessage };
@@ -137,19 +129,4 @@ export function fetchConversation(catalogId: string, id: string) {
   return getJson<{ conversation: Conversation; messages: StoredMessage[] }>(
     `/api/catalogs/${encodeURIComponent(catalogId)}/conversations/${encodeURIComponent(id)}`,
   );
-}
-
-export interface ToolSearchResponse {
-  conversationId: string;
-  path: "exact" | "semantic";
-  tools: { name: string; description: string; inputSchema: unknown }[];
-  rejected: TraceNote[];
-  selector: string | null;
-  fallback: { from: string; cause: string } | null;
-  decisionId: string;
-  latencyMs: number;
-}
-
-export function postToolSearch(catalogId: string, body: Record<string, unknown>) {
-  return postJson<ToolSearchResponse>(`/api/catalogs/${encodeURIComponent(catalogId)}/tool-search`, body);
 }

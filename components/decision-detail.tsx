@@ -4,13 +4,9 @@ import type { CallDecisionInput, CallDecisionResult } from "@/lib/gateway/call-c
 import { CallInputView, CallResultView, callSummary } from "./call-decision";
 import { withContentKeys } from "./content-keys";
 import { CodeBlock } from "./code-block";
+import { LocalTime } from "./local-time";
 
-/** Shared by the list and the detail: plain helpers, safe on the server and in the browser. */
-export function formatTime(iso: string): string {
-  return iso.replace("T", " ").replace(/\.\d+Z$/, "Z");
-}
-
-/** What a decision chose, in a few words: how many tools it selected (preselection) or found (ToolSearch), or what became of a gateway call. */
+/** Shared by the list and the detail: a plain helper, safe on the server and in the browser. What a decision chose, in a few words: how many tools it selected (preselection) or found (ToolSearch), or what became of a gateway call. */
 export function resultSummary(decision: Pick<Decision, "kind" | "result">): string {
   if (decision.kind === "call") return callSummary((decision.result ?? {}) as Partial<CallDecisionResult>);
   const result = (decision.result ?? {}) as { selected?: unknown[]; tools?: unknown[] };
@@ -73,7 +69,7 @@ export function DecisionDetail({ catalogId, decision }: { catalogId: string; dec
           <span className="mono" data-testid="decision-path">
             path: {decision.path}
           </span>
-          <span className="muted small">{formatTime(decision.createdAt)}</span>
+          <LocalTime className="muted small" iso={decision.createdAt} />
         </div>
         {decision.conversationId ? (
           <div className="row small">

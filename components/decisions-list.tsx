@@ -6,10 +6,11 @@ import { parseAsString, useQueryStates } from "nuqs";
 import { useState } from "react";
 import type { Decision } from "@/db/queries/decisions";
 import { getJson } from "./api-client";
-import { formatTime, resultSummary } from "./decision-detail";
+import { resultSummary } from "./decision-detail";
 import { useLastGood } from "./last-good";
 import { LoadFailure } from "./page-problems";
 import { useLoadMore, VirtualRows } from "./virtual-rows";
+import { LocalTime } from "./local-time";
 
 /** The filters the URL keeps, by their key there ("" = any; "1" = on); kept by nuqs, so a choice shows at once and the URL follows. */
 const anyValue = parseAsString.withDefault("");
@@ -164,7 +165,9 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
                     const decision = decisions[index];
                     return (
                       <tr key={decision.id} ref={measure} data-index={index} data-testid={`decision-row-${decision.id}`} data-kind={decision.kind}>
-                        <td className="small mono">{formatTime(decision.createdAt)}</td>
+                        <td className="small mono">
+                          <LocalTime iso={decision.createdAt} />
+                        </td>
                         <td>
                           <span className={`badge kind-${decision.kind}`}>{decision.kind}</span>
                         </td>

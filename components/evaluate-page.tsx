@@ -9,6 +9,7 @@ import type { EvaluationMiss, MissTool } from "@/lib/evaluation/run";
 import { getJson, postJson } from "./api-client";
 import { useCan } from "./catalog-access";
 import { MetricBars, MetricTrend, regressions, type Metrics, type TrendPoint } from "./metric-charts";
+import { LocalTime } from "./local-time";
 
 /** A case as the editor holds it: the expected tools as typed, comma-separated. */
 interface DraftCase {
@@ -438,7 +439,9 @@ function RunTable({ runs, onOpen }: { runs: EvaluationRun[]; onOpen: (id: string
         <tbody>
           {runs.map((run) => (
             <tr key={run.id} data-testid={`run-row-${run.id}`}>
-              <td className="small">{new Date(run.createdAt).toLocaleString()}</td>
+              <td className="small">
+                <LocalTime iso={run.createdAt} />
+              </td>
               <td>{run.revision}</td>
               <td className="mono small">{run.selector}</td>
               <td>{run.k}</td>

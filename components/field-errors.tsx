@@ -14,6 +14,15 @@ export function invalidProps(fieldId: string, problems: FieldError[] | undefined
   return problems?.length ? { "aria-invalid": true, "aria-describedby": errorsId(fieldId) } : {};
 }
 
+/**
+ * The problems of a group of fields (a rule, a row: those under `prefix`), shown together by the
+ * <FieldErrors> of `fieldId`; `invalid(field)` gives a field of the group invalidProps described by them.
+ */
+export function groupProblems(problems: FieldError[], prefix: string, fieldId: string) {
+  const group = errorsUnder(problems, prefix);
+  return { problems: group, invalid: (field: string) => invalidProps(fieldId, errorsUnder(group, `${prefix}.${field}`)) };
+}
+
 /** `fieldId`: the input these problems are about (see `invalidProps`). */
 export function FieldErrors({ problems, testId, fieldId }: { problems: FieldError[]; testId?: string; fieldId?: string }) {
   if (problems.length === 0) return null;

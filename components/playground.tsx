@@ -9,7 +9,10 @@ import { Fragment, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { PlaygroundUIMessage, ToolSearchRecord, TurnDetails } from "@/lib/playground/messages";
 import type { TurnToolEntry } from "@/lib/selection/turn";
-import { conversationKeys, fetchConversation, fetchConversations, fetchTool, postToolSearch, queryKeys, type ToolSearchResponse } from "./api-client";
+import { toolSearchAction } from "@/app/catalogs/[catalog]/playground/actions";
+import type { ActionData } from "@/lib/action-result";
+import { actionData } from "./action-query";
+import { conversationKeys, fetchConversation, fetchConversations, fetchTool, queryKeys } from "./api-client";
 import { ConfirmButton } from "./confirm-button";
 import { type ChatTurn, exchangeOf, pendingSimulatedCalls, simulatedCall, simulatedResultsComplete, turnsOf, uiMessagesOf } from "./playground-chat";
 import { useShownCount } from "./shown-count";
@@ -552,6 +555,8 @@ function PendingResults({
   );
 }
 
+type ToolSearchAnswer = ActionData<typeof toolSearchAction>;
+
 function ToolSearchConsole({
   catalogId,
   config,
@@ -566,10 +571,20 @@ function ToolSearchConsole({
   const queryClient = useQueryClient();
   const [query, setQuery] = useState("");
   const [maxResults, setMaxResults] = useState(5);
-  const [results, setResults] = useState<(ToolSearchResponse & { query: string })[]>([]);
+  const [results, setResults] = useState<(ToolSearchAnswer & { query: string })[]>([]);
   const search = useMutation({
     mutationFn: (text: string) =>
-      postToolSearch(catalogId, { model: config.model, agent: config.agent, mode: config.mode, flags: config.flags, conversationId, query: text, maxResults }),
+      actionData(() =>
+        toolSearchAction(catalogId, {
+          model: config.model,
+          agent: config.agent,
+          mode: config.mode,
+          flags: config.flags,
+          conversationId,
+          query: text,
+          maxResults,
+        }),
+      ),
     onSuccess: (result, text) => {
       setResults((current) => [{ ...result, query: text }, ...current]);
       onConversation(result.conversationId);

@@ -7,7 +7,8 @@ import type { ReplayResponse } from "@/app/_services/replay";
 import type { DecisionKind } from "@/lib/selection/types";
 import { CallReplayVerdict } from "./call-decision";
 import { withContentKeys } from "./content-keys";
-import { formatTime, ScoreBar } from "./decision-detail";
+import { ScoreBar } from "./decision-detail";
+import { LocalTime } from "./local-time";
 
 interface Props {
   decisionId: string;
@@ -161,8 +162,10 @@ function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["k
                         <span className="badge">{change.subjectKind}</span> <code>{change.subject}</code>{" "}
                         <strong data-testid="change-action">{change.action}</strong>
                       </td>
-                      <td className="small">{change.actor}</td>
-                      <td className="small mono">{formatTime(change.createdAt)}</td>
+                      <td className="small">{change.actorName}</td>
+                      <td className="small mono">
+                        <LocalTime iso={change.createdAt} />
+                      </td>
                     </tr>
                   ),
                 )}

@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { getJson } from "./api-client";
+import { latestRevisionQuery } from "./catalog-revision";
 
 /** How often an open page looks at its catalog's revision (and whenever its window regains focus). */
 const REVISION_POLL_MS = 10_000;
@@ -16,9 +16,7 @@ export function RevisionBadge({ catalogId, revision }: { catalogId: string; revi
   const router = useRouter();
   const queryClient = useQueryClient();
   const latest = useQuery({
-    queryKey: ["catalog-revision", catalogId],
-    queryFn: ({ signal }) =>
-      getJson<{ catalog: { revision: number } }>(`/api/catalogs/${encodeURIComponent(catalogId)}`, signal).then((body) => body.catalog.revision),
+    ...latestRevisionQuery(catalogId),
     refetchInterval: REVISION_POLL_MS,
     refetchOnWindowFocus: "always",
   });

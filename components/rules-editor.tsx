@@ -11,7 +11,7 @@ import type { KnownModel, ProviderProfile } from "@/lib/rules/providers";
 import type { FieldError } from "@/lib/tools/validate";
 import { modelRuleWarnings } from "@/lib/warnings";
 import { editRowAt, rowValues, toEditableRow, toEditableRows } from "./editable-rows";
-import { FieldErrors, errorsUnder, splitList } from "./field-errors";
+import { FieldErrors, groupProblems, splitList } from "./field-errors";
 import { useCan } from "./catalog-access";
 import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
 import { WarningList } from "./warning-list";
@@ -95,6 +95,14 @@ const fromDraft = (draft: RuleDraft): ModelRule => ({
   disable: splitList(draft.disable),
 });
 
+/** A model rule's four lists, as the editor shows them. */
+const RULE_LISTS: { field: "include" | "exclude" | "enable" | "disable"; label: string; placeholder: string; list?: string }[] = [
+  { field: "include", label: "Include models", placeholder: "gpt-, claude-*" },
+  { field: "exclude", label: "Exclude models", placeholder: "oss, gpt-4" },
+  { field: "enable", label: "Enable tools", placeholder: "apply_patch", list: "tool-names" },
+  { field: "disable", label: "Disable tools", placeholder: "edit, write", list: "tool-names" },
+];
+
 function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: string; initial: ModelRule[]; knownModels: KnownModel[] }) {
   const [drafts, setDrafts] = useState(() => initial.map(toDraft));
   const [probe, setProbe] = useState("");
@@ -144,11 +152,18 @@ function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: stri
       {rules.map((rule, index) => {
         const matches = knownModels.filter((model) => explainModelRuleMatch(rule, model.id) !== undefined);
         const probeMatch = probe.trim() ? explainModelRuleMatch(rule, probe.trim()) : undefined;
+        const { problems: ruleProblems, invalid } = groupProblems(problems, `modelRules.${index}`, `model-rule-${index}`);
         return (
           <div key={drafts[index].id} className="card" data-testid={`model-rule-${index}`}>
             <div className="row">
               <span className="badge">#{index + 1}</span>
-              <input aria-label="Rule name" value={drafts[index].name} onChange={(event) => edit(index, "name", event.target.value)} style={{ flex: 1 }} />
+              <input
+                aria-label="Rule name"
+                value={drafts[index].name}
+                onChange={(event) => edit(index, "name", event.target.value)}
+                style={{ flex: 1 }}
+                {...invalid("name")}
+              />
               <button type="button" className="small-button" onClick={() => move(index, -1)} disabled={index === 0} aria-label="Move up">
                 ↑
               </button>
@@ -160,27 +175,17 @@ function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: stri
               </button>
             </div>
             <div className="grid-2">
-              <ListInput
-                label="Include models"
-                value={drafts[index].include}
-                onChange={(value) => edit(index, "include", value)}
-                placeholder="gpt-, claude-*"
-              />
-              <ListInput label="Exclude models" value={drafts[index].exclude} onChange={(value) => edit(index, "exclude", value)} placeholder="oss, gpt-4" />
-              <ListInput
-                label="Enable tools"
-                value={drafts[index].enable}
-                onChange={(value) => edit(index, "enable", value)}
-                placeholder="apply_patch"
-                list="tool-names"
-              />
-              <ListInput
-                label="Disable tools"
-                value={drafts[index].disable}
-                onChange={(value) => edit(index, "disable", value)}
-                placeholder="edit, write"
-                list="tool-names"
-              />
+              {RULE_LISTS.map(({ field, label, placeholder, list }) => (
+                <ListInput
+                  key={field}
+                  label={label}
+                  value={drafts[index][field]}
+                  onChange={(value) => edit(index, field, value)}
+                  placeholder={placeholder}
+                  list={list}
+                  invalid={invalid(field)}
+                />
+              ))}
             </div>
             <div className="small" data-testid="rule-preview">
               <span className="muted">
@@ -203,7 +208,7 @@ function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: stri
               </div>
             )}
             <WarningList warnings={modelRuleWarnings(rule, knownModels)} testId={`rule-warnings-${index}`} />
-            <FieldErrors problems={errorsUnder(problems, `modelRules.${index}`)} testId={`rule-errors-${index}`} />
+            <FieldErrors problems={ruleProblems} testId={`rule-errors-${index}`} fieldId={`model-rule-${index}`} />
           </div>
         );
       })}
@@ -227,12 +232,15 @@ function ListInput({
   onChange,
   placeholder,
   list,
+  invalid,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   placeholder: string;
   list?: string;
+  /** invalidProps of the field, while it has problems. */
+  invalid?: ReturnType<ReturnType<typeof groupProblems>["invalid"]>;
 }) {
   return (
     <div className="field">
@@ -245,11 +253,15 @@ function ListInput({
           list={list}
           spellCheck={false}
           style={{ width: "100%", marginTop: 4 }}
+          {...invalid}
         />
       </label>
     </div>
   );
 }
+
+/** The providers' problems show together under the table; each field with some is described by them. */
+const PROVIDER_ERRORS = "providers";
 
 function ProvidersEditor({ catalogId, initial, searchService }: { catalogId: string; initial: ProviderProfile[]; searchService: boolean }) {
   const [providers, setProviders] = useState(() => toEditableRows(initial));
@@ -280,10 +292,21 @@ function ProvidersEditor({ catalogId, initial, searchService }: { catalogId: str
           {providers.map(({ key, value: provider }, index) => (
             <tr key={key} data-testid={`provider-${provider.id}`}>
               <td>
-                <input aria-label="Provider id" value={provider.id} onChange={(event) => edit(index, { id: event.target.value })} className="mono" />
+                <input
+                  aria-label="Provider id"
+                  value={provider.id}
+                  onChange={(event) => edit(index, { id: event.target.value })}
+                  className="mono"
+                  {...groupProblems(problems, `providers.${index}`, PROVIDER_ERRORS).invalid("id")}
+                />
               </td>
               <td>
-                <input aria-label="Provider name" value={provider.name} onChange={(event) => edit(index, { name: event.target.value })} />
+                <input
+                  aria-label="Provider name"
+                  value={provider.name}
+                  onChange={(event) => edit(index, { name: event.target.value })}
+                  {...groupProblems(problems, `providers.${index}`, PROVIDER_ERRORS).invalid("name")}
+                />
               </td>
               <td>
                 <input
@@ -306,7 +329,7 @@ function ProvidersEditor({ catalogId, initial, searchService }: { catalogId: str
         <input type="checkbox" checked={service} onChange={(event) => setService(event.target.checked)} data-testid="search-service" />A search service is
         configured for this catalog (every model may get <code>websearch</code>)
       </label>
-      <FieldErrors problems={problems} />
+      <FieldErrors problems={problems} fieldId={PROVIDER_ERRORS} />
       <SaveFailure failure={failure} what="the providers" onRetry={submit} pending={pending} />
       <div className="row end">
         <button
@@ -361,43 +384,64 @@ function OverridesEditor({ catalogId, initial, toolNames }: { catalogId: string;
         </p>
       </div>
       {drafts.length === 0 && <p className="faint">No overrides.</p>}
-      {drafts.map(({ key, value: draft }, index) => (
-        <div key={key} className="card">
-          <div className="grid-2">
+      {drafts.map(({ key, value: draft }, index) => {
+        const { problems: overrideProblems, invalid } = groupProblems(problems, `overrides.${index}`, `override-${index}`);
+        return (
+          <div key={key} className="card">
+            <div className="grid-2">
+              <div className="field">
+                <label>
+                  Tool
+                  <input
+                    value={draft.tool}
+                    onChange={(event) => edit(index, { tool: event.target.value })}
+                    list="tool-names"
+                    className="mono"
+                    style={{ width: "100%", marginTop: 4 }}
+                    {...invalid("tool")}
+                  />
+                </label>
+              </div>
+              <ListInput
+                label="Only for models"
+                value={draft.models}
+                onChange={(value) => edit(index, { models: value })}
+                placeholder="empty = every model"
+                invalid={invalid("models")}
+              />
+            </div>
             <div className="field">
               <label>
-                Tool
+                Summary
                 <input
-                  value={draft.tool}
-                  onChange={(event) => edit(index, { tool: event.target.value })}
-                  list="tool-names"
-                  className="mono"
+                  value={draft.summary}
+                  onChange={(event) => edit(index, { summary: event.target.value })}
                   style={{ width: "100%", marginTop: 4 }}
+                  {...invalid("summary")}
                 />
               </label>
             </div>
-            <ListInput label="Only for models" value={draft.models} onChange={(value) => edit(index, { models: value })} placeholder="empty = every model" />
+            <div className="field">
+              <label>
+                Description
+                <textarea
+                  rows={3}
+                  value={draft.description}
+                  onChange={(event) => edit(index, { description: event.target.value })}
+                  style={{ marginTop: 4 }}
+                  {...invalid("description")}
+                />
+              </label>
+            </div>
+            <FieldErrors problems={overrideProblems} fieldId={`override-${index}`} />
+            <div className="row end">
+              <button type="button" className="small-button danger" onClick={() => setDrafts((current) => current.filter((_, i) => i !== index))}>
+                Remove
+              </button>
+            </div>
           </div>
-          <div className="field">
-            <label>
-              Summary
-              <input value={draft.summary} onChange={(event) => edit(index, { summary: event.target.value })} style={{ width: "100%", marginTop: 4 }} />
-            </label>
-          </div>
-          <div className="field">
-            <label>
-              Description
-              <textarea rows={3} value={draft.description} onChange={(event) => edit(index, { description: event.target.value })} style={{ marginTop: 4 }} />
-            </label>
-          </div>
-          <FieldErrors problems={errorsUnder(problems, `overrides.${index}`)} />
-          <div className="row end">
-            <button type="button" className="small-button danger" onClick={() => setDrafts((current) => current.filter((_, i) => i !== index))}>
-              Remove
-            </button>
-          </div>
-        </div>
-      ))}
+        );
+      })}
       <SaveFailure failure={failure} what="the overrides" onRetry={submit} pending={pending} />
       <div className="row end">
         <button

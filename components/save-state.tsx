@@ -61,8 +61,11 @@ const unsavedForms = new Set<symbol>();
 
 const LEAVE_QUESTION = "You have unsaved changes on this page. Leave and discard them?";
 
+/** Set once the person agreed to leave by Back: the way out is then let through. */
+let leaving = false;
+
 function askBeforeUnload(event: BeforeUnloadEvent) {
-  if (unsavedForms.size > 0) event.preventDefault();
+  if (unsavedForms.size > 0 && !leaving) event.preventDefault();
 }
 
 /** A click on a link to another page (a tab, a crumb) while edits are unsaved: leave only if the person says so. */
@@ -79,14 +82,53 @@ function askBeforeFollowingLink(event: MouseEvent) {
   }
 }
 
-/** While `dirty`, leaving the page (a link, reload, closing the tab) asks first. */
+/** The page the unsaved edits are on: its address and history state (Next's router keeps its own there). */
+let guarded: { href: string; state: Record<string, unknown> | null } | undefined;
+
+/** Marks the entry standInFront adds, beside the router's own keys of the state. */
+const STAND_IN = "toolshedUnsavedStandIn";
+
+/**
+ * Back and forward cannot be cancelled, so while edits are unsaved an entry of the guarded page
+ * stands in front of the one before (and, being the newest, leaves no page to go forward to):
+ * Back first lands on the same page again, where the person is asked.
+ */
+function standInFront() {
+  if (!guarded || (window.history.state?.[STAND_IN] && window.location.href === guarded.href)) return;
+  window.history.pushState({ ...guarded.state, [STAND_IN]: true }, "", guarded.href);
+}
+
+/**
+ * A step through the history while edits are unsaved. It runs before Next's router's own popstate
+ * listener (it is a capturing one on window) and keeps the router from seeing a step the person
+ * refuses: the page's entry is put back. Agreed, a step to another page goes on to the router; the
+ * step back onto the same page (from the stand-in entry) is followed by one more, which it lets through.
+ */
+function askBeforeGoingBack(event: PopStateEvent) {
+  if (unsavedForms.size === 0 || leaving || !guarded) return;
+  const samePage = window.location.href === guarded.href;
+  if (!window.confirm(LEAVE_QUESTION)) {
+    event.stopImmediatePropagation();
+    return standInFront();
+  }
+  leaving = true;
+  if (!samePage) return;
+  event.stopImmediatePropagation();
+  window.history.back();
+}
+
+/** While `dirty`, leaving the page (a link, back or forward, reload, closing the tab) asks first. */
 export function useUnsavedChangesWarning(dirty: boolean) {
   const [id] = useState(() => Symbol("form"));
   useEffect(() => {
     if (!dirty) return;
     if (unsavedForms.size === 0) {
+      leaving = false;
+      guarded = { href: window.location.href, state: window.history.state };
       window.addEventListener("beforeunload", askBeforeUnload);
       window.addEventListener("click", askBeforeFollowingLink, true);
+      window.addEventListener("popstate", askBeforeGoingBack, true);
+      standInFront();
     }
     unsavedForms.add(id);
     return () => {
@@ -94,6 +136,7 @@ export function useUnsavedChangesWarning(dirty: boolean) {
       if (unsavedForms.size === 0) {
         window.removeEventListener("beforeunload", askBeforeUnload);
         window.removeEventListener("click", askBeforeFollowingLink, true);
+        window.removeEventListener("popstate", askBeforeGoingBack, true);
       }
     };
   }, [dirty, id]);

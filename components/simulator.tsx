@@ -1,12 +1,13 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { debounce, useQueryStates } from "nuqs";
 import { useMemo, useState } from "react";
+import { toolListAction } from "@/app/catalogs/[catalog]/simulator/actions";
 import type { KnownModel } from "@/lib/rules/providers";
 import { toolListWarnings } from "@/lib/warnings";
-import { fetchToolList, toolNameOf, type ToolListConfig, type ToolListResponse } from "./api-client";
-import { useLastGood } from "./last-good";
+import { useActionQuery } from "./action-query";
+import { queryKeys, toolNameOf, type ToolListConfig, type ToolListResponse } from "./api-client";
+import { useCatalogRevision } from "./catalog-revision";
 import { useShownCount } from "./shown-count";
 import { FORMATS, type Pane, type PaneState, paneValues, readPane, simulatorParsers, toolListConfig } from "./simulator-state";
 import { VirtualRows } from "./virtual-rows";
@@ -106,15 +107,16 @@ export function Simulator({ catalogId, agents, knownModels }: Props) {
   );
 }
 
-/** A configuration's simulated list; while another is asked for, the last one stays (placeholder). */
+/**
+ * A configuration's simulated list at the catalog's newest revision (a change made elsewhere reads
+ * it again); the last good list stays on screen while another is on its way or after it failed.
+ */
 function useToolList(catalogId: string, config: ToolListConfig | undefined) {
-  return useQuery({
-    queryKey: ["tool-list", catalogId, config],
-    queryFn: () => fetchToolList(catalogId, config!),
-    enabled: !!config,
-    retry: false,
-    placeholderData: keepPreviousData,
-  });
+  const revision = useCatalogRevision(catalogId);
+  return useActionQuery(
+    config ? queryKeys.toolList(catalogId, revision, config) : ["tool-list", catalogId, "none"],
+    config && (() => toolListAction(catalogId, config)),
+  );
 }
 
 function SimulationColumn({
@@ -136,12 +138,9 @@ function SimulationColumn({
   other?: ToolListConfig;
   onChange: (change: PaneChange, typing?: boolean) => void;
 }) {
-  const result = useToolList(catalogId, config);
-  const otherResult = useToolList(catalogId, other);
+  const { query: result, shown, current } = useToolList(catalogId, config);
+  const otherResult = useToolList(catalogId, other).query;
   const otherNames = useMemo(() => (otherResult.data ? new Set(otherResult.data.tools.map(toolNameOf)) : undefined), [otherResult.data]);
-  // The last good result stays on screen, dimmed, while the current configuration's is on its way or when it failed.
-  const current = !!result.data && !result.isPlaceholderData && !result.error;
-  const shown = useLastGood(result.data, current);
   return (
     <section className="stack" data-testid={testId}>
       <ConfigForm label={label} agents={agents} pane={pane} onChange={onChange} />

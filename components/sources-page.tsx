@@ -10,6 +10,7 @@ import type { McpServerView } from "@/db/queries/mcp-servers";
 import type { SourceLoadError } from "@/lib/sources/source-file";
 import type { FieldError } from "@/lib/tools/validate";
 import { ConfirmButton } from "./confirm-button";
+import { LocalTime } from "./local-time";
 import { withContentKeys } from "./content-keys";
 import { FieldErrors, errorsUnder, invalidProps } from "./field-errors";
 import { useCan } from "./catalog-access";
@@ -104,11 +105,7 @@ function relative(iso: string, now: number): string {
 }
 
 function RelativeTime({ iso, now }: { iso: string; now: number }) {
-  return (
-    <time dateTime={iso} title={new Date(iso).toLocaleString()}>
-      {relative(iso, now)}
-    </time>
-  );
+  return <LocalTime iso={iso} label={relative(iso, now)} />;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,8 +5,8 @@ import { createInvitationAction, revokeInvitationAction } from "@/app/teams/acti
 import type { Invitation } from "@/db/queries/teams";
 import { TEAM_ROLES } from "@/lib/auth/policy";
 import { ConfirmButton } from "./confirm-button";
-import { formatTime } from "./decision-detail";
 import { RevealingForm, TeamTable, useTeamAction } from "./team-kit";
+import { LocalTime } from "./local-time";
 
 function statusOf(invitation: Invitation, now: number): "accepted" | "expired" | "pending" {
   if (invitation.acceptedAt) return "accepted";
@@ -62,10 +62,15 @@ function InvitationRow({ teamId, invitation, status }: { teamId: string; invitat
       <td>
         <span className={STATUS_BADGE[status]} data-testid={`invitation-status-${invitation.email}`}>
           {status}
-          {status === "accepted" && invitation.acceptedAt ? ` ${formatTime(invitation.acceptedAt)}` : ""}
+          {status === "accepted" && invitation.acceptedAt && (
+            <>
+              {" "}
+              <LocalTime iso={invitation.acceptedAt} />
+            </>
+          )}
         </span>
       </td>
-      <td className="small mono">{status === "accepted" ? "—" : formatTime(invitation.expiresAt)}</td>
+      <td className="small mono">{status === "accepted" ? "—" : <LocalTime iso={invitation.expiresAt} />}</td>
       <td>
         {status !== "accepted" && (
           <ConfirmButton

@@ -6,8 +6,8 @@ import { removeMemberAction, setMemberRoleAction } from "@/app/teams/actions";
 import type { TeamMember } from "@/db/queries/teams";
 import { TEAM_ROLES, type TeamRole } from "@/lib/auth/policy";
 import { ConfirmButton } from "./confirm-button";
-import { formatTime } from "./decision-detail";
 import { TeamTable, useTeamAction } from "./team-kit";
+import { LocalTime } from "./local-time";
 
 /** The team's members; admins may change roles and remove people, everyone else only reads. */
 export function TeamMembers({ teamId, members, canManage, selfId }: { teamId: string; members: TeamMember[]; canManage: boolean; selfId: string }) {
@@ -64,7 +64,9 @@ function MemberRow({ teamId, member, canManage, isSelf }: { teamId: string; memb
           <span className={`badge${member.role === "admin" ? " ok" : ""}`}>{member.role}</span>
         )}
       </td>
-      <td className="small mono">{formatTime(member.since)}</td>
+      <td className="small mono">
+        <LocalTime iso={member.since} />
+      </td>
       {canManage && (
         <td>
           <ConfirmButton

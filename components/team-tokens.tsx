@@ -5,8 +5,8 @@ import { createTokenAction, revokeTokenAction } from "@/app/teams/actions";
 import type { ApiToken } from "@/db/queries/api-tokens";
 import { TOKEN_SCOPES } from "@/lib/auth/policy";
 import { ConfirmButton } from "./confirm-button";
-import { formatTime } from "./decision-detail";
 import { RevealingForm, TeamTable, useTeamAction } from "./team-kit";
+import { LocalTime } from "./local-time";
 
 const SCOPE_HINTS = {
   read: "read: tool lists, preselection, ToolSearch, decisions",
@@ -65,14 +65,16 @@ function TokenRow({ teamId, token }: { teamId: string; token: ApiToken }) {
       </td>
       <td className="mono">{token.prefix}…</td>
       <td>{token.createdBy}</td>
-      <td className="small mono">{formatTime(token.createdAt)}</td>
+      <td className="small mono">
+        <LocalTime iso={token.createdAt} />
+      </td>
       <td className="small mono" data-testid={`token-last-used-${token.name}`}>
-        {token.lastUsedAt ? formatTime(token.lastUsedAt) : "never"}
+        {token.lastUsedAt ? <LocalTime iso={token.lastUsedAt} /> : "never"}
       </td>
       <td>
         {token.revokedAt ? (
-          <span className="badge off" data-testid={`token-status-${token.name}`} title={`Revoked ${formatTime(token.revokedAt)}`}>
-            revoked
+          <span className="badge off" data-testid={`token-status-${token.name}`}>
+            revoked <LocalTime iso={token.revokedAt} />
           </span>
         ) : (
           <span className="badge ok" data-testid={`token-status-${token.name}`}>

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useTransition } from "react";
+import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { deleteToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import type { ToolRecord } from "@/db/queries/tools";
@@ -12,10 +12,12 @@ import { SOURCE_REDEFINE_ACTION } from "@/lib/tools/types";
 import { fetchTool, fetchToolAudit, queryKeys } from "./api-client";
 import { useCan } from "./catalog-access";
 import { ConfirmButton } from "./confirm-button";
-import { changedFields, FieldDiff } from "./definition-diff";
+import { AuditTimeline } from "./audit-history";
+import { FieldDiff } from "./definition-diff";
 import { ToolEditor } from "./tool-editor";
 import { EnabledSwitch, useEnabledToggle } from "./tool-table";
 import { CodeBlock } from "./code-block";
+import { LocalTime } from "./local-time";
 
 export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; tool: ToolRecord }) {
   const router = useRouter();
@@ -23,6 +25,8 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
   const [, startTransition] = useTransition();
   const toggle = useEnabledToggle(catalogId);
   const canEdit = useCan("write");
+  // A restore replaces what the editor shows: it starts again from the restored tool.
+  const [editorGeneration, setEditorGeneration] = useState(0);
   // The page rendered the tool; this keeps it current after edits and toggles without loading the catalog.
   const { data: tool = initial } = useQuery({
     queryKey: queryKeys.tool(catalogId, initial.name),
@@ -84,8 +88,16 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
       </div>
       {tool.source !== "custom" && <LatestSourceChange catalogId={catalogId} name={tool.name} />}
       <div className="grid-2" style={{ gridTemplateColumns: "minmax(0, 3fr) minmax(0, 2fr)", alignItems: "start" }}>
-        {tool.source === "custom" && canEdit ? <ToolEditor catalogId={catalogId} tool={tool} /> : <ReadOnlyDefinition tool={tool} />}
-        <AuditHistory catalogId={catalogId} name={tool.name} />
+        {tool.source === "custom" && canEdit ? <ToolEditor key={editorGeneration} catalogId={catalogId} tool={tool} /> : <ReadOnlyDefinition tool={tool} />}
+        <ToolHistory
+          catalogId={catalogId}
+          name={tool.name}
+          onRestored={(restored) => {
+            if (restored.name !== tool.name) return router.push(`/catalogs/${catalogId}/tools/${encodeURIComponent(restored.name)}`);
+            queryClient.setQueryData(queryKeys.tool(catalogId, restored.name), restored);
+            setEditorGeneration((generation) => generation + 1);
+          }}
+        />
       </div>
     </div>
   );
@@ -135,12 +147,6 @@ function ReadOnlyDefinition({ tool }: { tool: ToolRecord }) {
   );
 }
 
-function show(value: unknown): string {
-  if (value === undefined) return "—";
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
-}
-
 /** The last change of the tool's definition by its source, each changed field in full before and after (nothing when there was none). */
 function LatestSourceChange({ catalogId, name }: { catalogId: string; name: string }) {
   const { data: entries } = useQuery({ queryKey: queryKeys.audit(catalogId, name), queryFn: () => fetchToolAudit(catalogId, name) });
@@ -150,8 +156,8 @@ function LatestSourceChange({ catalogId, name }: { catalogId: string; name: stri
     <div className="panel stack" data-testid="latest-source-change">
       <div className="spread">
         <h2>Changed by its source</h2>
-        <span className="faint small" title={latest.createdAt}>
-          rev {latest.revision} · {new Date(latest.createdAt).toLocaleString()}
+        <span className="faint small">
+          rev {latest.revision} · <LocalTime iso={latest.createdAt} />
         </span>
       </div>
       <FieldDiff before={latest.before} after={latest.after} />
@@ -159,35 +165,45 @@ function LatestSourceChange({ catalogId, name }: { catalogId: string; name: stri
   );
 }
 
-function AuditHistory({ catalogId, name }: { catalogId: string; name: string }) {
+/** The tool's history (under its earlier names too), with "Restore this version" for editors. */
+function ToolHistory({ catalogId, name, onRestored }: { catalogId: string; name: string; onRestored: (tool: ToolRecord) => void }) {
+  const queryClient = useQueryClient();
   const { data: entries, error } = useQuery({ queryKey: queryKeys.audit(catalogId, name), queryFn: () => fetchToolAudit(catalogId, name) });
   return (
-    <div className="panel" data-testid="audit-history">
-      <h2>History</h2>
-      {error && <div className="error-box">{error.message}</div>}
-      {entries?.length === 0 && <p className="muted">No changes recorded yet.</p>}
-      <ul className="timeline">
-        {entries?.map((entry) => {
-          const fields = entry.before === null || entry.after === null ? [] : changedFields(entry.before, entry.after);
-          return (
-            <li key={entry.id} data-testid="audit-entry">
-              <div className="spread">
-                <span>
-                  <b data-testid="audit-action">{entry.action}</b> by {entry.actor}
-                </span>
-                <span className="faint small" title={entry.createdAt}>
-                  rev {entry.revision} · {new Date(entry.createdAt).toLocaleString()}
-                </span>
-              </div>
-              {fields.map((change) => (
-                <div key={change.field} className="small">
-                  <code>{change.field}</code>: <span className="muted">{show(change.before)}</span> → {show(change.after)}
-                </div>
-              ))}
-            </li>
-          );
-        })}
-      </ul>
+    <AuditTimeline
+      catalogId={catalogId}
+      entries={entries}
+      error={error}
+      tool={name}
+      onRestored={async (result) => {
+        if (result.subjectKind !== "tool") return;
+        await queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.audit(catalogId, name) });
+        onRestored(result.tool);
+      }}
+    />
+  );
+}
+
+/** The page of a name no tool has now (deleted, or renamed away): its history, from which an editor can restore it. */
+export function DeletedTool({ catalogId, name }: { catalogId: string; name: string }) {
+  const router = useRouter();
+  return (
+    <div className="stack">
+      <div className="crumbs">
+        <Link href={`/catalogs/${catalogId}/tools`}>Tools</Link> / {name}
+      </div>
+      <p className="panel" data-testid="tool-gone">
+        No tool is named <code>{name}</code> now: it was deleted or renamed. Its history stays below; editors can restore a version of it.
+      </p>
+      <ToolHistory
+        catalogId={catalogId}
+        name={name}
+        onRestored={(restored) => {
+          router.push(`/catalogs/${catalogId}/tools/${encodeURIComponent(restored.name)}`);
+          router.refresh();
+        }}
+      />
     </div>
   );
 }

@@ -8,7 +8,7 @@ import type { ToolPageFilters } from "./api-client";
 export const SEARCH_DEBOUNCE_MS = 200;
 
 const anyValue = parseAsString.withDefault("");
-const toolFilterParsers = { q: anyValue, source: anyValue, state: anyValue, tag: anyValue, changedSince: anyValue };
+const toolFilterParsers = { q: anyValue, source: anyValue, state: anyValue, tag: anyValue, changedSince: anyValue, changedIn: anyValue };
 
 /**
  * The tools table's filters, kept by nuqs: what is typed or picked is the state at once, and the

@@ -5,14 +5,16 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { importJobAction, startImportAction, updateToolAction } from "@/app/catalogs/[catalog]/tools/actions";
+import { updateToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import { useCan } from "./catalog-access";
 import type { ToolRecord } from "@/db/queries/tools";
 import { TOOL_SOURCES } from "@/lib/tools/types";
 import { fetchToolPage, queryKeys, type ToolPage } from "./api-client";
 import { LoadFailure } from "./page-problems";
 import { ToolSearchBox, useSettledToolFilters, useToolFilters } from "./tool-filters";
+import { ToolImport } from "./tool-import";
 import { useLoadMore, VirtualRows } from "./virtual-rows";
+import { LocalTime } from "./local-time";
 
 export function ToolTable({ catalogId }: { catalogId: string }) {
   const canEdit = useCan("write");
@@ -109,8 +111,21 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
             data-testid="changed-since-filter"
           />
         </label>
+        {filters.changedIn && (
+          <span className="badge" data-testid="changed-in-filter">
+            Only the tools changed at revision {filters.changedIn}
+            <button type="button" className="ghost small-button" aria-label="Show every tool again" onClick={() => setFilters({ changedIn: null })}>
+              ×
+            </button>
+          </span>
+        )}
         <span className="spacer" style={{ flex: 1 }} />
-        {canEdit && <ImportButton catalogId={catalogId} />}
+        {canEdit && (
+          <ToolImport
+            catalogId={catalogId}
+            onShowImported={(revision) => setFilters({ q: null, source: null, state: null, tag: null, changedSince: null, changedIn: String(revision) })}
+          />
+        )}
         <a className="button" href={`/api/catalogs/${catalogId}/export`} download data-testid="export-catalog">
           Export
         </a>
@@ -231,10 +246,10 @@ function ToolRow({
           <span
             className="badge warn"
             style={{ marginLeft: 6 }}
-            title={`Its source changed its definition on ${new Date(changedAt).toLocaleString()}; the tool's page shows the change`}
+            title="Its source changed its definition; the tool's page shows the change"
             data-testid={`source-changed-${tool.name}`}
           >
-            changed {new Date(changedAt).toLocaleDateString()}
+            changed <LocalTime iso={changedAt} />
           </span>
         )}
       </td>
@@ -310,118 +325,4 @@ export function useEnabledToggle(catalogId: string) {
       if (tool) queryClient.invalidateQueries({ queryKey: queryKeys.audit(catalogId, tool.name) });
     },
   });
-}
-
-interface ImportSummary {
-  created: string[];
-  updated: string[];
-  unchanged: string[];
-  /** Tools of the file left alone (e.g. those of an MCP server this catalog lacks), each with why. */
-  skipped: { name: string; reason: string }[];
-}
-
-function importCounts(result: ImportSummary): string {
-  const skipped = result.skipped.length > 0 ? `, ${result.skipped.length} skipped` : "";
-  return `${result.created.length} created, ${result.updated.length} updated, ${result.unchanged.length} unchanged${skipped}`;
-}
-
-type ImportProgress = { done: number; total: number; phase?: string };
-
-/** Between two looks at a running import job. */
-const IMPORT_POLL_MS = 500;
-
-/**
- * Sends an import (the file's text: the server parses it off its main thread) and follows it: a
- * small one answers with its result at once, a large one with a job whose progress is polled
- * until it is done (or failed, having written nothing).
- */
-async function runImport(catalogId: string, text: string, onProgress: (progress: ImportProgress) => void): Promise<ImportSummary> {
-  onProgress({ done: 0, total: 0, phase: "sending" });
-  const started = await startImportAction(catalogId, text);
-  if (!started.ok) throw importError(started.error);
-  if ("result" in started.data) return started.data.result;
-  const jobId = started.data.job.id;
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, IMPORT_POLL_MS));
-    const polled = await importJobAction(catalogId, jobId);
-    if (!polled.ok) throw importError(polled.error);
-    const job = polled.data;
-    onProgress(job.progress);
-    if (job.status === "done" && job.result) return job.result;
-    if (job.status === "failed") throw importError({ message: job.error?.message ?? "The import failed.", problems: job.error?.problems ?? [] });
-  }
-}
-
-function importError(error: { message: string; problems: { field: string; message: string }[] }): Error {
-  const details = error.problems.slice(0, 5).map((p) => `${p.field}: ${p.message}`);
-  const more = error.problems.length > 5 ? [`… and ${error.problems.length - 5} more`] : [];
-  return new Error([error.message, ...details, ...more].join("\n"));
-}
-
-function ImportButton({ catalogId }: { catalogId: string }) {
-  const queryClient = useQueryClient();
-  const router = useRouter();
-  const input = useRef<HTMLInputElement>(null);
-  const [progress, setProgress] = useState<ImportProgress>();
-  const importFile = useMutation({
-    mutationFn: async (file: File) => runImport(catalogId, await file.text(), setProgress),
-    onSuccess: (result) => {
-      toast.success(
-        `Imported: ${importCounts(result)}`,
-        result.skipped.length > 0 ? { description: "The skipped tools are listed beside the Import button." } : undefined,
-      );
-      queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
-      router.refresh();
-    },
-    onError: (error) => toast.error("Import rejected: nothing was changed", { description: error.message, duration: 15_000 }),
-    onSettled: () => setProgress(undefined),
-  });
-  return (
-    <>
-      <input
-        ref={input}
-        type="file"
-        accept="application/json,.json"
-        hidden
-        data-testid="import-file"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          if (file) {
-            importFile.reset();
-            importFile.mutate(file);
-          }
-          event.target.value = "";
-        }}
-      />
-      {importFile.isPending && progress && (
-        <span className="import-progress" data-testid="import-progress">
-          <progress value={progress.done} max={Math.max(progress.total, 1)} aria-label="Import progress" />
-          <span className="small mono">
-            {progress.phase && <span className="muted">{progress.phase} </span>}
-            {progress.done.toLocaleString("en")} / {progress.total.toLocaleString("en")}
-          </span>
-        </span>
-      )}
-      {importFile.isSuccess && (
-        <span className="small" data-testid="import-result" title="The last import">
-          Imported: {importCounts(importFile.data)}
-        </span>
-      )}
-      {importFile.isSuccess && importFile.data.skipped.length > 0 && (
-        <details className="small import-skipped" data-testid="import-skipped">
-          <summary>{importFile.data.skipped.length} skipped</summary>
-          <ul>
-            {importFile.data.skipped.map((tool) => (
-              <li key={tool.name}>
-                <span className="mono">{tool.name}</span>: {tool.reason}
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
-      <button type="button" onClick={() => input.current?.click()} disabled={importFile.isPending} data-testid="import-button">
-        {importFile.isPending ? "Importing…" : "Import"}
-      </button>
-    </>
-  );
 }

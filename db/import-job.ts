@@ -3,7 +3,8 @@ import { checkImportSize, parseImport, type ImportedTool } from "@/lib/catalogs/
 import { ToolshedError } from "@/lib/errors";
 import type { FieldError } from "@/lib/tools/validate";
 import type { Db } from "./client";
-import { importDrafts, type ImportResult } from "./queries/tool-import";
+import { getCatalog } from "./queries/catalogs";
+import { importDrafts, planImport, type ImportedField, type ImportResult } from "./queries/tool-import";
 
 /**
  * An import to run: the document as UTF-8 bytes or text of JSON (an HTTP body, a file: decoded
@@ -45,37 +46,114 @@ function relocated(problems: FieldError[], index: number): FieldError[] {
   return problems.map((problem) => ({ ...problem, field: problem.field.replace(/^tools\.0(?=\.|$)/, `tools.${index}`) }));
 }
 
+/** The valid tools of a document with their places in its tools list, and every problem of the others. */
+interface CheckedImport {
+  tools: ImportedTool[];
+  indexes: number[];
+  problems: FieldError[];
+  /** The document's tools list as it is. */
+  raw: unknown[];
+}
+
 /**
- * parseImport, tool by tool, so that progress can be reported: the same checks, problems and
- * fields, all collected before anything is written (one error listing every problem).
+ * parseImport, tool by tool, so that progress can be reported and each problem stays with its
+ * tool: the same checks, problems and fields. A document that is wrong as a whole (not an object,
+ * no tools list, an unknown format, too many tools) throws as parseImport does.
  */
-export function validateImport(document: unknown, report: (done: number, total: number) => void = () => {}): ImportedTool[] {
+function checkImport(document: unknown, report: (done: number, total: number) => void): CheckedImport {
   const tools = (document as { tools?: unknown } | null)?.tools;
-  if (document === null || typeof document !== "object" || Array.isArray(document) || !Array.isArray(tools)) return parseImport(document);
+  if (document === null || typeof document !== "object" || Array.isArray(document) || !Array.isArray(tools)) {
+    // parseImport refuses such a document with its own message.
+    return { tools: parseImport(document), indexes: [], problems: [], raw: [] };
+  }
   checkImportSize(tools.length);
   // The document's own fields (format, version) once, then each tool in a document of its own.
   parseImport({ ...document, tools: [] });
-  const problems: FieldError[] = [];
-  const valid: ImportedTool[] = [];
+  const checked: CheckedImport = { tools: [], indexes: [], problems: [], raw: tools };
   const seen = new Map<string, number>();
   report(0, tools.length);
   tools.forEach((raw, index) => {
+    let valid: ImportedTool | undefined;
     try {
-      valid.push(parseImport({ ...document, tools: [raw] })[0]);
+      valid = parseImport({ ...document, tools: [raw] })[0];
     } catch (error) {
       if (!(error instanceof ToolshedError) || !error.problems) throw error;
-      problems.push(...relocated(error.problems, index));
+      checked.problems.push(...relocated(error.problems, index));
     }
     const name = (raw as { name?: unknown } | null)?.name;
-    if (typeof name === "string") {
-      const first = seen.get(name);
-      if (first !== undefined) problems.push({ field: `tools.${index}.name`, message: `"${name}" appears twice (also at tools.${first}).` });
-      else seen.set(name, index);
+    const first = typeof name === "string" ? seen.get(name) : undefined;
+    if (first !== undefined) checked.problems.push({ field: `tools.${index}.name`, message: `"${name}" appears twice (also at tools.${first}).` });
+    else if (typeof name === "string") seen.set(name, index);
+    if (valid && first === undefined) {
+      checked.tools.push(valid);
+      checked.indexes.push(index);
     }
     if ((index + 1) % PROGRESS_EVERY === 0) report(index + 1, tools.length);
   });
+  return checked;
+}
+
+/** Every tool of the document checked, all collected before anything is written: one error listing every problem. */
+export function validateImport(document: unknown, report: (done: number, total: number) => void = () => {}): ImportedTool[] {
+  const { tools, problems } = checkImport(document, report);
   if (problems.length > 0) throw ToolshedError.fromFieldErrors(problems, "Import rejected");
-  return valid;
+  return tools;
+}
+
+/** A tool of the file: its name as written there (null when it has none) and its place in the file's tools list. */
+export interface PreviewedTool {
+  name: string | null;
+  index: number;
+}
+
+/**
+ * What an import of a document would do to the catalog at `revision`, tool by tool. While any tool
+ * is `invalid` the import is refused whole; `skipped` ones are left alone by an import that runs.
+ */
+export interface ImportPreview {
+  revision: number;
+  created: PreviewedTool[];
+  updated: (PreviewedTool & { fields: ImportedField[] })[];
+  unchanged: PreviewedTool[];
+  skipped: (PreviewedTool & { reason: string })[];
+  invalid: (PreviewedTool & { problems: FieldError[] })[];
+}
+
+/** The tools with problems, each once, in the file's order, with its problems. */
+function invalidTools(checked: CheckedImport): ImportPreview["invalid"] {
+  const byIndex = new Map<number, FieldError[]>();
+  for (const problem of checked.problems) {
+    const index = Number(/^tools\.(\d+)/.exec(problem.field)?.[1]);
+    byIndex.set(index, [...(byIndex.get(index) ?? []), problem]);
+  }
+  return [...byIndex]
+    .sort(([a], [b]) => a - b)
+    .map(([index, problems]) => {
+      const name = (checked.raw[index] as { name?: unknown } | null)?.name;
+      return { name: typeof name === "string" ? name : null, index, problems };
+    });
+}
+
+/**
+ * A dry run: the same reading, checks and plan as runImportJob, written nowhere. Each valid tool
+ * is placed where the import would put it against the catalog as it is now; the ones with problems
+ * are listed with them instead of failing the run.
+ */
+export async function previewImportJob(db: Db, input: ImportJobInput, report: (progress: ImportProgress) => void = () => {}): Promise<ImportPreview> {
+  report({ done: 0, total: 0, phase: "reading" });
+  const checked = checkImport(readDocument(input), (done, total) => report({ done, total, phase: "validating" }));
+  const { revision } = await getCatalog(db, input.catalogId);
+  const plan = await planImport(db, input.catalogId, checked.tools);
+  const placeOf = new Map(checked.tools.map((tool, position) => [tool.name, checked.indexes[position]]));
+  const placed = (name: string): PreviewedTool => ({ name, index: placeOf.get(name)! });
+  return {
+    revision,
+    created: plan.result.created.map(placed),
+    updated: plan.result.updated.map((name) => ({ ...placed(name), fields: plan.changedFields.get(name)! })),
+    unchanged: plan.result.unchanged.map(placed),
+    skipped: plan.result.skipped.map(({ name, reason }) => ({ ...placed(name), reason })),
+    invalid: invalidTools(checked),
+  };
 }
 
 /**

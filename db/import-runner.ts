@@ -3,13 +3,17 @@ import { Worker } from "node:worker_threads";
 import { ToolshedError, type ErrorCode } from "@/lib/errors";
 import type { FieldError } from "@/lib/tools/validate";
 import { fileOf, type Db } from "./client";
-import type { ImportJobInput, ImportProgress } from "./import-job";
+import type { ImportJobInput, ImportPreview, ImportProgress } from "./import-job";
 import type { ImportResult } from "./queries/tool-import";
 
-/** What the main thread sends the import worker: one import, on the database at `file`. */
+/** What a job does: import, or work out what an import would do (a dry run, writing nothing). */
+export type ImportMode = "import" | "preview";
+
+/** What the main thread sends the import worker: one import or preview, on the database at `file`. */
 export interface WorkerRequest {
   id: number;
   file: string;
+  mode: ImportMode;
   input: ImportJobInput;
 }
 
@@ -22,11 +26,11 @@ export interface SerializedError {
 
 export type WorkerReply =
   | { type: "progress"; id: number; progress: ImportProgress }
-  | { type: "done"; id: number; result: ImportResult }
+  | { type: "done"; id: number; result: ImportResult | ImportPreview }
   | { type: "failed"; id: number; error: SerializedError };
 
 interface Pending {
-  resolve: (result: ImportResult) => void;
+  resolve: (result: ImportResult | ImportPreview) => void;
   reject: (error: Error) => void;
   onProgress: (progress: ImportProgress) => void;
 }
@@ -113,18 +117,24 @@ export async function stopImportWorker(): Promise<void> {
  * connection can reach, on this thread once the caller has returned. `onProgress` hears how far it is.
  */
 export function runImport(db: Db, input: ImportJobInput, onProgress: (progress: ImportProgress) => void = () => {}): Promise<ImportResult> {
+  return runJob(db, "import", input, onProgress) as Promise<ImportResult>;
+}
+
+/** A dry run of an import, where an import runs (see runImport): what it would do, written nowhere. */
+export function runImportPreview(db: Db, input: ImportJobInput): Promise<ImportPreview> {
+  return runJob(db, "preview", input, () => {}) as Promise<ImportPreview>;
+}
+
+function runJob(db: Db, mode: ImportMode, input: ImportJobInput, onProgress: (progress: ImportProgress) => void): Promise<ImportResult | ImportPreview> {
   const file = fileOf(db);
   if (!file) {
     // Loaded here only: validation (Ajv) and the parsing stay out of the main thread's code otherwise.
     return import("./import-job").then(
-      ({ runImportJob }) =>
+      (job) =>
         new Promise((resolve, reject) => {
           setImmediate(() => {
-            try {
-              resolve(runImportJob(db, input, onProgress));
-            } catch (error) {
-              reject(error as Error);
-            }
+            const run = async () => (mode === "preview" ? job.previewImportJob(db, input, onProgress) : job.runImportJob(db, input, onProgress));
+            run().then(resolve, reject);
           });
         }),
     );
@@ -137,6 +147,6 @@ export function runImport(db: Db, input: ImportJobInput, onProgress: (progress: 
     current.pending.set(id, { resolve, reject, onProgress });
     // A body's bytes move to the worker instead of being copied (the caller hands over a buffer of their own).
     const whole = input.bytes && input.bytes.byteOffset === 0 && input.bytes.byteLength === input.bytes.buffer.byteLength;
-    current.worker.postMessage({ id, file, input } satisfies WorkerRequest, whole ? [input.bytes!.buffer as ArrayBuffer] : []);
+    current.worker.postMessage({ id, file, mode, input } satisfies WorkerRequest, whole ? [input.bytes!.buffer as ArrayBuffer] : []);
   });
 }

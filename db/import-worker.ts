@@ -1,6 +1,6 @@
 /**
  * The import worker: a worker thread with its own connection to the database file, where imports
- * are parsed, validated and written (db/import-job.ts) while the main thread keeps answering
+ * are parsed, validated and written, or previewed (db/import-job.ts), while the main thread keeps answering
  * requests. WAL lets the main thread read meanwhile; the write is one short immediate transaction.
  * Started by db/import-runner.ts; jobs arrive one message each and run one at a time.
  */
@@ -8,7 +8,7 @@ import "server-only";
 import { parentPort } from "node:worker_threads";
 import { ToolshedError } from "@/lib/errors";
 import { openDb, type Db } from "./client";
-import { runImportJob } from "./import-job";
+import { previewImportJob, runImportJob, type ImportProgress } from "./import-job";
 import type { WorkerReply, WorkerRequest } from "./import-runner";
 
 const connections = new Map<string, Db>();
@@ -26,9 +26,11 @@ function reply(message: WorkerReply): void {
   parentPort!.postMessage(message);
 }
 
-parentPort!.on("message", async (request: WorkerRequest) => {
+async function handle(request: WorkerRequest): Promise<void> {
+  const report = (progress: ImportProgress) => reply({ type: "progress", id: request.id, progress });
   try {
-    const result = await runImportJob(connection(request.file), request.input, (progress) => reply({ type: "progress", id: request.id, progress }));
+    const db = connection(request.file);
+    const result = await (request.mode === "preview" ? previewImportJob(db, request.input, report) : runImportJob(db, request.input, report));
     reply({ type: "done", id: request.id, result });
   } catch (error) {
     if (error instanceof ToolshedError) {
@@ -38,4 +40,10 @@ parentPort!.on("message", async (request: WorkerRequest) => {
       reply({ type: "failed", id: request.id, error: { code: "internal", message: "Internal error: the server log has details." } });
     }
   }
+}
+
+/** Jobs one after another, in the order they came, even where one waits for the database. */
+let queue = Promise.resolve();
+parentPort!.on("message", (request: WorkerRequest) => {
+  queue = queue.then(() => handle(request));
 });

@@ -422,3 +422,17 @@ export type TeamRow = typeof teams.$inferSelect;
 export type TeamMemberRow = typeof teamMembers.$inferSelect;
 export type InvitationRow = typeof invitations.$inferSelect;
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
+
+/**
+ * A job that must run on one instance at a time across all that share the database (the periodic
+ * MCP sync, the decision-log retention): the instance that holds the row's lease until it expires
+ * runs it; another may take it over only once it has expired.
+ */
+export const leases = sqliteTable("leases", {
+  name: text("name").primaryKey(),
+  /** The instance that holds the lease. */
+  holder: text("holder").notNull(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+export type LeaseRow = typeof leases.$inferSelect;

@@ -94,18 +94,25 @@ test.describe("with an error shown", () => {
     expect(await shell.seriousViolations()).toEqual([]);
   });
 
-  // Each page's main read failing as a crashed server would answer it: the API's error, status 500.
+  // Each page's main read failing as a crashed server would answer it: a read of the HTTP API with
+  // the API's error, status 500; a server action (a POST to the page's own URL) with a plain-text 500.
   const FAILED_READS = [
     { path: "/catalogs/demo/tools", api: "/api/catalogs/demo/tools", error: "load-error" },
-    { path: "/catalogs/demo/simulator?model=gpt-5&agent=build", api: "/api/catalogs/demo/tool-list", error: "sim-error" },
+    { path: "/catalogs/demo/simulator?model=gpt-5&agent=build", action: "/catalogs/demo/simulator", error: "sim-error" },
     { path: "/catalogs/demo/decisions", api: "/api/catalogs/demo/decisions", error: "load-error" },
   ];
-  for (const { path, api, error } of FAILED_READS) {
+  for (const { path, api, action, error } of FAILED_READS) {
     test(`${path}: a failed request is announced, with no serious violation`, async ({ page }) => {
       const shell = new AppShell(page);
       await page.route(
-        (url) => url.pathname === api,
-        (route) => route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "Boom." } }) }),
+        (url) => url.pathname === (api ?? action),
+        (route) => {
+          if (api)
+            return route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "Boom." } }) });
+          // The page itself still loads; its server actions fail (Next shows a text/plain answer's text as the error).
+          if (route.request().method() !== "POST") return route.fallback();
+          return route.fulfill({ status: 500, headers: { "content-type": "text/plain" }, body: "Boom." });
+        },
       );
       await shell.open(path, (page) => page.getByTestId(error));
       await expect(page.getByTestId(error)).toHaveAttribute("role", "alert");

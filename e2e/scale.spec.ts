@@ -133,7 +133,7 @@ test("a 10,000-tool catalog opens at once, is searched as typed, and a tool is e
   await expect(tools.count()).toHaveText(`Showing 1 of ${total} tools`);
 });
 
-test("importing a file from the tools page shows its progress and then what it changed", async ({ page, request }) => {
+test("importing a file from the tools page previews it, asks, shows its progress and then what it changed", async ({ page, request }) => {
   const created = await request.post("/api/catalogs", { data: { name: "Import Progress" } });
   expect(created.status()).toBe(201);
   const catalogId = (await created.json()).catalog.id as string;
@@ -142,16 +142,27 @@ test("importing a file from the tools page shows its progress and then what it c
   await tools.goto();
   const document = { tools: Array.from({ length: 300 }, (_, index) => syntheticTool(index)) };
   await page.getByTestId("import-file").setInputFiles({ name: "tools.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(document)) });
+  await expect(page.getByTestId("import-preview-counts")).toContainText("create 300");
+  await page.getByTestId("import-confirm").click();
   await expect(page.getByTestId("import-result")).toHaveText("Imported: 300 created, 0 updated, 0 unchanged");
   await expect(tools.count()).toHaveText(`Showing ${total} of ${total} tools`);
+  // The same file again: nothing would change, so there is nothing to confirm.
   await page.getByTestId("import-file").setInputFiles({ name: "tools.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(document)) });
-  await expect(page.getByTestId("import-result")).toHaveText("Imported: 0 created, 0 updated, 300 unchanged");
+  await expect(page.getByTestId("import-preview-counts")).toContainText("leave 300 unchanged");
+  await expect(page.getByTestId("import-nothing")).toBeVisible();
+  await page.getByTestId("import-close").click();
 
   // Over a thousand tools the import runs as a job: its progress shows until the result does.
   const large = { tools: Array.from({ length: 2_500 }, (_, index) => syntheticTool(index)) };
   await page.getByTestId("import-file").setInputFiles({ name: "large.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(large)) });
+  await expect(page.getByTestId("import-preview-counts")).toContainText("create 2200", { timeout: 60_000 });
+  await page.getByTestId("import-confirm").click();
   await expect(page.getByTestId("import-progress")).toBeVisible();
   await expect(page.getByTestId("import-result")).toHaveText("Imported: 2200 created, 0 updated, 300 unchanged", { timeout: 60_000 });
   await expect(page.getByTestId("import-progress")).toHaveCount(0);
   await expect(tools.count()).toHaveText(`Showing ${(total + 2_200).toLocaleString("en")} of ${(total + 2_200).toLocaleString("en")} tools`);
+  // Exactly the tools this import created.
+  await page.getByTestId("show-imported").click();
+  await expect(tools.count()).toHaveText(`Showing 2,200 of ${(total + 2_200).toLocaleString("en")} tools`);
+  await expect(page.getByTestId("changed-in-filter")).toBeVisible();
 });

@@ -111,6 +111,20 @@ const importResult = z.object({
   revision: z.number().int(),
 });
 
+/** A tool of the file: its name as written there (null when it has none) and its place (0-based) in its tools list. */
+const previewedTool = z.object({ name: z.string().nullable(), index: z.number().int() });
+
+const importPreview = z.object({
+  revision: z.number().int().describe("The catalog revision the preview was worked out at."),
+  created: z.array(previewedTool),
+  updated: z.array(previewedTool.extend({ fields: z.array(z.enum(["summary", "description", "inputSchema", "tags", "enabled"])) })),
+  unchanged: z.array(previewedTool),
+  skipped: z.array(previewedTool.extend({ reason: z.string() })).describe("Left alone by an import that runs, each with why."),
+  invalid: z
+    .array(previewedTool.extend({ problems: errorResponse.shape.error.shape.problems.unwrap() }))
+    .describe("Tools with problems: while there is any, the import is refused whole."),
+});
+
 const importJob = z.looseObject({
   id: z.string(),
   catalogId: z.string(),
@@ -184,9 +198,28 @@ export const apiResponses = {
   }),
   ToolAnswer: z.object({ tool }),
   ToolDeletion: z.object({ deleted: z.string(), revision: z.number().int(), references: z.looseObject({}) }),
-  ToolAudit: z.object({ entries: z.array(z.looseObject({ action: z.string(), subject: z.string(), revision: z.number().int() })) }),
+  AuditHistory: z.object({
+    entries: z.array(
+      z.looseObject({
+        id: z.number().int(),
+        action: z.string(),
+        subjectKind: z.string(),
+        subject: z.string(),
+        revision: z.number().int(),
+        actor: z.string().describe("As recorded: a person's email, `token:<name>`, or the process (`sync`, `seed`)."),
+        actorName: z.string().describe("Who made the change, in words: `Ada (ada@example.com)`, `token ci`, `sync`."),
+        createdAt: timestamp,
+      }),
+    ),
+  }),
+  RestoreAnswer: z.looseObject({
+    changed: z.boolean().describe("False when that version already was the current one: nothing was written."),
+    revision: z.number().int(),
+    subjectKind: z.enum(["tool", "agent", "rules"]),
+  }),
   CatalogExport: z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })) }),
   ImportResult: importResult,
+  ImportPreviewAnswer: z.object({ preview: importPreview }),
   ImportStarted: z.object({ job: z.object({ id: z.string(), url: z.string() }) }),
   ImportJobAnswer: z.object({ job: importJob }),
   Rules: z.object({ rules: z.looseObject({}) }),

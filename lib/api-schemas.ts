@@ -101,6 +101,11 @@ export const replayBody = z.strictObject({
   selector: z.string().trim().min(1, "Name a selector, or leave it out.").max(200).optional(),
 });
 
+/** POST …/import?dryRun=1: what the import would do, tool by tool, written nowhere. */
+export const importQuery = z.object({
+  dryRun: z.enum(["1", "true"], { error: 'dryRun is "1" (or "true"), or left out.' }).optional(),
+});
+
 export const decisionQuery = z.strictObject({
   conversationId: z.string().optional(),
   kind: z.enum(DECISION_KINDS).optional(),
@@ -114,7 +119,7 @@ export const decisionQuery = z.strictObject({
 });
 
 /**
- * The query of a page of tools (GET …/tools?q=&source=&state=&tag=&changedSince=&cursor=|offset=&limit=).
+ * The query of a page of tools (GET …/tools?q=&source=&state=&tag=&changedSince=&changedIn=&cursor=|offset=&limit=).
  * Other parameters are ignored, as they always were on that route; without any of these it lists every tool.
  */
 export const toolPageQuery = z.object({
@@ -127,6 +132,8 @@ export const toolPageQuery = z.object({
     .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: "changedSince is an ISO 8601 date (2026-05-01) or date-time (2026-05-01T12:00:00Z)." })
     .transform((text) => new Date(text))
     .optional(),
+  /** Only tools changed at this catalog revision: an import's `revision` names the tools it created or updated. */
+  changedIn: z.coerce.number({ error: "changedIn is a catalog revision (a whole number)." }).int().min(0).optional(),
   cursor: z
     .string()
     .regex(/^\d{1,15}$/, "cursor is the nextCursor of a previous page.")
@@ -170,4 +177,20 @@ export const evaluationQuery = z.strictObject({
 export const qualityQuery = z.strictObject({
   /** How far back "never chosen" looks. */
   days: z.coerce.number().int().min(1).max(365).optional(),
+});
+
+export const auditQuery = z.strictObject({
+  /** Whose history: the catalog's rules or its agents (a tool's is GET …/tools/{name}/audit). */
+  of: z.enum(["rules", "agents"]),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+
+/** An audit entry's id as a path segment: /audit/{id}/restore. */
+export const auditEntryId = z.coerce.number().int().positive("An audit entry's id is a number, e.g. /audit/12/restore.");
+
+export const restoreBody = z.strictObject({
+  /** The version the entry replaced, or the one it made. */
+  version: z.enum(["before", "after"]),
+  /** For a tool's entry: the tool's name now, when it was renamed since; by default the entry's subject. */
+  tool: safeName().min(1).max(200).optional(),
 });

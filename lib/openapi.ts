@@ -1,17 +1,20 @@
 import { z } from "zod";
 import {
   agentBody,
+  auditQuery,
   createCatalogBody,
   decisionQuery,
   definitionReviewBody,
   evaluationBody,
   evaluationQuery,
+  importQuery,
   mcpGatewayQuery,
   mcpServerBody,
   playgroundBody,
   preselectBody,
   qualityQuery,
   replayBody,
+  restoreBody,
   rulesBody,
   toolBody,
   toolListBody,
@@ -68,8 +71,11 @@ const requestSchemas = {
   ToolBody: toolBody,
   ToolPageQuery: toolPageQuery,
   ToolListBody: toolListBody,
+  ImportQuery: importQuery,
   RulesBody: rulesBody,
   AgentBody: agentBody,
+  AuditQuery: auditQuery,
+  RestoreBody: restoreBody,
   PreselectBody: preselectBody,
   ToolSearchBody: toolSearchBody,
   DecisionQuery: decisionQuery,
@@ -139,18 +145,49 @@ export const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation
     },
     delete: { summary: "Delete a custom tool with every reference to it", access: "write", responses: { 200: "ToolDeletion" } },
   },
-  "/api/catalogs/{catalog}/tools/{name}/audit": { get: { summary: "A tool's audit history", access: "read", responses: { 200: "ToolAudit" } } },
+  "/api/catalogs/{catalog}/tools/{name}/audit": {
+    get: {
+      summary: "A tool's audit history",
+      description: "Newest first; each entry names who made it (`actorName`).",
+      access: "read",
+      responses: { 200: "AuditHistory" },
+    },
+  },
+  "/api/catalogs/{catalog}/audit": {
+    get: {
+      summary: "The audit history of the catalog's rules or agents",
+      description: "Newest first; each entry names who made it (`actorName`).",
+      access: "read",
+      query: "AuditQuery",
+      responses: { 200: "AuditHistory" },
+    },
+  },
+  "/api/catalogs/{catalog}/audit/{id}/restore": {
+    post: {
+      summary: "Restore the version of a tool, agent or part of the rules an audit entry recorded",
+      description:
+        "Written as an edit is (same checks, one revision; its audit entries say `restored from #<id> (<version>)`). A deleted tool or agent is created again; a name now taken, a source's tool that is gone, or a version that no longer validates is refused with the reason.",
+      access: "write",
+      body: "RestoreBody",
+      responses: { 200: "RestoreAnswer" },
+    },
+  },
   "/api/catalogs/{catalog}/export": { get: { summary: "The catalog as one document", access: "read", responses: { 200: "CatalogExport" } } },
   "/api/catalogs/{catalog}/import": {
     post: {
-      summary: "Import tools (all or nothing)",
-      description: "Up to 1,000 tools: 200 with the result. More: 202 with a job to poll (also in `Location`).",
+      summary: "Import tools (all or nothing), or preview an import",
+      description:
+        "Up to 1,000 tools: 200 with the result. More: 202 with a job to poll (also in `Location`). With `dryRun=1`: 200 with what the import would do to each tool of the file, written nowhere.",
       access: "write",
+      query: "ImportQuery",
       body: {
         mediaType: "application/json",
         description: "A catalog export, or a labelled set `{ tools: [{ name, description, parameters }] }`; up to 64 MiB.",
       },
-      responses: { 200: "ImportResult", 202: "ImportStarted" },
+      responses: {
+        200: { description: "`ImportResult`, or `ImportPreviewAnswer` with `dryRun`.", schema: { oneOf: [ref("ImportResult"), ref("ImportPreviewAnswer")] } },
+        202: "ImportStarted",
+      },
     },
   },
   "/api/catalogs/{catalog}/import-jobs/{id}": { get: { summary: "An import job", access: "read", responses: { 200: "ImportJobAnswer" } } },

@@ -1,15 +1,24 @@
 /**
- * `npm run db:migrate`: brings the database (TOOLSHED_DB) to this release's schema and start-up
- * data (db/seed.ts: the demo catalog unless TOOLSHED_SEED=0, built-ins a newer release ships, the
- * secret key), creating it if needed. One step before the server starts (scripts/start.sh,
+ * `npm run db:migrate`: brings the database to this release's schema. With TOOLSHED_DATABASE_URL
+ * (postgres://…), the PostgreSQL database there. Otherwise the SQLite file (TOOLSHED_DB), created
+ * if needed, with its start-up data (db/seed.ts: the demo catalog unless TOOLSHED_SEED=0, built-ins
+ * a newer release ships, the secret key). One step before the server starts (scripts/start.sh,
  * Playwright's web servers), so that processes never race on it; the server refuses a database
  * this has not migrated.
  */
 import { closeDb, databaseFile, migrateDatabase } from "../db/client";
+import { migratePostgres } from "../db/migrate-postgres";
 import { seed } from "../db/seed";
 
-const file = databaseFile();
-const db = migrateDatabase(file);
-await seed(db, { demo: process.env.TOOLSHED_SEED !== "0" });
-closeDb(db);
-process.stderr.write(`Toolshed: ${file} is migrated and seeded.\n`);
+const databaseUrl = process.env.TOOLSHED_DATABASE_URL;
+if (databaseUrl) {
+  await migratePostgres(databaseUrl);
+  const { host, pathname } = new URL(databaseUrl);
+  process.stderr.write(`Toolshed: the PostgreSQL database ${host}${pathname} is migrated.\n`);
+} else {
+  const file = databaseFile();
+  const db = migrateDatabase(file);
+  await seed(db, { demo: process.env.TOOLSHED_SEED !== "0" });
+  closeDb(db);
+  process.stderr.write(`Toolshed: ${file} is migrated and seeded.\n`);
+}

@@ -1,8 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/db/client";
-import type { ImportJobInput, ImportProgress } from "@/db/import-job";
-import { runImport } from "@/db/import-runner";
+import type { ImportJobInput, ImportPreview, ImportProgress } from "@/db/import-job";
+import { runImport, runImportPreview } from "@/db/import-runner";
 import type { ImportResult } from "@/db/queries/tool-import";
 import { ToolshedError, notFound, type ErrorCode } from "@/lib/errors";
 import type { FieldError } from "@/lib/tools/validate";
@@ -211,6 +211,14 @@ export async function startImport(
 /** Imports and waits for the result however large the import is (the work still runs off this thread). */
 export async function importAndWait(db: Db, catalogId: string, document: ImportDocument, actor: string): Promise<ImportResult> {
   return runImport(db, jobInput(catalogId, document, actor));
+}
+
+/**
+ * What an import of the document would do to the catalog as it is now, tool by tool (a dry run,
+ * written nowhere); waited for however large, and worked out off this thread like an import.
+ */
+export async function previewImport(db: Db, catalogId: string, document: ImportDocument): Promise<ImportPreview> {
+  return runImportPreview(db, jobInput(catalogId, document, ""));
 }
 
 /** A job of this catalog, as `GET …/import-jobs/{id}` answers it; 404 for an unknown one or another catalog's. */

@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
+import { withActorNames } from "@/db/queries/audit";
 import { listAuditBetween, type CatalogChange } from "@/db/queries/audit-between";
 import { getConversation } from "@/db/queries/conversations";
 import { getDecision } from "@/db/queries/decisions";
@@ -14,7 +15,8 @@ import { catalogState } from "./sources";
 export interface ReplayResponse extends ReplayResult {
   decisionId: string;
   catalogId: string;
-  catalogChanges: CatalogChange[];
+  /** Each with who made it in words (`actorName`). */
+  catalogChanges: (CatalogChange & { actorName: string })[];
 }
 
 /**
@@ -47,6 +49,6 @@ export async function replayDecisionById(db: Db, id: string, request: z.infer<ty
   // A gateway call is checked against what its session has found by now (nothing, once the conversation is deleted).
   const sessionHistory = decision.kind === "call" && decision.conversationId ? (await getConversation(db, decision.conversationId)).history : [];
   const result = await replayDecision({ decision, state, selector, sessionHistory });
-  const catalogChanges = await listAuditBetween(db, decision.catalogId, decision.revision, state.revision);
+  const catalogChanges = await withActorNames(db, await listAuditBetween(db, decision.catalogId, decision.revision, state.revision));
   return { decisionId: decision.id, catalogId: decision.catalogId, ...result, catalogChanges };
 }

@@ -17,6 +17,8 @@ import { totalTokens } from "@/lib/formats/tokens";
 import type { ConversationMessage } from "@/lib/selection/types";
 import { registryView } from "@/lib/selection/verify";
 import { ToolshedError } from "@/lib/errors";
+import type { Principal } from "@/lib/auth/policy";
+import { enforceRateLimit } from "./access";
 import { catalogState } from "./sources";
 
 interface SelectorRegistry {
@@ -167,12 +169,10 @@ export async function runPreselection(db: Db, catalogId: string, request: TurnRe
   return { conversationId: conversation.id, decisionId: decision.id, storedMessageId, revision: state.revision, state, ...result };
 }
 
+export type ToolSearchRequest = TurnRequest & { query: string; maxResults?: number; messages?: ConversationMessage[]; selector?: string };
+
 /** A ToolSearch call as the main model makes it, recorded as a decision; found tools join the history. */
-export async function runToolSearchCall(
-  db: Db,
-  catalogId: string,
-  request: TurnRequest & { query: string; maxResults?: number; messages?: ConversationMessage[]; selector?: string },
-) {
+export async function runToolSearchCall(db: Db, catalogId: string, request: ToolSearchRequest) {
   const { state, list, view } = await readTurnView(db, catalogId, request);
   const conversation = await openConversation(db, catalogId, request.conversationId, { ...pipelineRequest(request), title: request.query.slice(0, 80) });
   // The conversation's transcript, which the decision then refers to instead of copying it.
@@ -211,4 +211,23 @@ export async function runToolSearchCall(
     result.tools.map((tool) => tool.name),
   );
   return { conversationId: conversation.id, decisionId: decision.id, history, ...result };
+}
+
+/**
+ * A ToolSearch call as POST …/tool-search and the playground's ToolSearch console answer it; a
+ * selector that calls a language model counts against the caller's model rate limit.
+ */
+export async function answerToolSearch(db: Db, catalogId: string, principal: Principal, request: ToolSearchRequest) {
+  if (selectorCallsModel(request.selector)) await enforceRateLimit(principal, "model");
+  const result = await runToolSearchCall(db, catalogId, request);
+  return {
+    conversationId: result.conversationId,
+    path: result.path,
+    tools: result.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    rejected: result.rejected,
+    selector: result.selection?.selector ?? null,
+    fallback: result.selection?.fallback ?? null,
+    decisionId: result.decisionId,
+    latencyMs: result.latencyMs,
+  };
 }

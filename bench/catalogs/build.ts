@@ -5,6 +5,9 @@
  * - services_a_dev.json / services_a_heldout.json: catalog A ∪ B (every service), requests about A.
  * - services_b_heldout.json: catalog B alone, requests about B.
  * - services_c_heldout.json: catalog A ∪ B ∪ C, requests about C (written after the ranker was tuned).
+ * - services_d_heldout.json: catalog D alone (services in none of the others), requests about D
+ *   (written and committed before the third round of ranker work, measured once at its end).
+ * - services_e_dev.json: catalog A ∪ B ∪ E, requests about E: a second development set, tuned on.
  */
 import { writeFileSync } from "node:fs";
 import { expandService, type ExpandedTool, type ServiceSpec } from "./spec";
@@ -12,14 +15,21 @@ import { REQUESTS_A_DEV } from "./requests-a-dev";
 import { REQUESTS_A_HELDOUT } from "./requests-a-heldout";
 import { REQUESTS_B_HELDOUT } from "./requests-b-heldout";
 import { REQUESTS_C_HELDOUT } from "./requests-c-heldout";
+import { REQUESTS_D_HELDOUT } from "./requests-d-heldout";
+import { REQUESTS_E_DEV } from "./requests-e-dev";
 import { SERVICES_A1 } from "./services-a1";
 import { SERVICES_A2 } from "./services-a2";
 import { SERVICES_A3 } from "./services-a3";
 import { SERVICES_A4 } from "./services-a4";
 import { SERVICES_B } from "./services-b";
 import { SERVICES_C } from "./services-c";
+import { SERVICES_D1 } from "./services-d1";
+import { SERVICES_D2 } from "./services-d2";
+import { SERVICES_D3 } from "./services-d3";
+import { SERVICES_E } from "./services-e";
 
 const SERVICES_A = [...SERVICES_A1, ...SERVICES_A2, ...SERVICES_A3, ...SERVICES_A4];
+const SERVICES_D = [...SERVICES_D1, ...SERVICES_D2, ...SERVICES_D3];
 const LICENSE = "Same licence as the Toolshed project: written for it (tools and requests), nothing copied from public data sets.";
 
 function catalogOf(services: readonly ServiceSpec[]): Map<string, ExpandedTool> {
@@ -60,6 +70,8 @@ function write(file: string, notes: string, catalog: Map<string, ExpandedTool>, 
 const everything = catalogOf([...SERVICES_A, ...SERVICES_B]);
 const catalogB = catalogOf(SERVICES_B);
 const catalogABC = catalogOf([...SERVICES_A, ...SERVICES_B, ...SERVICES_C]);
+const catalogD = catalogOf(SERVICES_D);
+const catalogABE = catalogOf([...SERVICES_A, ...SERVICES_B, ...SERVICES_E]);
 const aNotes = `Catalog: ${SERVICES_A.length + SERVICES_B.length} services (A and B) as MCP servers expose them. Requests about catalog A's services`;
 write("services_a_dev.json", `${aNotes}; development split: tuned on.`, everything, casesOf(REQUESTS_A_DEV, everything, "a-dev"));
 write("services_a_heldout.json", `${aNotes}; held-out split: never tuned on.`, everything, casesOf(REQUESTS_A_HELDOUT, everything, "a-held"));
@@ -74,4 +86,16 @@ write(
   `Catalog: ${SERVICES_A.length + SERVICES_B.length + SERVICES_C.length} services (A, B and C). Requests about catalog C's ${SERVICES_C.length} services, written after the local ranker was tuned. Held out: never tuned on.`,
   catalogABC,
   casesOf(REQUESTS_C_HELDOUT, catalogABC, "c-held"),
+);
+write(
+  "services_d_heldout.json",
+  `Catalog: catalog D's ${SERVICES_D.length} services only, none of which is in catalogs A, B, C or E. Requests about them, written and committed before the third round of ranker work. Held out: measured once, never tuned on.`,
+  catalogD,
+  casesOf(REQUESTS_D_HELDOUT, catalogD, "d-held"),
+);
+write(
+  "services_e_dev.json",
+  `Catalog: ${SERVICES_A.length + SERVICES_B.length + SERVICES_E.length} services (A, B and E). Requests about catalog E's ${SERVICES_E.length} services (some also needing A's); development split: tuned on.`,
+  catalogABE,
+  casesOf(REQUESTS_E_DEV, catalogABE, "e-dev"),
 );

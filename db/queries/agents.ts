@@ -6,7 +6,7 @@ import { rewriteToolReferencesInAgent, type ToolNameChanges } from "@/lib/rules/
 import { validateAgents } from "@/lib/rules/validate";
 import { writeTransaction, type Db } from "../client";
 import { agents, type AgentRow } from "../schema";
-import { isUnchanged, recordChanges, type ChangeEntry, type Tx } from "./audit";
+import { isUnchanged, recordChanges, type ChangeAuthor, type ChangeEntry, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
 import { toolNamesOf } from "./rules";
 
@@ -40,7 +40,7 @@ export async function getAgent(db: Db | Tx, catalogId: string, name: string): Pr
  * agent has is a conflict. The whole agent list is validated after the change; saving it unchanged
  * changes nothing (no revision).
  */
-export async function saveAgent(db: Db, catalogId: string, agent: Agent, actor: string, previousName?: string): Promise<Agent> {
+export async function saveAgent(db: Db, catalogId: string, agent: Agent, actor: ChangeAuthor, previousName?: string): Promise<Agent> {
   return writeTransaction(db, async (tx) => {
     await requireCatalog(tx, catalogId);
     const current = await listAgents(tx, catalogId);

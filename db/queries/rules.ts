@@ -8,7 +8,7 @@ import { validateModelRules, validateOverrides } from "@/lib/rules/validate";
 import type { FieldError } from "@/lib/tools/validate";
 import { writeTransaction, type Db } from "../client";
 import { catalogRules, tools } from "../schema";
-import { isUnchanged, recordChanges, type ChangeEntry, type Tx } from "./audit";
+import { isUnchanged, recordChanges, type ChangeAuthor, type ChangeEntry, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
 
 /** Gives a catalog the default rules if it has none yet (new catalogs, or ones made before rules existed). */
@@ -42,7 +42,8 @@ function validateProviders(providers: ProviderProfile[]): FieldError[] {
   return errors;
 }
 
-const SUBJECT_KINDS: Record<keyof CatalogRules, ChangeEntry["subjectKind"]> = {
+/** The audit subject kind of each part of the rules (the entry's subject is the part's name). */
+export const RULE_SUBJECT_KINDS: Record<keyof CatalogRules, ChangeEntry["subjectKind"]> = {
   modelRules: "model-rule",
   providers: "provider",
   overrides: "override",
@@ -51,21 +52,23 @@ const SUBJECT_KINDS: Record<keyof CatalogRules, ChangeEntry["subjectKind"]> = {
 
 /** Writes the parts of `changes` that differ from `before` and returns their audit entries (none: nothing written). */
 async function writeRules(tx: Tx, catalogId: string, before: CatalogRules, changes: Partial<CatalogRules>): Promise<ChangeEntry[]> {
-  const changed = (Object.keys(SUBJECT_KINDS) as (keyof CatalogRules)[]).filter((key) => changes[key] !== undefined && !isUnchanged(before[key], changes[key]));
+  const changed = (Object.keys(RULE_SUBJECT_KINDS) as (keyof CatalogRules)[]).filter(
+    (key) => changes[key] !== undefined && !isUnchanged(before[key], changes[key]),
+  );
   if (changed.length === 0) return [];
   await ensureRules(tx, catalogId);
   await tx
     .update(catalogRules)
     .set(Object.fromEntries(changed.map((key) => [key, changes[key]])))
     .where(eq(catalogRules.catalogId, catalogId));
-  return changed.map((key) => ({ subjectKind: SUBJECT_KINDS[key], subject: key, action: "update", before: before[key], after: changes[key] }));
+  return changed.map((key) => ({ subjectKind: RULE_SUBJECT_KINDS[key], subject: key, action: "update", before: before[key], after: changes[key] }));
 }
 
 /**
  * Replaces each part of the rules that `changes` names, all or nothing, and returns the result:
  * one change, so one revision, with an audit entry per part that differs; none if none does.
  */
-export async function saveRules(db: Db, catalogId: string, changes: Partial<CatalogRules>, actor: string): Promise<CatalogRules> {
+export async function saveRules(db: Db, catalogId: string, changes: Partial<CatalogRules>, actor: ChangeAuthor): Promise<CatalogRules> {
   return writeTransaction(db, async (tx) => {
     const before = await getRules(tx, catalogId);
     const toolNames = await toolNamesOf(tx, catalogId);

@@ -24,6 +24,9 @@ export interface SkippedTool {
   reason: string;
 }
 
+/** What an import may change on a tool it updates. */
+export type ImportedField = "summary" | "description" | "inputSchema" | "tags" | "enabled";
+
 export interface ImportResult {
   created: string[];
   updated: string[];
@@ -63,6 +66,8 @@ export interface ImportPlan {
   /** Rows of STAGED_AUDIT_COLUMNS. */
   audit: unknown[][];
   result: Omit<ImportResult, "revision">;
+  /** The fields each updated tool changes, by its name. */
+  changedFields: Map<string, ImportedField[]>;
 }
 
 const TOOL_COLUMNS = [
@@ -115,6 +120,20 @@ function skipReason(draft: ImportDraft, source: ToolSource, row: StoredTool | un
 }
 
 /**
+ * The fields a draft changes on its stored tool: on a tool another source manages, only the state
+ * a person may set (tags, enabled). Values as planImport stores them (schema and tags serialised).
+ */
+function changedFields(row: StoredTool, managed: boolean, next: { summary: string; description: string; schema: string; tags: string; enabled: boolean }) {
+  const fields: ImportedField[] = [];
+  if (!managed && next.summary !== row.summary) fields.push("summary");
+  if (!managed && next.description !== row.description) fields.push("description");
+  if (!managed && next.schema !== row.input_schema) fields.push("inputSchema");
+  if (next.tags !== row.tags) fields.push("tags");
+  if (next.enabled !== (row.enabled === 1)) fields.push("enabled");
+  return fields;
+}
+
+/**
  * Works out an import against the catalog as it is, tool by tool by its source in the file
  * (custom when it says none): a new custom tool is created, an existing custom one replaced; a
  * tool another source manages takes only what a person may change on it (enabled, tags) and its
@@ -132,7 +151,15 @@ function planOn(sqlite: Database, catalogId: string, drafts: ImportDraft[], now:
   );
   for (const row of select.iterate(catalogId) as IterableIterator<StoredTool>) existing.set(row.name, row);
 
-  const plan: ImportPlan = { catalogId, fingerprint, inserts: [], updates: [], audit: [], result: { created: [], updated: [], unchanged: [], skipped: [] } };
+  const plan: ImportPlan = {
+    catalogId,
+    fingerprint,
+    inserts: [],
+    updates: [],
+    audit: [],
+    result: { created: [], updated: [], unchanged: [], skipped: [] },
+    changedFields: new Map(),
+  };
   for (const draft of drafts) {
     const row = existing.get(draft.name);
     const source = draft.source ?? "custom";
@@ -180,9 +207,8 @@ function planOn(sqlite: Database, catalogId: string, drafts: ImportDraft[], now:
     }
     const enabled = draft.enabled ?? row.enabled === 1;
     const managed = source !== "custom";
-    const sameState = enabled === (row.enabled === 1) && JSON.stringify(tags) === row.tags;
-    const unchanged = managed ? sameState : sameState && draft.summary === row.summary && draft.description === row.description && schema === row.input_schema;
-    if (unchanged) {
+    const fields = changedFields(row, managed, { summary: draft.summary, description: draft.description, schema, tags: JSON.stringify(tags), enabled });
+    if (fields.length === 0) {
       plan.result.unchanged.push(draft.name);
       continue;
     }
@@ -191,6 +217,7 @@ function planOn(sqlite: Database, catalogId: string, drafts: ImportDraft[], now:
     plan.updates.push([row.id, managed ? 1 : 0, draft.summary, draft.description, schema, JSON.stringify(tags), enabled ? 1 : 0, now]);
     plan.audit.push([draft.name, JSON.stringify(before), JSON.stringify({ ...before, ...changes })]);
     plan.result.updated.push(draft.name);
+    plan.changedFields.set(draft.name, fields);
   }
   return plan;
 }

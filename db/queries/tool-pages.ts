@@ -27,6 +27,8 @@ export interface ToolPageQuery {
   tag?: string;
   /** Only tools whose source (MCP server, plugin, skill) changed their definition at or after this time. */
   changedSince?: Date;
+  /** Only tools changed at this catalog revision (by one import, say), as its audit entries name them. */
+  changedIn?: number;
   /** Where to start: a row offset, or the `nextCursor` of the previous page (the cursor wins). */
   offset?: number;
   cursor?: string;
@@ -208,8 +210,20 @@ async function sourceChangesSince(db: Db, catalogId: string, since: Date): Promi
   return new Map(rows.flatMap((row) => (row.at ? [[row.name, row.at] as const] : [])));
 }
 
-/** `changed`: the tools changed by their source since `query.changedSince`, when it is given. */
-function matcher(query: ToolPageQuery, changed: Map<string, Date> | undefined): (entry: IndexEntry) => boolean {
+/** The names of the tools changed at a revision of the catalog: every change to a tool writes an audit entry naming it. */
+async function toolsChangedIn(db: Db, catalogId: string, revision: number): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ name: auditEntries.subject })
+    .from(auditEntries)
+    .where(and(eq(auditEntries.catalogId, catalogId), eq(auditEntries.subjectKind, "tool"), eq(auditEntries.revision, revision)));
+  return new Set(rows.map((row) => row.name));
+}
+
+/**
+ * `changed`: the tools changed by their source since `query.changedSince`, when it is given;
+ * `changedIn`: the tools changed at `query.changedIn`, when it is given.
+ */
+function matcher(query: ToolPageQuery, changed: Map<string, Date> | undefined, changedIn: Set<string> | undefined): (entry: IndexEntry) => boolean {
   const words = searchWords(query.q);
   const { source, tag } = query;
   const enabled = query.state === "enabled" ? true : query.state === "disabled" ? false : undefined;
@@ -219,6 +233,7 @@ function matcher(query: ToolPageQuery, changed: Map<string, Date> | undefined): 
     (tag === undefined || entry.tags.includes(tag)) &&
     // A custom tool may carry the name of a source's tool deleted earlier: that history is not its own.
     (changed === undefined || (entry.source !== "custom" && changed.has(entry.name))) &&
+    (changedIn === undefined || changedIn.has(entry.name)) &&
     words.every((word) => entry.haystack.includes(word));
 }
 
@@ -244,7 +259,8 @@ export async function listToolPage(db: Db, catalogId: string, query: ToolPageQue
   const index = await catalogIndex(db, catalogId);
   const limit = Math.min(Math.max(1, Math.floor(query.limit ?? TOOL_PAGE_DEFAULT_LIMIT)), TOOL_PAGE_MAX_LIMIT);
   const changed = query.changedSince === undefined ? undefined : await sourceChangesSince(db, catalogId, query.changedSince);
-  const matching = index.entries.filter(matcher(query, changed));
+  const changedIn = query.changedIn === undefined ? undefined : await toolsChangedIn(db, catalogId, query.changedIn);
+  const matching = index.entries.filter(matcher(query, changed, changedIn));
   const cursor = query.cursor === undefined ? undefined : Number(query.cursor);
   const start = cursor !== undefined && Number.isSafeInteger(cursor) ? firstAfter(matching, cursor) : Math.max(0, Math.floor(query.offset ?? 0));
   const page = matching.slice(start, start + limit);

@@ -8,7 +8,7 @@ import { validateToolDraft, type ToolDraft } from "@/lib/tools/validate";
 import { writeTransaction, type Db } from "../client";
 import { tools, type ToolRow } from "../schema";
 import { listAgents, rewriteToolReferencesInAgents } from "./agents";
-import { isUnchanged, recordChanges, type ChangeEntry, type Tx } from "./audit";
+import { isUnchanged, recordChanges, type ChangeAuthor, type ChangeEntry, type Tx } from "./audit";
 import { renameToolInConversations } from "./conversations";
 import { requireCatalog } from "./guards";
 import { getRules, rewriteToolReferencesInCatalogRules } from "./rules";
@@ -91,7 +91,7 @@ function validated(draft: ToolDraft): CustomToolInput {
   return draft as CustomToolInput;
 }
 
-export async function createCustomTool(db: Db, catalogId: string, draft: ToolDraft, actor: string): Promise<ToolRecord> {
+export async function createCustomTool(db: Db, catalogId: string, draft: ToolDraft, actor: ChangeAuthor): Promise<ToolRecord> {
   const input = validated(draft);
   return writeTransaction(db, async (tx) => {
     await requireCatalog(tx, catalogId);
@@ -143,7 +143,7 @@ async function carryRename(tx: Tx, catalogId: string, from: string, to: string, 
   return [{ ...change, subject: from }, ...(await rewriteToolReferences(tx, catalogId, renamingTool(from, to))).entries];
 }
 
-export async function updateTool(db: Db, catalogId: string, name: string, patch: ToolPatch, actor: string): Promise<ToolRecord> {
+export async function updateTool(db: Db, catalogId: string, name: string, patch: ToolPatch, actor: ChangeAuthor): Promise<ToolRecord> {
   return writeTransaction(db, async (tx) => {
     await requireCatalog(tx, catalogId);
     const before = await findRow(tx, catalogId, name);

@@ -47,9 +47,24 @@ export function grants(have: Access, need: Access): boolean {
   return ACCESS_RANK[have] >= ACCESS_RANK[need];
 }
 
+const TOKEN_ACTOR = "token:";
+
 /** The name the audit log records: the signed-in person's email, or the token's name. */
 export function actorOf(principal: Principal): string {
-  return principal.kind === "user" ? principal.email : `token:${principal.name}`;
+  return principal.kind === "user" ? principal.email : `${TOKEN_ACTOR}${principal.name}`;
+}
+
+/** What the audit log shows for changes recorded before actorOf named who made them (they said "web"). */
+export const UNKNOWN_ACTOR = "unknown (before actor names were recorded)";
+
+/**
+ * Who made a change, in words: "Ada Lovelace (ada@example.com)" for a person (their name when
+ * `personName` is known), "token ci" for an API token, the process itself ("sync", "seed") as is.
+ */
+export function describeActor(actor: string, personName?: string): string {
+  if (actor.startsWith(TOKEN_ACTOR)) return `token ${actor.slice(TOKEN_ACTOR.length)}`;
+  if (actor === "web" || actor === "") return UNKNOWN_ACTOR;
+  return personName && personName !== actor ? `${personName} (${actor})` : actor;
 }
 
 /** Teams whose catalogs the principal may see. */

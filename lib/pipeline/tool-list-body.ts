@@ -28,7 +28,7 @@ export type ToolListBodyHead = Record<string, unknown>;
  * The answer of POST …/tool-list as an object: the head's fields, then the formatted tools, each
  * final tool's `{ name, source, needsApproval }`, the trace and the token counts.
  */
-export function toolListResponse(head: ToolListBodyHead, list: ToolList) {
+export function toolListResponse<Head extends ToolListBodyHead>(head: Head, list: ToolList) {
   return {
     ...head,
     tools: list.tools,

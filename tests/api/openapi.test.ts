@@ -105,7 +105,8 @@ describe("the OpenAPI document", () => {
     await record("POST", `${catalog}/tools`, { name: "Not A Name" });
     await record("GET", `${catalog}/tools/open_ticket`);
     await record("PATCH", `${catalog}/tools/open_ticket`, { tags: ["support"] });
-    await record("GET", `${catalog}/tools/open_ticket/audit`);
+    const history = json(await record("GET", `${catalog}/tools/open_ticket/audit`));
+    await record("POST", `${catalog}/audit/${history.entries[0].id}/restore`, { version: "before" });
     await record("DELETE", `${catalog}/tools/open_ticket`);
     await record("GET", `${catalog}/export`);
     await record("POST", "/api/catalogs/second/import", {
@@ -114,6 +115,7 @@ describe("the OpenAPI document", () => {
     await record("GET", `${catalog}/import-jobs/no-such-job`);
     await record("GET", `${catalog}/rules`);
     await record("PUT", `${catalog}/rules`, { searchServiceConfigured: false });
+    await record("GET", `${catalog}/audit?of=rules`);
     await record("GET", `${catalog}/agents`);
     const agent = { name: "helper", mode: "subagent", description: "Helps.", permissions: [], baseTools: [] };
     await record("POST", `${catalog}/agents`, agent);

@@ -57,6 +57,7 @@ describe("POST /api/decisions/{id}/replay", () => {
         subject: "slack_post_message",
         action: "disable",
         actor: "token:tests",
+        actorName: "token tests",
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       },
     ]);

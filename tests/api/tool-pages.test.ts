@@ -154,6 +154,21 @@ describe("GET /api/catalogs/{c}/tools with page parameters", () => {
     expect((await page("q=sneaked")).total).toBe(1);
   });
 
+  it("changedIn: exactly the tools one import created or updated, however they were changed since", async () => {
+    const importOf = async (list: ReturnType<typeof custom>[]) =>
+      (await importRoute.POST(jsonRequest("POST", { format: "toolshed.catalog", version: 1, tools: list }), team)).json();
+    const first = await importOf([custom("a_one", "First."), custom("a_two", "Second."), custom("a_three", "Third.")]);
+    await toolRoute.PATCH(jsonRequest("PATCH", { tags: ["later"] }), params({ catalog: "team", name: "a_two" }));
+    const second = await importOf([custom("a_one", "First."), custom("a_three", "Third, changed."), custom("a_four", "Fourth.")]);
+    expect(second).toMatchObject({ created: ["a_four"], updated: ["a_three"], unchanged: ["a_one"] });
+
+    expect((await page(`changedIn=${second.revision}`)).tools.map((tool) => tool.name)).toEqual(["a_three", "a_four"]);
+    expect((await page(`changedIn=${first.revision}&q=a_t`)).tools.map((tool) => tool.name)).toEqual(["a_two", "a_three"]);
+    expect((await page(`changedIn=${second.revision + 1}`)).total).toBe(0);
+    const refused = await toolsRoute.GET(apiRequest("/api/catalogs/team/tools?changedIn=last"), team);
+    expect((await refused.json()).error).toMatchObject({ code: "bad_request", field: "changedIn" });
+  });
+
   it("a cursor stays right when tools are added before the next page is read", async () => {
     await importTools(Array.from({ length: 10 }, (_, i) => custom(`t${i}`, `Tool ${i}.`)));
     const one = await page("source=custom&limit=6");

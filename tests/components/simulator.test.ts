@@ -4,18 +4,26 @@ import { cleanup, fireEvent, render, screen, within } from "@testing-library/rea
 import { type UrlUpdateEvent, withNuqsTestingAdapter } from "nuqs/adapters/testing";
 import { createElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { toolListAction } from "@/app/catalogs/[catalog]/simulator/actions";
+import type { ToolListResponse } from "@/components/api-client";
+import { CatalogRevisionProvider } from "@/components/catalog-revision";
 import { Simulator } from "@/components/simulator";
 import { loadSimulatorState, readPane } from "@/components/simulator-state";
+
+vi.mock("@/app/catalogs/[catalog]/simulator/actions", () => ({ toolListAction: vi.fn() }));
 
 const agents = [
   { name: "build", mode: "primary" },
   { name: "plan", mode: "primary" },
 ];
 
-/** The tool-list API: each configuration sees one tool; the answer names the model (as its provider) and the mode. */
+/** The catalog's revision now, as the revision badge's poll reads it. */
+let latestRevision = 1;
+
+/** The tool-list action: each configuration sees one tool; the answer names the model (as its provider) and the mode. */
 function toolListResponse(body: { model: string; agent: string; mode?: string }) {
   return {
-    revision: 1,
+    revision: latestRevision,
     provider: body.model,
     mode: body.mode ?? body.agent,
     format: "ai-sdk",
@@ -32,8 +40,9 @@ function renderSimulator(searchParams: string) {
   const queryClient = new QueryClient();
   const simulator = createElement(Simulator, { catalogId: "demo", agents, knownModels: [] });
   const UrlState = withNuqsTestingAdapter({ searchParams, onUrlUpdate, hasMemory: true });
-  render(createElement(QueryClientProvider, { client: queryClient }, createElement(UrlState, null, simulator)));
-  return { urls, lastUrl: () => loadSimulatorState(urls.at(-1) ?? searchParams) };
+  const page = createElement(CatalogRevisionProvider, { revision: 1 }, createElement(UrlState, null, simulator));
+  render(createElement(QueryClientProvider, { client: queryClient }, page));
+  return { urls, lastUrl: () => loadSimulatorState(urls.at(-1) ?? searchParams), queryClient };
 }
 
 /** gpt-4o on OpenAI with `count` tools of 400 tokens each. */
@@ -59,18 +68,21 @@ async function showsResult(which: "a" | "b", model: string, mode: string) {
 
 describe("the simulator", () => {
   beforeEach(() => {
+    latestRevision = 1;
+    vi.mocked(toolListAction).mockImplementation(async (_catalogId, config) => {
+      const body = config as { model: string; agent: string; mode?: string };
+      if (body.model === "broken") return { ok: false, error: { code: "internal", message: "Something went wrong on the server.", problems: [] } };
+      const data = body.model === "gpt-4o" ? manyTools(129) : toolListResponse(body);
+      return { ok: true, data: data as unknown as ToolListResponse };
+    });
     vi.stubGlobal(
       "fetch",
-      vi.fn(async (_url: string, init: RequestInit) => {
-        const body = JSON.parse(String(init.body));
-        if (body.model === "gpt-4o") return Response.json(manyTools(129));
-        if (body.model === "broken") return Response.json({ error: { code: "internal", message: "Something went wrong on the server." } }, { status: 500 });
-        return Response.json(toolListResponse(body));
-      }),
+      vi.fn(async () => Response.json({ catalog: { id: "demo", revision: latestRevision } })),
     );
   });
   afterEach(() => {
     cleanup();
+    vi.mocked(toolListAction).mockReset();
     vi.unstubAllGlobals();
   });
 
@@ -120,6 +132,32 @@ describe("the simulator", () => {
     expect(error.textContent).toContain("Retry");
     await showsResult("a", "gpt-5", "build");
     expect(pane("a").getByTestId("sim-result").dataset.current).toBe("false");
+  });
+
+  it("reads the list again when the catalog's revision changes, the last one on screen meanwhile", async () => {
+    const { queryClient } = renderSimulator("?model=gpt-5&agent=build");
+    await showsResult("a", "gpt-5", "build");
+    expect(pane("a").getByTestId("final-list").textContent).toContain("rev 1");
+    const calls = vi.mocked(toolListAction).mock.calls.length;
+    // The list at revision 2 is held back until the one of revision 1 was seen, marked, in its place.
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const implementation = vi.mocked(toolListAction).getMockImplementation();
+    vi.mocked(toolListAction).mockImplementationOnce(async (...args) => {
+      await answered;
+      return implementation!(...args);
+    });
+    latestRevision = 2;
+    await queryClient.refetchQueries({ queryKey: ["catalog-revision", "demo"] });
+    await vi.waitFor(() => expect(pane("a").getByTestId("sim-result").dataset.current).toBe("false"));
+    expect(pane("a").getByTestId("final-list").textContent).toContain("rev 1");
+    answer();
+    await vi.waitFor(() => expect(pane("a").getByTestId("final-list").textContent).toContain("rev 2"));
+    expect(pane("a").getByTestId("sim-result").dataset.current).toBe("true");
+    expect(vi.mocked(toolListAction).mock.calls.length).toBe(calls + 1);
+    expect(vi.mocked(toolListAction).mock.calls.at(-1)).toEqual(["demo", expect.objectContaining({ model: "gpt-5", agent: "build" })]);
   });
 
   it("warns when the final list is longer than the provider accepts and takes much of the context window", async () => {

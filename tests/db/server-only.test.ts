@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SERVER_TSX_ARGS } from "../support/server-process";
 
-/** db/ (but the schema, which drizzle-kit loads on its own), app/_services/ and the MCP client. */
+/** db/ (but the schemas, which drizzle-kit loads on its own), app/_services/ and the MCP client. */
 const SERVER_MODULES = [
   ...["db", "db/queries", "app/_services"].flatMap((dir) =>
     readdirSync(dir)
@@ -13,7 +13,7 @@ const SERVER_MODULES = [
   ),
   "lib/sources/mcp/client.ts",
   "lib/sources/mcp/connections.ts",
-].filter((file) => file !== path.join("db", "schema.ts"));
+].filter((file) => !["schema.ts", "schema-pg.ts"].map((name) => path.join("db", name)).includes(file));
 
 const importing = (args: string[]) =>
   spawnSync(process.execPath, [...args, "--input-type=module", "-e", 'await import("./db/client.ts"); console.log("loaded")'], { encoding: "utf8" });

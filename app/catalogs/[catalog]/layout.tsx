@@ -5,6 +5,7 @@ import { catalogAccessOf, currentUser, pageCatalogAccess } from "@/app/_services
 import { getDb } from "@/db/client";
 import { findCatalog } from "@/db/queries/catalogs";
 import { CatalogAccessProvider } from "@/components/catalog-access";
+import { CatalogRevisionProvider } from "@/components/catalog-revision";
 import { CatalogTabs } from "@/components/catalog-tabs";
 import { RevisionBadge } from "@/components/revision-badge";
 
@@ -51,7 +52,9 @@ export default async function CatalogLayout({ children, params }: { children: Re
         </span>
       </div>
       <CatalogTabs catalogId={catalog.id} />
-      <CatalogAccessProvider access={access}>{children}</CatalogAccessProvider>
+      <CatalogAccessProvider access={access}>
+        <CatalogRevisionProvider revision={catalog.revision}>{children}</CatalogRevisionProvider>
+      </CatalogAccessProvider>
     </main>
   );
 }

@@ -1,8 +1,9 @@
 import { pageCatalogAccess } from "@/app/_services/access";
 import { getDb } from "@/db/client";
+import { getCatalog } from "@/db/queries/catalogs";
 import { getRules } from "@/db/queries/rules";
 import { listTools } from "@/db/queries/tools";
-import { RulesEditor } from "@/components/rules-editor";
+import { RulesWithHistory } from "@/components/rules-with-history";
 import { KNOWN_MODELS } from "@/lib/rules/providers";
 
 export const metadata = { title: "Rules" };
@@ -13,5 +14,6 @@ export default async function RulesPage({ params }: { params: Promise<{ catalog:
   const db = getDb();
   const rules = await getRules(db, catalog);
   const toolNames = (await listTools(db, catalog)).map((tool) => tool.name);
-  return <RulesEditor catalogId={catalog} rules={rules} toolNames={toolNames} knownModels={KNOWN_MODELS} />;
+  const { revision } = await getCatalog(db, catalog);
+  return <RulesWithHistory catalogId={catalog} revision={revision} rules={rules} toolNames={toolNames} knownModels={KNOWN_MODELS} />;
 }

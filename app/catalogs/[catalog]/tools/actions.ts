@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { authorizeCatalogAction } from "@/app/_services/access";
-import { getImportJob, importAndWait, startImport, type ImportDocument } from "@/app/_services/imports";
+import { getImportJob, importAndWait, previewImport, startImport, type ImportDocument } from "@/app/_services/imports";
 import { getDb } from "@/db/client";
 import { reviewDefinition } from "@/db/queries/definition-reviews";
 import { createCustomTool, deleteTool, updateTool } from "@/db/queries/tools";
@@ -64,6 +64,14 @@ export async function importToolsAction(catalogId: string, document: unknown) {
     const result = await importAndWait(getDb(), catalogId, importDocument(document), actor);
     refresh(catalogId);
     return result;
+  });
+}
+
+/** What importing the document would do, tool by tool, as POST …/import?dryRun=1 answers it (editors: it is an import's first step). */
+export async function previewImportAction(catalogId: string, document: unknown) {
+  return runAction(async () => {
+    await authorizeCatalogAction(catalogId, "write");
+    return previewImport(getDb(), catalogId, importDocument(document));
   });
 }
 

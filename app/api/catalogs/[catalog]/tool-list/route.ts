@@ -1,9 +1,9 @@
 import { catalogRoute } from "@/app/_services/access";
-import { catalogState } from "@/app/_services/sources";
+import { readToolList } from "@/app/_services/tool-list";
 import { getDb } from "@/db/client";
 import { toolListBody } from "@/lib/api-schemas";
 import { ifNoneMatch, parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
-import { computeToolList, type ToolListRequest } from "@/lib/pipeline/tool-list";
+import type { ToolListRequest } from "@/lib/pipeline/tool-list";
 import { toolListBodyStream, toolListEntityTag } from "@/lib/pipeline/tool-list-body";
 
 // The body is megabytes at catalog scale (≈ 7 MB at 10,000 tools) and the same bytes for every
@@ -14,17 +14,7 @@ import { toolListBodyStream, toolListEntityTag } from "@/lib/pipeline/tool-list-
 const HEADERS = { "content-type": "application/json", "cache-control": "private, no-cache, no-transform" };
 
 async function answer(catalogId: string, request: ToolListRequest, conditional: string | null): Promise<Response> {
-  const state = await catalogState(getDb(), catalogId);
-  const list = computeToolList(state, request);
-  const head = {
-    catalog: catalogId,
-    revision: state.revision,
-    model: request.model,
-    agent: request.agent,
-    provider: list.provider ?? null,
-    mode: list.mode,
-    format: list.format,
-  };
+  const { head, list } = await readToolList(getDb(), catalogId, request);
   const headers = { ...HEADERS, etag: toolListEntityTag(head, list) };
   if (ifNoneMatch(conditional, headers.etag)) return new Response(null, { status: 304, headers });
   return new Response(toolListBodyStream(head, list), { headers });

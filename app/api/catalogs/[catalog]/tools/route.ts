@@ -10,8 +10,8 @@ type Params = { catalog: string };
 const PAGE_PARAMETERS = Object.keys(toolPageQuery.shape);
 
 /**
- * Every tool (`{ tools }`, as always), or with any of q, source, state, tag, changedSince, cursor,
- * offset, limit one page of them: `{ tools, total, nextCursor?, facets, revision, sourceChanges? }`.
+ * Every tool (`{ tools }`, as always), or with any of q, source, state, tag, changedSince, changedIn,
+ * cursor, offset, limit one page of them: `{ tools, total, nextCursor?, facets, revision, sourceChanges? }`.
  */
 export const GET = catalogRoute<Params>("read", async ({ request, params }) => {
   const search = new URL(request.url).searchParams;

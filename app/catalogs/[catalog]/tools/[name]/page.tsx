@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import { pageCatalogAccess } from "@/app/_services/access";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
+import { listToolHistory } from "@/db/queries/audit";
 import { findTool } from "@/db/queries/tools";
-import { ToolDetail } from "@/components/tool-detail";
+import { DeletedTool, ToolDetail } from "@/components/tool-detail";
 
 export async function generateMetadata({ params }: { params: Promise<{ catalog: string; name: string }> }): Promise<Metadata> {
   const { name } = await params;
@@ -13,7 +14,11 @@ export async function generateMetadata({ params }: { params: Promise<{ catalog: 
 export default async function ToolPage({ params }: { params: Promise<{ catalog: string; name: string }> }) {
   const { catalog, name } = await params;
   await pageCatalogAccess(catalog);
-  const tool = await findTool(getDb(), catalog, decodeURIComponent(name));
-  if (!tool) notFound();
-  return <ToolDetail catalogId={catalog} tool={tool} />;
+  const db = getDb();
+  const toolName = decodeURIComponent(name);
+  const tool = await findTool(db, catalog, toolName);
+  if (tool) return <ToolDetail catalogId={catalog} tool={tool} />;
+  // A name with a history (a deleted or renamed tool) shows it, so that the tool can be restored.
+  if ((await listToolHistory(db, catalog, toolName, 1)).length === 0) notFound();
+  return <DeletedTool catalogId={catalog} name={toolName} />;
 }

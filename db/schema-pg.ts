@@ -1,0 +1,383 @@
+/**
+ * The schema of db/schema.ts for PostgreSQL: the same exported tables, table and column names, and
+ * the same `$inferSelect` / `$inferInsert` types (tests/db/schema-parity.test.ts), so that the query
+ * modules run on either database. What each table means is documented in db/schema.ts.
+ *
+ * Mapping: JSON columns stay text (jsonText: jsonb would reorder object keys, which tool schemas
+ * and their digests depend on, and json has no equality operator); epoch-millisecond timestamps
+ * become timestamptz(3); SQLite's implicit rowid, which the decision and evaluation lists order by,
+ * is a column that only the migrations know (0001_rowid_columns.sql): declared here it would be
+ * returned by every `select()` and differ from SQLite's row types.
+ */
+import { sql } from "drizzle-orm";
+import { boolean, customType, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { AgentMode, PermissionRule } from "../lib/rules/agents";
+import type { ModelRule } from "../lib/rules/model-rules";
+import type { DefinitionOverride } from "../lib/rules/overrides";
+import type { ProviderProfile } from "../lib/rules/providers";
+import type { McpServerConfig } from "../lib/sources/mcp/config";
+import type { PinnedDefinition } from "../lib/tools/pinning";
+import type { DecisionKind, DecisionPath } from "../lib/selection/types";
+import type { InputSchema, ToolMeta, ToolRequirements, ToolSource } from "../lib/tools/types";
+import type { EvaluationCase, TeamRole, TokenScope } from "./schema";
+
+/** A JSON value stored as its text, as SQLite's `text({ mode: "json" })`: keys keep their order. */
+const jsonText = customType<{ data: unknown; driverData: string }>({
+  dataType: () => "text",
+  toDriver: (value) => JSON.stringify(value),
+  fromDriver: (value) => JSON.parse(value),
+});
+
+/** Bytes as a Buffer, as SQLite's `blob({ mode: "buffer" })` (node-postgres reads bytea as a Buffer). */
+const bytes = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
+/** A point in time to the millisecond, as SQLite's `integer({ mode: "timestamp_ms" })`. */
+const instant = (name: string) => timestamp(name, { mode: "date", precision: 3, withTimezone: true });
+
+const timestamps = {
+  createdAt: instant("created_at").notNull().defaultNow(),
+  updatedAt: instant("updated_at").notNull().defaultNow(),
+};
+
+export const catalogs = pgTable(
+  "catalogs",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id").notNull().default("default"),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    revision: integer("revision").notNull().default(0),
+    ...timestamps,
+  },
+  (table) => [index("catalogs_team").on(table.teamId)],
+);
+
+export const tools = pgTable(
+  "tools",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    source: text("source").$type<ToolSource>().notNull(),
+    summary: text("summary").notNull(),
+    description: text("description").notNull(),
+    inputSchema: jsonText("input_schema").$type<InputSchema>().notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    tags: jsonText("tags").$type<string[]>().notNull().default(sql`'[]'`),
+    registered: boolean("registered").notNull().default(true),
+    requires: jsonText("requires").$type<ToolRequirements>().notNull().default(sql`'{}'`),
+    sourceRef: text("source_ref"),
+    meta: jsonText("meta").$type<ToolMeta>(),
+    sourceTags: jsonText("source_tags").$type<string[]>(),
+    approvedDefinition: jsonText("approved_definition").$type<PinnedDefinition>(),
+    rejectedDigest: text("rejected_digest"),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("tools_catalog_name").on(table.catalogId, table.name), index("tools_source_ref").on(table.catalogId, table.source, table.sourceRef)],
+);
+
+export const auditEntries = pgTable(
+  "audit_entries",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    subjectKind: text("subject_kind").notNull(),
+    subject: text("subject").notNull(),
+    action: text("action").notNull(),
+    actor: text("actor").notNull(),
+    before: jsonText("before").$type<unknown>(),
+    after: jsonText("after").$type<unknown>(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("audit_catalog_subject").on(table.catalogId, table.subjectKind, table.subject)],
+);
+
+export const appSettings = pgTable("app_settings", {
+  key: text("key").primaryKey(),
+  value: jsonText("value").$type<unknown>().notNull(),
+});
+
+export const catalogRules = pgTable("catalog_rules", {
+  catalogId: text("catalog_id")
+    .primaryKey()
+    .references(() => catalogs.id, { onDelete: "cascade" }),
+  modelRules: jsonText("model_rules").$type<ModelRule[]>().notNull(),
+  providers: jsonText("providers").$type<ProviderProfile[]>().notNull(),
+  overrides: jsonText("overrides").$type<DefinitionOverride[]>().notNull(),
+  searchServiceConfigured: boolean("search_service_configured").notNull().default(false),
+});
+
+export const agents = pgTable(
+  "agents",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    mode: text("mode").$type<AgentMode>().notNull(),
+    description: text("description").notNull().default(""),
+    permissions: jsonText("permissions").$type<PermissionRule[]>().notNull(),
+    baseTools: jsonText("base_tools").$type<string[]>().notNull(),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("agents_catalog_name").on(table.catalogId, table.name)],
+);
+
+export const conversations = pgTable("conversations", {
+  id: text("id").primaryKey(),
+  catalogId: text("catalog_id")
+    .notNull()
+    .references(() => catalogs.id, { onDelete: "cascade" }),
+  title: text("title").notNull().default(""),
+  model: text("model").notNull(),
+  agent: text("agent").notNull(),
+  mode: text("mode"),
+  flags: jsonText("flags").$type<string[]>().notNull().default(sql`'[]'`),
+  ...timestamps,
+});
+
+export const conversationTools = pgTable(
+  "conversation_tools",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [uniqueIndex("conversation_tools_conversation_name").on(table.conversationId, table.name)],
+);
+
+export const conversationMessages = pgTable(
+  "conversation_messages",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    role: text("role").$type<"user" | "assistant" | "system" | "tool">().notNull(),
+    content: text("content").notNull(),
+    details: jsonText("details").$type<unknown>(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("messages_conversation").on(table.conversationId, table.id)],
+);
+
+export const decisions = pgTable(
+  "decisions",
+  {
+    id: text("id").primaryKey(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    revision: integer("revision").notNull(),
+    kind: text("kind").$type<DecisionKind>().notNull(),
+    path: text("path").$type<DecisionPath>().notNull(),
+    model: text("model").notNull(),
+    agent: text("agent").notNull(),
+    mode: text("mode"),
+    flags: jsonText("flags").$type<string[]>().notNull().default(sql`'[]'`),
+    input: jsonText("input").$type<unknown>().notNull(),
+    selector: text("selector"),
+    fallback: jsonText("fallback").$type<{ from: string; cause: string } | null>(),
+    raw: jsonText("raw").$type<unknown>(),
+    result: jsonText("result").$type<unknown>().notNull(),
+    rejected: jsonText("rejected").$type<{ name: string; reason: string }[]>().notNull(),
+    latencyMs: doublePrecision("latency_ms").notNull(),
+    tokens: jsonText("tokens").$type<Record<string, number>>().notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("decisions_catalog_created").on(table.catalogId, table.createdAt), index("decisions_conversation").on(table.conversationId)],
+);
+
+export const evaluations = pgTable(
+  "evaluations",
+  {
+    id: text("id").primaryKey(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    setName: text("set_name").notNull(),
+    selector: text("selector").notNull(),
+    k: integer("k").notNull(),
+    status: text("status").$type<"running" | "done" | "failed">().notNull(),
+    cases: jsonText("cases").$type<EvaluationCase[]>().notNull(),
+    progressDone: integer("progress_done").notNull().default(0),
+    progressTotal: integer("progress_total").notNull(),
+    metrics: jsonText("metrics").$type<Record<string, number>>(),
+    misses: jsonText("misses").$type<unknown[]>(),
+    error: text("error"),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamps.createdAt,
+    finishedAt: instant("finished_at"),
+  },
+  (table) => [index("evaluations_catalog_created").on(table.catalogId, table.createdAt)],
+);
+
+export const toolEmbeddings = pgTable(
+  "tool_embeddings",
+  {
+    model: text("model").notNull(),
+    definitionHash: text("definition_hash").notNull(),
+    dimensions: integer("dimensions").notNull(),
+    vector: bytes("vector").notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [primaryKey({ columns: [table.model, table.definitionHash] })],
+);
+
+export const mcpServers = pgTable(
+  "mcp_servers",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    config: jsonText("config").$type<McpServerConfig>().notNull(),
+    secrets: text("secrets"),
+    status: text("status").$type<"never" | "connected" | "error">().notNull().default("never"),
+    lastSyncAt: instant("last_sync_at"),
+    lastError: text("last_error"),
+    toolCount: integer("tool_count").notNull().default(0),
+    serverInfo: jsonText("server_info").$type<{ name: string; version: string; title?: string }>(),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("mcp_servers_catalog_name").on(table.catalogId, table.name)],
+);
+
+const authTimestamps = {
+  createdAt: instant("created_at").notNull(),
+  updatedAt: instant("updated_at").notNull(),
+};
+
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  ...authTimestamps,
+});
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: instant("expires_at").notNull(),
+    token: text("token").notNull().unique(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    ...authTimestamps,
+  },
+  (table) => [index("sessions_user").on(table.userId)],
+);
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: instant("access_token_expires_at"),
+    refreshTokenExpiresAt: instant("refresh_token_expires_at"),
+    scope: text("scope"),
+    password: text("password"),
+    ...authTimestamps,
+  },
+  (table) => [index("accounts_user").on(table.userId)],
+);
+
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: instant("expires_at").notNull(),
+    ...authTimestamps,
+  },
+  (table) => [index("verifications_identifier").on(table.identifier)],
+);
+
+export const teams = pgTable("teams", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  createdAt: timestamps.createdAt,
+});
+
+export const teamMembers = pgTable(
+  "team_members",
+  {
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").$type<TeamRole>().notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [uniqueIndex("team_members_team_user").on(table.teamId, table.userId), index("team_members_user").on(table.userId)],
+);
+
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role").$type<TeamRole>().notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").notNull(),
+    expiresAt: instant("expires_at").notNull(),
+    acceptedAt: instant("accepted_at"),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("invitations_team").on(table.teamId)],
+);
+
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    scope: text("scope").$type<TokenScope>().notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    prefix: text("prefix").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamps.createdAt,
+    lastUsedAt: instant("last_used_at"),
+    revokedAt: instant("revoked_at"),
+  },
+  (table) => [uniqueIndex("api_tokens_team_name").on(table.teamId, table.name)],
+);
+
+export const leases = pgTable("leases", {
+  name: text("name").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: instant("expires_at").notNull(),
+});
