@@ -50,8 +50,27 @@ describe("createLocalIndex", () => {
       expect(ranked.slice(0, 2).map((tool) => tool.name)).toEqual(["k8s_get_pod_logs", "chat_post"]);
       return ranked[1].score / ranked[0].score;
     };
-    const wholeOnly = chatShare({ ...DEFAULT_SETTINGS, intents: { ...DEFAULT_SETTINGS.intents, weight: 0 } });
-    expect(chatShare(DEFAULT_SETTINGS)).toBeGreaterThan(wholeOnly);
+    // Scores of the fusion itself: intent coverage reorders the top and scores it by its own measure.
+    const fused = { ...DEFAULT_SETTINGS, coverage: { ...DEFAULT_SETTINGS.coverage, weight: 0 } };
+    const wholeOnly = chatShare({ ...fused, intents: { ...DEFAULT_SETTINGS.intents, weight: 0 } });
+    expect(chatShare(fused)).toBeGreaterThan(wholeOnly);
+    chatShare(DEFAULT_SETTINGS);
+  });
+
+  it("weighs the service a name starts with (a prefix three tools share) apart from the rest of the name", () => {
+    const tools: SelectorCandidate[] = [
+      { name: "zeta_create_item", summary: "Create an item" },
+      { name: "zeta_delete_item", summary: "Delete an item" },
+      { name: "zeta_list_items", summary: "List items" },
+      { name: "omega_create_item", summary: "Create an item" },
+    ];
+    const withoutService = { ...DEFAULT_SETTINGS, fields: { ...DEFAULT_SETTINGS.fields, service: { ...DEFAULT_SETTINGS.fields.service, weight: 0 } } };
+    expect(createLocalIndex(tools, withoutService).rank(ask("zeta"), 5)).toEqual([]);
+    expect(createLocalIndex(tools, withoutService).rank(ask("omega"), 5)[0]?.name).toBe("omega_create_item");
+    const ranked = createLocalIndex(tools)
+      .rank(ask("create an item in zeta"), 5)
+      .map((tool) => tool.name);
+    expect(ranked[0]).toBe("zeta_create_item");
   });
 
   it("adds the words of the best matches to the query (pseudo-relevance feedback)", () => {

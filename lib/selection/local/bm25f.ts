@@ -5,6 +5,8 @@ import { DEFAULT_SETTINGS, type FieldName, type LocalRankingSettings } from "./s
 import { isGenericRequestStem, isStopword, segmentCompound, splitWords, stem } from "./tokenise";
 import { selectTopK } from "./topK";
 import { splitIntents } from "./intents";
+import { coverIntents, type PoolEntry } from "./coverage";
+import { servicePrefixes, splitServicePrefix } from "./services";
 
 export interface LocalIndex extends ToolRanker {
   readonly size: number;
@@ -19,7 +21,21 @@ export interface LocalIndex extends ToolRanker {
   rankAmong(candidates: readonly SelectorCandidate[], messages: ConversationMessage[], k: number): RankedTool[];
 }
 
-const FIELD_NAMES: readonly FieldName[] = ["name", "summary", "description", "tags", "parameters", "parameterText"];
+const FIELD_NAMES: readonly FieldName[] = ["name", "summary", "description", "tags", "parameters", "parameterText", "service"];
+const NAME_FIELD = FIELD_NAMES.indexOf("name");
+const SERVICE_FIELD = FIELD_NAMES.indexOf("service");
+
+/**
+ * The name's service prefix as a field of its own, weighed apart from the words that say what the
+ * tool does: naming the service is a strong hint, but not the same hint as naming the action.
+ */
+function withServiceField(words: readonly string[][], prefixes: ReadonlySet<string>): string[][] {
+  const { service, action } = splitServicePrefix(words[NAME_FIELD], prefixes);
+  const fields = [...words];
+  fields[NAME_FIELD] = action;
+  fields[SERVICE_FIELD] = service;
+  return fields;
+}
 
 /** Run-together words already segmented during one index build: the same words recur across a catalog. */
 type SegmentMemo = Map<string, string[]>;
@@ -50,6 +66,7 @@ function fieldTexts(candidate: SelectorCandidate): Record<FieldName, string> {
     tags: (candidate.tags ?? []).join(" "),
     parameters: (candidate.parameterNames ?? []).join(" "),
     parameterText: candidate.parameterText ?? "",
+    service: "",
   };
 }
 
@@ -111,11 +128,14 @@ interface FieldedPostings {
   forward: ForwardIndex;
   vocabulary: ReadonlySet<string>;
   averageLength: FieldLengths;
+  prefixes: ReadonlySet<string>;
 }
 
 /** BM25F postings over the candidates, with what scoring another document against them needs. */
 function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings: LocalRankingSettings): FieldedPostings {
-  const words = candidates.map(fieldWords);
+  const plainWords = candidates.map(fieldWords);
+  const prefixes = servicePrefixes(plainWords.map((fields) => fields[NAME_FIELD]));
+  const words = plainWords.map((fields) => withServiceField(fields, prefixes));
   const vocabulary = segmentationVocabulary(words);
   const segments: SegmentMemo = new Map();
   const documents = words.map((fields) => documentFields(fields, vocabulary, segments));
@@ -124,7 +144,7 @@ function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings
   const postings = buildPostings(frequencies, (frequency, _doc, documentFrequency) =>
     saturatedWeight(frequency, candidates.length, documentFrequency, settings.k1),
   );
-  return { postings, forward: forwardIndex(postings, candidates.length), vocabulary, averageLength };
+  return { postings, forward: forwardIndex(postings, candidates.length), vocabulary, averageLength, prefixes };
 }
 
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => {
@@ -203,6 +223,7 @@ class FieldedIndex implements LocalIndex {
   private readonly termNames: readonly string[];
   private readonly vocabulary: ReadonlySet<string>;
   private readonly averageLength: FieldLengths;
+  private readonly prefixes: ReadonlySet<string>;
   // Caches of derived data only; the index itself never changes.
   private readonly restrictions = new WeakMap<readonly SelectorCandidate[], Restriction>();
   private readonly extraDocuments = new Lru<string, ExtraDocument>({ maxEntries: EXTRA_DOCUMENTS_PER_INDEX });
@@ -226,6 +247,7 @@ class FieldedIndex implements LocalIndex {
     this.forward = fielded.forward;
     this.vocabulary = fielded.vocabulary;
     this.averageLength = fielded.averageLength;
+    this.prefixes = fielded.prefixes;
     Object.freeze(this);
   }
 
@@ -303,13 +325,21 @@ class FieldedIndex implements LocalIndex {
         if (allowed[doc] === 1) touched[kept++] = doc;
       }
     }
-    const ranked = selectTopK(scores, touched, kept, this.names, k).map((doc) => ({ name: this.names[doc], score: scores[doc] }));
-    if (extras.length === 0) return ranked;
+    const cover = intents.length > 0 && this.settings.coverage.weight > 0;
+    const poolSize = cover ? Math.max(k, this.settings.coverage.pool) : k;
+    const pool: PoolEntry[] = selectTopK(scores, touched, kept, this.names, poolSize).map((doc) => ({
+      name: this.names[doc],
+      score: scores[doc],
+      intentScores: intents.map((list) => list.scores[doc]),
+    }));
     extras.forEach((extra, index) => {
-      if (extraScores[index] > 0) ranked.push({ name: extra.name, score: extraScores[index] });
+      if (extraScores[index] > 0) pool.push({ name: extra.name, score: extraScores[index], intentScores: intents.map((list) => list.extraScores[index]) });
     });
     // The order selectTopK gives: best score first, ties by name.
-    return ranked.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, k);
+    pool.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (pool.length > poolSize) pool.length = poolSize;
+    if (!cover) return pool.slice(0, k).map(({ name, score }) => ({ name, score }));
+    return coverIntents(pool, intents.map(best), k, this.settings.coverage.weight);
   }
 
   /**
@@ -374,7 +404,8 @@ class FieldedIndex implements LocalIndex {
     const texts = fieldTexts(candidate);
     const key = [candidate.name, ...FIELD_NAMES.map((field) => texts[field])].join("\u0000");
     return this.extraDocuments.getOrCreate(key, () => {
-      const frequencies = pseudoFrequencies(documentFields(fieldWords(candidate), this.vocabulary, new Map()), this.averageLength, this.settings);
+      const words = withServiceField(fieldWords(candidate), this.prefixes);
+      const frequencies = pseudoFrequencies(documentFields(words, this.vocabulary, new Map()), this.averageLength, this.settings);
       const weights = new Map<string, number>();
       for (const [term, frequency] of frequencies) {
         const termId = this.postings.termIds.get(term);

@@ -1,4 +1,4 @@
-export type FieldName = "name" | "summary" | "description" | "tags" | "parameters" | "parameterText";
+export type FieldName = "name" | "summary" | "description" | "tags" | "parameters" | "parameterText" | "service";
 
 export interface FieldSettings {
   /** How much one occurrence in this field counts relative to the others. */
@@ -32,6 +32,13 @@ export interface FeedbackSettings {
   weight: number;
 }
 
+export interface CoverageSettings {
+  /** Weight of covering each intent of a multi-task request against the fused score (0 turns it off). */
+  weight: number;
+  /** Best fused tools among which the top k is chosen. */
+  pool: number;
+}
+
 export interface LocalRankingSettings {
   k1: number;
   fields: Record<FieldName, FieldSettings>;
@@ -40,24 +47,28 @@ export interface LocalRankingSettings {
   genericWordWeight: number;
   intents: IntentSettings;
   feedback: FeedbackSettings;
+  coverage: CoverageSettings;
 }
 
 /**
- * The defaults: field weights, k1 and the intents' weight chosen by five-fold cross-validation
- * on the development sets only (`npx tsx bench/tune.ts`; see BENCHMARKS.md).
+ * The defaults: k1, field weights (the name's service prefix apart), the generic words' weight,
+ * feedback and intent coverage chosen by five-fold cross-validation on the development sets only,
+ * each set weighing the same (`npx tsx bench/tune.ts`; see BENCHMARKS.md).
  */
 export const DEFAULT_SETTINGS: LocalRankingSettings = {
   k1: 0.9,
   fields: {
-    name: { weight: 3.5, b: 0.3 },
+    name: { weight: 2.5, b: 0.3 },
     summary: { weight: 1, b: 0.75 },
     description: { weight: 0.7, b: 0.75 },
     tags: { weight: 1.5, b: 0.3 },
     parameters: { weight: 0.5, b: 0.3 },
     parameterText: { weight: 0.5, b: 0.75 },
+    service: { weight: 5, b: 0 },
   },
   conversation: { user: 1, assistant: 0.4, tool: 0.15, system: 0, turnDecay: 0.5 },
-  genericWordWeight: 0.4,
+  genericWordWeight: 0.7,
   intents: { weight: 0.5, context: 0.2 },
   feedback: { documents: 3, terms: 10, weight: 0.3 },
+  coverage: { weight: 0.6, pool: 30 },
 };

@@ -1,0 +1,28 @@
+/** Tools that must share a name prefix for it to count as the name of their service. */
+const SERVICE_TOOLS = 3;
+/** Longest service prefix, in words ("aws cloudwatch", "google calendar"). */
+const SERVICE_PREFIX_WORDS = 3;
+
+/**
+ * The services of a catalog, read from its tools' names (each a list of words): every prefix of
+ * one to three words that at least three tools share and that leaves a word of their own
+ * (`github` of github_create_issue, github_list_pull_requests…).
+ */
+export function servicePrefixes(names: readonly (readonly string[])[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const name of names) {
+    for (let length = 1; length < Math.min(name.length, SERVICE_PREFIX_WORDS + 1); length++) {
+      const prefix = name.slice(0, length).join(" ");
+      counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
+    }
+  }
+  return new Set([...counts].filter(([, count]) => count >= SERVICE_TOOLS).map(([prefix]) => prefix));
+}
+
+/** A tool name's words as its service (the longest known prefix, or none) and the rest, what the tool does. */
+export function splitServicePrefix(name: readonly string[], prefixes: ReadonlySet<string>): { service: string[]; action: string[] } {
+  for (let length = Math.min(name.length - 1, SERVICE_PREFIX_WORDS); length >= 1; length--) {
+    if (prefixes.has(name.slice(0, length).join(" "))) return { service: name.slice(0, length), action: name.slice(length) };
+  }
+  return { service: [], action: [...name] };
+}
