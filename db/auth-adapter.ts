@@ -1,7 +1,7 @@
 import "server-only";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import type { Db } from "./client";
-import { accounts, sessions, users, verifications } from "./schema";
+import { accounts, sessions, users, verifications } from "./tables";
 
 /** better-auth's accounts, sessions and verifications, in our database through its Drizzle adapter. */
 export function authDatabaseAdapter(db: Db) {

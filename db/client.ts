@@ -8,15 +8,21 @@ import { drizzle as drizzleBetterSqlite } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { SQLiteTransaction } from "drizzle-orm/sqlite-core";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core/db";
+import { drizzle as drizzlePostgres, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { drizzle as drizzleProxy, type SqliteRemoteResult } from "drizzle-orm/sqlite-proxy";
+import { Pool } from "pg";
+import { databaseUrl } from "./dialect";
 import * as schema from "./schema";
+import * as postgresSchema from "./schema-pg";
 import { asConflict } from "./unique-conflicts";
 
 type Schema = typeof schema;
 
 /**
- * The data layer's handle: the same asynchronous query builder whichever database is behind it.
- * A transaction's handle is one too, so every query function takes either.
+ * The data layer's handle: the same asynchronous query builder whichever database is behind it
+ * (SQLite through Drizzle's proxy driver, or PostgreSQL through node-postgres, typed as the first:
+ * the query modules use only what both builders have, on the tables of db/tables.ts). A
+ * transaction's handle is one too, so every query function takes either.
  */
 export type Db = BaseSQLiteDatabase<"async", SqliteRemoteResult, Schema>;
 
@@ -178,15 +184,26 @@ export async function withSqlite<T>(db: Db, work: (sqlite: Database.Database) =>
   return work(sqlite);
 }
 
-/** Closes the handle's connection. */
-export function closeDb(db: Db): void {
-  sqliteOf(db).close();
+/** Closes the handle's connection (or pool). */
+export async function closeDb(db: Db): Promise<void> {
+  const pool = pools.get(db);
+  if (pool) await pool.end();
+  else sqliteOf(db).close();
 }
 
-/** The file a connection is open on, or undefined for an in-memory database (no other connection can reach it). */
-export function fileOf(db: Db): string | undefined {
+/** Where another process or thread reaches the same database: its file or URL; undefined for an in-memory one (none can). */
+export function locationOf(db: Db): DatabaseLocation | undefined {
+  const url = urls.get(db);
+  if (url) return { postgres: url };
   const { name, memory } = sqliteOf(db);
-  return memory || name === ":memory:" || name === "" ? undefined : path.resolve(name);
+  return memory || name === ":memory:" || name === "" ? undefined : { sqlite: path.resolve(name) };
+}
+
+export type DatabaseLocation = { sqlite: string } | { postgres: string };
+
+/** A handle on the database at a location: the import worker's own. */
+export function openLocation(location: DatabaseLocation): Db {
+  return "postgres" in location ? openPostgres(location.postgres) : openDb(location.sqlite);
 }
 
 export function databaseFile(): string {
@@ -195,10 +212,41 @@ export function databaseFile(): string {
 
 const cache = globalThis as unknown as { toolshedDb?: Db };
 
-/** The app's one connection, opened on first use so that `next build` never touches the file (see openDb). */
+/** The app's one connection (or pool), opened on first use so that `next build` never touches the database (see openDb). */
 export function getDb(): Db {
-  cache.toolshedDb ??= openDb(databaseFile());
+  const url = databaseUrl();
+  cache.toolshedDb ??= url ? openPostgres(url) : openDb(databaseFile());
   return cache.toolshedDb;
+}
+
+/** Connections per instance to PostgreSQL. */
+const POSTGRES_POOL_SIZE = 10;
+const pools = new WeakMap<object, Pool>();
+const urls = new WeakMap<object, string>();
+/** Handles (and their transactions') on PostgreSQL. */
+const postgresHandles = new WeakSet<object>();
+
+type PostgresDb = NodePgDatabase<typeof postgresSchema>;
+type PostgresTx = Parameters<Parameters<PostgresDb["transaction"]>[0]>[0];
+
+/**
+ * A pool on the PostgreSQL database at `url`, which `npm run db:migrate` migrated (with
+ * TOOLSHED_DATABASE_URL set). Many instances may share it.
+ */
+export function openPostgres(url: string): Db {
+  const pool = new Pool({ connectionString: url, max: POSTGRES_POOL_SIZE });
+  // An idle client that loses its connection (a restart, a network cut) must not end the process.
+  pool.on("error", (error) => console.error("PostgreSQL pool:", error.message));
+  const db = drizzlePostgres(pool, { schema: postgresSchema });
+  pools.set(db, pool);
+  urls.set(db, url);
+  postgresHandles.add(db);
+  return db as unknown as Db;
+}
+
+/** Whether the handle is on PostgreSQL (else SQLite): for the few statements the two write differently. */
+export function isPostgres(db: Db): boolean {
+  return postgresHandles.has(db);
 }
 
 /**
@@ -206,6 +254,7 @@ export function getDb(): Db {
  * `deferred` for a consistent read. Inside another transaction it is a savepoint of that one.
  */
 async function transaction<T>(db: Db, behavior: "immediate" | "deferred", work: (tx: WriteTx) => Promise<T>): Promise<T> {
+  if (isPostgres(db)) return postgresTransaction(db, behavior, work);
   const sqlite = sqliteOf(db);
   const registered = (tx: WriteTx) => {
     transactionConnections.set(tx, sqlite);
@@ -223,6 +272,35 @@ async function transaction<T>(db: Db, behavior: "immediate" | "deferred", work: 
   } finally {
     holders.delete(sqlite);
     release();
+  }
+}
+
+/**
+ * On PostgreSQL a write transaction is SERIALIZABLE, so that a check and the write it allows (a
+ * name still free, a history position) hold across instances as they do under SQLite's single
+ * writer; one that loses a race to another is run again from the start (its work only touches
+ * the database). A read transaction sees one snapshot (REPEATABLE READ, read only).
+ */
+const SERIALIZATION_RETRIES = 8;
+const RETRIED_CODES = new Set(["40001", "40P01"]);
+
+async function postgresTransaction<T>(db: Db, behavior: "immediate" | "deferred", work: (tx: WriteTx) => Promise<T>): Promise<T> {
+  const registered = (tx: PostgresTx) => {
+    postgresHandles.add(tx);
+    return work(tx as unknown as WriteTx);
+  };
+  // Inside a transaction: a savepoint of it.
+  if (!pools.has(db)) return (db as unknown as PostgresTx).transaction(registered);
+  const config =
+    behavior === "deferred" ? ({ isolationLevel: "repeatable read", accessMode: "read only" } as const) : ({ isolationLevel: "serializable" } as const);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await (db as unknown as PostgresDb).transaction(registered, config);
+    } catch (error) {
+      const code = ((error as { cause?: { code?: string } }).cause ?? (error as { code?: string })).code;
+      if (!RETRIED_CODES.has(code ?? "") || attempt >= SERIALIZATION_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
   }
 }
 

@@ -2,17 +2,17 @@ import "server-only";
 import { Worker } from "node:worker_threads";
 import { ToolshedError, type ErrorCode } from "@/lib/errors";
 import type { FieldError } from "@/lib/tools/validate";
-import { fileOf, type Db } from "./client";
+import { type DatabaseLocation, locationOf, type Db } from "./client";
 import type { ImportJobInput, ImportPreview, ImportProgress } from "./import-job";
 import type { ImportResult } from "./queries/tool-import";
 
 /** What a job does: import, or work out what an import would do (a dry run, writing nothing). */
 export type ImportMode = "import" | "preview";
 
-/** What the main thread sends the import worker: one import or preview, on the database at `file`. */
+/** What the main thread sends the import worker: one import or preview, on the database at `location`. */
 export interface WorkerRequest {
   id: number;
-  file: string;
+  location: DatabaseLocation;
   mode: ImportMode;
   input: ImportJobInput;
 }
@@ -112,8 +112,8 @@ export async function stopImportWorker(): Promise<void> {
 }
 
 /**
- * Runs an import off the request's path: on a database file, in the import worker thread (its
- * own connection; one import at a time, in order); on an in-memory database, which no other
+ * Runs an import off the request's path: on a database file or PostgreSQL, in the import worker
+ * thread (its own connection; one import at a time, in order); on an in-memory database, which no other
  * connection can reach, on this thread once the caller has returned. `onProgress` hears how far it is.
  */
 export function runImport(db: Db, input: ImportJobInput, onProgress: (progress: ImportProgress) => void = () => {}): Promise<ImportResult> {
@@ -126,8 +126,8 @@ export function runImportPreview(db: Db, input: ImportJobInput): Promise<ImportP
 }
 
 function runJob(db: Db, mode: ImportMode, input: ImportJobInput, onProgress: (progress: ImportProgress) => void): Promise<ImportResult | ImportPreview> {
-  const file = fileOf(db);
-  if (!file) {
+  const location = locationOf(db);
+  if (!location) {
     // Loaded here only: validation (Ajv) and the parsing stay out of the main thread's code otherwise.
     return import("./import-job").then(
       (job) =>
@@ -147,6 +147,6 @@ function runJob(db: Db, mode: ImportMode, input: ImportJobInput, onProgress: (pr
     current.pending.set(id, { resolve, reject, onProgress });
     // A body's bytes move to the worker instead of being copied (the caller hands over a buffer of their own).
     const whole = input.bytes && input.bytes.byteOffset === 0 && input.bytes.byteLength === input.bytes.buffer.byteLength;
-    current.worker.postMessage({ id, file, mode, input } satisfies WorkerRequest, whole ? [input.bytes!.buffer as ArrayBuffer] : []);
+    current.worker.postMessage({ id, location, mode, input } satisfies WorkerRequest, whole ? [input.bytes!.buffer as ArrayBuffer] : []);
   });
 }

@@ -1,23 +1,25 @@
 /**
- * The import worker: a worker thread with its own connection to the database file, where imports
- * are parsed, validated and written, or previewed (db/import-job.ts), while the main thread keeps answering
- * requests. WAL lets the main thread read meanwhile; the write is one short immediate transaction.
+ * The import worker: a worker thread with its own connection to the database (SQLite file or
+ * PostgreSQL), where imports are parsed, validated and written, or previewed (db/import-job.ts),
+ * while the main thread keeps answering requests. WAL lets the main thread read a SQLite file
+ * meanwhile; the write is one short transaction.
  * Started by db/import-runner.ts; jobs arrive one message each and run one at a time.
  */
 import "server-only";
 import { parentPort } from "node:worker_threads";
 import { ToolshedError } from "@/lib/errors";
-import { openDb, type Db } from "./client";
+import { type DatabaseLocation, type Db, openLocation } from "./client";
 import { previewImportJob, runImportJob, type ImportProgress } from "./import-job";
 import type { WorkerReply, WorkerRequest } from "./import-runner";
 
 const connections = new Map<string, Db>();
 
-function connection(file: string): Db {
-  let db = connections.get(file);
+function connection(location: DatabaseLocation): Db {
+  const key = JSON.stringify(location);
+  let db = connections.get(key);
   if (!db) {
-    db = openDb(file);
-    connections.set(file, db);
+    db = openLocation(location);
+    connections.set(key, db);
   }
   return db;
 }
@@ -29,7 +31,7 @@ function reply(message: WorkerReply): void {
 async function handle(request: WorkerRequest): Promise<void> {
   const report = (progress: ImportProgress) => reply({ type: "progress", id: request.id, progress });
   try {
-    const db = connection(request.file);
+    const db = connection(request.location);
     const result = await (request.mode === "preview" ? previewImportJob(db, request.input, report) : runImportJob(db, request.input, report));
     reply({ type: "done", id: request.id, result });
   } catch (error) {

@@ -10,17 +10,19 @@ const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations-pg");
 const MIGRATION_LOCK = 0x7001_5ed;
 
 /**
- * Applies the PostgreSQL migrations (db/migrations-pg) that the database at `url` lacks. Instances
- * that each run `npm run db:migrate` as they start take turns (an advisory lock): the first
- * migrates, the others then find nothing left to do.
+ * Applies the PostgreSQL migrations (db/migrations-pg) that the database at `url` lacks, then runs
+ * `afterwards` (the start-up data) while still holding the lock. Instances that each run `npm run
+ * db:migrate` as they start take turns (an advisory lock): the first migrates and seeds, the
+ * others then find nothing left to do.
  */
-export async function migratePostgres(url: string): Promise<void> {
+export async function migratePostgres(url: string, afterwards: () => Promise<void> = async () => {}): Promise<void> {
   const pool = new Pool({ connectionString: url, max: 2 });
   try {
     const lock = await pool.connect();
     try {
       await lock.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
       await migrate(drizzle(pool), { migrationsFolder: MIGRATIONS_FOLDER });
+      await afterwards();
     } finally {
       // Closing the session releases the lock whatever happened.
       lock.release(true);

@@ -4,7 +4,7 @@ import type { TokenPrincipal, TokenScope } from "@/lib/auth/policy";
 import { hashSecretToken, newApiToken, tokenDisplayPrefix } from "@/lib/auth/tokens";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { writeTransaction, type Db } from "../client";
-import { apiTokens } from "../schema";
+import { apiTokens } from "../tables";
 import { getTeam } from "./teams";
 
 export interface ApiToken {

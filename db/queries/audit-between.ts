@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, gt, lte } from "drizzle-orm";
 import type { Db } from "../client";
-import { auditEntries } from "../schema";
+import { auditEntries } from "../tables";
 
 /** One change to a catalog, as replay lists it. */
 export interface CatalogChange {

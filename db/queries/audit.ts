@@ -4,7 +4,8 @@ import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { describeActor } from "@/lib/auth/policy";
 import { chunkedInsert, chunksOf } from "../chunks";
 import type { Db } from "../client";
-import { auditEntries, catalogs, users, type AuditRow } from "../schema";
+import { auditEntries, catalogs, users } from "../tables";
+import type { AuditRow } from "../schema";
 
 /** A transaction handle or the database itself: queries run the same on both. */
 export type Tx = Db;

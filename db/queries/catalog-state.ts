@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
 import { type Db, readTransaction } from "../client";
-import { catalogs } from "../schema";
+import { catalogs } from "../tables";
 import { listAgents } from "./agents";
 import { getRules } from "./rules";
 import { listTools } from "./tools";

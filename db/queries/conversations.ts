@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, lte, ne } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { writeTransaction, type Db } from "../client";
-import { conversationMessages, conversations, conversationTools, type ConversationRow } from "../schema";
+import { conversationMessages, conversations, conversationTools } from "../tables";
+import type { ConversationRow } from "../schema";
 import type { Tx } from "./audit";
 import { requireCatalog } from "./guards";
 

@@ -5,7 +5,8 @@ import { notFound } from "@/lib/errors";
 import type { LabelledCase } from "@/lib/evaluation/cases";
 import type { EvaluationMiss } from "@/lib/evaluation/run";
 import type { Db } from "../client";
-import { evaluations, type EvaluationRow } from "../schema";
+import { evaluations } from "../tables";
+import type { EvaluationRow } from "../schema";
 import { requireCatalog } from "./guards";
 
 /** A case as kept: what was asked, and once the run is done the names chosen for it (the first k). */

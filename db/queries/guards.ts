@@ -2,7 +2,7 @@ import "server-only";
 import type { Database } from "better-sqlite3";
 import { eq } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
-import { catalogs } from "../schema";
+import { catalogs } from "../tables";
 import type { Tx } from "./audit";
 
 /** Throws the 404 every query about a missing catalog gives. */

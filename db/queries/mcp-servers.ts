@@ -14,7 +14,8 @@ import {
   type McpServerConfig,
 } from "@/lib/sources/mcp";
 import { writeTransaction, type Db } from "../client";
-import { auditEntries, mcpServers, tools, type McpServerRow } from "../schema";
+import { auditEntries, mcpServers, tools } from "../tables";
+import type { McpServerRow } from "../schema";
 import { recordChanges, recordManyChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
 import { writeSourceListings, type SourceSyncResult, type SourceToolDraft } from "./source-tools";

@@ -7,7 +7,7 @@ import { rewriteToolReferencesInRules, type ToolNameChanges } from "@/lib/rules/
 import { validateModelRules, validateOverrides } from "@/lib/rules/validate";
 import type { FieldError } from "@/lib/tools/validate";
 import { writeTransaction, type Db } from "../client";
-import { catalogRules, tools } from "../schema";
+import { catalogRules, tools } from "../tables";
 import { isUnchanged, recordChanges, type ChangeAuthor, type ChangeEntry, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
 

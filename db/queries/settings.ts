@@ -1,7 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "../client";
-import { appSettings } from "../schema";
+import { appSettings } from "../tables";
 
 export async function readSetting<T>(db: Db, key: string): Promise<T | undefined> {
   return (await db.select().from(appSettings).where(eq(appSettings.key, key)).limit(1))[0]?.value as T | undefined;

@@ -6,7 +6,8 @@ import { SOURCE_REDEFINE_ACTION, type InputSchema, type ToolMeta, type ToolSourc
 import type { FieldError } from "@/lib/tools/validate";
 import { chunkedInsert, chunksOf } from "../chunks";
 import { readTransaction, sqliteOf, writeTransaction, type Db } from "../client";
-import { tools, type ToolRow } from "../schema";
+import { tools } from "../tables";
+import type { ToolRow } from "../schema";
 import { recordManyChanges, type ChangeEntry, type Tx } from "./audit";
 import { catalogFingerprint } from "./guards";
 import { rewriteToolReferences } from "./tools";

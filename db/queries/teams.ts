@@ -5,7 +5,7 @@ import type { TeamRole } from "@/lib/auth/policy";
 import { CATALOG_ID_PATTERN, slugify } from "@/lib/catalogs/slug";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { writeTransaction, type Db } from "../client";
-import { catalogs, invitations, teamMembers, teams, users } from "../schema";
+import { catalogs, invitations, teamMembers, teams, users } from "../tables";
 
 export const DEFAULT_TEAM = "default";
 const INVITATION_DAYS = 7;

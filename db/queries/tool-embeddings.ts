@@ -3,7 +3,7 @@ import { and, count, eq, inArray } from "drizzle-orm";
 import { decodeVector, encodeVector } from "@/lib/selection/vectors";
 import { chunksOf } from "../chunks";
 import { writeTransaction, type Db } from "../client";
-import { toolEmbeddings } from "../schema";
+import { toolEmbeddings } from "../tables";
 
 /** The stored vectors of `model` for those of the hashes that have one. */
 export async function loadToolEmbeddings(db: Db, model: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {

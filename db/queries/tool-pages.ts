@@ -3,7 +3,7 @@ import { and, asc, count, eq, gt, gte, inArray, max } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
 import { SOURCE_REDEFINE_ACTION, type ToolSource } from "@/lib/tools/types";
 import { type Db, readTransaction } from "../client";
-import { auditEntries, catalogs, tools } from "../schema";
+import { auditEntries, catalogs, tools } from "../tables";
 import type { Tx } from "./audit";
 import { toToolRecord, type ToolRecord } from "./tools";
 

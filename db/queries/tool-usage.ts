@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { decisions, evaluations } from "../schema";
+import { decisions, evaluations } from "../tables";
 
 export interface ToolUsage {
   /** Every tool a preselection chose, ToolSearch found or an evaluation case chose. */

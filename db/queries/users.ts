@@ -1,7 +1,7 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { users } from "../schema";
+import { users } from "../tables";
 
 export interface User {
   id: string;

@@ -5,10 +5,11 @@ import * as catalogsRoute from "@/app/api/catalogs/route";
 import { saveAgentAction } from "@/app/catalogs/[catalog]/agents/actions";
 import { openDb, writeTransaction, type Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
-import { agents } from "@/db/schema";
+import { agents } from "@/db/tables";
 import type { Agent } from "@/lib/rules/agents";
 import { rejection } from "../db/support/thrown";
 import { jsonRequest, params, useFreshDatabase } from "./helpers";
+import { freshDatabase } from "../support/fresh-database";
 
 // The agents page's server action, as a signed-in editor calls it (no request scope in tests).
 vi.mock(import("@/app/_services/access"), async (importOriginal) => ({
@@ -72,7 +73,7 @@ describe("renaming an agent onto another agent's name", () => {
 describe("a unique constraint that a check missed", () => {
   let db: Db;
   beforeEach(async () => {
-    db = openDb(":memory:");
+    db = await freshDatabase();
     await createCatalog(db, { name: "Team" }, "tests");
   });
 

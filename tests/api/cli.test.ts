@@ -11,15 +11,15 @@ const cli = (database: string, ...args: string[]) =>
   spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/toolshed.ts", ...args], { env: { ...process.env, TOOLSHED_DB: database }, encoding: "utf8" });
 
 /** A database `npm run db:migrate` made, as the CLI expects it. */
-function migratedDatabase(): string {
+async function migratedDatabase(): Promise<string> {
   const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-cli-")), "cli.db");
-  closeDb(migrateDatabase(database));
+  await closeDb(migrateDatabase(database));
   return database;
 }
 
 describe("toolshed CLI", () => {
   it("creates a token and prints it alone on standard output; the token then authenticates", async () => {
-    const database = migratedDatabase();
+    const database = await migratedDatabase();
     const created = cli(database, "token", "create", "--team", "default", "--scope", "read", "--name", "ci");
     expect(created.status).toBe(0);
     expect(created.stdout).toMatch(/^tsk_[\w-]{43}\n$/);
@@ -36,8 +36,8 @@ describe("toolshed CLI", () => {
     expect(await principalOfToken(openDb(database), created.stdout.trim())).toBeUndefined();
   });
 
-  it("says what is wrong, on stderr, with exit code 2", () => {
-    const database = migratedDatabase();
+  it("says what is wrong, on stderr, with exit code 2", async () => {
+    const database = await migratedDatabase();
     const badScope = cli(database, "token", "create", "--team", "default", "--scope", "root", "--name", "x");
     expect(badScope.status).toBe(2);
     expect(badScope.stdout).toBe("");

@@ -7,7 +7,7 @@ import * as toolSearchRoute from "@/app/api/catalogs/[catalog]/tool-search/route
 import * as decisionRoute from "@/app/api/decisions/[id]/route";
 import * as replayRoute from "@/app/api/decisions/[id]/replay/route";
 import type { Db } from "@/db/client";
-import { decisions } from "@/db/schema";
+import { decisions } from "@/db/tables";
 import { seed } from "@/db/seed";
 import { apiRequest, jsonRequest, params, useFreshDatabase } from "./helpers";
 

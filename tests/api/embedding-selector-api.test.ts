@@ -5,7 +5,7 @@ import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
 import * as replayRoute from "@/app/api/decisions/[id]/replay/route";
 import * as decisionRoute from "@/app/api/decisions/[id]/route";
 import type { Db } from "@/db/client";
-import { toolEmbeddings } from "@/db/schema";
+import { toolEmbeddings } from "@/db/tables";
 import { seed } from "@/db/seed";
 import { bagOfWordsVector, type EmbeddingRequest, type EmbeddingScript } from "../support/scripted-openai-server";
 import { useScriptedServer } from "../support/scripted-server-lifecycle";

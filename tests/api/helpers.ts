@@ -6,6 +6,7 @@ import { createApiToken } from "@/db/queries/api-tokens";
 import { DEFAULT_TEAM } from "@/db/queries/teams";
 import type { TokenScope } from "@/lib/auth/policy";
 import { resetRateLimits } from "@/lib/rate-limit";
+import { freshDatabase } from "../support/fresh-database";
 
 // Route handlers read plugins, skills and agent files from these folders: empty unless a test fills them.
 const noLocalSources = mkdtempSync(path.join(os.tmpdir(), "toolshed-no-sources-"));
@@ -21,7 +22,7 @@ let defaultToken: string | undefined;
 
 /** Points the route handlers' getDb() at a fresh in-memory database, with a fresh admin token and rate limits. */
 export async function useFreshDatabase(): Promise<Db> {
-  const db = openDb(":memory:");
+  const db = await freshDatabase();
   (globalThis as { toolshedDb?: Db }).toolshedDb = db;
   defaultToken = await createTestToken(db, "admin", "tests");
   resetRateLimits();

@@ -9,7 +9,7 @@ import * as decisionRoute from "@/app/api/decisions/[id]/route";
 import * as replayRoute from "@/app/api/decisions/[id]/replay/route";
 import { pendingSimulatedCalls, turnsOf, uiMessagesOf } from "@/components/playground-chat";
 import type { Db } from "@/db/client";
-import { decisions } from "@/db/schema";
+import { decisions } from "@/db/tables";
 import { seed } from "@/db/seed";
 import type { PlaygroundDataParts, PlaygroundUIMessage } from "@/lib/playground/messages";
 import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server";

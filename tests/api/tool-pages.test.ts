@@ -6,7 +6,7 @@ import * as catalogsRoute from "@/app/api/catalogs/route";
 import * as catalogRoute from "@/app/api/catalogs/[catalog]/route";
 import type { Db } from "@/db/client";
 import { listToolPage } from "@/db/queries/tool-pages";
-import { catalogs, tools } from "@/db/schema";
+import { catalogs, tools } from "@/db/tables";
 import { apiRequest, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const team = params({ catalog: "team" });

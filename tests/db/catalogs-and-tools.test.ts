@@ -8,6 +8,7 @@ import { parseImport } from "@/lib/catalogs/exchange";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 import { DEMO_TOOLS } from "@/lib/demo";
 import { rejection, thrown } from "./support/thrown";
+import { freshDatabase } from "../support/fresh-database";
 
 const ACTOR = "test";
 
@@ -24,7 +25,7 @@ function draft(overrides: Record<string, unknown> = {}) {
 
 let db: Db;
 beforeEach(async () => {
-  db = openDb(":memory:");
+  db = await freshDatabase();
 });
 
 describe("catalogs", () => {

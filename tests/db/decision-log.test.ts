@@ -5,14 +5,15 @@ import { openDb, sqliteOf, writeTransaction, type Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { createConversation, deleteConversation, listMessages, listTranscript } from "@/db/queries/conversations";
 import { countDecisions, getDecision, pageDecisions, recordDecision, type NewDecision } from "@/db/queries/decisions";
-import { decisions } from "@/db/schema";
+import { decisions } from "@/db/tables";
 import { ToolshedError } from "@/lib/errors";
+import { freshDatabase } from "../support/fresh-database";
 
 type Message = { role: "user" | "assistant"; content: string };
 
 let db: Db;
 beforeEach(async () => {
-  db = openDb(":memory:");
+  db = await freshDatabase();
   await createCatalog(db, { name: "Team", id: "team" }, "test");
   await createCatalog(db, { name: "Other", id: "other" }, "test");
 });

@@ -8,6 +8,7 @@ import { deleteSourceTools, syncSourceTools, type SourceToolDraft } from "@/db/q
 import { getTool } from "@/db/queries/tools";
 import { computeToolList } from "@/lib/pipeline/tool-list";
 import { definitionDigest } from "@/lib/tools/pinning";
+import { freshDatabase } from "../support/fresh-database";
 
 const search: SourceToolDraft = {
   name: "notes__search",
@@ -36,7 +37,7 @@ const digestOf = async (db: Db, name: string) => (await listDefinitionReviews(db
 
 let db: Db;
 beforeEach(async () => {
-  db = openDb(":memory:");
+  db = await freshDatabase();
   await createCatalog(db, { name: "Team", id: "team" }, "test");
   await sync(db, [search, get]);
 });

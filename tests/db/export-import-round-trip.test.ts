@@ -6,6 +6,7 @@ import { syncSourceTools, type SourceToolDraft } from "@/db/queries/source-tools
 import { createCustomTool, listTools, updateTool } from "@/db/queries/tools";
 import { buildExport, type CatalogExport } from "@/lib/catalogs/exchange";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
+import { freshDatabase } from "../support/fresh-database";
 
 const ACTOR = "test";
 const RUNS = 30;
@@ -119,7 +120,7 @@ const byName = (tools: CatalogExport["tools"]) => [...tools].sort((a, b) => a.na
 describe("export → import → export", () => {
   it.each(Array.from({ length: RUNS }, (_, seed) => seed + 1))("is the same catalog again (seed %i)", async (seed) => {
     const rnd = random(seed);
-    const db = openDb(":memory:");
+    const db = await freshDatabase();
     const plugin = sourceTools(rnd, "plugin_tool");
     const skills = sourceTools(rnd, "skill_tool");
     // The local plugins and skills are in every catalog; the MCP server only in the exported one.

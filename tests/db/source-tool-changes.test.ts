@@ -5,6 +5,7 @@ import { createCatalog } from "@/db/queries/catalogs";
 import { syncSourceTools, type SourceToolDraft } from "@/db/queries/source-tools";
 import { listToolPage } from "@/db/queries/tool-pages";
 import { updateTool } from "@/db/queries/tools";
+import { freshDatabase } from "../support/fresh-database";
 
 const search: SourceToolDraft = {
   name: "notes__search",
@@ -29,7 +30,7 @@ const LONG_AGO = new Date("2000-01-01T00:00:00Z");
 
 let db: Db;
 beforeEach(async () => {
-  db = openDb(":memory:");
+  db = await freshDatabase();
   await createCatalog(db, { name: "Team", id: "team" }, "test");
   await sync(db, [search, get]);
 });

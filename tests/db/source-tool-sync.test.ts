@@ -11,6 +11,7 @@ import { createCatalog } from "@/db/queries/catalogs";
 import { deleteSourceTools, syncSourceTools, unregisterSourceTools, type SourceToolDraft } from "@/db/queries/source-tools";
 import { getTool, importTools, listTools, updateTool } from "@/db/queries/tools";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
+import { freshDatabase } from "../support/fresh-database";
 
 const sync = (db: Db, drafts: SourceToolDraft[]) => syncSourceTools(db, "team", [{ source: "mcp", sourceRef: "big", drafts }], "sync");
 
@@ -35,7 +36,7 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
 
 let db: Db;
 beforeEach(async () => {
-  db = openDb(":memory:");
+  db = await freshDatabase();
   await createCatalog(db, { name: "Team", id: "team" }, "test");
 });
 

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { fileOf, migrateDatabase, openDb, sqliteOf, type Db } from "@/db/client";
+import { locationOf, migrateDatabase, openDb, sqliteOf, type Db } from "@/db/client";
 import { runImportJob, validateImport, type ImportProgress } from "@/db/import-job";
 import { runImport, stopImportWorker } from "@/db/import-runner";
 import { listAudit } from "@/db/queries/audit";
@@ -17,6 +17,7 @@ import { parseImport } from "@/lib/catalogs/exchange";
 import { ToolshedError } from "@/lib/errors";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 import { rejection, thrown } from "./support/thrown";
+import { freshDatabase } from "../support/fresh-database";
 
 const ACTOR = "test";
 
@@ -32,7 +33,7 @@ function labelledSet(count: number, prefix = "tool") {
 
 let db: Db;
 beforeEach(async () => {
-  db = openDb(":memory:");
+  db = await freshDatabase();
   await createCatalog(db, { name: "Team", id: "team" }, ACTOR);
 });
 
@@ -169,8 +170,8 @@ describe("the import worker", () => {
   it("imports into a database file from its own thread and connection", async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-import-")), "toolshed.db");
     const onDisk = migrateDatabase(file);
-    expect(fileOf(onDisk)).toBe(file);
-    expect(fileOf(db)).toBeUndefined();
+    expect(locationOf(onDisk)).toEqual({ sqlite: file });
+    expect(locationOf(db)).toBeUndefined();
     await createCatalog(onDisk, { name: "Team", id: "team" }, ACTOR);
     const phases = new Set<string>();
     const result = await runImport(onDisk, { catalogId: "team", actor: ACTOR, text: JSON.stringify(labelledSet(6_000)) }, (progress) =>

@@ -7,6 +7,7 @@ import { addToHistory, createConversation, getConversation } from "@/db/queries/
 import { getRules, saveRules } from "@/db/queries/rules";
 import { deleteSourceTools, syncSourceTools } from "@/db/queries/source-tools";
 import { createCustomTool, deleteTool, updateTool } from "@/db/queries/tools";
+import { freshDatabase } from "../support/fresh-database";
 
 const ACTOR = "test";
 
@@ -21,7 +22,7 @@ async function history(name: string): Promise<string[]> {
 
 let db: Db;
 beforeEach(async () => {
-  db = openDb(":memory:");
+  db = await freshDatabase();
   await createCatalog(db, { name: "Team" }, ACTOR);
   await createCustomTool(db, "team", draft("weather"), ACTOR);
 });

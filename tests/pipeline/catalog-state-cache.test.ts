@@ -9,6 +9,7 @@ import { createCatalog, deleteCatalog } from "@/db/queries/catalogs";
 import { createCustomTool, updateTool } from "@/db/queries/tools";
 import { computeToolList, cachedToolLists } from "@/lib/pipeline/tool-list";
 import { ToolshedError } from "@/lib/errors";
+import { freshDatabase } from "../support/fresh-database";
 
 const ACTOR = "test";
 const empty = mkdtempSync(path.join(os.tmpdir(), "toolshed-state-cache-"));
@@ -24,7 +25,7 @@ const weather = {
 let db: Db;
 beforeEach(async () => {
   await reloadLocalSources(folders());
-  db = openDb(":memory:");
+  db = await freshDatabase();
   await createCatalog(db, { name: "Cached", id: "cached" }, ACTOR);
 });
 afterAll(async () => {
@@ -79,7 +80,7 @@ describe("catalogState cache", () => {
     expect(recreated.revision).toBe(state.revision);
     expect(await catalogVersion(db, "cached")).toMatch(new RegExp(`^${state.revision}/`));
 
-    const other = openDb(":memory:");
+    const other = await freshDatabase();
     await createCatalog(other, { name: "Cached", id: "cached" }, ACTOR);
     await createCustomTool(other, "cached", weather, ACTOR);
     const elsewhere = await catalogState(other, "cached");

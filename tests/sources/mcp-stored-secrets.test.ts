@@ -15,6 +15,7 @@ import { seed } from "@/db/seed";
 import { decryptSecret, secretForms } from "@/lib/secrets";
 import type { McpServerConfig } from "@/lib/sources/mcp";
 import { withEnv } from "./helpers";
+import { freshDatabase } from "../support/fresh-database";
 
 const CANARY = "Canary7fQ2-secret";
 
@@ -43,7 +44,7 @@ function expectNoCanary(text: string, where: string) {
 
 let db: Db;
 beforeEach(async () => {
-  db = openDb(":memory:");
+  db = await freshDatabase();
   await createCatalog(db, { name: "Team", id: "team" }, "test");
 });
 
@@ -135,14 +136,14 @@ describe("stored MCP secrets", () => {
     const saved = process.env.TOOLSHED_MCP_STDIO_COMMANDS;
     process.env.TOOLSHED_MCP_STDIO_COMMANDS = "uvx some-server";
     try {
-      const fresh = openDb(":memory:");
+      const fresh = await freshDatabase();
       await seed(fresh, { demo: true });
       expect(await listMcpServers(fresh, "demo")).toEqual([]);
     } finally {
       if (saved === undefined) delete process.env.TOOLSHED_MCP_STDIO_COMMANDS;
       else process.env.TOOLSHED_MCP_STDIO_COMMANDS = saved;
     }
-    const fresh = openDb(":memory:");
+    const fresh = await freshDatabase();
     await seed(fresh, { demo: true });
     expect((await listMcpServers(fresh, "demo")).map((server) => server.name)).toEqual(["notes"]);
   });

@@ -66,5 +66,5 @@ lines.once("line", async () => {
   }
   process.stdout.write(`${JSON.stringify({ operations, errors })}\n`);
   lines.close();
-  closeDb(db);
+  await closeDb(db);
 });
