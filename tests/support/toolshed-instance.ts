@@ -1,0 +1,25 @@
+/**
+ * One Toolshed instance in a process of its own, for tests that run several on one database: it
+ * starts what the server starts (instrumentation.ts: accounts, the MCP sync and its periodic
+ * round, the decision-log retention), then answers the API over HTTP (toolshed-http-server.ts).
+ * Its database is TOOLSHED_DATABASE_URL's (or TOOLSHED_DB's). Prints "listening <url>" once it
+ * answers; stops when its stdin closes.
+ *
+ *   node --import tsx tests/support/toolshed-instance.ts
+ *
+ * Not under React's server condition (SERVER_TSX_ARGS): the route handlers import Next's modules,
+ * which need React's ordinary build outside Next's bundles, as in vitest.
+ */
+import { register as registerHooks } from "node:module";
+
+registerHooks("./server-only-hooks.mjs", import.meta.url);
+// It ends with whoever started it (the pipe closes), also while still starting.
+process.stdin.on("end", () => process.exit(0));
+process.stdin.resume();
+process.env.NEXT_RUNTIME = "nodejs";
+const { register } = await import("../../instrumentation");
+const { startToolshedHttpServer } = await import("./toolshed-http-server");
+
+await register();
+const server = await startToolshedHttpServer();
+process.stdout.write(`listening ${server.url}\n`);
