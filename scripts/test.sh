@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Every test: lint and formatting (Biome), type check, unit tests (vitest), then a production build and the browser tests (Playwright, Debian's chromium).
+# Every test: lint and formatting (Biome), type check, unit tests (vitest: on SQLite, and the database and API suites again on a throwaway
+# PostgreSQL, Debian's postgresql), then a production build and the browser tests (Playwright, Debian's chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
-if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
-  echo "Chromium is missing: installing Debian's package (needs root)"
-  apt-get update -qq && apt-get install -y -qq chromium
+missing=()
+[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
+# The throwaway PostgreSQL of the tests (scripts/postgres-server.ts) needs the server's programs.
+compgen -G "/usr/lib/postgresql/*/bin/initdb" > /dev/null || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Missing: ${missing[*]}: installing Debian's packages (needs root)"
+  apt-get update -qq && apt-get install -y -qq "${missing[@]}"
 fi
 npx biome ci .
 npx tsc --noEmit -p .
