@@ -38,10 +38,36 @@ const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
  */
 export const BUSY_TIMEOUT_MS = 5_000;
 
-/** The SQLite connection behind each handle this module opened (for the few bulk paths that bypass the builder). */
-const connections = new WeakMap<object, Database.Database>();
-/** The same for the handles of transactions in progress. */
-const transactionConnections = new WeakMap<object, Database.Database>();
+/**
+ * What this module knows of the handles it opened, kept on globalThis: Next bundles this module
+ * into several chunks of one server, and a handle opened by one copy is used by the others.
+ */
+interface Registry {
+  /** The SQLite connection behind each handle (for the few bulk paths that bypass the builder). */
+  connections: WeakMap<object, Database.Database>;
+  /** The same for the handles of transactions in progress. */
+  transactionConnections: WeakMap<object, Database.Database>;
+  transactionContext: AsyncLocalStorage<symbol>;
+  holders: WeakMap<Database.Database, Holder>;
+  statements: WeakMap<Database.Database, Map<string, Database.Statement>>;
+  pools: WeakMap<object, Pool>;
+  urls: WeakMap<object, string>;
+  /** Handles (and their transactions') on PostgreSQL. */
+  postgresHandles: WeakSet<object>;
+}
+
+const shared = globalThis as unknown as { toolshedDbRegistry?: Registry };
+shared.toolshedDbRegistry ??= {
+  connections: new WeakMap(),
+  transactionConnections: new WeakMap(),
+  transactionContext: new AsyncLocalStorage(),
+  holders: new WeakMap(),
+  statements: new WeakMap(),
+  pools: new WeakMap(),
+  urls: new WeakMap(),
+  postgresHandles: new WeakSet(),
+};
+const { connections, transactionConnections, transactionContext, holders, statements, pools, urls, postgresHandles } = shared.toolshedDbRegistry;
 
 /**
  * One SQLite connection is shared by every request of a process, and a transaction's callback is
@@ -53,8 +79,6 @@ interface Holder {
   context: symbol;
   released: Promise<void>;
 }
-const transactionContext = new AsyncLocalStorage<symbol>();
-const holders = new WeakMap<Database.Database, Holder>();
 
 async function waitForConnection(sqlite: Database.Database): Promise<void> {
   for (let holder = holders.get(sqlite); holder && holder.context !== transactionContext.getStore(); holder = holders.get(sqlite)) {
@@ -64,7 +88,6 @@ async function waitForConnection(sqlite: Database.Database): Promise<void> {
 
 /** Prepared statements per SQL text, per connection; bounded because IN lists make many texts. */
 const STATEMENTS_PER_CONNECTION = 2_000;
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
 function prepared(sqlite: Database.Database, text: string): Database.Statement {
   let cache = statements.get(sqlite);
@@ -221,10 +244,6 @@ export function getDb(): Db {
 
 /** Connections per instance to PostgreSQL. */
 const POSTGRES_POOL_SIZE = 10;
-const pools = new WeakMap<object, Pool>();
-const urls = new WeakMap<object, string>();
-/** Handles (and their transactions') on PostgreSQL. */
-const postgresHandles = new WeakSet<object>();
 
 type PostgresDb = NodePgDatabase<typeof postgresSchema>;
 type PostgresTx = Parameters<Parameters<PostgresDb["transaction"]>[0]>[0];
