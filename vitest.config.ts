@@ -20,8 +20,8 @@ const test = {
 /**
  * Every test on the embedded SQLite default, then the database and API suites again on a throwaway
  * PostgreSQL (tests/support/postgres-global-setup.ts). Left out there: what is about SQLite files
- * themselves (their migrations, processes writing one file, the CLI on a file) and the dialects'
- * own tests.
+ * themselves (their migrations, processes writing one file) and the dialects' own tests; left out
+ * on SQLite: instances in several processes on one database.
  */
 export default defineConfig({
   ...shared,
@@ -44,7 +44,6 @@ export default defineConfig({
             "tests/db/schema-parity.test.ts",
             "tests/db/postgres-migrate.test.ts",
             "tests/db/server-only.test.ts",
-            "tests/api/cli.test.ts",
           ],
           globalSetup: ["tests/support/postgres-global-setup.ts"],
           setupFiles: ["tests/support/postgres-cleanup.ts"],

@@ -1,5 +1,6 @@
 /**
- * Toolshed's command line for scripts and operators, on the configured database (TOOLSHED_DB):
+ * Toolshed's command line for scripts and operators, on the configured database (TOOLSHED_DB, or
+ * TOOLSHED_DATABASE_URL's PostgreSQL database):
  *
  *   npm run --silent toolshed -- token create --team default --scope read --name ci
  *   npm run --silent toolshed -- token list --team default
@@ -8,7 +9,7 @@
  * `token create` prints the new token alone on standard output; everything else goes to stderr.
  */
 import { parseArgs } from "node:util";
-import { openDb, databaseFile } from "../db/client";
+import { closeDb, getDb } from "../db/client";
 import { createApiToken, listApiTokens, revokeApiToken } from "../db/queries/api-tokens";
 import { TOKEN_SCOPES, type TokenScope } from "../lib/auth/policy";
 import { ToolshedError } from "../lib/errors";
@@ -32,25 +33,30 @@ async function main(argv: string[]): Promise<void> {
   const [noun, verb] = positionals;
   if (values.help || noun !== "token" || !verb) fail(USAGE);
   if (!values.team) fail(`--team is required.\n${USAGE}`);
-  const db = openDb(databaseFile());
-  if (verb === "create") {
-    const scope = values.scope as TokenScope;
-    if (!TOKEN_SCOPES.includes(scope)) fail(`--scope must be one of ${TOKEN_SCOPES.join(", ")}.`);
-    if (!values.name) fail("--name is required.");
-    const { token, secret } = await createApiToken(db, values.team, { name: values.name, scope }, "cli");
-    process.stderr.write(`Created ${token.scope} token "${token.name}" (${token.id}) for team "${token.teamId}". It is shown only this once.\n`);
-    process.stdout.write(`${secret}\n`);
-  } else if (verb === "list") {
-    for (const token of await listApiTokens(db, values.team)) {
-      process.stdout.write(
-        `${token.id}\t${token.name}\t${token.scope}\t${token.prefix}…\t${token.revokedAt ? "revoked" : "active"}\tlast used ${token.lastUsedAt ?? "never"}\n`,
-      );
-    }
-  } else if (verb === "revoke") {
-    if (!values.id) fail("--id is required.");
-    await revokeApiToken(db, values.team, values.id);
-    process.stderr.write(`Revoked token ${values.id}.\n`);
-  } else fail(USAGE);
+  const db = getDb();
+  try {
+    if (verb === "create") {
+      const scope = values.scope as TokenScope;
+      if (!TOKEN_SCOPES.includes(scope)) fail(`--scope must be one of ${TOKEN_SCOPES.join(", ")}.`);
+      if (!values.name) fail("--name is required.");
+      const { token, secret } = await createApiToken(db, values.team, { name: values.name, scope }, "cli");
+      process.stderr.write(`Created ${token.scope} token "${token.name}" (${token.id}) for team "${token.teamId}". It is shown only this once.\n`);
+      process.stdout.write(`${secret}\n`);
+    } else if (verb === "list") {
+      for (const token of await listApiTokens(db, values.team)) {
+        process.stdout.write(
+          `${token.id}\t${token.name}\t${token.scope}\t${token.prefix}…\t${token.revokedAt ? "revoked" : "active"}\tlast used ${token.lastUsedAt ?? "never"}\n`,
+        );
+      }
+    } else if (verb === "revoke") {
+      if (!values.id) fail("--id is required.");
+      await revokeApiToken(db, values.team, values.id);
+      process.stderr.write(`Revoked token ${values.id}.\n`);
+    } else fail(USAGE);
+  } finally {
+    // A PostgreSQL pool would keep the process running.
+    await closeDb(db);
+  }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

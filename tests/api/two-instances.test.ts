@@ -3,9 +3,8 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { locationOf } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
-import { freshDatabase } from "../support/fresh-database";
+import { freshDatabase, urlOfFreshDatabase } from "../support/fresh-database";
 import { createTestToken } from "./helpers";
 
 /**
@@ -71,9 +70,8 @@ describe("two instances on one PostgreSQL database", () => {
     const db = await freshDatabase();
     await createCatalog(db, { name: "Team", id: "team" }, "tests");
     token = await createTestToken(db, "admin", "two-instances");
-    const location = locationOf(db);
-    if (!location || !("postgres" in location)) throw new Error("freshDatabase() gave no PostgreSQL database");
-    [a, b] = await Promise.all([startInstance(location.postgres, "A"), startInstance(location.postgres, "B")]);
+    const url = urlOfFreshDatabase(db);
+    [a, b] = await Promise.all([startInstance(url, "A"), startInstance(url, "B")]);
   }, 2 * STARTUP_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { Client } from "pg";
-import { closeDb, type Db, openDb, openPostgres } from "@/db/client";
+import { closeDb, type Db, locationOf, openDb, openPostgres } from "@/db/client";
 import { databaseUrl } from "@/db/dialect";
 import { TEMPLATE_DATABASE, withDatabase } from "./postgres-urls";
 
@@ -30,6 +30,13 @@ export async function freshDatabase(): Promise<Db> {
   const db = openPostgres(withDatabase(url, name));
   created.push({ db, name });
   return db;
+}
+
+/** The URL of a PostgreSQL database freshDatabase made, for another process to open it. */
+export function urlOfFreshDatabase(db: Db): string {
+  const location = locationOf(db);
+  if (!location || !("postgres" in location)) throw new Error("Not a PostgreSQL database: only the vitest project postgres has URLs.");
+  return location.postgres;
 }
 
 /** Drops the databases freshDatabase made. */
