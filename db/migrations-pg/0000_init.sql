@@ -288,4 +288,6 @@ CREATE UNIQUE INDEX "team_members_team_user" ON "team_members" USING btree ("tea
 CREATE INDEX "team_members_user" ON "team_members" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "tools_catalog_name" ON "tools" USING btree ("catalog_id","name");--> statement-breakpoint
 CREATE INDEX "tools_source_ref" ON "tools" USING btree ("catalog_id","source","source_ref");--> statement-breakpoint
-CREATE INDEX "verifications_identifier" ON "verifications" USING btree ("identifier");
+CREATE INDEX "verifications_identifier" ON "verifications" USING btree ("identifier");--> statement-breakpoint
+-- The team every catalog belongs to until teams are made, as in SQLite's 0004_teams_and_accounts.
+INSERT INTO "teams" ("id", "name") VALUES ('default', 'Default');
