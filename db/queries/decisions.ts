@@ -1,9 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, eq, ne, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import type { DecisionKind, DecisionPath } from "@/lib/selection/types";
-import { writeTransaction, type Db } from "../client";
+import { isPostgres, writeTransaction, type Db } from "../client";
 import { decisions } from "../tables";
 import type { DecisionRow } from "../schema";
 import type { Tx } from "./audit";
@@ -148,11 +148,28 @@ function decodeCursor(cursor: string): Position {
 }
 
 /** Newest first; rowid breaks ties between decisions of the same millisecond. */
-const createdRaw = sql<number>`${decisions.createdAt}`;
-const rowid = sql<number>`${decisions}.rowid`;
+const rowid = sql<number>`${decisions}.rowid`.mapWith(Number);
+const newestFirst = [desc(decisions.createdAt), sql`${rowid} DESC`];
 
 function olderThan(position: Position): SQL {
-  return sql`(${createdRaw} < ${position.createdAt} OR (${createdRaw} = ${position.createdAt} AND ${rowid} < ${position.rowid}))`;
+  const createdAt = new Date(position.createdAt);
+  return or(lt(decisions.createdAt, createdAt), and(eq(decisions.createdAt, createdAt), sql`${rowid} < ${position.rowid}`))!;
+}
+
+/**
+ * The result as the list gives it. Decisions recorded before the candidate count replaced the list
+ * still carry every name: SQLite drops them as it reads (json_remove); PostgreSQL, which stores
+ * JSON as text and has no such function for it, after.
+ */
+function resultWithoutCandidates(db: Db): SQL<string> {
+  return isPostgres(db) ? sql<string>`${decisions.result}` : sql<string>`json_remove(${decisions.result}, '$.candidates')`;
+}
+
+function parseResult(text: string): unknown {
+  const result = JSON.parse(text) as unknown;
+  if (result === null || typeof result !== "object" || !("candidates" in result)) return result;
+  const { candidates: _candidates, ...rest } = result;
+  return rest;
 }
 
 export interface DecisionPage {
@@ -174,7 +191,7 @@ export async function pageDecisions(db: Db, catalogId: string, filter: DecisionF
   if (filter.cursor) conditions.push(olderThan(decodeCursor(filter.cursor)));
   const rows = await db
     .select({
-      position: sql<string>`json_array(${createdRaw}, ${rowid})`,
+      rowid,
       id: decisions.id,
       catalogId: decisions.catalogId,
       conversationId: decisions.conversationId,
@@ -187,8 +204,7 @@ export async function pageDecisions(db: Db, catalogId: string, filter: DecisionF
       flags: decisions.flags,
       selector: decisions.selector,
       fallback: decisions.fallback,
-      // Decisions recorded before the candidate count replaced the list still carry every name.
-      result: sql<string>`json_remove(${decisions.result}, '$.candidates')`,
+      result: resultWithoutCandidates(db),
       rejected: decisions.rejected,
       latencyMs: decisions.latencyMs,
       tokens: decisions.tokens,
@@ -196,17 +212,17 @@ export async function pageDecisions(db: Db, catalogId: string, filter: DecisionF
     })
     .from(decisions)
     .where(and(...conditions))
-    .orderBy(sql`${createdRaw} DESC, ${rowid} DESC`)
+    .orderBy(...newestFirst)
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  const last = rows.length > limit ? (JSON.parse(page.at(-1)!.position) as [number, number]) : undefined;
+  const last = rows.length > limit ? page.at(-1)! : undefined;
   return {
-    decisions: page.map(({ position: _position, result, createdAt, ...row }) => ({
+    decisions: page.map(({ rowid: _rowid, result, createdAt, ...row }) => ({
       ...row,
-      result: JSON.parse(result) as unknown,
+      result: parseResult(result),
       createdAt: createdAt.toISOString(),
     })),
-    nextCursor: last ? encodeCursor({ createdAt: last[0], rowid: last[1] }) : null,
+    nextCursor: last ? encodeCursor({ createdAt: last.createdAt.getTime(), rowid: last.rowid }) : null,
   };
 }
 
@@ -221,13 +237,13 @@ export async function listDecisions(db: Db, catalogId: string, filter: DecisionF
 /** Where a catalog's newest `keep` decisions end: everything older than this position goes. */
 export async function retentionBoundary(db: Db, catalogId: string, keep: number): Promise<Position | undefined> {
   const [row] = await db
-    .select({ createdAt: createdRaw, rowid })
+    .select({ createdAt: decisions.createdAt, rowid })
     .from(decisions)
     .where(eq(decisions.catalogId, catalogId))
-    .orderBy(sql`${createdRaw} DESC, ${rowid} DESC`)
+    .orderBy(...newestFirst)
     .limit(1)
     .offset(keep - 1);
-  return row && { createdAt: row.createdAt, rowid: row.rowid };
+  return row && { createdAt: row.createdAt.getTime(), rowid: row.rowid };
 }
 
 /**
@@ -237,7 +253,7 @@ export async function retentionBoundary(db: Db, catalogId: string, keep: number)
  */
 export async function deleteOldDecisions(db: Db, catalogId: string, rule: { before?: number; boundary?: Position }, limit: number): Promise<number> {
   const expired: SQL[] = [];
-  if (rule.before !== undefined) expired.push(sql`${createdRaw} < ${rule.before}`);
+  if (rule.before !== undefined) expired.push(lt(decisions.createdAt, new Date(rule.before)));
   if (rule.boundary) expired.push(olderThan(rule.boundary));
   if (expired.length === 0) return 0;
   const deleted = await db
@@ -249,5 +265,5 @@ export async function deleteOldDecisions(db: Db, catalogId: string, rule: { befo
 
 /** How many decisions a catalog holds (for tests and the settings page). */
 export async function countDecisions(db: Db, catalogId: string): Promise<number> {
-  return (await db.select({ count: sql<number>`count(*)` }).from(decisions).where(eq(decisions.catalogId, catalogId)))[0].count;
+  return (await db.select({ count: count() }).from(decisions).where(eq(decisions.catalogId, catalogId)))[0].count;
 }

@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
+import { gt, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { cleanupDecisions, DEFAULT_RETENTION, retentionFromEnv } from "@/app/_services/retention";
-import { openDb, sqliteOf, writeTransaction, type Db } from "@/db/client";
+import { writeTransaction, type Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { createConversation, deleteConversation, listMessages, listTranscript } from "@/db/queries/conversations";
 import { countDecisions, getDecision, pageDecisions, recordDecision, type NewDecision } from "@/db/queries/decisions";
@@ -185,7 +185,7 @@ describe("retention", () => {
     await db
       .update(decisions)
       .set({ createdAt: new Date(now - day) })
-      .where(sql`${decisions.createdAt} > ${now - 2 * day}`);
+      .where(gt(decisions.createdAt, new Date(now - 2 * day)));
 
     expect(await cleanupDecisions(db, { days: 30, rowsPerCatalog: 0 }, now)).toBe(5);
     expect(await countDecisions(db, "team")).toBe(30);
@@ -198,10 +198,14 @@ describe("retention", () => {
 
   it("deletes in batches until all are gone", async () => {
     await writeTransaction(db, async (tx) => {
-      const insert = sqliteOf(tx).prepare(
-        "INSERT INTO decisions (id, catalog_id, revision, kind, path, model, agent, input, result, rejected, latency_ms, tokens, created_at) VALUES (?, 'team', 1, 'preselect', 'preselect', 'm', 'a', '{}', '{}', '[]', 1, '{}', ?)",
-      );
-      for (let index = 0; index < 4_500; index++) insert.run(`d${index}`, 1_000 + index);
+      for (let start = 0; start < 4_500; start += 500) {
+        const rows = Array.from({ length: 500 }, (_, offset) => ({
+          ...decision({ input: {}, result: {}, raw: null }),
+          id: `d${start + offset}`,
+          createdAt: new Date(1_000 + start + offset),
+        }));
+        await tx.insert(decisions).values(rows);
+      }
     });
     expect(await cleanupDecisions(db, { days: 0, rowsPerCatalog: 100 }, Date.now())).toBe(4_400);
     expect(await countDecisions(db, "team")).toBe(100);
