@@ -1,23 +1,34 @@
 /**
- * `npm run bench:http [-- --sizes 1000,10000,50000 --requests 200]`
- *
  * What a caller waits for, over HTTP, against the production build (`next start`, built first if
  * needed) on a fresh SQLite database per catalog size: p50 / p95 / p99 of tool-list, preselect,
  * tool-search and the decisions list with 8 model/agent combinations rotating, at concurrency 1 and
  * 8; the import of the catalog with /api/health's latency measured during it; the server's RSS.
  * Each figure is printed beside the issue's target for it. Traffic goes to 127.0.0.1 only.
+ *
+ * With --postgres, the same again, then on PostgreSQL: per catalog size a throwaway server
+ * (scripts/postgres-server.ts) migrated by `npm run db:migrate`, two `next start` instances on it,
+ * and the requests sent to them in turn, as a load balancer would; its table is printed after
+ * SQLite's, in the same format.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
+import { startPostgres } from "../scripts/postgres-server";
 import { seededRandom, syntheticCatalog, syntheticConversations } from "./synthetic";
 import { fixed, markdownTable } from "./table";
 
-const PORT = Number(process.env.BENCH_PORT ?? 3490);
-const ORIGIN = `http://127.0.0.1:${PORT}`;
+const USAGE = `Usage: npm run bench:http [-- --sizes 1000,10000,50000 --requests 200 --postgres]
+
+  --sizes      catalog sizes to measure, each on a fresh database (default 1000,10000,50000)
+  --requests   requests per route and concurrency (default 200)
+  --postgres   after SQLite (one instance), measure two instances on a throwaway PostgreSQL
+               (Debian's postgresql package), the requests sent to them in turn
+  BENCH_PORT   the first instance's port (default 3490; the second instance's is the next)`;
+
+const FIRST_PORT = Number(process.env.BENCH_PORT ?? 3490);
 const CATALOG = "bench";
 const COMBINATIONS = ["gpt-5", "gpt-4.1", "claude-sonnet-4-5", "gemini-2.5-pro"].flatMap((model) => ["build", "plan"].map((agent) => ({ model, agent })));
 const TARGETS: Record<number, { p50: number; p99?: number }> = { 10000: { p50: 15, p99: 60 }, 50000: { p50: 60 } };
@@ -25,10 +36,19 @@ const TARGETS: Record<number, { p50: number; p99?: number }> = { 10000: { p50: 1
 // ---------------------------------------------------------------------------------------------
 // The server
 
-interface Server {
-  child: ChildProcess;
+type DatabaseKind = "sqlite" | "postgres";
+
+/** The database's instances: one on SQLite (a file is one machine's), two on PostgreSQL. */
+const INSTANCES: Record<DatabaseKind, number> = { sqlite: 1, postgres: 2 };
+
+/** The instances under test, with the token every request carries. */
+interface Deployment {
   token: string;
-  stop(): void;
+  /** Each instance's origin (http://127.0.0.1:<port>) and `next start` process. */
+  instances: { origin: string; child: ChildProcess }[];
+  /** The instance for the next request: each in turn, as behind a load balancer. */
+  next(): string;
+  stop(): Promise<void>;
 }
 
 function ensureBuild(): void {
@@ -50,37 +70,68 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 /** Node's arguments for the project's scripts: tsx, under React's server condition ("server-only" modules load). */
 const SERVER_TSX_ARGS = ["--conditions=react-server", "--import", "tsx"];
 
-async function startServer(): Promise<Server> {
+/** A fresh database of the kind: the environment that names it, and what removes it. */
+async function freshDatabase(kind: DatabaseKind): Promise<{ env: Record<string, string>; remove(): Promise<void> }> {
+  if (kind === "postgres") {
+    const server = await startPostgres();
+    return { env: { TOOLSHED_DATABASE_URL: server.url }, remove: () => server.stop() };
+  }
   const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-bench-")), "bench.db");
+  // An empty TOOLSHED_DATABASE_URL is none: the SQLite file even where the shell sets one.
+  return { env: { TOOLSHED_DB: database, TOOLSHED_DATABASE_URL: "" }, remove: async () => {} };
+}
+
+/** Stops a `next start` (its process group: it runs the server in a child) and waits until it has exited. */
+async function stopInstance(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  if (child.pid) process.kill(-child.pid, "SIGTERM");
+  await exited;
+}
+
+async function startDeployment(kind: DatabaseKind): Promise<Deployment> {
+  const database = await freshDatabase(kind);
+  const origins = Array.from({ length: INSTANCES[kind] }, (_, index) => `http://127.0.0.1:${FIRST_PORT + index}`);
   const env = {
     ...process.env,
-    TOOLSHED_DB: database,
+    ...database.env,
     TOOLSHED_SEED: "0",
-    TOOLSHED_URL: ORIGIN,
+    TOOLSHED_URL: origins.join(","),
     TOOLSHED_MCP_SYNC_INTERVAL_MS: "0",
     TOOLSHED_RATE_LIMIT_READ: "0",
     TOOLSHED_RATE_LIMIT_WRITE: "0",
     TOOLSHED_RATE_LIMIT_MODEL: "0",
     NODE_ENV: "production" as const,
   };
-  // Migrated first (as `npm run db:migrate`), then the token is made on it before the server opens it.
-  const migrated = spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/migrate.ts"], { env, encoding: "utf8" });
-  if (migrated.status !== 0) throw new Error(`Migrating the bench database failed: ${migrated.stderr}`);
-  const created = spawnSync(
-    process.execPath,
-    [...SERVER_TSX_ARGS, "scripts/toolshed.ts", "token", "create", "--team", "default", "--scope", "admin", "--name", "bench"],
-    { env, encoding: "utf8" },
-  );
-  if (created.status !== 0) throw new Error(`Creating the bench token failed: ${created.stderr}`);
-  const child = spawn("./node_modules/.bin/next", ["start", "-p", String(PORT)], { env, stdio: ["ignore", "ignore", "inherit"], detached: true });
-  await waitFor(async () => (await fetch(`${ORIGIN}/api/health`)).ok, 60_000, "the server to start");
-  return {
-    child,
-    token: created.stdout.trim(),
-    stop: () => {
-      if (child.pid) process.kill(-child.pid, "SIGTERM");
-    },
+  const instances: Deployment["instances"] = [];
+  const stop = async () => {
+    await Promise.all(instances.map(({ child }) => stopInstance(child)));
+    await database.remove();
   };
+  try {
+    // Migrated first (`npm run db:migrate`'s script), then the token is made on it before the servers open it.
+    const migrated = spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/migrate.ts"], { env, encoding: "utf8" });
+    if (migrated.status !== 0) throw new Error(`Migrating the bench database failed: ${migrated.stderr}`);
+    const created = spawnSync(
+      process.execPath,
+      [...SERVER_TSX_ARGS, "scripts/toolshed.ts", "token", "create", "--team", "default", "--scope", "admin", "--name", "bench"],
+      { env, encoding: "utf8" },
+    );
+    if (created.status !== 0) throw new Error(`Creating the bench token failed: ${created.stderr}`);
+    for (const origin of origins) {
+      const port = new URL(origin).port;
+      instances.push({
+        origin,
+        child: spawn("./node_modules/.bin/next", ["start", "-p", port], { env, stdio: ["ignore", "ignore", "inherit"], detached: true }),
+      });
+    }
+    for (const { origin } of instances) await waitFor(async () => (await fetch(`${origin}/api/health`)).ok, 60_000, `the server at ${origin} to start`);
+    let turn = 0;
+    return { token: created.stdout.trim(), instances, next: () => origins[turn++ % origins.length], stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 /** Resident memory of the server's whole process tree (next start runs the server in a child). */
@@ -140,11 +191,18 @@ async function send(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
-async function call(server: Server, method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown; ms: number }> {
+/** One request to the deployment's next instance, or to `origin`. */
+async function call(
+  deployment: Deployment,
+  method: string,
+  route: string,
+  body?: unknown,
+  origin = deployment.next(),
+): Promise<{ status: number; body: unknown; ms: number }> {
   const started = performance.now();
-  const response = await send(`${ORIGIN}${route}`, {
+  const response = await send(`${origin}${route}`, {
     method,
-    headers: { authorization: `Bearer ${server.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: { authorization: `Bearer ${deployment.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const chunks = await readToLastByte(response);
@@ -170,33 +228,34 @@ async function readToLastByte(response: Response): Promise<Uint8Array[]> {
   }
 }
 
-/** Entity tags of the tool lists fetched so far, per server (token) and query. */
+/** Entity tags of the tool lists fetched so far, per deployment (token) and query. */
 const entityTags = new Map<string, string>();
 
 /**
  * GET …/tool-list as an agent asking every turn would: with the entity tag of the list it got
- * before (fetched once per query, untimed), so an unchanged list is answered 304 with no body.
+ * before (fetched once per query, untimed), so an unchanged list is answered 304 with no body, by
+ * whichever instance the request reaches.
  */
-async function revalidatedToolList(server: Server, query: Record<string, string>): Promise<number> {
-  const url = `${ORIGIN}/api/catalogs/${CATALOG}/tool-list?${new URLSearchParams(query)}`;
-  const authorization = `Bearer ${server.token}`;
-  const key = `${server.token} ${url}`;
+async function revalidatedToolList(deployment: Deployment, query: Record<string, string>): Promise<number> {
+  const route = `/api/catalogs/${CATALOG}/tool-list?${new URLSearchParams(query)}`;
+  const authorization = `Bearer ${deployment.token}`;
+  const key = `${deployment.token} ${route}`;
   let tag = entityTags.get(key);
   if (tag === undefined) {
-    const first = await send(url, { headers: { authorization } });
+    const first = await send(`${deployment.next()}${route}`, { headers: { authorization } });
     await readToLastByte(first);
     tag = first.headers.get("etag") ?? "";
     entityTags.set(key, tag);
   }
   const started = performance.now();
-  const response = await send(url, { headers: { authorization, "if-none-match": tag } });
+  const response = await send(`${deployment.next()}${route}`, { headers: { authorization, "if-none-match": tag } });
   await readToLastByte(response);
   if (response.status !== 304) throw new Error(`GET tool-list with its entity tag → ${response.status}, not 304`);
   return performance.now() - started;
 }
 
-async function expectOk(server: Server, method: string, route: string, body?: unknown) {
-  const answer = await call(server, method, route, body);
+async function expectOk(deployment: Deployment, method: string, route: string, body?: unknown, origin?: string) {
+  const answer = await call(deployment, method, route, body, origin);
   if (answer.status >= 300 && answer.status !== 202) throw new Error(`${method} ${route} → ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`);
   return answer;
 }
@@ -271,8 +330,8 @@ parentPort.once("message", () => (polling = false));
 })();
 `;
 
-function pollHealth(): { stop(): Promise<number[]> } {
-  const worker = new Worker(HEALTH_POLLER, { eval: true, workerData: { url: `${ORIGIN}/api/health` } });
+function pollHealth(origin: string): { stop(): Promise<number[]> } {
+  const worker = new Worker(HEALTH_POLLER, { eval: true, workerData: { url: `${origin}/api/health` } });
   return {
     stop: () =>
       new Promise<number[]>((resolve, reject) => {
@@ -283,19 +342,23 @@ function pollHealth(): { stop(): Promise<number[]> } {
   };
 }
 
-/** Imports the catalog (waiting for a job if the server makes one) while /api/health is polled. */
-async function timedImport(server: Server, count: number): Promise<{ seconds: number; health: Percentiles; healthSamples: number }> {
+/**
+ * Imports the catalog (waiting for a job if the server makes one) while /api/health is polled,
+ * all on one instance: a job's progress is kept by the instance that runs it.
+ */
+async function timedImport(deployment: Deployment, count: number): Promise<{ seconds: number; health: Percentiles; healthSamples: number }> {
   const document = importDocument(count);
-  const poller = pollHealth();
+  const origin = deployment.next();
+  const poller = pollHealth(origin);
   const started = performance.now();
   let seconds = 0;
   let health: number[] = [];
   try {
-    const answer = await expectOk(server, "POST", `/api/catalogs/${CATALOG}/import`, document);
+    const answer = await expectOk(deployment, "POST", `/api/catalogs/${CATALOG}/import`, document, origin);
     if (answer.status === 202) {
       const { url } = (answer.body as { job: { url: string } }).job;
       for (;;) {
-        const job = (await expectOk(server, "GET", url)).body as { job: { status: string; error?: unknown } };
+        const job = (await expectOk(deployment, "GET", url, undefined, origin)).body as { job: { status: string; error?: unknown } };
         if (job.job.status === "done") break;
         if (job.job.status === "failed") throw new Error(`Import failed: ${JSON.stringify(job.job.error)}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -323,24 +386,25 @@ interface SizeFigures {
   health: Percentiles;
   healthSamples: number;
   routes: RouteFigures[];
-  rssBytes: number;
+  /** Each instance's. */
+  rssBytes: number[];
 }
 
-async function measureSize(size: number, requests: number): Promise<SizeFigures> {
-  const server = await startServer();
+async function measureSize(kind: DatabaseKind, size: number, requests: number): Promise<SizeFigures> {
+  const deployment = await startDeployment(kind);
   try {
-    await expectOk(server, "POST", "/api/catalogs", { name: "Bench", id: CATALOG });
-    const imported = await timedImport(server, size);
+    await expectOk(deployment, "POST", "/api/catalogs", { name: "Bench", id: CATALOG });
+    const imported = await timedImport(deployment, size);
     const conversations = syntheticConversations(64);
     const combination = (index: number) => COMBINATIONS[index % COMBINATIONS.length];
     const routes: { route: string; run: (index: number) => Promise<number> }[] = [
-      { route: "POST tool-list", run: async (i) => (await expectOk(server, "POST", `/api/catalogs/${CATALOG}/tool-list`, combination(i))).ms },
-      { route: "GET tool-list, revalidated (304)", run: (i) => revalidatedToolList(server, combination(i)) },
+      { route: "POST tool-list", run: async (i) => (await expectOk(deployment, "POST", `/api/catalogs/${CATALOG}/tool-list`, combination(i))).ms },
+      { route: "GET tool-list, revalidated (304)", run: (i) => revalidatedToolList(deployment, combination(i)) },
       {
         route: "POST preselect",
         run: async (i) =>
           (
-            await expectOk(server, "POST", `/api/catalogs/${CATALOG}/preselect`, {
+            await expectOk(deployment, "POST", `/api/catalogs/${CATALOG}/preselect`, {
               ...combination(i),
               messages: conversations[i % conversations.length],
               k: 10,
@@ -351,17 +415,18 @@ async function measureSize(size: number, requests: number): Promise<SizeFigures>
         route: "POST tool-search",
         run: async (i) =>
           (
-            await expectOk(server, "POST", `/api/catalogs/${CATALOG}/tool-search`, {
+            await expectOk(deployment, "POST", `/api/catalogs/${CATALOG}/tool-search`, {
               ...combination(i),
               query: conversations[i % conversations.length].at(-1)!.content,
             })
           ).ms,
       },
-      { route: "GET decisions", run: async () => (await expectOk(server, "GET", `/api/catalogs/${CATALOG}/decisions`)).ms },
+      { route: "GET decisions", run: async () => (await expectOk(deployment, "GET", `/api/catalogs/${CATALOG}/decisions`)).ms },
     ];
     const figures: RouteFigures[] = [];
     for (const { route, run } of routes) {
-      // The first request after the import pays for building caches and indexes.
+      // The first request after the import pays for building caches and indexes (one instance's:
+      // the requests that follow warm the others').
       const cold = await run(0);
       for (let i = 1; i < COMBINATIONS.length; i++) await run(i);
       const byConcurrency: RouteFigures["byConcurrency"] = {};
@@ -377,10 +442,10 @@ async function measureSize(size: number, requests: number): Promise<SizeFigures>
       health: imported.health,
       healthSamples: imported.healthSamples,
       routes: figures,
-      rssBytes: treeRss(server.child.pid!),
+      rssBytes: deployment.instances.map(({ child }) => treeRss(child.pid!)),
     };
   } finally {
-    server.stop();
+    await deployment.stop();
   }
 }
 
@@ -421,28 +486,50 @@ function report(results: SizeFigures[]): string {
       result.size.toLocaleString("en"),
       fixed(result.importSeconds, 1),
       `${ms(result.health.p50)} / ${ms(result.health.p99)} (${result.healthSamples})`,
-      fixed(result.rssBytes / 1024 / 1024, 0),
+      result.rssBytes.map((bytes) => fixed(bytes / 1024 / 1024, 0)).join(" + "),
       `${importTargets[result.size] ?? "—"}${result.size === 50_000 ? "; RSS ≤ 1,024 MB" : ""}`,
     ]),
   );
   return `${latency}\n\n${imports}`;
 }
 
+const HEADINGS: Record<DatabaseKind, string> = {
+  sqlite: "Over HTTP against the production build",
+  postgres: "Over HTTP against the production build, two instances on PostgreSQL (requests to each in turn)",
+};
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { sizes: { type: "string", default: "1000,10000,50000" }, requests: { type: "string", default: "200" } } });
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: "string", default: "1000,10000,50000" },
+      requests: { type: "string", default: "200" },
+      postgres: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const sizes = values.sizes.split(",").map(Number);
   const requests = Number(values.requests);
+  const kinds: DatabaseKind[] = values.postgres ? ["sqlite", "postgres"] : ["sqlite"];
   ensureBuild();
-  const results: SizeFigures[] = [];
-  for (const size of sizes) {
-    console.error(`Measuring ${size.toLocaleString("en")} tools …`);
-    results.push(await measureSize(size, requests));
+  const results = new Map<DatabaseKind, SizeFigures[]>();
+  for (const kind of kinds) {
+    const figures: SizeFigures[] = [];
+    for (const size of sizes) {
+      console.error(`Measuring ${size.toLocaleString("en")} tools on ${kind} …`);
+      figures.push(await measureSize(kind, size, requests));
+    }
+    results.set(kind, figures);
   }
-  console.log(
-    `## Over HTTP against the production build (${os.cpus().length} cores, load average ${os.loadavg()[1].toFixed(1)} over the last 5 minutes at the end, ${requests} requests per route and concurrency, 8 model/agent combinations rotating)\n`,
-  );
-  console.log(report(results));
-  console.log(`\nRequests sent again on a new connection after the server closed an idle kept-alive one: ${resent}.`);
+  const conditions = `${os.cpus().length} cores, load average ${os.loadavg()[1].toFixed(1)} over the last 5 minutes at the end, ${requests} requests per route and concurrency, 8 model/agent combinations rotating`;
+  for (const [kind, figures] of results) {
+    console.log(`## ${HEADINGS[kind]} (${conditions})\n`);
+    console.log(`${report(figures)}\n`);
+  }
+  console.log(`Requests sent again on a new connection after the server closed an idle kept-alive one: ${resent}.`);
 }
 
 main().catch((error: unknown) => {
