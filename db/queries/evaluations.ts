@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, eq, getTableColumns, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, getTableColumns, notInArray, sql, type SQL } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
 import type { LabelledCase } from "@/lib/evaluation/cases";
 import type { EvaluationMiss } from "@/lib/evaluation/run";
@@ -94,11 +94,11 @@ export async function failInterruptedEvaluations(db: Db, catalogId: string, runn
 }
 
 export async function countRunningEvaluations(db: Db, catalogId: string): Promise<number> {
-  const [{ count }] = await db
-    .select({ count: sql<number>`count(*)` })
+  const [{ running }] = await db
+    .select({ running: count() })
     .from(evaluations)
     .where(and(eq(evaluations.catalogId, catalogId), eq(evaluations.status, "running")));
-  return count;
+  return running;
 }
 
 /** One run of the catalog with its misses; 404 for an unknown one or another catalog's. */
@@ -125,8 +125,9 @@ export async function evaluationCases(db: Db, catalogId: string, id: string): Pr
 
 export const EVALUATION_PAGE_DEFAULT = 50;
 
-// Newest first by rowid: SQLite gives each new row a rowid above every existing one.
-const rowid = sql<number>`${evaluations}.rowid`;
+// Newest first by rowid: SQLite gives each new row a rowid above every existing one (PostgreSQL's
+// rowid column is an identity, a bigint read as a number).
+const rowid = sql<number>`${evaluations}.rowid`.mapWith(Number);
 
 /** A page of a catalog's runs, newest first, optionally of one set only; `cursor` is the previous page's nextCursor. */
 export async function pageEvaluations(

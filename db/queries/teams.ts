@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
 import { hashSecretToken, newLinkSecret } from "@/lib/auth/tokens";
 import type { TeamRole } from "@/lib/auth/policy";
 import { CATALOG_ID_PATTERN, slugify } from "@/lib/catalogs/slug";
@@ -78,11 +78,11 @@ export async function listMembers(db: Db, teamId: string): Promise<TeamMember[]>
 }
 
 async function adminCount(db: Pick<Db, "select">, teamId: string): Promise<number> {
-  const [{ count }] = await db
-    .select({ count: sql<number>`count(*)` })
+  const [{ admins }] = await db
+    .select({ admins: count() })
     .from(teamMembers)
     .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.role, "admin")));
-  return count;
+  return admins;
 }
 
 /** Adds a member or changes their role; a team never loses its last admin. */

@@ -1,5 +1,5 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { users } from "../tables";
 
@@ -10,8 +10,8 @@ export interface User {
 }
 
 export async function countUsers(db: Db): Promise<number> {
-  const [{ count }] = await db.select({ count: sql<number>`count(*)` }).from(users);
-  return count;
+  const [{ accounts }] = await db.select({ accounts: count() }).from(users);
+  return accounts;
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {

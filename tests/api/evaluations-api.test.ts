@@ -6,6 +6,7 @@ import { availableSelectors } from "@/app/_services/evaluations";
 import type { Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { countDecisions } from "@/db/queries/decisions";
+import { countRunningEvaluations } from "@/db/queries/evaluations";
 import { createCustomTool } from "@/db/queries/tools";
 import { resetRateLimits } from "@/lib/rate-limit";
 import { createLocalSelector } from "@/lib/selection/local-selector";
@@ -85,6 +86,7 @@ describe("POST /api/catalogs/{c}/evaluations", () => {
     expect(Object.keys(evaluation.metrics)).toEqual(["recall@1", "recall@5", "recall@10", "ndcg@10"]);
     expect(evaluation.metrics["recall@5"]).toBe(1);
     expect(await countDecisions(db, CATALOG)).toBe(0);
+    expect(await countRunningEvaluations(db, CATALOG)).toBe(0);
   });
 
   it("shows a description edit that hurts selection: a lower recall at the new revision, and the miss with its summary", async () => {
@@ -137,6 +139,8 @@ describe("POST /api/catalogs/{c}/evaluations", () => {
     const { id } = (await start({ cases: CASES, selector: "local" })).body.evaluation;
     expect((await read(id, viewer)).status).toBe(200);
     expect((await read("00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    // Left to finish here, not while the next test's (or the file's end) closes its database.
+    await finished(id);
   });
 
   it("runs a model selector, counting one model request per run whatever the number of cases, and counts its fallbacks", async () => {
@@ -162,6 +166,8 @@ describe("POST /api/catalogs/{c}/evaluations", () => {
     expect(calls).toBe(3);
     expect((await start({ cases: CASES, selector: "openai:scripted" })).status).toBe(429);
     // The local selector spends no model request.
-    expect((await start({ cases: CASES, selector: "local" })).status).toBe(202);
+    const localRun = await start({ cases: CASES, selector: "local" });
+    expect(localRun.status).toBe(202);
+    await finished(localRun.body.evaluation.id);
   });
 });
