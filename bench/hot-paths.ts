@@ -7,8 +7,11 @@
  * bench/http.ts imports), the shipped rules and agents plus a file subagent and a plugin hook,
  * with 8 model/agent combinations rotating. "First" is the first request of each route on a new
  * catalog state (a new revision): what a write costs the next caller. Also the retained heap of
- * the state with everything cached from it, and schema validation per tool.
+ * the state with everything cached from it, the full tool-list bodies of the 8 combinations
+ * (the heap they hold, and the time to answer each: kept per list whole, as before, against
+ * what the route answers now), and schema validation per tool.
  */
+import { createHash } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { spawnSync } from "node:child_process";
@@ -57,6 +60,11 @@ const toolListResponseOf =
     tokens: list.tokens,
   }));
 const bodyParts = (bodyModule as { toolListBodyParts?: (head: Record<string, unknown>, list: toolListModule.ToolList) => Uint8Array[] }).toolListBodyParts;
+type BodyHead = Record<string, unknown>;
+const { toolListBodyStream, toolListEntityTag } = bodyModule as {
+  toolListBodyStream?: (head: BodyHead, list: toolListModule.ToolList) => ReadableStream<Uint8Array>;
+  toolListEntityTag?: (head: BodyHead, list: toolListModule.ToolList) => string;
+};
 const corpusOf = (candidatesModule as { catalogCorpus?: (id: string, revision: number, tools: readonly Tool[]) => SelectionCorpus }).catalogCorpus;
 
 /** Tools as the registry holds them after an import of the synthetic catalog (see bench/http.ts). */
@@ -183,6 +191,8 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
 }
 
 function heapMegabytes(): number {
+  // The first collection frees the objects; the ArrayBuffers' memory (byte bodies) only the second.
+  collectGarbage();
   collectGarbage();
   const { heapUsed, arrayBuffers } = process.memoryUsage();
   return (heapUsed + arrayBuffers) / (1024 * 1024);
@@ -192,15 +202,127 @@ interface SizeFigures {
   size: number;
   rows: (string | number)[][];
   heapMb: number;
+  bodyRows: (string | number)[][];
+}
+
+/** A body answered: its entity tag, then its chunks, each copied out as a socket write copies it. */
+interface BodyAnswer {
+  label: string;
+  answer: (head: BodyHead, list: toolListModule.ToolList) => Promise<number>;
+  /** Drops what the answer keeps, so the next one is measured alone. */
+  forget: () => void;
+}
+
+const socketBuffer = Buffer.alloc(64 * 1024);
+
+async function drain(stream: ReadableStream<Uint8Array>): Promise<number> {
+  const reader = stream.getReader();
+  let length = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    for (let offset = 0; offset < chunk.value.length; offset += socketBuffer.length) {
+      socketBuffer.set(chunk.value.subarray(offset, offset + socketBuffer.length));
+    }
+    length += chunk.value.length;
+  }
+  return length;
+}
+
+/** The list's part of the body kept whole per list, as lib/pipeline/tool-list-body.ts did before it shared the tools' bytes. */
+function wholeBodyPerList(): BodyAnswer {
+  const kept = new Map<toolListModule.ToolList, { bytes: Uint8Array; digest: string }>();
+  return {
+    label: "kept whole per list (the cache before, rebuilt here)",
+    answer: async (head, list) => {
+      let tail = kept.get(list);
+      if (tail === undefined) {
+        const bytes = utf8.encode(JSON.stringify(toolListResponseOf({}, list)).slice(1));
+        tail = { bytes, digest: createHash("sha256").update(bytes).digest("base64url") };
+        kept.set(list, tail);
+      }
+      const headJson = JSON.stringify(head);
+      createHash("sha256").update(headJson).update(tail.digest).digest("base64url");
+      const parts = [utf8.encode(`${headJson.slice(0, -1)},`), tail.bytes];
+      return drain(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      );
+    },
+    forget: () => kept.clear(),
+  };
+}
+
+function routeBody(): BodyAnswer[] {
+  if (!toolListBodyStream || !toolListEntityTag) return [];
+  return [
+    {
+      label: "as the route answers (toolListEntityTag, toolListBodyStream)",
+      answer: async (head, list) => {
+        toolListEntityTag(head, list);
+        return drain(toolListBodyStream(head, list));
+      },
+      forget: () => {},
+    },
+  ];
+}
+
+/**
+ * The full tool-list bodies of the 8 combinations, each way on a new revision whose lists are
+ * already computed: the heap the 8 bodies hold (after GC), the first answer of each combination,
+ * then answers with the combinations rotating.
+ */
+async function measureBodies(size: number, tools: Tool[], requests: number): Promise<(string | number)[][]> {
+  const rows: (string | number)[][] = [];
+  for (const [position, way] of [wholeBodyPerList(), ...routeBody()].entries()) {
+    const state = stateOf(tools, 100 + position);
+    const lists = COMBINATIONS.map((request) => toolListModule.computeToolList(state, request));
+    const heads = lists.map((list, index) => ({
+      catalog: state.catalogId,
+      revision: state.revision,
+      ...COMBINATIONS[index],
+      provider: list.provider ?? null,
+      mode: list.mode,
+      format: list.format,
+    }));
+    const before = heapMegabytes();
+    const firsts: number[] = [];
+    let bodyBytes = 0;
+    for (const [index, list] of lists.entries()) {
+      const started = performance.now();
+      bodyBytes = await way.answer(heads[index], list);
+      firsts.push(performance.now() - started);
+    }
+    const heldMb = heapMegabytes() - before;
+    const samples: number[] = [];
+    for (let index = 0; index < requests; index++) {
+      const combination = index % COMBINATIONS.length;
+      samples.push(await timed(() => way.answer(heads[combination], lists[combination])));
+    }
+    way.forget();
+    rows.push([
+      size.toLocaleString("en-US"),
+      way.label,
+      fixed(bodyBytes / 1e6, 1),
+      fixed(heldMb, 0),
+      `${fixed(percentile(firsts, 50), 0)} / ${fixed(Math.max(...firsts), 0)}`,
+      `${fixed(percentile(samples, 50), 2)} / ${fixed(percentile(samples, 95), 2)} / ${fixed(percentile(samples, 99), 2)}`,
+    ]);
+  }
+  return rows;
 }
 
 async function measureSize(size: number, requests: number): Promise<SizeFigures> {
   const selector = createLocalSelector(new LocalIndexCache());
   const all = routes(selector);
-  // First the memory one catalog revision keeps: its tools and state, with every list, view,
+  const tools = hotPathTools(size);
+  // The bodies first, on a cache of bodies still empty, so none of their bytes are pushed out.
+  const bodyRows = await measureBodies(size, tools, requests);
+  // Then the memory one catalog revision keeps: its tools and state, with every list, view,
   // index, token count and body the 8 combinations make of it, measured in a fresh process.
   const baseline = heapMegabytes();
-  const tools = hotPathTools(size);
   let state = stateOf(tools, 1);
   for (const route of all) for (let index = 0; index < COMBINATIONS.length; index++) await route.run(state, index);
   const heapMb = heapMegabytes() - baseline;
@@ -222,7 +344,7 @@ async function measureSize(size: number, requests: number): Promise<SizeFigures>
       fixed(first, 0),
     ]);
   }
-  return { size, rows, heapMb };
+  return { size, rows, heapMb, bodyRows };
 }
 
 /** Schema validation per tool: distinct schemas the first time, then equal ones again (an import validates each twice, an MCP sync re-validates every minute). */
@@ -264,6 +386,18 @@ export async function hotPathSection(sizes: readonly number[] = HOT_PATH_SIZES, 
     markdownTable(
       ["tools", "route", "p50 ms", "p95 ms", "p99 ms", "first ms"],
       results.flatMap((result) => result.rows),
+    ),
+    "",
+    markdownTable(
+      [
+        "tools",
+        "tool-list bodies of the 8 combinations",
+        "body MB",
+        "heap MB the 8 hold (after GC)",
+        "first answer of each combination ms, median / max",
+        "answers rotating, p50 / p95 / p99 ms",
+      ],
+      results.flatMap((result) => result.bodyRows),
     ),
     "",
     markdownTable(
