@@ -2,6 +2,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { listCatalogs } from "@/db/queries/catalogs";
 import { deleteOldDecisions, retentionBoundary } from "@/db/queries/decisions";
+import { giveUpLease, runsThisRound } from "./leases";
 
 /** How long and how many decisions are kept, and how often the cleanup runs. 0 turns a rule off. */
 export interface RetentionSettings {
@@ -64,12 +65,20 @@ export async function cleanupDecisions(db: Db, settings: Pick<RetentionSettings,
   return deleted;
 }
 
-/** Runs the cleanup now and then (never two at once); returns a function that stops it. */
+/** The lease of the cleanup: across the instances sharing the database, its holder runs it. */
+export const DECISION_CLEANUP_LEASE = "decision-cleanup";
+
+/**
+ * Runs the cleanup now and then, in the instance that holds its lease (one across the instances
+ * sharing the database, never two rounds at once); returns a function that stops it and gives the
+ * lease up.
+ */
 export function startDecisionCleanup(db: Db, settings: RetentionSettings = retentionFromEnv()): () => void {
   if (settings.intervalMs <= 0 || (settings.days <= 0 && settings.rowsPerCatalog <= 0)) return () => {};
   let running = false;
   const run = async () => {
-    if (running) return;
+    // Renewed even while the last round still runs: no other instance starts one beside it.
+    if (!(await runsThisRound(db, DECISION_CLEANUP_LEASE, settings.intervalMs)) || running) return;
     running = true;
     try {
       const deleted = await cleanupDecisions(db, settings);
@@ -87,5 +96,6 @@ export function startDecisionCleanup(db: Db, settings: RetentionSettings = reten
   return () => {
     clearTimeout(first);
     clearInterval(every);
+    void giveUpLease(db, DECISION_CLEANUP_LEASE);
   };
 }
