@@ -62,18 +62,32 @@ const stored = (snapshot: unknown) => (snapshot === undefined || snapshot === nu
 
 /**
  * recordChanges for the tens of thousands of entries of one source's sync: the same revision bump
- * and rows, inserted with statements prepared once on `db`'s connection (the query builder takes
- * seconds for 50,000, all of them holding the write lock). Run it inside the caller's transaction.
+ * and rows, inserted in multi-row statements (chunkedInsert: the query builder takes seconds for
+ * 50,000 on SQLite, all of them holding the write lock). Run it inside the caller's transaction.
  */
 export async function recordManyChanges(db: Db, catalogId: string, actor: string, entries: ChangeEntry[]): Promise<number> {
   const revision = await recordChanges(db, catalogId, actor, []);
-  await chunkedInsert(
+  await insertChangeRows(
+    db,
+    catalogId,
+    revision,
+    actor,
+    entries.map((entry) => [entry.subjectKind, entry.subject, entry.action, stored(entry.before), stored(entry.after)]),
+  );
+  return revision;
+}
+
+/** An audit entry as insertChangeRows takes it, its snapshots already JSON text. */
+export type ChangeRow = [subjectKind: ChangeEntry["subjectKind"], subject: string, action: string, before: string | null, after: string | null];
+
+/** The audit rows of a revision recordChanges made, in multi-row statements (an import's plan holds them serialised). */
+export function insertChangeRows(db: Db, catalogId: string, revision: number, actor: string, rows: ChangeRow[]): Promise<void> {
+  return chunkedInsert(
     db,
     "audit_entries",
     AUDIT_COLUMNS,
-    entries.map((entry) => [catalogId, revision, entry.subjectKind, entry.subject, entry.action, actor, stored(entry.before), stored(entry.after)]),
+    rows.map(([subjectKind, subject, action, before, after]) => [catalogId, revision, subjectKind, subject, action, actor, before, after]),
   );
-  return revision;
 }
 
 /** A catalog's audit entries, newest first; a filter naming several subject kinds or subjects takes any of them. */

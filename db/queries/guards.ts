@@ -1,8 +1,7 @@
 import "server-only";
-import type { Database } from "better-sqlite3";
-import { eq } from "drizzle-orm";
+import { count, eq, max } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
-import { catalogs } from "../tables";
+import { catalogs, tools } from "../tables";
 import type { Tx } from "./audit";
 
 /** Throws the 404 every query about a missing catalog gives. */
@@ -14,17 +13,16 @@ export async function requireCatalog(tx: Tx, catalogId: string): Promise<void> {
 
 /**
  * The state of a catalog's tools, for work planned before the write lock is taken: while this is
- * the same, the plan still holds. Throws the catalog's 404. Reads the raw connection: pass
- * sqliteOf(tx) of the transaction the plan is read in (outside one, it would not wait for another
- * request's transaction on that connection).
+ * the same, the plan still holds. Throws the catalog's 404. Read it before what the plan reads (a
+ * change landing in between then only makes the plan look stale), and again inside the write
+ * transaction that carries the plan out.
  */
-export function catalogFingerprint(sqlite: Database, catalogId: string): string {
-  const catalog = sqlite.prepare("SELECT revision FROM catalogs WHERE id = ?").get(catalogId) as { revision: number } | undefined;
+export async function catalogFingerprint(tx: Tx, catalogId: string): Promise<string> {
+  const [catalog] = await tx.select({ revision: catalogs.revision }).from(catalogs).where(eq(catalogs.id, catalogId));
   if (!catalog) throw notFound(`Catalog "${catalogId}"`, "catalog");
-  const tools = sqlite.prepare("SELECT count(*) AS n, max(id) AS id, max(updated_at) AS at FROM tools WHERE catalog_id = ?").get(catalogId) as {
-    n: number;
-    id: number;
-    at: number;
-  };
-  return `${catalog.revision}:${tools.n}:${tools.id}:${tools.at}`;
+  const [state] = await tx
+    .select({ n: count(), id: max(tools.id), at: max(tools.updatedAt) })
+    .from(tools)
+    .where(eq(tools.catalogId, catalogId));
+  return `${catalog.revision}:${state.n}:${state.id}:${state.at?.getTime()}`;
 }

@@ -4,8 +4,8 @@ import { deletingTools } from "@/lib/rules/tool-references";
 import { isPinnedSource, pinnedDefinitionOf } from "@/lib/tools/pinning";
 import { SOURCE_REDEFINE_ACTION, type InputSchema, type ToolMeta, type ToolSource } from "@/lib/tools/types";
 import type { FieldError } from "@/lib/tools/validate";
-import { chunkedInsert, chunksOf } from "../chunks";
-import { readTransaction, sqliteOf, writeTransaction, type Db } from "../client";
+import { chunkedInsert, chunkedUpdate, chunksOf } from "../chunks";
+import { readTransaction, writeTransaction, type Db } from "../client";
 import { tools } from "../tables";
 import type { ToolRow } from "../schema";
 import { recordManyChanges, type ChangeEntry, type Tx } from "./audit";
@@ -69,6 +69,9 @@ const INSERT_COLUMNS = [
   "meta",
   "approved_definition",
 ];
+
+/** What a sync sets on a listed tool it already has. */
+const UPDATE_COLUMNS = [tools.summary, tools.description, tools.inputSchema, tools.tags, tools.sourceTags, tools.meta, tools.registered, tools.updatedAt];
 
 /** A tool as its source defines it, as audit entries record it before and after a sync. */
 const definitionOf = (row: SourceDefinition): SourceDefinition => ({
@@ -144,7 +147,7 @@ interface SyncPlan {
 /** Works a sync of these listings out against the catalog as it is (see syncSourceTools). Reads only, inside the caller's transaction. */
 async function planSync(tx: Tx, catalogId: string, listings: SourceListing[]): Promise<SyncPlan> {
   const plan: SyncPlan = {
-    fingerprint: catalogFingerprint(sqliteOf(tx), catalogId),
+    fingerprint: await catalogFingerprint(tx, catalogId),
     inserts: [],
     updates: [],
     gone: [],
@@ -240,10 +243,11 @@ export async function syncSourceTools(db: Db, catalogId: string, listings: Sourc
   const plan = await readTransaction(db, (tx) => planSync(tx, catalogId, listings));
   if (plan.entries.length === 0) return plan.result;
   return writeTransaction(db, async (tx) => {
-    const current = catalogFingerprint(sqliteOf(tx), catalogId) === plan.fingerprint ? plan : await planSync(tx, catalogId, listings);
+    const current = (await catalogFingerprint(tx, catalogId)) === plan.fingerprint ? plan : await planSync(tx, catalogId, listings);
     if (current.entries.length === 0) return current.result;
-    await writePlan(tx, current);
+    // The revision first: see writeImport (db/queries/tool-import.ts).
     await recordManyChanges(tx, catalogId, actor, current.entries);
+    await writePlan(tx, current);
     return current.result;
   });
 }
@@ -261,22 +265,23 @@ export async function writeSourceListings(tx: Tx, catalogId: string, listings: S
 /** Writes a plan; its caller holds the write lock (`tx`) and records its entries. */
 async function writePlan(tx: Tx, plan: SyncPlan): Promise<void> {
   await chunkedInsert(tx, "tools", INSERT_COLUMNS, plan.inserts);
-  const update = sqliteOf(tx).prepare(
-    "UPDATE tools SET summary = ?, description = ?, input_schema = ?, tags = ?, source_tags = ?, meta = ?, registered = 1, updated_at = ? WHERE id = ?",
-  );
-  const now = Date.now();
-  for (const { id, values } of plan.updates) {
-    update.run(
+  const updatedAt = new Date();
+  await chunkedUpdate(
+    tx,
+    tools.id,
+    UPDATE_COLUMNS,
+    plan.updates.map(({ id, values }) => [
+      id,
       values.summary,
       values.description,
       JSON.stringify(values.inputSchema),
       JSON.stringify(values.tags),
       JSON.stringify(values.sourceTags),
       values.meta && JSON.stringify(values.meta),
-      now,
-      id,
-    );
-  }
+      true,
+      updatedAt,
+    ]),
+  );
   await unregister(tx, plan.gone);
 }
 

@@ -1,9 +1,11 @@
 import "server-only";
 import type { Database } from "better-sqlite3";
+import { eq, sql } from "drizzle-orm";
 import type { InputSchema, ToolSource } from "@/lib/tools/types";
-import { insertChunks } from "../chunks";
-import { type Db, sqliteOf, withSqlite, writeTransaction } from "../client";
-import { recordChanges } from "./audit";
+import { chunkedInsert, chunkedUpdate, insertChunks } from "../chunks";
+import { type Db, isPostgres, sqliteOf, writeTransaction } from "../client";
+import { catalogs, tools } from "../tables";
+import { insertChangeRows, recordChanges } from "./audit";
 import { catalogFingerprint } from "./guards";
 
 /** A validated tool of an import (lib/catalogs/exchange.ts `parseImport`). */
@@ -35,21 +37,39 @@ export interface ImportResult {
   revision: number;
 }
 
-/** A tool of the catalog as stored (JSON columns still text). */
+/** What an import reads of the catalog's tools: JSON columns as their text, compared and copied as such. */
+const STORED_COLUMNS = {
+  id: tools.id,
+  name: tools.name,
+  source: tools.source,
+  summary: tools.summary,
+  description: tools.description,
+  inputSchema: sql<string>`${tools.inputSchema}`,
+  enabled: tools.enabled,
+  tags: sql<string>`${tools.tags}`,
+  registered: tools.registered,
+  requires: sql<string>`${tools.requires}`,
+  sourceRef: tools.sourceRef,
+  meta: sql<string | null>`${tools.meta}`,
+};
+/** A tool as STORED_COLUMNS reads it. */
 interface StoredTool {
   id: number;
   name: string;
-  source: string;
+  source: ToolSource;
   summary: string;
   description: string;
-  input_schema: string;
-  enabled: number;
+  inputSchema: string;
+  enabled: boolean;
   tags: string;
-  registered: number;
+  registered: boolean;
   requires: string;
-  source_ref: string | null;
+  sourceRef: string | null;
   meta: string | null;
 }
+
+/** A tool the import updates, as UPDATE_COLUMNS: `managed` when its source defines it (only tags and enabled change then). */
+type UpdateRow = [id: number, managed: boolean, summary: string, description: string, inputSchema: string, tags: string, enabled: boolean, updatedAt: Date];
 
 /**
  * What an import will write, worked out before the write lock is taken: rows to insert, rows to
@@ -61,10 +81,9 @@ export interface ImportPlan {
   fingerprint: string;
   /** Rows of TOOL_COLUMNS. */
   inserts: unknown[][];
-  /** Rows of UPDATE_COLUMNS. */
-  updates: unknown[][];
+  updates: UpdateRow[];
   /** Rows of STAGED_AUDIT_COLUMNS. */
-  audit: unknown[][];
+  audit: [subject: string, before: string | null, after: string][];
   result: Omit<ImportResult, "revision">;
   /** The fields each updated tool changes, by its name. */
   changedFields: Map<string, ImportedField[]>;
@@ -96,12 +115,12 @@ function storedSnapshot(row: StoredTool) {
     source: row.source,
     summary: row.summary,
     description: row.description,
-    inputSchema: JSON.parse(row.input_schema) as unknown,
-    enabled: row.enabled === 1,
+    inputSchema: JSON.parse(row.inputSchema) as unknown,
+    enabled: row.enabled,
     tags: JSON.parse(row.tags) as unknown,
-    registered: row.registered === 1,
+    registered: row.registered,
     requires: JSON.parse(row.requires) as unknown,
-    sourceRef: row.source_ref,
+    sourceRef: row.sourceRef,
     meta: row.meta === null ? null : (JSON.parse(row.meta) as unknown),
   };
 }
@@ -127,9 +146,9 @@ function changedFields(row: StoredTool, managed: boolean, next: { summary: strin
   const fields: ImportedField[] = [];
   if (!managed && next.summary !== row.summary) fields.push("summary");
   if (!managed && next.description !== row.description) fields.push("description");
-  if (!managed && next.schema !== row.input_schema) fields.push("inputSchema");
+  if (!managed && next.schema !== row.inputSchema) fields.push("inputSchema");
   if (next.tags !== row.tags) fields.push("tags");
-  if (next.enabled !== (row.enabled === 1)) fields.push("enabled");
+  if (next.enabled !== row.enabled) fields.push("enabled");
   return fields;
 }
 
@@ -139,17 +158,11 @@ function changedFields(row: StoredTool, managed: boolean, next: { summary: strin
  * tool another source manages takes only what a person may change on it (enabled, tags) and its
  * source keeps its definition. Anything else is skipped with the reason. Reads only.
  */
-export function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now = Date.now()): Promise<ImportPlan> {
-  return withSqlite(db, (sqlite) => planOn(sqlite, catalogId, drafts, now));
-}
-
-function planOn(sqlite: Database, catalogId: string, drafts: ImportDraft[], now: number): ImportPlan {
-  const fingerprint = catalogFingerprint(sqlite, catalogId);
+export async function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now = new Date()): Promise<ImportPlan> {
+  // Read first: a change landing between it and the tools' read only makes the plan look stale.
+  const fingerprint = await catalogFingerprint(db, catalogId);
   const existing = new Map<string, StoredTool>();
-  const select = sqlite.prepare(
-    "SELECT id, name, source, summary, description, input_schema, enabled, tags, registered, requires, source_ref, meta FROM tools WHERE catalog_id = ?",
-  );
-  for (const row of select.iterate(catalogId) as IterableIterator<StoredTool>) existing.set(row.name, row);
+  for (const row of await db.select(STORED_COLUMNS).from(tools).where(eq(tools.catalogId, catalogId))) existing.set(row.name, row);
 
   const plan: ImportPlan = {
     catalogId,
@@ -179,9 +192,9 @@ function planOn(sqlite: Database, catalogId: string, drafts: ImportDraft[], now:
         draft.summary,
         draft.description,
         schema,
-        enabled ? 1 : 0,
+        enabled,
         JSON.stringify(tags),
-        1,
+        true,
         "{}",
         null,
         null,
@@ -205,7 +218,7 @@ function planOn(sqlite: Database, catalogId: string, drafts: ImportDraft[], now:
       plan.result.created.push(draft.name);
       continue;
     }
-    const enabled = draft.enabled ?? row.enabled === 1;
+    const enabled = draft.enabled ?? row.enabled;
     const managed = source !== "custom";
     const fields = changedFields(row, managed, { summary: draft.summary, description: draft.description, schema, tags: JSON.stringify(tags), enabled });
     if (fields.length === 0) {
@@ -214,7 +227,7 @@ function planOn(sqlite: Database, catalogId: string, drafts: ImportDraft[], now:
     }
     const before = storedSnapshot(row);
     const changes = managed ? { enabled, tags } : { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags, enabled };
-    plan.updates.push([row.id, managed ? 1 : 0, draft.summary, draft.description, schema, JSON.stringify(tags), enabled ? 1 : 0, now]);
+    plan.updates.push([row.id, managed, draft.summary, draft.description, schema, JSON.stringify(tags), enabled, now]);
     plan.audit.push([draft.name, JSON.stringify(before), JSON.stringify({ ...before, ...changes })]);
     plan.result.updated.push(draft.name);
     plan.changedFields.set(draft.name, fields);
@@ -223,65 +236,82 @@ function planOn(sqlite: Database, catalogId: string, drafts: ImportDraft[], now:
 }
 
 /**
- * The plan's rows go into temporary tables of this connection, then into the catalog's tables in
- * a few INSERT … SELECT and UPDATE … FROM statements: several times quicker than binding every row
- * against the indexed tables. Staged inside the write transaction, so that two imports sharing the
- * connection never stage over each other.
- */
-function stage(sqlite: Database, plan: ImportPlan): void {
-  sqlite.exec(`
-    CREATE TEMP TABLE IF NOT EXISTS import_tools (${TOOL_COLUMNS.join(", ")});
-    CREATE TEMP TABLE IF NOT EXISTS import_updates (${UPDATE_COLUMNS.join(", ")});
-    CREATE TEMP TABLE IF NOT EXISTS import_audit (${STAGED_AUDIT_COLUMNS.join(", ")});`);
-  clearStage(sqlite);
-  insertChunks(sqlite, "temp.import_tools", TOOL_COLUMNS, plan.inserts);
-  insertChunks(sqlite, "temp.import_updates", UPDATE_COLUMNS, plan.updates);
-  insertChunks(sqlite, "temp.import_audit", STAGED_AUDIT_COLUMNS, plan.audit);
-}
-
-function clearStage(sqlite: Database): void {
-  sqlite.exec("DELETE FROM temp.import_tools; DELETE FROM temp.import_updates; DELETE FROM temp.import_audit;");
-}
-
-/**
- * Writes a plan in one immediate transaction: the tools, one revision bump and an audit entry per
+ * Writes a plan in one write transaction: the tools, one revision bump and an audit entry per
  * created or updated tool, all or nothing. A catalog that changed since the plan was made is
  * planned again inside the transaction. `drafts` are the plan's input, for that case.
  */
 export function writeImport(db: Db, plan: ImportPlan, drafts: ImportDraft[], actor: string): Promise<ImportResult> {
   return writeTransaction(db, async (tx) => {
-    const sqlite = sqliteOf(tx);
-    try {
-      return await writeStaged(tx, sqlite, plan, drafts, actor);
-    } finally {
-      clearStage(sqlite);
+    const current = (await catalogFingerprint(tx, plan.catalogId)) === plan.fingerprint ? plan : await planImport(tx, plan.catalogId, drafts);
+    if (current.audit.length === 0) {
+      const [{ revision }] = await tx.select({ revision: catalogs.revision }).from(catalogs).where(eq(catalogs.id, plan.catalogId));
+      return { ...current.result, revision };
     }
+    // The revision first: writers of one catalog meet at its row, where PostgreSQL sends the later
+    // one back to start again (new names both add would otherwise fail the later one as taken).
+    const revision = await recordChanges(tx, plan.catalogId, actor, []);
+    if (isPostgres(tx)) await writeRows(tx, current, revision, actor);
+    else writeStaged(sqliteOf(tx), current, revision, actor);
+    return { ...current.result, revision };
   });
 }
 
-/** The write of writeImport, in its transaction on the connection it holds. */
-async function writeStaged(tx: Db, sqlite: Database, plan: ImportPlan, drafts: ImportDraft[], actor: string): Promise<ImportResult> {
-  let current = plan;
-  if (catalogFingerprint(sqlite, plan.catalogId) !== plan.fingerprint) current = planOn(sqlite, plan.catalogId, drafts, Date.now());
-  stage(sqlite, current);
-  sqlite.exec(`INSERT INTO tools (${TOOL_COLUMNS.join(", ")}) SELECT ${TOOL_COLUMNS.join(", ")} FROM temp.import_tools`);
-  sqlite.exec(`UPDATE tools SET summary = u.summary, description = u.description, input_schema = u.input_schema, tags = u.tags, enabled = u.enabled, updated_at = u.updated_at
+/**
+ * The write of writeImport on SQLite: the plan's rows go into temporary tables of this connection,
+ * then into the catalog's tables in a few INSERT … SELECT and UPDATE … FROM statements, several
+ * times quicker than binding every row against the indexed tables. Staged inside the write
+ * transaction (on the connection it holds), so that two imports never stage over each other.
+ */
+function writeStaged(sqlite: Database, plan: ImportPlan, revision: number, actor: string): void {
+  sqlite.exec(`
+    CREATE TEMP TABLE IF NOT EXISTS import_tools (${TOOL_COLUMNS.join(", ")});
+    CREATE TEMP TABLE IF NOT EXISTS import_updates (${UPDATE_COLUMNS.join(", ")});
+    CREATE TEMP TABLE IF NOT EXISTS import_audit (${STAGED_AUDIT_COLUMNS.join(", ")});`);
+  try {
+    insertChunks(sqlite, "temp.import_tools", TOOL_COLUMNS, plan.inserts);
+    insertChunks(sqlite, "temp.import_updates", UPDATE_COLUMNS, plan.updates);
+    insertChunks(sqlite, "temp.import_audit", STAGED_AUDIT_COLUMNS, plan.audit);
+    sqlite.exec(`INSERT INTO tools (${TOOL_COLUMNS.join(", ")}) SELECT ${TOOL_COLUMNS.join(", ")} FROM temp.import_tools`);
+    sqlite.exec(`UPDATE tools SET summary = u.summary, description = u.description, input_schema = u.input_schema, tags = u.tags, enabled = u.enabled, updated_at = u.updated_at
       FROM temp.import_updates AS u WHERE tools.id = u.id AND u.managed = 0`);
-  sqlite.exec(
-    "UPDATE tools SET enabled = u.enabled, tags = u.tags, updated_at = u.updated_at FROM temp.import_updates AS u WHERE tools.id = u.id AND u.managed = 1",
-  );
-  if (current.audit.length === 0) {
-    const { revision } = sqlite.prepare("SELECT revision FROM catalogs WHERE id = ?").get(plan.catalogId) as { revision: number };
-    return { ...current.result, revision };
-  }
-  const revision = await recordChanges(tx, plan.catalogId, actor, []);
-  sqlite
-    .prepare(
-      `INSERT INTO audit_entries (catalog_id, revision, subject_kind, subject, action, actor, before, after)
+    sqlite.exec(
+      "UPDATE tools SET enabled = u.enabled, tags = u.tags, updated_at = u.updated_at FROM temp.import_updates AS u WHERE tools.id = u.id AND u.managed = 1",
+    );
+    sqlite
+      .prepare(
+        `INSERT INTO audit_entries (catalog_id, revision, subject_kind, subject, action, actor, before, after)
          SELECT ?, ?, 'tool', subject, 'import', ?, before, after FROM temp.import_audit ORDER BY rowid`,
-    )
-    .run(plan.catalogId, revision, actor);
-  return { ...current.result, revision };
+      )
+      .run(plan.catalogId, revision, actor);
+  } finally {
+    sqlite.exec("DELETE FROM temp.import_tools; DELETE FROM temp.import_updates; DELETE FROM temp.import_audit;");
+  }
+}
+
+/** The write of writeImport on PostgreSQL: multi-row INSERTs and UPDATE … FROM (VALUES …) straight into the tables. */
+async function writeRows(tx: Db, plan: ImportPlan, revision: number, actor: string): Promise<void> {
+  await chunkedInsert(tx, "tools", TOOL_COLUMNS, plan.inserts);
+  const own = plan.updates.filter(([, managed]) => !managed);
+  const managed = plan.updates.filter(([, managed]) => managed);
+  await chunkedUpdate(
+    tx,
+    tools.id,
+    [tools.summary, tools.description, tools.inputSchema, tools.tags, tools.enabled, tools.updatedAt],
+    own.map(([id, , summary, description, inputSchema, tags, enabled, updatedAt]) => [id, summary, description, inputSchema, tags, enabled, updatedAt]),
+  );
+  await chunkedUpdate(
+    tx,
+    tools.id,
+    [tools.tags, tools.enabled, tools.updatedAt],
+    managed.map(([id, , , , , tags, enabled, updatedAt]) => [id, tags, enabled, updatedAt]),
+  );
+  await insertChangeRows(
+    tx,
+    plan.catalogId,
+    revision,
+    actor,
+    plan.audit.map(([subject, before, after]) => ["tool", subject, "import", before, after]),
+  );
 }
 
 /** Plans and writes an import (see planImport and writeImport). */
