@@ -1,10 +1,12 @@
+import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDb, sqliteOf, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog } from "@/db/queries/catalogs";
 import { syncSourceTools, type SourceToolDraft } from "@/db/queries/source-tools";
 import { listToolPage } from "@/db/queries/tool-pages";
 import { updateTool } from "@/db/queries/tools";
+import { auditEntries } from "@/db/tables";
 import { freshDatabase } from "../support/fresh-database";
 
 const search: SourceToolDraft = {
@@ -60,7 +62,10 @@ describe("a source changing a tool's definition", () => {
   it("lists the tools their source changed since a date, with when, and no others", async () => {
     await sync(db, [{ ...search, summary: "Search every note." }, get]);
     // That change was long ago; then the other tool changes now.
-    sqliteOf(db).prepare("UPDATE audit_entries SET created_at = ? WHERE action = 'redefine'").run(Date.parse("2020-06-01T00:00:00Z"));
+    await db
+      .update(auditEntries)
+      .set({ createdAt: new Date("2020-06-01T00:00:00Z") })
+      .where(eq(auditEntries.action, "redefine"));
     await sync(db, [
       { ...search, summary: "Search every note." },
       { ...get, inputSchema: { type: "object", properties: {} } },

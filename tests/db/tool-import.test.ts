@@ -4,8 +4,10 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { locationOf, migrateDatabase, openDb, sqliteOf, type Db } from "@/db/client";
+import { locationOf, migrateDatabase, type Db } from "@/db/client";
+import { usesPostgres } from "@/db/dialect";
 import { runImportJob, validateImport, type ImportProgress } from "@/db/import-job";
 import { runImport, stopImportWorker } from "@/db/import-runner";
 import { listAudit } from "@/db/queries/audit";
@@ -13,6 +15,7 @@ import { createCatalog, getCatalog } from "@/db/queries/catalogs";
 import { getConversation } from "@/db/queries/conversations";
 import { planImport, writeImport } from "@/db/queries/tool-import";
 import { createCustomTool, getTool, importTools, listTools, updateTool } from "@/db/queries/tools";
+import { tools } from "@/db/tables";
 import { parseImport } from "@/lib/catalogs/exchange";
 import { ToolshedError } from "@/lib/errors";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
@@ -85,8 +88,22 @@ describe("the import write", () => {
     expect((await getTool(db, "team", "tool_1")).summary).toBe("Does thing number 1.");
   });
 
+  it("lets two imports of the same new tools race: one creates them all, the other then finds them unchanged", async () => {
+    const drafts = parseImport(labelledSet(300));
+    const results = await Promise.all([importTools(db, "team", drafts, "first"), importTools(db, "team", drafts, "second")]);
+    const names = drafts.map((draft) => draft.name);
+    expect(results.map((result) => result.created.length).sort()).toEqual([0, 300]);
+    expect(results.map((result) => result.unchanged.length).sort()).toEqual([0, 300]);
+    expect(results.flatMap((result) => result.created).sort()).toEqual([...names].sort());
+    expect(await listTools(db, "team")).toHaveLength(BUILTIN_TOOLS.length + 300);
+    expect((await listAudit(db, "team", { limit: 1_000 })).filter((entry) => entry.action === "import")).toHaveLength(300);
+  });
+
   it("skips, with the reason, a custom definition of a tool a source manages and a source's tool this catalog lacks", async () => {
-    sqliteOf(db).prepare("UPDATE tools SET source = 'mcp', source_ref = 'srv' WHERE catalog_id = 'team' AND name = 'read'").run();
+    await db
+      .update(tools)
+      .set({ source: "mcp", sourceRef: "srv" })
+      .where(and(eq(tools.catalogId, "team"), eq(tools.name, "read")));
     const document = {
       format: "toolshed.catalog",
       version: 1,
@@ -167,12 +184,19 @@ describe("the import job", () => {
 describe("the import worker", () => {
   afterAll(() => stopImportWorker());
 
-  it("imports into a database file from its own thread and connection", async () => {
+  /** A database the worker's own connection reaches: a file on SQLite (an in-memory one is this connection's alone), the test's own on PostgreSQL. */
+  async function reachableDatabase(): Promise<Db> {
+    if (usesPostgres()) return db;
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-import-")), "toolshed.db");
     const onDisk = migrateDatabase(file);
     expect(locationOf(onDisk)).toEqual({ sqlite: file });
     expect(locationOf(db)).toBeUndefined();
     await createCatalog(onDisk, { name: "Team", id: "team" }, ACTOR);
+    return onDisk;
+  }
+
+  it("imports into a database from its own thread and connection", async () => {
+    const onDisk = await reachableDatabase();
     const phases = new Set<string>();
     const result = await runImport(onDisk, { catalogId: "team", actor: ACTOR, text: JSON.stringify(labelledSet(6_000)) }, (progress) =>
       phases.add(progress.phase),
@@ -188,7 +212,8 @@ describe("the import worker", () => {
 });
 
 describe("migration 0005", () => {
-  it("moves each conversation's tool history from its JSON array to rows, in order", async () => {
+  // A SQLite migration of a SQLite file.
+  it.skipIf(usesPostgres())("moves each conversation's tool history from its JSON array to rows, in order", async () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), "toolshed-migrations-"));
     cpSync("db/migrations", folder, { recursive: true });
     const journalFile = path.join(folder, "meta", "_journal.json");
