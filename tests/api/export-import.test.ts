@@ -8,6 +8,7 @@ import * as importJobRoute from "@/app/api/catalogs/[catalog]/import-jobs/[id]/r
 import * as importRoute from "@/app/api/catalogs/[catalog]/import/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import { migrateDatabase, type Db } from "@/db/client";
+import { usesPostgres } from "@/db/dialect";
 import { stopImportWorker } from "@/db/import-runner";
 import { getCatalog } from "@/db/queries/catalogs";
 import { syncSourceTools } from "@/db/queries/source-tools";
@@ -65,7 +66,8 @@ describe.each([
   beforeAll(async () => {
     db = await useFreshDatabase();
     auth = {};
-    if (file) {
+    // On PostgreSQL the test's database is one the import worker reaches already.
+    if (file && !usesPostgres()) {
       db = migrateDatabase(path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-export-import-")), "toolshed.db"));
       (globalThis as { toolshedDb?: Db }).toolshedDb = db;
       // The default token lives in the in-memory database: the file needs one of its own.

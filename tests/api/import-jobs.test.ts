@@ -7,6 +7,7 @@ import * as importRoute from "@/app/api/catalogs/[catalog]/import/route";
 import * as healthRoute from "@/app/api/health/route";
 import { getImportJob, startImport, SYNC_IMPORT_MAX_TOOLS } from "@/app/_services/imports";
 import { migrateDatabase, type Db } from "@/db/client";
+import { usesPostgres } from "@/db/dialect";
 import { stopImportWorker } from "@/db/import-runner";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
@@ -36,13 +37,20 @@ function labelledSet(count: number, prefix = "tool") {
   };
 }
 
-/** The route handlers on a database file, as in production: imports run in the worker thread. */
+/**
+ * The route handlers on a database file, as in production: imports run in the worker thread. On
+ * PostgreSQL the test's database is one the worker reaches already.
+ */
 async function useDatabaseFile(): Promise<void> {
-  await useFreshDatabase();
-  db = migrateDatabase(path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-import-api-")), "toolshed.db"));
-  (globalThis as { toolshedDb?: Db }).toolshedDb = db;
+  db = await useFreshDatabase();
+  auth = {};
+  if (!usesPostgres()) {
+    db = migrateDatabase(path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-import-api-")), "toolshed.db"));
+    (globalThis as { toolshedDb?: Db }).toolshedDb = db;
+    // The default token lives in the in-memory database: the file needs one of its own.
+    auth = { authorization: `Bearer ${await createTestToken(db, "admin", "tests")}` };
+  }
   await createCatalog(db, { name: "Team", id: "team" }, "test");
-  auth = { authorization: `Bearer ${await createTestToken(db, "admin", "tests")}` };
 }
 
 async function postImport(document: unknown, headers = auth) {

@@ -5,6 +5,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import * as importRoute from "@/app/api/catalogs/[catalog]/import/route";
 import { previewImport } from "@/app/_services/imports";
 import { migrateDatabase, type Db } from "@/db/client";
+import { usesPostgres } from "@/db/dialect";
 import { stopImportWorker } from "@/db/import-runner";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
@@ -38,7 +39,8 @@ const FILE = {
 async function useCatalog(file: boolean): Promise<void> {
   db = await useFreshDatabase();
   auth = {};
-  if (file) {
+  // On PostgreSQL the test's database is one the import worker reaches already.
+  if (file && !usesPostgres()) {
     db = migrateDatabase(path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-import-preview-")), "toolshed.db"));
     (globalThis as { toolshedDb?: Db }).toolshedDb = db;
     auth = { authorization: `Bearer ${await createTestToken(db, "admin", "tests")}` };
