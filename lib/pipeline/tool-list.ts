@@ -50,6 +50,7 @@ export interface ToolList {
 export const TOOL_LISTS_PER_STATE = 32;
 export const TOOL_LIST_TOOLS_PER_STATE = 600_000;
 const computed = new WeakMap<CatalogState, Lru<string, ToolList>>();
+const stateOfList = new WeakMap<ToolList, CatalogState>();
 
 function requestKey(request: ToolListRequest, format: ProviderFormat): string {
   return JSON.stringify([request.model, request.agent, request.provider ?? null, request.mode ?? null, request.flags ?? null, format]);
@@ -72,6 +73,14 @@ function isShared(state: CatalogState): boolean {
   return Object.isFrozen(state) && Object.isFrozen(state.tools) && Object.isFrozen(state.agents);
 }
 
+/**
+ * The frozen (shared) catalog state a list was computed from, whose tools cannot change under
+ * it; undefined for a list of any other state.
+ */
+export function sharedStateOf(list: ToolList): CatalogState | undefined {
+  return stateOfList.get(list);
+}
+
 /** For tests: how many tool lists are kept for this state. */
 export function cachedToolLists(state: CatalogState): number {
   return computed.get(state)?.size ?? 0;
@@ -90,7 +99,11 @@ export function computeToolList(state: CatalogState, request: ToolListRequest): 
     lists = new Lru({ maxEntries: TOOL_LISTS_PER_STATE, maxWeight: TOOL_LIST_TOOLS_PER_STATE, weigh: (list) => list.final.length + 1 });
     computed.set(state, lists);
   }
-  return lists.getOrCreate(requestKey(request, format), () => buildToolList(state, request, format));
+  return lists.getOrCreate(requestKey(request, format), () => {
+    const list = buildToolList(state, request, format);
+    stateOfList.set(list, state);
+    return list;
+  });
 }
 
 function buildToolList(state: CatalogState, request: ToolListRequest, format: ProviderFormat): ToolList {

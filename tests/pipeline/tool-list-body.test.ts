@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { PROVIDER_FORMATS, type ProviderFormat } from "../../lib/formats/provider-format";
+import {
+  cachedToolListBodies,
+  TOOL_LIST_BODY_CACHE_BYTES,
+  TOOLS_PER_BLOCK,
+  ToolListBodies,
+  toolListBodyParts,
+  toolListBodyStream,
+  toolListEntityTag,
+  toolListResponse,
+} from "../../lib/pipeline/tool-list-body";
+import { computeToolList, freezeCatalogState, type CatalogState, type ToolList, type ToolListRequest } from "../../lib/pipeline/tool-list";
+import type { DefinitionHook } from "../../lib/pipeline/types";
+import { DEFAULT_AGENTS } from "../../lib/rules/agents";
+import { DEFAULT_RULES } from "../../lib/rules/catalog-rules";
+import { BUILTIN_TOOLS } from "../../lib/tools/builtin";
+import type { Tool } from "../../lib/tools/types";
+
+const COMBINATIONS = ["gpt-5", "gpt-4.1", "claude-sonnet-4-5", "gemini-2.5-pro"].flatMap((model) => ["build", "plan"].map((agent) => ({ model, agent })));
+const CUSTOM_TOOLS = 3 * TOOLS_PER_BLOCK;
+/** A custom tool in the middle of the second block, which the plugin hook rewrites for GPT models. */
+const HOOKED = `custom_${TOOLS_PER_BLOCK + 20}`;
+
+/** The built-in tools and enough custom tools with schemas of their own to fill a few blocks. */
+function catalogTools(customTools = CUSTOM_TOOLS): Tool[] {
+  const builtins = BUILTIN_TOOLS.map((tool): Tool => ({ ...tool, tags: [...tool.tags], source: "builtin", enabled: true, registered: true }));
+  const custom = Array.from(
+    { length: customTools },
+    (_, index): Tool => ({
+      name: `custom_${index}`,
+      summary: `Custom tool ${index}.`,
+      description: `Custom tool ${index}: looks up the records of service ${index % 17} by key and returns them, newest first, with their owners and labels — größe ✓, "quoted" and \\ escaped.`,
+      inputSchema: {
+        type: "object",
+        properties: {
+          key: { type: "string", description: `Key of the record of tool ${index}.` },
+          limit: { type: "integer", minimum: 1, maximum: 100, description: "How many records at most." },
+          order: { type: "string", enum: ["newest", "oldest"] },
+          labels: { type: "array", items: { type: "string" } },
+        },
+        required: ["key"],
+      },
+      source: "custom",
+      enabled: true,
+      registered: true,
+      tags: [],
+      requires: {},
+    }),
+  );
+  return [...builtins, ...custom];
+}
+
+const gptNote: DefinitionHook = (tool, ctx) =>
+  tool.name === HOOKED && ctx.modelId.startsWith("gpt-") ? { description: `${tool.description} (as the plugin puts it)` } : undefined;
+
+function catalogState(tools: Tool[] = catalogTools()): CatalogState {
+  return freezeCatalogState({ catalogId: "bodies", tools, rules: DEFAULT_RULES, agents: [...DEFAULT_AGENTS], definitionHooks: [gptNote] });
+}
+
+function headOf(request: ToolListRequest, list: ToolList) {
+  return { catalog: "bodies", revision: 1, ...request, provider: list.provider ?? null, mode: list.mode, format: list.format };
+}
+
+const decode = (parts: Uint8Array[]) => Buffer.concat(parts).toString("utf8");
+
+describe("tool-list bodies", () => {
+  it("are exactly the bytes of JSON.stringify of the route's answer, for the 8 combinations in every format, a plugin hook's rewrite included", async () => {
+    const state = catalogState();
+    for (const format of PROVIDER_FORMATS) {
+      for (const combination of COMBINATIONS) {
+        const request = { ...combination, format };
+        const list = computeToolList(state, request);
+        const head = headOf(request, list);
+        const expected = JSON.stringify(toolListResponse(head, list));
+        expect(decode(toolListBodyParts(head, list))).toBe(expected);
+        // Again, from what was kept.
+        expect(decode(toolListBodyParts(head, list))).toBe(expected);
+        expect(decode(toolListBodyParts({}, list))).toBe(JSON.stringify(toolListResponse({}, list)));
+      }
+    }
+    const gpt = computeToolList(state, { model: "gpt-5", agent: "build" });
+    expect(gpt.final.find((tool) => tool.name === HOOKED)?.description).toMatch(/as the plugin puts it/);
+    const head = headOf({ model: "gpt-5", agent: "build" }, gpt);
+    expect(await new Response(toolListBodyStream(head, gpt)).text()).toBe(JSON.stringify(toolListResponse(head, gpt)));
+  });
+
+  it("keep the bytes of the tools the 8 combinations hand over alike once, beside each list's own parts", () => {
+    const state = catalogState(catalogTools(8 * TOOLS_PER_BLOCK));
+    const before = cachedToolListBodies().bytes;
+    let toolBytes = 0;
+    let ownParts = 0;
+    for (const combination of COMBINATIONS) {
+      const list = computeToolList(state, combination);
+      toolListBodyParts(headOf(combination, list), list);
+      const tools = Buffer.byteLength(JSON.stringify(list.tools));
+      toolBytes = Math.max(toolBytes, tools);
+      ownParts += Buffer.byteLength(JSON.stringify(toolListResponse({}, list))) - tools;
+    }
+    // Kept whole per list, the tools' bytes would be kept 8 times; shared, once, and the blocks
+    // a combination hands over with other tools than the rest once per such combination.
+    expect(cachedToolListBodies().bytes - before - ownParts).toBeLessThan(2 * toolBytes);
+  });
+
+  it("have a strong entity tag that is equal exactly when the bytes are", () => {
+    const tools = catalogTools();
+    const state = catalogState(tools);
+    // Equal tools as new objects (a new revision that changed nothing), and one whose changed tool lies inside a block.
+    const copy = catalogState(tools.map((tool) => ({ ...tool, inputSchema: structuredClone(tool.inputSchema) })));
+    const changedName = `custom_${2 * TOOLS_PER_BLOCK + 7}`;
+    const changed = catalogState(tools.map((tool) => (tool.name === changedName ? { ...tool, description: `${tool.description} Changed.` } : tool)));
+    const answers: { tag: string; bytes: string }[] = [];
+    for (const someState of [state, copy, changed]) {
+      for (const format of ["ai-sdk", "anthropic"] as ProviderFormat[]) {
+        for (const combination of COMBINATIONS.slice(0, 4)) {
+          const request = { ...combination, format };
+          const list = computeToolList(someState, request);
+          for (const head of [headOf(request, list), { ...headOf(request, list), revision: 2 }]) {
+            answers.push({ tag: toolListEntityTag(head, list), bytes: decode(toolListBodyParts(head, list)) });
+          }
+        }
+      }
+    }
+    let equalPairs = 0;
+    for (const [index, a] of answers.entries()) {
+      for (const b of answers.slice(index + 1)) {
+        expect(a.tag === b.tag).toBe(a.bytes === b.bytes);
+        if (a.bytes === b.bytes) equalPairs++;
+      }
+    }
+    // Each answer of `state` has its equal in `copy`, and only there.
+    expect(equalPairs).toBe(answers.length / 3);
+  });
+
+  it("stay within their byte budget, building again what was pushed out", () => {
+    const state = catalogState(catalogTools(2 * TOOLS_PER_BLOCK));
+    const budget = 256 * 1024;
+    const bodies = new ToolListBodies(budget);
+    for (let round = 0; round < 2; round++) {
+      for (const format of ["ai-sdk", "openai"] as ProviderFormat[]) {
+        for (const combination of COMBINATIONS) {
+          const request = { ...combination, format };
+          const list = computeToolList(state, request);
+          const head = headOf(request, list);
+          expect(decode(bodies.parts(head, list))).toBe(JSON.stringify(toolListResponse(head, list)));
+          expect(bodies.cached().bytes).toBeLessThanOrEqual(budget);
+        }
+      }
+    }
+    expect(bodies.cached().sharedRuns).toBeGreaterThan(0);
+    // Each list's own parts (annotations, trace, tokens) are more than an eighth of the budget: none is kept.
+    expect(bodies.cached().lists).toBe(0);
+    const roomy = new ToolListBodies(TOOL_LIST_BODY_CACHE_BYTES);
+    for (const combination of COMBINATIONS) roomy.parts({}, computeToolList(state, combination));
+    expect(roomy.cached().lists).toBe(COMBINATIONS.length);
+  });
+
+  it("build a shared run again when a consumer transferred its buffer", () => {
+    const state = catalogState();
+    const bodies = new ToolListBodies(TOOL_LIST_BODY_CACHE_BYTES);
+    const list = computeToolList(state, COMBINATIONS[0]);
+    const expected = JSON.stringify(toolListResponse({}, list));
+    const [, , second] = bodies.parts({}, list);
+    structuredClone(second, { transfer: [second.buffer] });
+    expect(second.buffer.byteLength).toBe(0);
+    expect(decode(bodies.parts({}, list))).toBe(expected);
+  });
+});
