@@ -3,19 +3,22 @@
  * `npm run db:migrate` migrated and seeded (one it has not stops the start here, with an error
  * that says to run it), make sure someone can sign in (the operator's admin, or a one-time setup
  * link in the log), then load plugins, skills and agent files, connect the MCP servers, and keep
- * them synced; prune the decision log now and then.
+ * them synced; prune the decision log now and then (those two rounds run once across the
+ * instances sharing the database: see app/_services/leases.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getDb } = await import("./db/client");
-  const { startPeriodicSync, syncAllSources } = await import("./app/_services/sources");
+  const { DEFAULT_MCP_SYNC_INTERVAL_MS, startPeriodicSync, syncAllSources } = await import("./app/_services/sources");
   const { bootstrapAccounts } = await import("./app/_services/bootstrap");
   const db = getDb();
   await bootstrapAccounts(db);
   // Not awaited: a slow MCP server must not hold up start-up; each sync has its own timeouts.
   void syncAllSources(db).catch((error) => console.error("Syncing tool sources failed:", error));
-  startPeriodicSync(db, Number(process.env.TOOLSHED_MCP_SYNC_INTERVAL_MS ?? 60_000));
-  // The decision log keeps what TOOLSHED_DECISION_RETENTION_DAYS / _ROWS say, cleaned up hourly.
+  // Each instance syncs the servers it cannot reach; the one holding the sync's lease syncs them all.
+  startPeriodicSync(db, Number(process.env.TOOLSHED_MCP_SYNC_INTERVAL_MS ?? DEFAULT_MCP_SYNC_INTERVAL_MS));
+  // The decision log keeps what TOOLSHED_DECISION_RETENTION_DAYS / _ROWS say, cleaned up hourly by
+  // the instance holding the cleanup's lease.
   const { startDecisionCleanup } = await import("./app/_services/retention");
   startDecisionCleanup(db);
 }

@@ -12,14 +12,8 @@ import {
   recordMcpHealth,
   scrubMcpServerText,
 } from "@/db/queries/mcp-servers";
-import {
-  deleteSourceTools,
-  sourceRefsOf,
-  syncSourceTools,
-  unregisterSourceTools,
-  type SourceSyncResult,
-  type SourceToolDraft,
-} from "@/db/queries/source-tools";
+import { deleteSourceTools, sourceRefsOf, syncSourceTools, type SourceSyncResult, type SourceToolDraft } from "@/db/queries/source-tools";
+import type { ToolRecord } from "@/db/queries/tools";
 import { ToolshedError } from "@/lib/errors";
 import { freezeCatalogState, type CatalogState } from "@/lib/pipeline/tool-list";
 import { loadAgentFiles, type FileAgent } from "@/lib/sources/agents";
@@ -29,6 +23,7 @@ import { loadPlugins, pluginDefinitionHooks, type LoadedPlugin } from "@/lib/sou
 import { loadSkills, skillToolDraft, type LoadedSkill } from "@/lib/sources/skills";
 import type { SourceLoadError } from "@/lib/sources/source-file";
 import { Lru } from "@/lib/tools/lru";
+import { giveUpLease, runsThisRound } from "./leases";
 
 const SYSTEM_ACTOR = "sync";
 const SKILLS_REF = "skills";
@@ -48,18 +43,26 @@ type McpSyncResult = SourceSyncResult & { error?: string };
 interface SourcesState {
   pool?: McpConnections;
   local?: LocalSources;
-  timer?: NodeJS.Timeout;
+  periodic?: { timer: NodeJS.Timeout; db: Db };
   /** The sync of each server (by `catalog/server`) that is running or queued last: syncs of one server never overlap. */
   syncs?: Map<string, Promise<McpSyncResult>>;
+  /**
+   * The servers (by `catalog/server`) this instance cannot reach now: its own knowledge, never
+   * stored, since another instance may reach them. Their tools are left out of what this instance
+   * answers (see catalogState) until a sync of the server succeeds here.
+   */
+  unreachable?: Set<string>;
 }
 
 const shared = globalThis as unknown as { toolshedSources?: SourcesState };
 shared.toolshedSources ??= {};
 const state = shared.toolshedSources;
+state.unreachable ??= new Set();
+const unreachable = state.unreachable;
 
 const keyOf = (catalogId: string, server: string) => `${catalogId}/${server}`;
 
-/** The process-wide MCP connections; a server that dies takes its tools out of "registered" at once. */
+/** The process-wide MCP connections; a server that dies is unreachable for this instance at once. */
 function pool(): McpConnections {
   state.pool ??= new McpConnections(
     (key, reason) => {
@@ -71,15 +74,17 @@ function pool(): McpConnections {
   return state.pool;
 }
 
-/** Unregisters the server's tools and records why, scrubbed of its secrets: the reason lands in audit entries and lastError. */
+/**
+ * Takes the server's tools out of what this instance answers, at once and in its memory only (the
+ * registry and its revision stay as they are: another instance may reach the server), and records
+ * why as the server's health for the Sources page (scrubbed of its secrets; no revision).
+ */
 async function markServerDown(db: Db, catalogId: string, server: string, reason: string): Promise<void> {
+  unreachable.add(keyOf(catalogId, server));
   try {
-    const scrubbed = await scrubMcpServerText(db, catalogId, server, reason);
-    await unregisterSourceTools(db, catalogId, "mcp", server, SYSTEM_ACTOR, scrubbed);
-    await recordMcpHealth(db, catalogId, server, { status: "error", lastError: scrubbed });
+    await recordMcpHealth(db, catalogId, server, { status: "error", lastError: reason });
   } catch (error) {
-    // The catalog or server may have been deleted meanwhile: nothing left to mark.
-    console.warn(`Could not mark MCP server ${catalogId}/${server} down:`, error);
+    console.warn(`Could not record MCP server ${catalogId}/${server} down:`, error);
   }
 }
 
@@ -131,12 +136,13 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
     const config = await getMcpServerConfig(db, catalogId, name);
     const listing = await pool().list(keyOf(catalogId, name), config);
     const result = await syncSourceTools(db, catalogId, [{ source: "mcp", sourceRef: name, drafts: toolDrafts(listing) }], SYSTEM_ACTOR);
+    unreachable.delete(keyOf(catalogId, name));
     await recordMcpHealth(db, catalogId, name, connectedHealth(listing, result));
     return result;
   } catch (error) {
     if (isNotFound(error)) {
       // Deleted meanwhile (the server, or its catalog): its process must not outlive it.
-      await pool().disconnect(keyOf(catalogId, name));
+      await disconnectMcpServer(catalogId, name);
       throw error;
     }
     const message = await scrubMcpServerText(db, catalogId, name, error instanceof Error ? error.message : String(error));
@@ -156,15 +162,16 @@ async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor:
     result = await createMcpServer(db, catalogId, config, actor, process.env, "error" in listing ? [] : toolDrafts(listing));
   } catch (error) {
     // Not stored (its catalog went meanwhile): its process must not outlive it.
-    await pool().disconnect(key);
+    await disconnectMcpServer(catalogId, config.name);
     throw error;
   }
   if (!("error" in listing)) {
+    unreachable.delete(key);
     await recordMcpHealth(db, catalogId, config.name, connectedHealth(listing, result));
     return result;
   }
   const message = await scrubMcpServerText(db, catalogId, config.name, listing.error instanceof Error ? listing.error.message : String(listing.error));
-  await recordMcpHealth(db, catalogId, config.name, { status: "error", lastError: message });
+  await markServerDown(db, catalogId, config.name, message);
   return { ...result, error: message };
 }
 
@@ -191,8 +198,10 @@ function connectedHealth(listing: McpServerListing, result: SourceSyncResult) {
   };
 }
 
+/** Closes the server's connection and forgets whether this instance could reach it (it is being deleted, or is gone). */
 export async function disconnectMcpServer(catalogId: string, name: string): Promise<void> {
   await pool().disconnect(keyOf(catalogId, name));
+  unreachable.delete(keyOf(catalogId, name));
 }
 
 /**
@@ -208,7 +217,13 @@ export async function removeMcpServer(db: Db, catalogId: string, name: string, a
 /** Deletes a catalog with everything in it, and stops the processes of its MCP servers (and closes their connections). */
 export async function removeCatalog(db: Db, catalogId: string): Promise<void> {
   await deleteCatalog(db, catalogId);
-  await pool().disconnectWhere((key) => key.startsWith(keyOf(catalogId, "")));
+  await disconnectWhere((key) => key.startsWith(keyOf(catalogId, "")));
+}
+
+/** Closes the connections of the servers `selected` picks (by `catalog/server`), and forgets whether they could be reached. */
+async function disconnectWhere(selected: (key: string) => boolean): Promise<void> {
+  for (const key of unreachable) if (selected(key)) unreachable.delete(key);
+  await pool().disconnectWhere(selected);
 }
 
 /** Calls a live MCP tool for the playground, on the server's connection. */
@@ -292,10 +307,15 @@ export const CATALOG_STATES_CACHED = 8;
 /** About 2–3 kB a tool with its derived lists: a few hundred MB at most. */
 export const CATALOG_STATE_TOOLS_CACHED = 150_000;
 
+/** A catalog as this instance answers with it, with its revision. */
+export type AnsweredCatalogState = CatalogState & { revision: number };
+
 interface CachedCatalogState {
   version: string;
   local: LocalSources;
-  state: CatalogState & { revision: number };
+  state: AnsweredCatalogState;
+  /** `state` with the tools of the servers this instance cannot reach left out, for the set of servers named in `unreachable`. */
+  overlay?: { unreachable: string; state: AnsweredCatalogState };
 }
 
 const stateCaches = new WeakMap<Db, Lru<string, CachedCatalogState>>();
@@ -316,16 +336,23 @@ export function cachedCatalogStates(db: Db): number {
 
 /**
  * The catalog as the pipeline reads it: the stored catalog, plus the agents read from files (an
- * agent defined in the browser wins over a file agent of the same name) and the plugins' hooks.
- * Frozen and shared between requests until the catalog or the local sources change.
+ * agent defined in the browser wins over a file agent of the same name) and the plugins' hooks,
+ * with the tools of the MCP servers this instance cannot reach left out as unavailable. Frozen and
+ * shared between requests until the catalog, the local sources or those servers change.
  */
-export async function catalogState(db: Db, catalogId: string): Promise<CatalogState & { revision: number }> {
+export async function catalogState(db: Db, catalogId: string): Promise<AnsweredCatalogState> {
   const local = await localSources();
   const version = await catalogVersion(db, catalogId);
   const cache = stateCacheOf(db);
-  const cached = cache.get(catalogId);
-  if (cached !== undefined && cached.version === version && cached.local === local) return cached.state;
+  let cached = cache.get(catalogId);
+  if (cached === undefined || cached.version !== version || cached.local !== local) {
+    cached = await readCatalogState(db, catalogId, local);
+    cache.set(catalogId, cached);
+  }
+  return withUnreachableLeftOut(cached, catalogId);
+}
 
+async function readCatalogState(db: Db, catalogId: string, local: LocalSources): Promise<CachedCatalogState> {
   const stored = await loadCatalogState(db, catalogId);
   const named = new Set(stored.agents.map((agent) => agent.name));
   const state = freezeCatalogState({
@@ -336,8 +363,32 @@ export async function catalogState(db: Db, catalogId: string): Promise<CatalogSt
     agents: [...stored.agents, ...local.agents.filter((agent) => !named.has(agent.name)).map(({ prompt: _prompt, file: _file, ...agent }) => agent)],
     definitionHooks: pluginDefinitionHooks(local.plugins),
   });
-  cache.set(catalogId, { version: stored.version, local, state });
-  return state;
+  return { version: stored.version, local, state };
+}
+
+/**
+ * The cached state as this instance answers with it: the shared state while it reaches every
+ * server of the catalog; else a copy whose tools of the servers it cannot reach are not
+ * registered here (Tool.unavailableHere), made again only when that set of servers changes.
+ */
+function withUnreachableLeftOut(cached: CachedCatalogState, catalogId: string): AnsweredCatalogState {
+  const prefix = keyOf(catalogId, "");
+  const servers = [...unreachable].filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length));
+  if (servers.length === 0) return cached.state;
+  const names = JSON.stringify(servers.sort());
+  if (cached.overlay?.unreachable !== names) {
+    const down = new Set(servers);
+    const leftOut = (tool: ToolRecord) => tool.source === "mcp" && tool.sourceRef !== null && down.has(tool.sourceRef);
+    const tools = cached.state.tools as ToolRecord[];
+    const state = tools.some(leftOut)
+      ? freezeCatalogState({
+          ...cached.state,
+          tools: tools.map((tool) => (leftOut(tool) ? { ...tool, registered: false, unavailableHere: true as const } : tool)),
+        })
+      : cached.state;
+    cached.overlay = { unreachable: names, state };
+  }
+  return cached.overlay.state;
 }
 
 /** At start-up and then periodically: local sources into every catalog, and every MCP server synced. */
@@ -352,13 +403,22 @@ function passOverDeleted(error: unknown): void {
   if (!isNotFound(error)) throw error;
 }
 
+/** How often each instance runs its periodic MCP round (TOOLSHED_MCP_SYNC_INTERVAL_MS unset). */
+export const DEFAULT_MCP_SYNC_INTERVAL_MS = 60_000;
+/** The lease of the periodic MCP sync: across the instances sharing the database, its holder syncs every server. */
+export const MCP_SYNC_LEASE = "mcp-sync";
+
 /**
- * One periodic round: every server whose previous sync has finished is synced (in parallel); a
- * server still syncing is skipped until the next round. Never rejects: a server deleted meanwhile
- * is passed over, any other failure is logged. A connection whose server is no longer configured
- * (deleted without `removeCatalog` or `removeMcpServer`, e.g. by another process) is closed.
+ * One periodic round of this instance. While it holds the sync's lease (taken or renewed each
+ * round, for a little over `intervalMs`), every server is synced, so across the instances sharing
+ * the database each round runs once; the other instances sync only the servers they cannot reach
+ * themselves, since that is their own health (see markServerDown). Servers are synced in
+ * parallel; one still syncing is skipped until the next round. Never rejects: a server deleted
+ * meanwhile is passed over, any other failure is logged. A connection whose server is no longer
+ * configured (deleted without `removeCatalog` or `removeMcpServer`, e.g. by another process) is
+ * closed, in every instance.
  */
-export async function syncMcpServersPeriodically(db: Db): Promise<{ synced: string[]; skipped: string[] }> {
+export async function syncMcpServersPeriodically(db: Db, intervalMs = DEFAULT_MCP_SYNC_INTERVAL_MS): Promise<{ synced: string[]; skipped: string[] }> {
   let servers: { catalogId: string; name: string }[];
   try {
     servers = await allMcpServerNames(db);
@@ -367,12 +427,14 @@ export async function syncMcpServersPeriodically(db: Db): Promise<{ synced: stri
     return { synced: [], skipped: [] };
   }
   const configured = new Set(servers.map(({ catalogId, name }) => keyOf(catalogId, name)));
-  const orphansClosed = pool().disconnectWhere((key) => !configured.has(key));
+  const orphansClosed = disconnectWhere((key) => !configured.has(key));
+  const syncsAll = await runsThisRound(db, MCP_SYNC_LEASE, intervalMs);
   const synced: string[] = [];
   const skipped: string[] = [];
   const runs: Promise<unknown>[] = [];
   for (const { catalogId, name } of servers) {
     const key = keyOf(catalogId, name);
+    if (!syncsAll && !unreachable.has(key)) continue;
     if (isMcpServerSyncing(catalogId, name)) {
       skipped.push(key);
       continue;
@@ -389,12 +451,16 @@ export async function syncMcpServersPeriodically(db: Db): Promise<{ synced: stri
 }
 
 export function startPeriodicSync(db: Db, intervalMs: number): void {
-  if (state.timer || intervalMs <= 0) return;
-  state.timer = setInterval(() => void syncMcpServersPeriodically(db), intervalMs);
-  state.timer.unref();
+  if (state.periodic || intervalMs <= 0) return;
+  const timer = setInterval(() => void syncMcpServersPeriodically(db, intervalMs), intervalMs);
+  timer.unref();
+  state.periodic = { timer, db };
 }
 
+/** Stops this instance's periodic round and gives up the sync's lease if it holds it: another instance takes it at its next round. */
 export function stopPeriodicSync(): void {
-  clearInterval(state.timer);
-  state.timer = undefined;
+  if (!state.periodic) return;
+  clearInterval(state.periodic.timer);
+  void giveUpLease(state.periodic.db, MCP_SYNC_LEASE);
+  state.periodic = undefined;
 }

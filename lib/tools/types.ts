@@ -48,8 +48,17 @@ export interface Tool extends ToolDefinition {
   source: ToolSource;
   enabled: boolean;
   tags: string[];
-  /** False while the tool's source is gone (e.g. its MCP server is down): never offered. */
+  /**
+   * False once its source is removed or no longer lists it (its plugin file or MCP server dropped
+   * it): never offered. Whether an instance can reach the source now is that instance's own
+   * knowledge, never stored: see `unavailableHere`.
+   */
   registered: boolean;
+  /**
+   * Set, with `registered` false, on the copy of a tool an instance answers with while that
+   * instance cannot reach its MCP server (app/_services/sources.ts): the registry still has it.
+   */
+  unavailableHere?: true;
   requires: ToolRequirements;
   /** Set while its MCP server's definition is not the one an editor approved (see pinning.ts): never offered. */
   heldBack?: HeldBack;

@@ -87,15 +87,26 @@ describe("MCP servers", () => {
       sourceRef: "notes",
       registered: true,
     });
-    expect((await toolList()).body.tools.map((tool: { name: string }) => tool.name)).toContain("notes__notes_search");
+    const before = await toolList();
+    expect(before.body.tools.map((tool: { name: string }) => tool.name)).toContain("notes__notes_search");
     expect((await search("notes__weather_forecast")).body.tools.map((tool: { name: string }) => tool.name)).toEqual(["notes__weather_forecast"]);
 
+    // Down for this instance: its tools leave this instance's answers; the registry (shared by every
+    // instance) and its revision stay as they were.
     process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
     await waitFor(async () => (await json(serverRoute.GET(jsonRequest("GET"), params({ catalog: "team", name: "notes" })))).body.server.status === "error");
     const gone = await search("notes__weather_forecast");
     expect(gone.body.tools).toEqual([]);
     expect(gone.body.rejected).toEqual([{ name: "notes__weather_forecast", reason: "not registered: its source is unavailable" }]);
-    expect((await toolList()).body.tools.map((tool: { name: string }) => tool.name)).not.toContain("notes__notes_search");
+    const without = await toolList();
+    expect(without.body.tools.map((tool: { name: string }) => tool.name)).not.toContain("notes__notes_search");
+    expect(without.body.trace[0].removed).toContainEqual({ name: "notes__notes_search", reason: "not registered (mcp source unavailable on this instance)" });
+    expect(without.body.revision).toBe(before.body.revision);
+    expect(
+      (await json(toolsRoute.GET(jsonRequest("GET"), team))).body.tools.find((tool: { name: string }) => tool.name === "notes__notes_search"),
+    ).toMatchObject({
+      registered: true,
+    });
 
     const synced = await json(syncRoute.POST(jsonRequest("POST"), params({ catalog: "team", name: "notes" })));
     expect(synced.body.server).toMatchObject({ status: "connected", registeredCount: 5 });

@@ -18,6 +18,11 @@ describe("aggregate", () => {
       { name: "github_issue", reason: "not registered (mcp source unavailable)" },
     ]);
   });
+
+  it("says when the source is unavailable on this instance only", () => {
+    const result = aggregate([makeTool("notes_search", { source: "mcp", registered: false, unavailableHere: true })]);
+    expect(result.removed).toEqual([{ name: "notes_search", reason: "not registered (mcp source unavailable on this instance)" }]);
+  });
 });
 
 describe("provider capabilities", () => {

@@ -1,14 +1,20 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { disconnectMcpServer, syncMcpServersPeriodically } from "@/app/_services/sources";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { readTurnView } from "@/app/_services/selection";
+import { catalogState, disconnectMcpServer, MCP_SYNC_LEASE, syncMcpServer, syncMcpServersPeriodically } from "@/app/_services/sources";
 import * as serverRoute from "@/app/api/catalogs/[catalog]/mcp-servers/[name]/route";
 import * as serversRoute from "@/app/api/catalogs/[catalog]/mcp-servers/route";
 import * as catalogRoute from "@/app/api/catalogs/[catalog]/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import type { Db } from "@/db/client";
+import { listAudit } from "@/db/queries/audit";
 import { deleteCatalog } from "@/db/queries/catalogs";
+import { releaseLease, takeLease } from "@/db/queries/leases";
+import { getMcpServer } from "@/db/queries/mcp-servers";
+import { listTools } from "@/db/queries/tools";
+import { rejectionReason } from "@/lib/selection/verify";
 import { jsonRequest, params, useFreshDatabase } from "../api/helpers";
 import { useEnv } from "./helpers";
 
@@ -84,5 +90,64 @@ describe("stdio MCP processes end with what configures them", () => {
     const pid = await addDemoServer("team", "notes");
     expect((await serverRoute.DELETE(jsonRequest("DELETE"), params({ catalog: "team", name: "notes" }))).status).toBe(204);
     await processEnds(pid);
+  });
+});
+
+describe("a server this instance cannot reach is its own knowledge, not the registry's", () => {
+  let db: Db;
+  beforeEach(async () => {
+    db = await useFreshDatabase();
+    expect((await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }))).status).toBe(201);
+  });
+  afterEach(async () => {
+    for (const name of ["notes", "other"]) await disconnectMcpServer("team", name);
+  });
+
+  const toolOf = async (name: string) => (await catalogState(db, "team")).tools.find((tool) => tool.name === name);
+  /** Kills the server's process and waits until this instance has taken its tools out. */
+  async function killServer(pid: number): Promise<void> {
+    process.kill(pid, "SIGKILL");
+    await vi.waitFor(async () => expect(await toolOf("notes__notes_search")).toMatchObject({ unavailableHere: true }), { timeout: 10_000 });
+  }
+
+  it("leaves its tools out of this instance's answers, keeps the registry and its revision, and a sync brings them back", async () => {
+    const pid = await addDemoServer("team", "notes");
+    const shared = await catalogState(db, "team");
+    const audit = await listAudit(db, "team");
+
+    await killServer(pid);
+    const here = await catalogState(db, "team");
+    expect(here.revision).toBe(shared.revision);
+    expect(await catalogState(db, "team")).toBe(here);
+    expect(here.tools.find((tool) => tool.name === "notes__notes_search")).toMatchObject({ registered: false, unavailableHere: true });
+    expect(shared.tools.find((tool) => tool.name === "notes__notes_search")).toMatchObject({ registered: true });
+    expect((await listTools(db, "team")).filter((tool) => tool.sourceRef === "notes").every((tool) => tool.registered)).toBe(true);
+    expect(await listAudit(db, "team")).toEqual(audit);
+    // Its health is still shown (the Sources page), as information.
+    expect(await getMcpServer(db, "team", "notes")).toMatchObject({ status: "error", lastError: expect.stringMatching(/^Disconnected/) });
+
+    const { list, view } = await readTurnView(db, "team", { model: "gpt-5", agent: "build" });
+    expect(list.trace[0].removed).toContainEqual({ name: "notes__notes_search", reason: "not registered (mcp source unavailable on this instance)" });
+    expect(rejectionReason("notes__notes_search", view)).toBe("not registered: its source is unavailable");
+
+    expect((await syncMcpServer(db, "team", "notes")).error).toBeUndefined();
+    // Nothing changed in the registry: the shared state is answered again.
+    expect(await catalogState(db, "team")).toBe(shared);
+  });
+
+  it("periodic rounds: the holder of the sync's lease syncs every server, another instance only those it cannot reach", async () => {
+    const pid = await addDemoServer("team", "notes");
+    await addDemoServer("team", "other");
+    await killServer(pid);
+
+    expect(await takeLease(db, MCP_SYNC_LEASE, "another-instance", 60_000)).toBe(true);
+    expect(await syncMcpServersPeriodically(db)).toEqual({ synced: ["team/notes"], skipped: [] });
+    expect((await toolOf("notes__notes_search"))?.unavailableHere).toBeUndefined();
+    expect(await syncMcpServersPeriodically(db)).toEqual({ synced: [], skipped: [] });
+
+    await releaseLease(db, MCP_SYNC_LEASE, "another-instance");
+    expect((await syncMcpServersPeriodically(db)).synced.sort()).toEqual(["team/notes", "team/other"]);
+    // This instance renews it round after round; the other cannot take it meanwhile.
+    expect(await takeLease(db, MCP_SYNC_LEASE, "another-instance", 60_000)).toBe(false);
   });
 });
