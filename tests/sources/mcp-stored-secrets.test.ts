@@ -1,5 +1,6 @@
+import { asc, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDb, sqliteOf, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog } from "@/db/queries/catalogs";
 import {
@@ -12,6 +13,7 @@ import {
   recordMcpHealth,
 } from "@/db/queries/mcp-servers";
 import { seed } from "@/db/seed";
+import { auditEntries, mcpServers } from "@/db/tables";
 import { decryptSecret, secretForms } from "@/lib/secrets";
 import type { McpServerConfig } from "@/lib/sources/mcp";
 import { withEnv } from "./helpers";
@@ -34,8 +36,12 @@ const HTTP: McpServerConfig = {
   headers: { Authorization: `Bearer ${CANARY}`, "X-Api-Key": CANARY },
 };
 
-type RawClient = { prepare(sql: string): { all(...params: unknown[]): Record<string, unknown>[]; run(...params: unknown[]): unknown } };
-const raw = (db: Db) => sqliteOf(db) as unknown as RawClient;
+/** The servers' rows as stored, their config as its JSON text. */
+const storedRows = (db: Db) =>
+  db
+    .select({ name: mcpServers.name, config: sql<string>`${mcpServers.config}`, secrets: mcpServers.secrets, lastError: mcpServers.lastError })
+    .from(mcpServers)
+    .orderBy(asc(mcpServers.name));
 
 /** Fails when the canary shows in `text` in any form the scrubber knows (plain, base64, hex, URL-encoded). */
 function expectNoCanary(text: string, where: string) {
@@ -51,7 +57,7 @@ beforeEach(async () => {
 describe("stored MCP secrets", () => {
   it("stores the public config in the clear and the secrets encrypted; connecting gets the full config back", async () => {
     for (const config of [STDIO, HTTP]) await createMcpServer(db, "team", config, "test", { TOOLSHED_MCP_STDIO_COMMANDS: "node mcp-servers/demo-server.mjs" });
-    const rows = raw(db).prepare("SELECT name, config, secrets FROM mcp_servers ORDER BY name").all();
+    const rows = await storedRows(db);
     for (const row of rows) {
       expectNoCanary(String(row.config), `config of ${row.name}`);
       expectNoCanary(String(row.secrets), `secrets of ${row.name}`);
@@ -91,33 +97,38 @@ describe("stored MCP secrets", () => {
   });
 
   it("converts rows an older version wrote with secrets in the clear, at every start and only once", async () => {
-    const insert = raw(db).prepare("INSERT INTO mcp_servers (catalog_id, name, config, last_error) VALUES ('team', ?, ?, ?)");
-    insert.run("local", JSON.stringify(STDIO), `crashed: DEMO_MCP_TOKEN=${CANARY}`);
-    insert.run("remote", JSON.stringify(HTTP), null);
-    insert.run("plain", JSON.stringify({ name: "plain", transport: "http", url: "https://mcp.example.com/mcp" }), null);
+    await db.insert(mcpServers).values([
+      { catalogId: "team", name: "local", config: STDIO, lastError: `crashed: DEMO_MCP_TOKEN=${CANARY}` },
+      { catalogId: "team", name: "remote", config: HTTP },
+      { catalogId: "team", name: "plain", config: { name: "plain", transport: "http", url: "https://mcp.example.com/mcp" } },
+    ]);
     // Older versions hid env and header values in audit entries, but not URL credentials or args.
-    raw(db)
-      .prepare(
-        "INSERT INTO audit_entries (catalog_id, revision, subject_kind, subject, action, actor, after) VALUES ('team', 1, 'setting', ?, 'create', 'web', ?)",
-      )
-      .run("mcp:remote", JSON.stringify({ ...HTTP, headers: { Authorization: "********", "X-Api-Key": "********" } }));
+    await db.insert(auditEntries).values({
+      catalogId: "team",
+      revision: 1,
+      subjectKind: "setting",
+      subject: "mcp:remote",
+      action: "create",
+      actor: "web",
+      after: { ...HTTP, headers: { Authorization: "********", "X-Api-Key": "********" } },
+    });
 
     await seed(db, { demo: false });
-    const rows = raw(db).prepare("SELECT name, config, secrets, last_error FROM mcp_servers ORDER BY name").all();
+    const rows = await storedRows(db);
     expectNoCanary(JSON.stringify(rows), "the converted rows");
     expect(rows.map((row) => [row.name, row.secrets === null])).toEqual([
       ["local", false],
       ["plain", true],
       ["remote", false],
     ]);
-    expect(rows[0].last_error).toBe("crashed: DEMO_MCP_TOKEN=********");
+    expect(rows[0].lastError).toBe("crashed: DEMO_MCP_TOKEN=********");
     expect(await getMcpServerConfig(db, "team", "local")).toEqual(STDIO);
     expect(await getMcpServerConfig(db, "team", "remote")).toEqual(HTTP);
     expectNoCanary(JSON.stringify(await listAudit(db, "team")), "the audit entries");
 
     const converted = JSON.stringify(rows);
     expect(await encryptStoredMcpSecrets(db)).toBe(0);
-    expect(JSON.stringify(raw(db).prepare("SELECT name, config, secrets, last_error FROM mcp_servers ORDER BY name").all())).toBe(converted);
+    expect(JSON.stringify(await storedRows(db))).toBe(converted);
   });
 
   it("refuses at creation what the operator's policy refuses, storing nothing", async () => {
