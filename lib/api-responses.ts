@@ -247,6 +247,11 @@ export const apiResponses = {
   ToolListAnswer: z.looseObject({
     catalog: z.string(),
     revision: z.number().int(),
+    sourcesVersion: z
+      .string()
+      .describe(
+        "A digest of the plugin, skill and agent files the answering instance loaded: instances with the same files answer the same list for the same revision and this version.",
+      ),
     model: z.string(),
     agent: z.string(),
     provider: z.string().nullable(),

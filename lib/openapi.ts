@@ -213,7 +213,14 @@ export const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation
       query: "ToolListBody",
       responses: { 200: "ToolListAnswer", 304: { description: "Not modified: the list is the one the entity tag names." } },
     },
-    post: { summary: "The tool list a model and agent see", access: "read", body: "ToolListBody", responses: { 200: "ToolListAnswer" } },
+    post: {
+      summary: "The tool list a model and agent see",
+      description:
+        "`revision` and `sourcesVersion` name what the list was worked out from: the catalog's revision and the plugin, skill and agent files of the instance that answered (the same files on every instance give the same version). Tools of an MCP server the answering instance cannot reach are left out, with that reason in the trace.",
+      access: "read",
+      body: "ToolListBody",
+      responses: { 200: "ToolListAnswer" },
+    },
   },
   "/api/catalogs/{catalog}/preselect": {
     post: {

@@ -22,6 +22,7 @@ import { mcpCallTimeoutMs, McpConnections, McpSourceError, type McpServerConfig,
 import { loadPlugins, pluginDefinitionHooks, type LoadedPlugin } from "@/lib/sources/plugins";
 import { loadSkills, skillToolDraft, type LoadedSkill } from "@/lib/sources/skills";
 import type { SourceLoadError } from "@/lib/sources/source-file";
+import { localSourcesVersion } from "@/lib/sources/version";
 import { Lru } from "@/lib/tools/lru";
 import { giveUpLease, runsThisRound } from "./leases";
 
@@ -35,6 +36,8 @@ export interface LocalSources {
   skills: LoadedSkill[];
   agents: FileAgent[];
   errors: { plugins: SourceLoadError[]; skills: SourceLoadError[]; agents: SourceLoadError[] };
+  /** A digest of what was loaded (lib/sources/version.ts): equal files give equal versions on every instance. */
+  version: string;
   loadedAt: string;
 }
 
@@ -268,6 +271,7 @@ export async function reloadLocalSources(env: Record<string, string | undefined>
     skills: skills.skills,
     agents: agents.agents,
     errors: { plugins: plugins.errors, skills: skills.errors, agents: agents.errors },
+    version: localSourcesVersion(folders, { plugins: plugins.plugins, skills: skills.skills, agents: agents.agents }),
     loadedAt: new Date().toISOString(),
   };
   return state.local;
@@ -299,20 +303,21 @@ export async function syncLocalSources(db: Db, catalogId: string): Promise<void>
 }
 
 // The catalog states last read, per database and catalog. A state is reused while the catalog's
-// version (one indexed row read per request, see catalogVersion) and the loaded local sources
-// (a reload replaces the object) are those it was built from; every write to a catalog bumps its
-// version. States are frozen (freezeCatalogState) so the tool lists, views and indexes computed
-// from one are reused with it, and die with it when it is replaced or evicted.
+// version (one indexed row read per request, see catalogVersion) and the local sources' version
+// (a digest of the files loaded) are those it was built from: every write to a catalog bumps its
+// version, and equal files give equal versions on every instance. States are frozen
+// (freezeCatalogState) so the tool lists, views and indexes computed from one are reused with it,
+// and die with it when it is replaced or evicted.
 export const CATALOG_STATES_CACHED = 8;
 /** About 2–3 kB a tool with its derived lists: a few hundred MB at most. */
 export const CATALOG_STATE_TOOLS_CACHED = 150_000;
 
-/** A catalog as this instance answers with it, with its revision. */
-export type AnsweredCatalogState = CatalogState & { revision: number };
+/** A catalog as this instance answers with it: its revision, and the version of the local sources merged in. */
+export type AnsweredCatalogState = CatalogState & { revision: number; sourcesVersion: string };
 
 interface CachedCatalogState {
   version: string;
-  local: LocalSources;
+  sourcesVersion: string;
   state: AnsweredCatalogState;
   /** `state` with the tools of the servers this instance cannot reach left out, for the set of servers named in `unreachable`. */
   overlay?: { unreachable: string; state: AnsweredCatalogState };
@@ -345,7 +350,7 @@ export async function catalogState(db: Db, catalogId: string): Promise<AnsweredC
   const version = await catalogVersion(db, catalogId);
   const cache = stateCacheOf(db);
   let cached = cache.get(catalogId);
-  if (cached === undefined || cached.version !== version || cached.local !== local) {
+  if (cached === undefined || cached.version !== version || cached.sourcesVersion !== local.version) {
     cached = await readCatalogState(db, catalogId, local);
     cache.set(catalogId, cached);
   }
@@ -358,12 +363,13 @@ async function readCatalogState(db: Db, catalogId: string, local: LocalSources):
   const state = freezeCatalogState({
     catalogId: stored.catalogId,
     revision: stored.revision,
+    sourcesVersion: local.version,
     tools: stored.tools,
     rules: stored.rules,
     agents: [...stored.agents, ...local.agents.filter((agent) => !named.has(agent.name)).map(({ prompt: _prompt, file: _file, ...agent }) => agent)],
     definitionHooks: pluginDefinitionHooks(local.plugins),
   });
-  return { version: stored.version, local, state };
+  return { version: stored.version, sourcesVersion: local.version, state };
 }
 
 /**

@@ -13,6 +13,7 @@ export async function readToolList(db: Db, catalogId: string, request: ToolListR
   const head = {
     catalog: catalogId,
     revision: state.revision,
+    sourcesVersion: state.sourcesVersion,
     model: request.model,
     agent: request.agent,
     provider: list.provider ?? null,

@@ -15,3 +15,4 @@ export {
   type SkillToolDraft,
 } from "./skills";
 export { readFrontMatter, SourceFileError, type FrontMatter, type SourceLoadError } from "./source-file";
+export { localSourcesVersion } from "./version";

@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { cachedCatalogStates, catalogState, CATALOG_STATES_CACHED, reloadLocalSources } from "@/app/_services/sources";
+import { readToolList } from "@/app/_services/tool-list";
 import { openDb, type Db } from "@/db/client";
 import { catalogVersion } from "@/db/queries/catalog-state";
 import { createCatalog, deleteCatalog } from "@/db/queries/catalogs";
@@ -66,6 +67,41 @@ describe("catalogState cache", () => {
     expect(reloaded).not.toBe(state);
     expect(reloaded.agents.map((agent) => agent.name)).toContain("auditor");
     expect(await catalogState(db, "cached")).toBe(reloaded);
+  });
+
+  it("is keyed by what the local files hold: the same files, read again or in another folder, keep the state", async () => {
+    /** A folder of plugins and one of agents, holding these files. */
+    const localFiles = (plugin: string, agent: string) => {
+      const root = mkdtempSync(path.join(os.tmpdir(), "toolshed-state-files-"));
+      for (const [folder, name, text] of [
+        ["plugins", "quiet.mjs", plugin],
+        ["agents", "auditor.md", agent],
+      ]) {
+        mkdirSync(path.join(root, folder));
+        writeFileSync(path.join(root, folder, name), text);
+      }
+      return { TOOLSHED_PLUGINS_DIR: path.join(root, "plugins"), TOOLSHED_SKILLS_DIR: empty, TOOLSHED_AGENTS_DIR: path.join(root, "agents") };
+    };
+    const plugin = 'export default { name: "quiet", hooks: { "tool.definition": () => undefined } };\n';
+    const agent = "---\nname: auditor\ndescription: Audits.\nmode: subagent\n---\nAudit.\n";
+    const files = localFiles(plugin, agent);
+
+    await reloadLocalSources(files);
+    const state = await catalogState(db, "cached");
+    await reloadLocalSources(files);
+    expect(await catalogState(db, "cached")).toBe(state);
+    await reloadLocalSources(localFiles(plugin, agent));
+    expect(await catalogState(db, "cached")).toBe(state);
+
+    await reloadLocalSources(localFiles(`// Edited.\n${plugin}`, agent));
+    const pluginEdited = await catalogState(db, "cached");
+    expect(pluginEdited).not.toBe(state);
+    expect(pluginEdited.sourcesVersion).not.toBe(state.sourcesVersion);
+    await reloadLocalSources(localFiles(plugin, agent.replace("Audit.", "Audit twice.")));
+    const agentEdited = await catalogState(db, "cached");
+    expect(new Set([state.sourcesVersion, pluginEdited.sourcesVersion, agentEdited.sourcesVersion]).size).toBe(3);
+    // The tool list's answer says which local sources it was worked out with.
+    expect((await readToolList(db, "cached", { model: "gpt-5", agent: "build" })).head.sourcesVersion).toBe(agentEdited.sourcesVersion);
   });
 
   it("does not take a catalog deleted and created again for the old one, nor mix databases", async () => {

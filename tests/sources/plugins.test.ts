@@ -193,6 +193,7 @@ describe("pluginDefinitionHooks", () => {
   const plugin = (name: string, hook: (tool: PipelineTool) => unknown): LoadedPlugin => ({
     name,
     file: `${name}.mjs`,
+    digest: name,
     tools: [],
     hooks: { "tool.definition": hook as DefinitionHook },
   });
@@ -200,7 +201,7 @@ describe("pluginDefinitionHooks", () => {
   it("adapts hooks in plugin order, named after their plugin, and skips plugins without one", () => {
     const hooks = pluginDefinitionHooks([
       plugin("first", () => ({ summary: "Rewritten." })),
-      { name: "quiet", file: "quiet.mjs", tools: [], hooks: {} },
+      { name: "quiet", file: "quiet.mjs", digest: "quiet", tools: [], hooks: {} },
       plugin("second", () => undefined),
     ]);
     expect(hooks.map((hook) => hook.name)).toEqual(["first", "second"]);

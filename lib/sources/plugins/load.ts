@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
@@ -109,6 +110,9 @@ export async function loadPlugins(folder: string): Promise<{ plugins: LoadedPlug
   for (const fileName of files.sort()) {
     const file = join(folder, fileName);
     try {
+      const digest = createHash("sha256")
+        .update(await readFile(file))
+        .digest("base64url");
       const module = await importModule(file);
       const exported = module.default ?? module.plugin;
       if (exported === undefined) {
@@ -120,7 +124,7 @@ export async function loadPlugins(folder: string): Promise<{ plugins: LoadedPlug
       if (earlier) throw new PluginError(`The plugin name "${parsed.data.name}" is already used by ${earlier.file}.`);
       const tools = adaptTools(parsed.data, toolOwners);
       for (const tool of tools) toolOwners.set(tool.name, parsed.data.name);
-      plugins.push({ name: parsed.data.name, file, tools, hooks: parsed.data.hooks ?? {} });
+      plugins.push({ name: parsed.data.name, file, digest, tools, hooks: parsed.data.hooks ?? {} });
     } catch (error) {
       errors.push(error instanceof PluginError ? { file, message: error.message } : { file, message: `Failed to load: ${describeLoadFailure(error)}` });
     }

@@ -32,6 +32,8 @@ export interface PluginToolDraft extends ToolDefinition {
 export interface LoadedPlugin {
   name: string;
   file: string;
+  /** A digest of the module file as it was read, for the local sources' version (lib/sources/version.ts). */
+  digest: string;
   tools: PluginToolDraft[];
   hooks: PluginHooks;
 }
