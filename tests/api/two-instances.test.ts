@@ -1,16 +1,24 @@
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCatalog } from "@/db/queries/catalogs";
+import { createMcpServer } from "@/db/queries/mcp-servers";
 import { freshDatabase, urlOfFreshDatabase } from "../support/fresh-database";
 import { createTestToken } from "./helpers";
 
 /**
  * Two Toolshed instances, each a process of its own (its own caches, pool and MCP connections),
  * on one PostgreSQL database, as behind a load balancer: what one writes, the other answers at
- * its very next request. PostgreSQL only (vitest project "postgres"): two processes share no
+ * its very next request; the periodic MCP sync runs in one of them; an MCP connection one of them
+ * loses is its own affair. PostgreSQL only (vitest project "postgres"): two processes share no
  * in-memory SQLite database.
  */
 
@@ -18,7 +26,70 @@ interface Instance {
   url: string;
 }
 
-const STARTUP_TIMEOUT_MS = 30_000;
+/** Generous: each instance compiles the server's modules as it starts (tsx), slow on a busy machine. */
+const STARTUP_TIMEOUT_MS = 120_000;
+/** The instances' periodic MCP sync: a round every this many milliseconds. */
+const SYNC_INTERVAL_MS = 200;
+/** The MCP server's one tool, as the catalog names it (server__tool). */
+const MCP_TOOL = "counting__ping";
+
+/**
+ * An MCP server over HTTP (one tool, "ping") that keeps a session per client connection, so that
+ * it can tell the two instances' connections apart: it counts each session's tools/list calls,
+ * and can end a session and refuse new ones (the connection of one instance is gone for good).
+ */
+async function sessionCountingMcpServer() {
+  const listings = new Map<string, number>();
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  let refusingSessions = false;
+  const answer = async (request: IncomingMessage, response: ServerResponse) => {
+    const sessionId = request.headers["mcp-session-id"];
+    if (typeof sessionId === "string") {
+      const transport = transports.get(sessionId);
+      if (transport) return transport.handleRequest(request, response);
+      response.writeHead(404).end();
+      return;
+    }
+    if (refusingSessions) {
+      response.writeHead(503).end();
+      return;
+    }
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => void transports.set(id, transport),
+    });
+    const server = new Server({ name: "counting", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+      if (extra.sessionId) listings.set(extra.sessionId, (listings.get(extra.sessionId) ?? 0) + 1);
+      return { tools: [{ name: "ping", description: "Answers pong.", inputSchema: { type: "object", properties: {} } }] };
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+  };
+  const http = createServer((request, response) => void answer(request, response));
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    /** tools/list calls by session. */
+    listings,
+    /** Ends the session (its next request is answered 404) and refuses new ones. */
+    cut(sessionId: string) {
+      refusingSessions = true;
+      transports.delete(sessionId);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+/** Polls until `check` holds (or the test's timeout ends it). */
+async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS / 2));
+}
 
 /** The processes started, stopped after the file's tests (also one that failed to start). */
 const started: (() => Promise<void>)[] = [];
@@ -30,7 +101,8 @@ function startInstance(databaseUrl: string, name: string): Promise<Instance> {
     env: {
       ...process.env,
       TOOLSHED_DATABASE_URL: databaseUrl,
-      TOOLSHED_MCP_SYNC_INTERVAL_MS: "200",
+      TOOLSHED_MCP_SYNC_INTERVAL_MS: String(SYNC_INTERVAL_MS),
+      TOOLSHED_MCP_ALLOW_PRIVATE: "1",
       TOOLSHED_PLUGINS_DIR: noSources,
       TOOLSHED_SKILLS_DIR: noSources,
       TOOLSHED_AGENTS_DIR: noSources,
@@ -61,14 +133,20 @@ function startInstance(databaseUrl: string, name: string): Promise<Instance> {
   });
 }
 
-describe("two instances on one PostgreSQL database", () => {
+// Two processes compile the server's modules as they first meet them (tsx): slow on a busy machine.
+describe("two instances on one PostgreSQL database", { timeout: 60_000 }, () => {
   let a: Instance;
   let b: Instance;
   let token: string;
+  let mcp: Awaited<ReturnType<typeof sessionCountingMcpServer>>;
 
   beforeAll(async () => {
     const db = await freshDatabase();
     await createCatalog(db, { name: "Team", id: "team" }, "tests");
+    // Configured before the instances start, which connect to it then: not added through one of
+    // them, whose periodic round would close a connection that addMcpServer opens before it stores the server.
+    mcp = await sessionCountingMcpServer();
+    await createMcpServer(db, "team", { name: "counting", transport: "http", url: mcp.url }, "tests", { TOOLSHED_MCP_ALLOW_PRIVATE: "1" });
     token = await createTestToken(db, "admin", "two-instances");
     const url = urlOfFreshDatabase(db);
     [a, b] = await Promise.all([startInstance(url, "A"), startInstance(url, "B")]);
@@ -76,6 +154,7 @@ describe("two instances on one PostgreSQL database", () => {
 
   afterAll(async () => {
     await Promise.all(started.map((stop) => stop()));
+    await mcp?.close();
   });
 
   async function send(instance: Instance, method: string, pathname: string, body?: unknown) {
@@ -144,5 +223,38 @@ describe("two instances on one PostgreSQL database", () => {
     await send(a, "PUT", "/api/catalogs/team/agents/build", { ...agent, permissions: [...agent.permissions, { pattern: "grep", action: "deny" }] });
     expect(await toolNamed(b, "grep")).toBeUndefined();
     await sameRevision();
+  });
+
+  describe("their MCP server", () => {
+    const listed = () => [...mcp.listings.values()].reduce((sum, count) => sum + count, 0);
+    const names = async (instance: Instance) => (await toolList(instance)).tools.map((tool) => tool.name);
+
+    /** The sessions that listed the server's tools during the next `rounds` listings. */
+    async function sessionsListingIn(rounds: number): Promise<string[]> {
+      const before = new Map(mcp.listings);
+      const total = listed();
+      await eventually(() => listed() >= total + rounds);
+      return [...mcp.listings].filter(([session, count]) => count > (before.get(session) ?? 0)).map(([session]) => session);
+    }
+
+    it("is synced once a round across both instances: by one of them, round after round", async () => {
+      expect(await sessionsListingIn(5)).toHaveLength(1);
+    });
+
+    it("lost on one instance, leaves the revision and the other instance's tool list as they were", async () => {
+      const [syncing] = await sessionsListingIn(2);
+      const lists = new Map<Instance, string[]>();
+      for (const instance of [a, b]) lists.set(instance, await names(instance));
+      for (const list of lists.values()) expect(list).toContain(MCP_TOOL);
+      const before = await sameRevision();
+
+      mcp.cut(syncing);
+      // The instance that syncs finds at its next round that it cannot reach the server any more.
+      await eventually(async () => !(await names(a)).includes(MCP_TOOL) || !(await names(b)).includes(MCP_TOOL));
+      const [lost, other] = (await names(a)).includes(MCP_TOOL) ? [b, a] : [a, b];
+      expect(await names(other)).toEqual(lists.get(other));
+      expect(await revision(lost)).toBe(before);
+      expect(await revision(other)).toBe(before);
+    });
   });
 });
