@@ -1,6 +1,6 @@
 import "server-only";
 import type { Database, Statement } from "better-sqlite3";
-import { type AnyColumn, getTableName, type SQL, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import { type Db, isPostgres, withSqlite } from "./client";
 
@@ -20,35 +20,46 @@ export function chunksOf<T>(items: readonly T[]): T[][] {
 
 /**
  * A value of a bulk write as SQLite stores it (db/schema.ts): booleans as 0/1, times as epoch
- * milliseconds. node-postgres takes booleans and Dates as they are.
+ * milliseconds.
  */
 const forSqlite = (value: unknown): unknown => (typeof value === "boolean" ? Number(value) : value instanceof Date ? value.getTime() : value);
+
+/**
+ * Rows for a PostgreSQL statement, as rows of `table`'s own type (json_populate_recordset): one
+ * JSON parameter per statement whose values arrive typed as the table's columns (booleans; Dates
+ * as ISO text, read as timestamptz; JSON columns as their text). Building it costs a
+ * JSON.stringify, not a bound parameter per value: about twice as quick for 50,000 tools.
+ */
+function recordsOf(table: string, columns: readonly string[], rows: unknown[][]): SQL {
+  const records = rows.map((row) => Object.fromEntries(columns.map((column, index) => [column, row[index]])));
+  return sql`json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(records)}::json)`;
+}
 
 /** Runs a statement on PostgreSQL, whose handle is typed as SQLite's query builder (see Db in db/client.ts). */
 function executeOnPostgres(db: Db, query: SQL): Promise<unknown> {
   return (db as unknown as NodePgDatabase).execute(query);
 }
 
+const namesOf = (columns: readonly string[]) =>
+  sql.join(
+    columns.map((column) => sql.identifier(column)),
+    sql`, `,
+  );
+
 /**
  * Inserts rows (values in the order of `columns`: text, numbers, booleans, Dates, null; JSON
- * already serialised) in multi-row INSERTs of ROWS_PER_STATEMENT rows. On SQLite each statement is
- * prepared once: for tens of thousands of rows several times quicker than the query builder, which
- * builds and prepares every statement anew.
+ * already serialised) ROWS_PER_STATEMENT at a time: on SQLite in multi-row INSERTs, each prepared
+ * once (for tens of thousands of rows several times quicker than the query builder, which builds
+ * and prepares every statement anew); on PostgreSQL as INSERT … SELECT of recordsOf.
  */
 export async function chunkedInsert(db: Db, table: string, columns: readonly string[], rows: unknown[][]): Promise<void> {
   if (!isPostgres(db)) return withSqlite(db, (sqlite) => insertChunks(sqlite, table, columns, rows));
-  const into = sql`INSERT INTO ${sql.identifier(table)} (${sql.join(
-    columns.map((column) => sql.identifier(column)),
-    sql`, `,
-  )}) VALUES `;
-  for (const chunk of chunksOf(rows))
+  for (const chunk of chunksOf(rows)) {
     await executeOnPostgres(
       db,
-      sql`${into}${sql.join(
-        chunk.map((row) => sql`${row}`),
-        sql`, `,
-      )}`,
+      sql`INSERT INTO ${sql.identifier(table)} (${namesOf(columns)}) SELECT ${namesOf(columns)} FROM ${recordsOf(table, columns, chunk)}`,
     );
+  }
 }
 
 /** chunkedInsert on a SQLite connection, inside work that already holds it. */
@@ -66,33 +77,24 @@ export function insertChunks(sqlite: Database, table: string, columns: readonly 
 }
 
 /**
- * Sets `columns` of many rows of one table, each row to its own values: rows are [key, ...values
- * in the order of `columns`] (as chunkedInsert's). On SQLite one prepared UPDATE per row; on
- * PostgreSQL an UPDATE … FROM (VALUES …) per ROWS_PER_STATEMENT rows, each value cast to its
- * column's type (VALUES alone would make them text).
+ * Sets `columns` of many rows of a table, each row to its own values: rows are [key, ...values in
+ * the order of `columns`], valued as chunkedInsert's. On SQLite one prepared UPDATE per row; on
+ * PostgreSQL an UPDATE … FROM recordsOf per ROWS_PER_STATEMENT rows.
  */
-export async function chunkedUpdate(db: Db, key: AnyColumn, columns: readonly AnyColumn[], rows: unknown[][]): Promise<void> {
-  if (rows.length === 0) return;
+export async function chunkedUpdate(db: Db, table: string, key: string, columns: readonly string[], rows: unknown[][]): Promise<void> {
   if (!isPostgres(db)) {
     return withSqlite(db, (sqlite) => {
-      const update = sqlite.prepare(`UPDATE ${getTableName(key.table)} SET ${columns.map((column) => `${column.name} = ?`).join(", ")} WHERE ${key.name} = ?`);
+      const update = sqlite.prepare(`UPDATE ${table} SET ${columns.map((column) => `${column} = ?`).join(", ")} WHERE ${key} = ?`);
       for (const [id, ...values] of rows) update.run(...values.map(forSqlite), forSqlite(id));
     });
   }
-  const typed = (column: AnyColumn) => sql`v.${sql.identifier(column.name)}::${sql.raw(column.getSQLType())}`;
+  const target = sql.identifier(table);
   const set = sql.join(
-    columns.map((column) => sql`${sql.identifier(column.name)} = ${typed(column)}`),
-    sql`, `,
-  );
-  const names = sql.join(
-    [key, ...columns].map((column) => sql.identifier(column.name)),
+    columns.map((column) => sql`${sql.identifier(column)} = r.${sql.identifier(column)}`),
     sql`, `,
   );
   for (const chunk of chunksOf(rows)) {
-    const values = sql.join(
-      chunk.map((row) => sql`${row}`),
-      sql`, `,
-    );
-    await executeOnPostgres(db, sql`UPDATE ${key.table} SET ${set} FROM (VALUES ${values}) AS v(${names}) WHERE ${key} = ${typed(key)}`);
+    const records = recordsOf(table, [key, ...columns], chunk);
+    await executeOnPostgres(db, sql`UPDATE ${target} SET ${set} FROM ${records} AS r WHERE ${target}.${sql.identifier(key)} = r.${sql.identifier(key)}`);
   }
 }

@@ -71,7 +71,7 @@ const INSERT_COLUMNS = [
 ];
 
 /** What a sync sets on a listed tool it already has. */
-const UPDATE_COLUMNS = [tools.summary, tools.description, tools.inputSchema, tools.tags, tools.sourceTags, tools.meta, tools.registered, tools.updatedAt];
+const UPDATE_COLUMNS = ["summary", "description", "input_schema", "tags", "source_tags", "meta", "registered", "updated_at"];
 
 /** A tool as its source defines it, as audit entries record it before and after a sync. */
 const definitionOf = (row: SourceDefinition): SourceDefinition => ({
@@ -268,7 +268,8 @@ async function writePlan(tx: Tx, plan: SyncPlan): Promise<void> {
   const updatedAt = new Date();
   await chunkedUpdate(
     tx,
-    tools.id,
+    "tools",
+    "id",
     UPDATE_COLUMNS,
     plan.updates.map(({ id, values }) => [
       id,

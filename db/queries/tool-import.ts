@@ -295,14 +295,16 @@ async function writeRows(tx: Db, plan: ImportPlan, revision: number, actor: stri
   const managed = plan.updates.filter(([, managed]) => managed);
   await chunkedUpdate(
     tx,
-    tools.id,
-    [tools.summary, tools.description, tools.inputSchema, tools.tags, tools.enabled, tools.updatedAt],
+    "tools",
+    "id",
+    ["summary", "description", "input_schema", "tags", "enabled", "updated_at"],
     own.map(([id, , summary, description, inputSchema, tags, enabled, updatedAt]) => [id, summary, description, inputSchema, tags, enabled, updatedAt]),
   );
   await chunkedUpdate(
     tx,
-    tools.id,
-    [tools.tags, tools.enabled, tools.updatedAt],
+    "tools",
+    "id",
+    ["tags", "enabled", "updated_at"],
     managed.map(([id, , , , , tags, enabled, updatedAt]) => [id, tags, enabled, updatedAt]),
   );
   await insertChangeRows(
