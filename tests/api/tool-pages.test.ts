@@ -147,10 +147,10 @@ describe("GET /api/catalogs/{c}/tools with page parameters", () => {
     expect((await page("q=imported")).tools.map((tool) => tool.name)).toEqual(["another"]);
     expect((await page("q=changed%20by")).tools.map((tool) => tool.name)).toEqual(["new_name"]);
 
-    db.insert(tools)
-      .values({ catalogId: "team", name: "sneaked_in", source: "custom", summary: "No audit entry.", description: "", inputSchema: { type: "object" } })
-      .run();
-    db.update(catalogs).set({ revision: 1_000 }).run();
+    await db
+      .insert(tools)
+      .values({ catalogId: "team", name: "sneaked_in", source: "custom", summary: "No audit entry.", description: "", inputSchema: { type: "object" } });
+    await db.update(catalogs).set({ revision: 1_000 });
     expect((await page("q=sneaked")).total).toBe(1);
   });
 
@@ -210,12 +210,9 @@ describe("listToolPage at 10,000 tools", () => {
       tags: [`svc${i % 100}`, i % 2 ? "odd" : "even"],
       enabled: i % 3 !== 0,
     }));
-    for (let i = 0; i < rows.length; i += 500)
-      db.insert(tools)
-        .values(rows.slice(i, i + 500))
-        .run();
+    for (let i = 0; i < rows.length; i += 500) await db.insert(tools).values(rows.slice(i, i + 500));
     // Rows written behind the queries' back: bump the revision as every real change does.
-    db.update(catalogs).set({ revision: 99 }).run();
+    await db.update(catalogs).set({ revision: 99 });
 
     const first = await listToolPage(db, catalogId, {});
     expect(first.total).toBe(10_000 + BUILTINS);
