@@ -14,9 +14,11 @@ import * as toolListRoute from "@/app/api/catalogs/[catalog]/tool-list/route";
 import * as toolSearchRoute from "@/app/api/catalogs/[catalog]/tool-search/route";
 import * as toolsRoute from "@/app/api/catalogs/[catalog]/tools/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
-import { sqliteOf, type Db } from "@/db/client";
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { createMcpServer } from "@/db/queries/mcp-servers";
+import { mcpServers } from "@/db/tables";
 import { secretForms } from "@/lib/secrets";
 import { processesMentioning, useEnv, withEnv } from "../sources/helpers";
 import { jsonRequest, params, useFreshDatabase } from "./helpers";
@@ -254,7 +256,6 @@ describe("MCP source security", () => {
       expect(remote.config.url).toBe(`http://********:********@${upstream.url}/mcp?key=********`);
       expect(remote.lastError).toBe('The MCP server "remote" answered HTTP 500.');
 
-      const client = sqliteOf(db);
       const readBack = [
         await json(exportRoute.GET(jsonRequest("GET"), team)),
         await json(toolsRoute.GET(jsonRequest("GET"), team)),
@@ -263,8 +264,8 @@ describe("MCP source security", () => {
       const places = {
         "API answers": JSON.stringify(answers),
         "export, tools and catalog": JSON.stringify(readBack),
-        "config column": JSON.stringify(client.prepare("SELECT config, last_error FROM mcp_servers").all()),
-        "secrets column": JSON.stringify(client.prepare("SELECT secrets FROM mcp_servers").all()),
+        "config column": JSON.stringify(await db.select({ config: sql<string>`${mcpServers.config}`, lastError: mcpServers.lastError }).from(mcpServers)),
+        "secrets column": JSON.stringify(await db.select({ secrets: mcpServers.secrets }).from(mcpServers)),
         "audit entries": JSON.stringify(await listAudit(db, "team", { limit: 1_000 })),
       };
       for (const [where, text] of Object.entries(places)) {
