@@ -2,4 +2,6 @@
 import { afterAll } from "vitest";
 import { dropFreshDatabases } from "./fresh-database";
 
-afterAll(dropFreshDatabases);
+// A file of many tests leaves as many databases (methods-and-paths: 47): on a busy machine
+// dropping them one by one takes longer than a hook's default 10 s.
+afterAll(dropFreshDatabases, 120_000);
