@@ -190,12 +190,18 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-function heapMegabytes(): number {
-  // The first collection frees the objects; the ArrayBuffers' memory (byte bodies) only the second.
-  collectGarbage();
-  collectGarbage();
-  const { heapUsed, arrayBuffers } = process.memoryUsage();
-  return (heapUsed + arrayBuffers) / (1024 * 1024);
+/** After full collections, until the figure settles: ArrayBuffers (byte bodies) are freed after their objects, and not at once. */
+async function heapMegabytes(): Promise<number> {
+  let previous = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 10; round++) {
+    collectGarbage();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    const megabytes = (heapUsed + arrayBuffers) / (1024 * 1024);
+    if (megabytes > previous - 1) return megabytes;
+    previous = megabytes;
+  }
+  return previous;
 }
 
 interface SizeFigures {
@@ -270,47 +276,50 @@ function routeBody(): BodyAnswer[] {
 }
 
 /**
- * The full tool-list bodies of the 8 combinations, each way on a new revision whose lists are
+ * The full tool-list bodies of the 8 combinations one way, on a new revision whose lists are
  * already computed: the heap the 8 bodies hold (after GC), the first answer of each combination,
- * then answers with the combinations rotating.
+ * then answers with the combinations rotating. A function of its own, so that nothing of one way
+ * is still reachable while the next is measured.
  */
+async function bodyRow(size: number, state: CatalogState & { revision: number }, way: BodyAnswer, requests: number): Promise<(string | number)[]> {
+  const lists = COMBINATIONS.map((request) => toolListModule.computeToolList(state, request));
+  const heads = lists.map((list, index) => ({
+    catalog: state.catalogId,
+    revision: state.revision,
+    ...COMBINATIONS[index],
+    provider: list.provider ?? null,
+    mode: list.mode,
+    format: list.format,
+  }));
+  const before = await heapMegabytes();
+  const firsts: number[] = [];
+  let bodyBytes = 0;
+  for (const [index, list] of lists.entries()) {
+    const started = performance.now();
+    bodyBytes = await way.answer(heads[index], list);
+    firsts.push(performance.now() - started);
+  }
+  const heldMb = (await heapMegabytes()) - before;
+  const samples: number[] = [];
+  for (let index = 0; index < requests; index++) {
+    const combination = index % COMBINATIONS.length;
+    samples.push(await timed(() => way.answer(heads[combination], lists[combination])));
+  }
+  way.forget();
+  return [
+    size.toLocaleString("en-US"),
+    way.label,
+    fixed(bodyBytes / 1e6, 1),
+    fixed(heldMb, 0),
+    `${fixed(percentile(firsts, 50), 0)} / ${fixed(Math.max(...firsts), 0)}`,
+    `${fixed(percentile(samples, 50), 2)} / ${fixed(percentile(samples, 95), 2)} / ${fixed(percentile(samples, 99), 2)}`,
+  ];
+}
+
 async function measureBodies(size: number, tools: Tool[], requests: number): Promise<(string | number)[][]> {
   const rows: (string | number)[][] = [];
-  for (const [position, way] of [wholeBodyPerList(), ...routeBody()].entries()) {
-    const state = stateOf(tools, 100 + position);
-    const lists = COMBINATIONS.map((request) => toolListModule.computeToolList(state, request));
-    const heads = lists.map((list, index) => ({
-      catalog: state.catalogId,
-      revision: state.revision,
-      ...COMBINATIONS[index],
-      provider: list.provider ?? null,
-      mode: list.mode,
-      format: list.format,
-    }));
-    const before = heapMegabytes();
-    const firsts: number[] = [];
-    let bodyBytes = 0;
-    for (const [index, list] of lists.entries()) {
-      const started = performance.now();
-      bodyBytes = await way.answer(heads[index], list);
-      firsts.push(performance.now() - started);
-    }
-    const heldMb = heapMegabytes() - before;
-    const samples: number[] = [];
-    for (let index = 0; index < requests; index++) {
-      const combination = index % COMBINATIONS.length;
-      samples.push(await timed(() => way.answer(heads[combination], lists[combination])));
-    }
-    way.forget();
-    rows.push([
-      size.toLocaleString("en-US"),
-      way.label,
-      fixed(bodyBytes / 1e6, 1),
-      fixed(heldMb, 0),
-      `${fixed(percentile(firsts, 50), 0)} / ${fixed(Math.max(...firsts), 0)}`,
-      `${fixed(percentile(samples, 50), 2)} / ${fixed(percentile(samples, 95), 2)} / ${fixed(percentile(samples, 99), 2)}`,
-    ]);
-  }
+  const ways = [wholeBodyPerList(), ...routeBody()];
+  for (const [position, way] of ways.entries()) rows.push(await bodyRow(size, stateOf(tools, 100 + position), way, requests));
   return rows;
 }
 
@@ -322,10 +331,10 @@ async function measureSize(size: number, requests: number): Promise<SizeFigures>
   const bodyRows = await measureBodies(size, tools, requests);
   // Then the memory one catalog revision keeps: its tools and state, with every list, view,
   // index, token count and body the 8 combinations make of it, measured in a fresh process.
-  const baseline = heapMegabytes();
+  const baseline = await heapMegabytes();
   let state = stateOf(tools, 1);
   for (const route of all) for (let index = 0; index < COMBINATIONS.length; index++) await route.run(state, index);
-  const heapMb = heapMegabytes() - baseline;
+  const heapMb = (await heapMegabytes()) - baseline;
 
   const rows: (string | number)[][] = [];
   for (const [position, route] of all.entries()) {

@@ -152,10 +152,10 @@ export class ToolListBodies {
     const runs = runsOf(list);
     // `],"annotations":…}`: what follows the tools' array.
     const closing = encoder.encode(`],${JSON.stringify(listFields(list)).slice(1)}`);
-    const digest = createHash("sha256");
-    for (const bytes of this.runBytes(list, runs)) digest.update(bytes);
+    const hash = createHash("sha256");
+    for (const bytes of this.runBytes(list, runs)) hash.update(bytes);
     const ownBytes = runs.reduce((sum, run) => sum + (run instanceof Uint8Array ? run.length : 0), closing.length);
-    const body = { runs, closing, digest: digest.update(closing).digest("base64url"), ownBytes };
+    const body = { runs, closing, digest: hash.update(closing).digest("base64url"), ownBytes };
     // Only a frozen list (computeToolList's) cannot change under its bytes. A list too large for
     // eight of its kind to fit (8 model/agent combinations in turn) would only push the others out.
     if (Object.isFrozen(list) && ownBytes <= this.maxBytes / 8) this.kept.set(list, body);
