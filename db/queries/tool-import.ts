@@ -3,7 +3,7 @@ import type { Database } from "better-sqlite3";
 import { eq, sql } from "drizzle-orm";
 import type { InputSchema, ToolSource } from "@/lib/tools/types";
 import { chunkedInsert, chunkedUpdate, insertChunks } from "../chunks";
-import { type Db, isPostgres, sqliteOf, writeTransaction } from "../client";
+import { type Db, isPostgres, sqliteOf, withSqlite, writeTransaction } from "../client";
 import { catalogs, tools } from "../tables";
 import { insertChangeRows, recordChanges } from "./audit";
 import { catalogFingerprint } from "./guards";
@@ -66,6 +66,30 @@ interface StoredTool {
   requires: string;
   sourceRef: string | null;
   meta: string | null;
+}
+
+/** A row of STORED_COLUMNS as SQLite gives it. */
+type SqliteStoredTool = Omit<StoredTool, "enabled" | "registered"> & { enabled: number; registered: number };
+
+/**
+ * The catalog's tools by name, as STORED_COLUMNS reads them. SQLite reads them on its connection:
+ * for 50,000 tools the builder's mapping of rows takes about a quarter longer.
+ */
+async function storedTools(db: Db, catalogId: string): Promise<Map<string, StoredTool>> {
+  const byName = new Map<string, StoredTool>();
+  if (isPostgres(db)) {
+    for (const row of await db.select(STORED_COLUMNS).from(tools).where(eq(tools.catalogId, catalogId))) byName.set(row.name, row);
+    return byName;
+  }
+  return withSqlite(db, (sqlite) => {
+    const select = sqlite.prepare(
+      `SELECT id, name, source, summary, description, input_schema AS inputSchema, enabled, tags, registered, requires, source_ref AS sourceRef, meta
+       FROM tools WHERE catalog_id = ?`,
+    );
+    for (const row of select.iterate(catalogId) as IterableIterator<SqliteStoredTool>)
+      byName.set(row.name, { ...row, enabled: row.enabled === 1, registered: row.registered === 1 });
+    return byName;
+  });
 }
 
 /** A tool the import updates, as UPDATE_COLUMNS: `managed` when its source defines it (only tags and enabled change then). */
@@ -161,8 +185,7 @@ function changedFields(row: StoredTool, managed: boolean, next: { summary: strin
 export async function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now = new Date()): Promise<ImportPlan> {
   // Read first: a change landing between it and the tools' read only makes the plan look stale.
   const fingerprint = await catalogFingerprint(db, catalogId);
-  const existing = new Map<string, StoredTool>();
-  for (const row of await db.select(STORED_COLUMNS).from(tools).where(eq(tools.catalogId, catalogId))) existing.set(row.name, row);
+  const existing = await storedTools(db, catalogId);
 
   const plan: ImportPlan = {
     catalogId,
