@@ -86,8 +86,23 @@ async function storedTools(db: Db, catalogId: string): Promise<Map<string, Store
       `SELECT id, name, source, summary, description, input_schema AS inputSchema, enabled, tags, registered, requires, source_ref AS sourceRef, meta
        FROM tools WHERE catalog_id = ?`,
     );
-    for (const row of select.iterate(catalogId) as IterableIterator<SqliteStoredTool>)
-      byName.set(row.name, { ...row, enabled: row.enabled === 1, registered: row.registered === 1 });
+    for (const row of select.iterate(catalogId) as IterableIterator<SqliteStoredTool>) {
+      const { id, name, source, summary, description, inputSchema, tags, requires, sourceRef, meta } = row;
+      byName.set(name, {
+        id,
+        name,
+        source,
+        summary,
+        description,
+        inputSchema,
+        enabled: row.enabled === 1,
+        tags,
+        registered: row.registered === 1,
+        requires,
+        sourceRef,
+        meta,
+      });
+    }
     return byName;
   });
 }
