@@ -29,8 +29,15 @@ export default defineConfig({
     projects: [
       {
         ...shared,
-        // Processes sharing one database need a server they all reach: PostgreSQL only.
-        test: { ...test, name: "sqlite", include: ["tests/**/*.test.ts"], exclude: ["tests/api/two-instances.test.ts"] },
+        test: {
+          ...test,
+          name: "sqlite",
+          include: ["tests/**/*.test.ts"],
+          // Processes sharing one database need a server they all reach: PostgreSQL only.
+          exclude: ["tests/api/two-instances.test.ts"],
+          // SQLite whatever the shell's environment says (processes the tests start inherit this too).
+          env: { ...test.env, TOOLSHED_DATABASE_URL: "" },
+        },
       },
       {
         ...shared,
