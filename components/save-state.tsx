@@ -117,21 +117,6 @@ function askBeforeGoingBack(event: PopStateEvent) {
   window.history.back();
 }
 
-/**
- * The edits were saved (or undone) on the page: the stand-in entry goes again, so that Back leaves
- * the page at once. Stepping back onto the page's own entry changes neither address nor state, so
- * the router need not hear of it.
- */
-function removeStandIn() {
-  if (!guarded || !window.history.state?.[STAND_IN] || window.location.href !== guarded.href) return;
-  const unheard = (event: PopStateEvent) => {
-    window.removeEventListener("popstate", unheard, true);
-    event.stopImmediatePropagation();
-  };
-  window.addEventListener("popstate", unheard, true);
-  window.history.back();
-}
-
 /** While `dirty`, leaving the page (a link, back or forward, reload, closing the tab) asks first. */
 export function useUnsavedChangesWarning(dirty: boolean) {
   const [id] = useState(() => Symbol("form"));
@@ -152,7 +137,6 @@ export function useUnsavedChangesWarning(dirty: boolean) {
         window.removeEventListener("beforeunload", askBeforeUnload);
         window.removeEventListener("click", askBeforeFollowingLink, true);
         window.removeEventListener("popstate", askBeforeGoingBack, true);
-        if (!leaving) removeStandIn();
       }
     };
   }, [dirty, id]);

@@ -81,14 +81,15 @@ test("a stdio MCP server added on the Sources page: its tools in the catalog, th
     await expect(simulator.finalTool("a", SEARCH_TOOL)).toBeVisible();
     expect((await toolSearch(request, catalogId, SEARCH_TOOL)).found).toEqual([SEARCH_TOOL]);
 
-    // The server dies: its status turns to error and its tools are unregistered.
+    // The server dies: its status turns to error; its tools stay registered in the shared catalog
+    // (health is per instance), and this instance leaves them out as unavailable.
     process.kill(firstPid);
     await expect.poll(() => isAlive(firstPid)).toBe(false);
     await sources.goto();
     await sources.waitForStatus(SERVER, "error");
     await expect(sources.error(SERVER)).toBeVisible();
     await expect(sources.error(SERVER)).toContainText("Error:");
-    await expect(sources.toolCount(SERVER)).toHaveText(`0 / ${DEMO_TOOLS.length} registered`);
+    await expect(sources.toolCount(SERVER)).toHaveText(`${DEMO_TOOLS.length} / ${DEMO_TOOLS.length} registered`);
 
     const whileDown = await toolSearch(request, catalogId, SEARCH_TOOL);
     expect(whileDown.found).toEqual([]);
