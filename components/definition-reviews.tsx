@@ -27,8 +27,8 @@ export function DefinitionReviews({ catalogId }: { catalogId: string }) {
       toast.success(`${review.name}: change ${decision === "approve" ? "approved, the tool is offered again" : "rejected, the tool stays held back"}`),
     onError: (error) => toast.error(error.message),
     onSettled: (_decision, _error, { review }) => {
-      queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
-      queryClient.invalidateQueries({ queryKey: queryKeys.audit(catalogId, review.name) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.audit(catalogId, review.name) });
     },
   });
   if (!reviews?.length) return null;

@@ -133,7 +133,7 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
                   if (!response.ok) return void toast.error("Could not delete the conversation");
                   toast.success("Conversation deleted");
                   if (item.id === conversationId) setParams({ conversation: undefined });
-                  queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
+                  void queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
                 }}
               />
             </li>
@@ -588,7 +588,7 @@ function ToolSearchConsole({
     onSuccess: (result, text) => {
       setResults((current) => [{ ...result, query: text }, ...current]);
       onConversation(result.conversationId);
-      queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
+      void queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
     },
     onError: (error) => toast.error(error.message),
   });

@@ -36,7 +36,7 @@ export function RevisionBadge({ catalogId, revision }: { catalogId: string; revi
         className="ghost small-button"
         onClick={() => {
           router.refresh();
-          queryClient.invalidateQueries();
+          void queryClient.invalidateQueries();
         }}
         data-testid="revision-refresh"
       >

@@ -181,7 +181,7 @@ function McpServerRow({ catalogId, server, now }: { catalogId: string; server: M
   const router = useRouter();
   const queryClient = useQueryClient();
   const settle = () => {
-    queryClient.invalidateQueries({ queryKey: serversKey(catalogId) });
+    void queryClient.invalidateQueries({ queryKey: serversKey(catalogId) });
     router.refresh();
   };
   const sync = useMutation({
@@ -371,7 +371,7 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
       setHeaders("");
       if (sync.error) toast.error(`Added ${server.name}, but it could not be reached`, { description: sync.error, duration: 10_000 });
       else toast.success(`Added ${server.name}: ${sync.added.length} tool(s) registered`);
-      queryClient.invalidateQueries({ queryKey: serversKey(catalogId) });
+      void queryClient.invalidateQueries({ queryKey: serversKey(catalogId) });
       router.refresh();
     },
     onError: (error) => toast.error(error.message),
@@ -581,7 +581,7 @@ function ReloadButton({ catalogId }: { catalogId: string }) {
       const failed = errors.plugins.length + errors.skills.length + errors.agents.length;
       if (failed) toast.warning(`Reloaded; ${failed} file(s) failed to load`, { description: "See the errors in each section." });
       else toast.success("Reloaded plugins, skills and agents");
-      queryClient.invalidateQueries({ queryKey: ["tools", catalogId] });
+      void queryClient.invalidateQueries({ queryKey: ["tools", catalogId] });
       router.refresh();
     },
     onError: (error) => toast.error(`Could not reload: ${error.message}`),

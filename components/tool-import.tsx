@@ -105,7 +105,7 @@ export function ToolImport({ catalogId, onShowImported }: { catalogId: string; o
       const result = await runImport(catalogId, text, (progress) => setState({ step: "importing", fileName, preview, progress }));
       setState({ step: "done", fileName, preview, result });
       toast.success(`Imported: ${resultCounts(result)}`);
-      queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
       router.refresh();
     } catch (error) {
       setState({ step: "failed", fileName, what: "import", message: (error as Error).message });

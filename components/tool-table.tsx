@@ -321,8 +321,8 @@ export function useEnabledToggle(catalogId: string) {
     },
     onSettled: (tool) => {
       // The prefix covers the full list and the table's pages.
-      queryClient.invalidateQueries({ queryKey: key });
-      if (tool) queryClient.invalidateQueries({ queryKey: queryKeys.audit(catalogId, tool.name) });
+      void queryClient.invalidateQueries({ queryKey: key });
+      if (tool) void queryClient.invalidateQueries({ queryKey: queryKeys.audit(catalogId, tool.name) });
     },
   });
 }

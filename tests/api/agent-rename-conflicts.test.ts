@@ -3,7 +3,7 @@ import * as agentRoute from "@/app/api/catalogs/[catalog]/agents/[name]/route";
 import * as agentsRoute from "@/app/api/catalogs/[catalog]/agents/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import { saveAgentAction } from "@/app/catalogs/[catalog]/agents/actions";
-import { openDb, writeTransaction, type Db } from "@/db/client";
+import { writeTransaction, type Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { agents } from "@/db/tables";
 import type { Agent } from "@/lib/rules/agents";

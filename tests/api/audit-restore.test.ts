@@ -72,8 +72,8 @@ describe("who made a change, in the audit history", () => {
     expect((await toolsRoute.POST(jsonRequest("POST", draft("orders"), browserHeaders(cookie)), team)).status).toBe(201);
     await toolRoute.PATCH(jsonRequest("PATCH", { tags: ["shop"] }), params({ catalog: "team", name: "orders" }));
     // Rows written before actors were named said "web"; a source's sync names itself.
-    recordChanges(db, "team", "web", [{ subjectKind: "tool", subject: "orders", action: "disable" }]);
-    recordChanges(db, "team", "sync", [{ subjectKind: "tool", subject: "orders", action: "redefine" }]);
+    await recordChanges(db, "team", "web", [{ subjectKind: "tool", subject: "orders", action: "disable" }]);
+    await recordChanges(db, "team", "sync", [{ subjectKind: "tool", subject: "orders", action: "redefine" }]);
 
     expect((await toolHistory("orders")).map((entry) => [entry.action, entry.actorName])).toEqual([
       ["redefine", "sync"],

@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDb, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { createApiToken } from "@/db/queries/api-tokens";
 import { DEFAULT_TEAM } from "@/db/queries/teams";
 import type { TokenScope } from "@/lib/auth/policy";

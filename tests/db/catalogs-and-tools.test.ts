@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDb, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog, deleteCatalog, getCatalog, listCatalogSummaries, updateCatalog } from "@/db/queries/catalogs";
 import { createCustomTool, deleteTool, getTool, importTools, listTools, updateTool } from "@/db/queries/tools";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDb, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { loadCatalogState } from "@/db/queries/catalog-state";
 import { createCatalog } from "@/db/queries/catalogs";

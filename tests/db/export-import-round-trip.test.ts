@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openDb, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { runImportJob } from "@/db/import-job";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
 import { syncSourceTools, type SourceToolDraft } from "@/db/queries/source-tools";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDb, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { getAgent, saveAgent } from "@/db/queries/agents";
 import { listAudit, listToolHistory } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";

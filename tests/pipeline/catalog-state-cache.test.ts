@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { cachedCatalogStates, catalogState, CATALOG_STATES_CACHED, reloadLocalSources } from "@/app/_services/sources";
 import { readToolList } from "@/app/_services/tool-list";
-import { openDb, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { catalogVersion } from "@/db/queries/catalog-state";
 import { createCatalog, deleteCatalog } from "@/db/queries/catalogs";
 import { createCustomTool, updateTool } from "@/db/queries/tools";
