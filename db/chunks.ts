@@ -1,8 +1,7 @@
 import "server-only";
 import type { Database, Statement } from "better-sqlite3";
 import { type SQL, sql } from "drizzle-orm";
-import type { NodePgDatabase } from "drizzle-orm/node-postgres";
-import { type Db, isPostgres, withSqlite } from "./client";
+import { type Db, executeOnPostgres, isPostgres, withSqlite } from "./client";
 
 /**
  * Rows, or values of an IN list, per statement. SQLite binds at most 32,766 values per statement
@@ -33,11 +32,6 @@ const forSqlite = (value: unknown): unknown => (typeof value === "boolean" ? Num
 function recordsOf(table: string, columns: readonly string[], rows: unknown[][]): SQL {
   const records = rows.map((row) => Object.fromEntries(columns.map((column, index) => [column, row[index]])));
   return sql`json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(records)}::json)`;
-}
-
-/** Runs a statement on PostgreSQL, whose handle is typed as SQLite's query builder (see Db in db/client.ts). */
-function executeOnPostgres(db: Db, query: SQL): Promise<unknown> {
-  return (db as unknown as NodePgDatabase).execute(query);
 }
 
 const namesOf = (columns: readonly string[]) =>

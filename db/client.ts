@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import { drizzle as drizzleBetterSqlite } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { SQLiteTransaction } from "drizzle-orm/sqlite-core";
@@ -266,6 +266,11 @@ export function openPostgres(url: string): Db {
 /** Whether the handle is on PostgreSQL (else SQLite): for the few statements the two write differently. */
 export function isPostgres(db: Db): boolean {
   return postgresHandles.has(db);
+}
+
+/** Runs a raw statement on a PostgreSQL handle (isPostgres), which is typed as SQLite's query builder (see Db). */
+export function executeOnPostgres(db: Db, query: SQL): Promise<unknown> {
+  return (db as unknown as PostgresDb).execute(query);
 }
 
 /**
