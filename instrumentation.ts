@@ -8,10 +8,11 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { getDb } = await import("./db/client");
+  const { assertMigrated, getDb } = await import("./db/client");
   const { DEFAULT_MCP_SYNC_INTERVAL_MS, startPeriodicSync, syncAllSources } = await import("./app/_services/sources");
   const { bootstrapAccounts } = await import("./app/_services/bootstrap");
   const db = getDb();
+  await assertMigrated(db);
   await bootstrapAccounts(db);
   // Not awaited: a slow MCP server must not hold up start-up; each sync has its own timeouts.
   void syncAllSources(db).catch((error) => console.error("Syncing tool sources failed:", error));

@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import { type ExtractTablesWithRelations, type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzleBetterSqlite } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { SQLiteTransaction } from "drizzle-orm/sqlite-core";
@@ -30,6 +30,7 @@ export type Db = BaseSQLiteDatabase<"async", SqliteRemoteResult, Schema>;
 export type WriteTx = SQLiteTransaction<"async", SqliteRemoteResult, Schema, ExtractTablesWithRelations<Schema>>;
 
 const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
+export const POSTGRES_MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations-pg");
 
 /**
  * How long a statement waits for another connection's write lock before SQLITE_BUSY. Write
@@ -176,15 +177,53 @@ export function migrateDatabase(file: string): Db {
 
 /** How many of the migrations this release ships the database has not had (drizzle records each it applied). */
 function missingMigrations(sqlite: Database.Database): number {
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
   const recorded = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
-  if (!recorded) return journal.entries.length;
+  if (!recorded) return migrationsAfter(MIGRATIONS_FOLDER, null);
   const { last } = sqlite.prepare("SELECT max(created_at) AS last FROM __drizzle_migrations").get() as { last: number | null };
+  return migrationsAfter(MIGRATIONS_FOLDER, last);
+}
+
+/** How many migrations of a folder's journal come after the last one a database applied (null: none). */
+function migrationsAfter(folder: string, last: number | string | null): number {
+  const journal = JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
   return journal.entries.filter((entry) => last === null || entry.when > Number(last)).length;
 }
 
 function notMigrated(file: string, problem: string): Error {
   return new Error(`The database ${file} ${problem}: run \`npm run db:migrate\` (with the same TOOLSHED_DB) first.`);
+}
+
+/** PostgreSQL's codes for a table, or a schema, that does not exist. */
+const MISSING_RELATION_CODES = new Set(["42P01", "3F000"]);
+
+/**
+ * Refuses a PostgreSQL database that lacks one of this release's migrations with an error that says
+ * to run `npm run db:migrate`, as openDb refuses such a SQLite file (openPostgres opens a pool
+ * without a query, so the server's start calls this). The error names the server and database,
+ * never the URL's password.
+ */
+export async function assertMigrated(db: Db): Promise<void> {
+  if (!isPostgres(db)) return;
+  let last: string | null = null;
+  try {
+    const { rows } = await (db as unknown as PostgresDb).execute<{ last: string | null }>(
+      sql`SELECT max(created_at) AS last FROM drizzle.__drizzle_migrations`,
+    );
+    last = rows[0]?.last ?? null;
+  } catch (error) {
+    if (!MISSING_RELATION_CODES.has(errorCode(error) ?? "")) throw error;
+  }
+  const missing = migrationsAfter(POSTGRES_MIGRATIONS_FOLDER, last);
+  if (missing === 0) return;
+  const url = new URL(urls.get(db) ?? "postgres://unknown/");
+  throw new Error(
+    `The PostgreSQL database ${url.pathname.slice(1)} on ${url.host} lacks ${missing} of this release's migrations: run \`npm run db:migrate\` (with the same TOOLSHED_DATABASE_URL) first.`,
+  );
+}
+
+/** The SQLSTATE of a PostgreSQL error, which Drizzle wraps in its own (as its cause). */
+function errorCode(error: unknown): string | undefined {
+  return ((error as { cause?: { code?: string } }).cause ?? (error as { code?: string })).code;
 }
 
 /**
@@ -321,8 +360,7 @@ async function postgresTransaction<T>(db: Db, behavior: "immediate" | "deferred"
     try {
       return await (db as unknown as PostgresDb).transaction(registered, config);
     } catch (error) {
-      const code = ((error as { cause?: { code?: string } }).cause ?? (error as { code?: string })).code;
-      if (!RETRIED_CODES.has(code ?? "") || attempt >= SERIALIZATION_RETRIES) throw error;
+      if (!RETRIED_CODES.has(errorCode(error) ?? "") || attempt >= SERIALIZATION_RETRIES) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
   }

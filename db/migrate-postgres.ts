@@ -1,10 +1,8 @@
 import "server-only";
-import path from "node:path";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { Pool } from "pg";
-
-const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations-pg");
+import { POSTGRES_MIGRATIONS_FOLDER } from "./client";
 
 /** Any fixed number: the key of the advisory lock that migrating holds. */
 const MIGRATION_LOCK = 0x7001_5ed;
@@ -21,7 +19,7 @@ export async function migratePostgres(url: string, afterwards: () => Promise<voi
     const lock = await pool.connect();
     try {
       await lock.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-      await migrate(drizzle(pool), { migrationsFolder: MIGRATIONS_FOLDER });
+      await migrate(drizzle(pool), { migrationsFolder: POSTGRES_MIGRATIONS_FOLDER });
       await afterwards();
     } finally {
       // Closing the session releases the lock whatever happened.

@@ -7,6 +7,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertMigrated, closeDb, openPostgres } from "@/db/client";
 import { migratePostgres } from "@/db/migrate-postgres";
 import * as schema from "@/db/schema-pg";
 import { type PostgresServer, startPostgres } from "@/scripts/postgres-server";
@@ -52,6 +53,38 @@ describe("the PostgreSQL migrations (db/migrations-pg)", () => {
     const { rows } = await migrated.query("SELECT count(*)::int AS applied FROM drizzle.__drizzle_migrations");
     await migrated.end();
     expect(rows[0].applied).toBe(2);
+  }, 60_000);
+
+  it("are required at start: a database without them (or short of one) is refused with what to run, and the password is not repeated", async () => {
+    await pool.query("CREATE DATABASE not_migrated");
+    const url = new URL(server.url.replace(/[^/]+$/, "not_migrated"));
+    // Trust authentication ignores the password; the message must not repeat it.
+    url.password = "secret-pass";
+    const db = openPostgres(url.toString());
+    try {
+      // Refused before any query reaches a missing table, whatever the credentials.
+      const refusal = await assertMigrated(db).then(
+        () => null,
+        (error: Error) => error,
+      );
+      expect(refusal?.message).toMatch(/database not_migrated on .* lacks 2 of this release's migrations: run `npm run db:migrate`/);
+      expect(refusal?.message).not.toContain("secret-pass");
+    } finally {
+      await closeDb(db);
+    }
+
+    const migratedUrl = server.url.replace(/[^/]+$/, "not_migrated");
+    await migratePostgres(migratedUrl);
+    const migrated = openPostgres(migratedUrl);
+    try {
+      await expect(assertMigrated(migrated)).resolves.toBeUndefined();
+      const direct = new Pool({ connectionString: migratedUrl });
+      await direct.query("DELETE FROM drizzle.__drizzle_migrations WHERE id = (SELECT max(id) FROM drizzle.__drizzle_migrations)");
+      await direct.end();
+      await expect(assertMigrated(migrated)).rejects.toThrow(/lacks 1 of this release's migrations/);
+    } finally {
+      await closeDb(migrated);
+    }
   }, 60_000);
 
   it("build every table of db/schema-pg.ts with its columns", async () => {
