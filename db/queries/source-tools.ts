@@ -286,36 +286,6 @@ async function writePlan(tx: Tx, plan: SyncPlan): Promise<void> {
   await unregister(tx, plan.gone);
 }
 
-/** Takes every tool of one source out of "registered" (its server is gone); returns their names. */
-export async function unregisterSourceTools(
-  db: Db,
-  catalogId: string,
-  source: ToolSource,
-  sourceRef: string,
-  actor: string,
-  reason: string,
-): Promise<string[]> {
-  return writeTransaction(db, async (tx) => {
-    const rows = await registeredToolsOf(tx, catalogId, source, sourceRef);
-    await unregister(tx, rows);
-    if (rows.length > 0) {
-      await recordManyChanges(
-        tx,
-        catalogId,
-        actor,
-        rows.map((row) => ({
-          subjectKind: "tool" as const,
-          subject: row.name,
-          action: "unregister",
-          before: { registered: true },
-          after: { registered: false, reason },
-        })),
-      );
-    }
-    return rows.map((row) => row.name);
-  });
-}
-
 /**
  * Deletes every tool of one source (the source itself was removed), and with them what names them
  * (agents, model rules, overrides: see rewriteToolReferences), in one revision; their audit history stays.
