@@ -425,6 +425,11 @@ export const MCP_SYNC_LEASE = "mcp-sync";
  * closed, in every instance.
  */
 export async function syncMcpServersPeriodically(db: Db, intervalMs = DEFAULT_MCP_SYNC_INTERVAL_MS): Promise<{ synced: string[]; skipped: string[] }> {
+  // Orphan candidates, taken before the servers are read: a connection opened later, or one whose
+  // addition runs now (it is stored only once listed), belongs to a server the read may miss.
+  const connected = pool()
+    .keys()
+    .filter((key) => !state.syncs?.has(key));
   let servers: { catalogId: string; name: string }[];
   try {
     servers = await allMcpServerNames(db);
@@ -433,7 +438,7 @@ export async function syncMcpServersPeriodically(db: Db, intervalMs = DEFAULT_MC
     return { synced: [], skipped: [] };
   }
   const configured = new Set(servers.map(({ catalogId, name }) => keyOf(catalogId, name)));
-  const orphansClosed = disconnectWhere((key) => !configured.has(key));
+  const orphansClosed = disconnectWhere((key) => connected.includes(key) && !configured.has(key));
   const syncsAll = await runsThisRound(db, MCP_SYNC_LEASE, intervalMs);
   const synced: string[] = [];
   const skipped: string[] = [];

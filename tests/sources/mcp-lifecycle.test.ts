@@ -86,6 +86,20 @@ describe("stdio MCP processes end with what configures them", () => {
     expect(isAlive(neighbour)).toBe(true);
   });
 
+  it("a server added while a periodic round runs keeps its process: the round closes only connections that were orphans before it read the servers", async () => {
+    const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), "mcp-lifecycle-")), "pid");
+    const body = { name: "notes", transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MCP_PID_FILE: pidFile } };
+    const adding = serversRoute.POST(jsonRequest("POST", body), params({ catalog: "team" }));
+    // Its process runs, and it is not stored yet: the round's read of the servers leaves it out.
+    const pid = await vi.waitFor(() => Number(readFileSync(pidFile, "utf8")) || Promise.reject(new Error("no pid yet")), { interval: 2, timeout: 10_000 });
+    await syncMcpServersPeriodically(db);
+
+    const response = await adding;
+    expect(response.status).toBe(201);
+    expect((await response.json()).server).toMatchObject({ status: "connected" });
+    expect(isAlive(pid)).toBe(true);
+  });
+
   it("deleting a server stops its process", async () => {
     const pid = await addDemoServer("team", "notes");
     expect((await serverRoute.DELETE(jsonRequest("DELETE"), params({ catalog: "team", name: "notes" }))).status).toBe(204);

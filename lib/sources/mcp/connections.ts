@@ -97,10 +97,18 @@ export class McpConnections {
     await this.closeLive(key);
   }
 
+  /** The keys of every connection, open or being opened. */
+  keys(): string[] {
+    return [...new Set([...this.live.keys(), ...this.opening.keys()])];
+  }
+
   /** Closes every connection (open or being opened) whose key passes `selected`. */
   async disconnectWhere(selected: (key: string) => boolean): Promise<void> {
-    const keys = new Set([...this.live.keys(), ...this.opening.keys()].filter(selected));
-    await Promise.all([...keys].map((key) => this.disconnect(key)));
+    await Promise.all(
+      this.keys()
+        .filter(selected)
+        .map((key) => this.disconnect(key)),
+    );
   }
 
   async disconnectAll(): Promise<void> {
