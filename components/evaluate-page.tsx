@@ -8,8 +8,10 @@ import { casesOfLabelledSet, MAX_EVALUATION_CASES, type LabelledCase, type Unkno
 import type { EvaluationMiss, MissTool } from "@/lib/evaluation/run";
 import { getJson, postJson } from "./api-client";
 import { useCan } from "./catalog-access";
+import { JsonFileButton } from "./json-file-button";
 import { MetricBars, MetricTrend, regressions, type Metrics, type TrendPoint } from "./metric-charts";
 import { LocalTime } from "./local-time";
+import { SelectorPicker } from "./selector-picker";
 
 /** A case as the editor holds it: the expected tools as typed, comma-separated. */
 interface DraftCase {
@@ -149,20 +151,9 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
               {MAX_EVALUATION_CASES.toLocaleString("en")} per run.
             </p>
           </div>
-          <label className="button">
+          <JsonFileButton inputTestId="import-cases" onFile={(file) => void importFile(file)}>
             Import labelled set…
-            <input
-              type="file"
-              accept=".json,application/json"
-              hidden
-              data-testid="import-cases"
-              onChange={(event) => {
-                const file = event.target.files?.[0];
-                event.target.value = "";
-                if (file) void importFile(file);
-              }}
-            />
-          </label>
+          </JsonFileButton>
         </div>
         {problem && (
           <div className="error-box" role="alert" data-testid="cases-problem">
@@ -257,16 +248,7 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
             Set name
             <input value={setName} onChange={(event) => setSetName(event.target.value)} maxLength={100} data-testid="set-name" />
           </label>
-          <label className="row small">
-            Selector
-            <select value={selector} onChange={(event) => setSelector(event.target.value)} data-testid="selector">
-              {selectors.map((id) => (
-                <option key={id} value={id}>
-                  {id}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectorPicker selectors={selectors} value={selector} onChange={setSelector} testId="selector" />
           <label className="row small" title="How many tools count as chosen: an expected tool outside the first k is a miss">
             k
             <input type="number" min={1} max={50} value={k} onChange={(event) => setK(Number(event.target.value))} style={{ width: 64 }} data-testid="k" />

@@ -9,6 +9,7 @@ import { CallReplayVerdict } from "./call-decision";
 import { withContentKeys } from "./content-keys";
 import { ScoreBar } from "./decision-detail";
 import { LocalTime } from "./local-time";
+import { SelectorPicker } from "./selector-picker";
 
 interface Props {
   decisionId: string;
@@ -42,18 +43,7 @@ export function ReplayPanel({ decisionId, kind, selectors, defaultSelector }: Pr
           </p>
         </div>
         <div className="row">
-          {kind !== "call" && (
-            <label className="row small">
-              Selector
-              <select value={selector} onChange={(event) => setSelector(event.target.value)} data-testid="replay-selector">
-                {selectors.map((id) => (
-                  <option key={id} value={id}>
-                    {id}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
+          {kind !== "call" && <SelectorPicker selectors={selectors} value={selector} onChange={setSelector} testId="replay-selector" />}
           <button type="button" className="primary" disabled={replay.isPending} onClick={() => replay.mutate(selector)} data-testid="replay-button">
             {replay.isPending ? "Replaying…" : "Replay"}
           </button>

@@ -2,12 +2,13 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useRef, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { importJobAction, previewImportAction, startImportAction } from "@/app/catalogs/[catalog]/tools/actions";
 import type { ImportPreview, PreviewedTool } from "@/db/import-job";
 import type { ImportResult } from "@/db/queries/tool-import";
 import { queryKeys } from "./api-client";
+import { JsonFileButton } from "./json-file-button";
 import { settleAction } from "./save-state";
 
 type ImportProgress = { done: number; total: number; phase?: string };
@@ -88,7 +89,6 @@ function asPreviewed(preview: ImportPreview, result: ImportResult): boolean {
 export function ToolImport({ catalogId, onShowImported }: { catalogId: string; onShowImported: (revision: number) => void }) {
   const queryClient = useQueryClient();
   const router = useRouter();
-  const input = useRef<HTMLInputElement>(null);
   const [state, setState] = useState<ImportStep>({ step: "idle" });
 
   const previewFile = async (file: File) => {
@@ -115,18 +115,6 @@ export function ToolImport({ catalogId, onShowImported }: { catalogId: string; o
   const busy = state.step === "checking" || state.step === "importing";
   return (
     <>
-      <input
-        ref={input}
-        type="file"
-        accept="application/json,.json"
-        hidden
-        data-testid="import-file"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          if (file) void previewFile(file);
-          event.target.value = "";
-        }}
-      />
       {state.step === "importing" && state.progress && (
         <span className="import-progress" data-testid="import-progress">
           <progress value={state.progress.done} max={Math.max(state.progress.total, 1)} aria-label="Import progress" />
@@ -136,9 +124,9 @@ export function ToolImport({ catalogId, onShowImported }: { catalogId: string; o
           </span>
         </span>
       )}
-      <button type="button" onClick={() => input.current?.click()} disabled={busy} data-testid="import-button">
+      <JsonFileButton inputTestId="import-file" buttonTestId="import-button" onFile={(file) => void previewFile(file)} disabled={busy}>
         {state.step === "checking" ? "Checking…" : state.step === "importing" ? "Importing…" : "Import"}
-      </button>
+      </JsonFileButton>
       {state.step !== "idle" && state.step !== "checking" && (
         <section className="panel import-panel" aria-label={`Import of ${state.fileName}`} data-testid="import-panel">
           {state.step === "failed" ? (

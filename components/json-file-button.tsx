@@ -1,0 +1,42 @@
+"use client";
+
+import { type ReactNode, useRef } from "react";
+
+/**
+ * A button that opens the file picker for one JSON file (a real button, so the keyboard reaches
+ * it); the hidden input clears itself once it hands the file on, so the same file can be picked again.
+ */
+export function JsonFileButton({
+  children,
+  onFile,
+  disabled,
+  inputTestId,
+  buttonTestId,
+}: {
+  children: ReactNode;
+  onFile: (file: File) => void;
+  disabled?: boolean;
+  inputTestId: string;
+  buttonTestId?: string;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        accept="application/json,.json"
+        hidden
+        data-testid={inputTestId}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = "";
+          if (file) onFile(file);
+        }}
+      />
+      <button type="button" onClick={() => input.current?.click()} disabled={disabled} data-testid={buttonTestId}>
+        {children}
+      </button>
+    </>
+  );
+}
