@@ -118,7 +118,7 @@ function afterPreviousSync(key: string, work: () => Promise<McpSyncResult>): Pro
   state.syncs ??= new Map();
   const syncs = state.syncs;
   const previous = syncs.get(key);
-  const run = (previous ? previous.then(settledOk, settledOk) : Promise.resolve()).then(work);
+  const run = (previous ?? Promise.resolve()).then(settledOk, settledOk).then(work);
   syncs.set(key, run);
   const done = () => {
     if (syncs.get(key) === run) syncs.delete(key);
