@@ -1,6 +1,6 @@
 "use client";
 
-import { type ReactNode, useRef } from "react";
+import { type PropsWithChildren, useRef } from "react";
 
 /**
  * A button that opens the file picker for one JSON file (a real button, so the keyboard reaches
@@ -12,13 +12,12 @@ export function JsonFileButton({
   disabled,
   inputTestId,
   buttonTestId,
-}: {
-  children: ReactNode;
+}: PropsWithChildren<{
   onFile: (file: File) => void;
   disabled?: boolean;
   inputTestId: string;
   buttonTestId?: string;
-}) {
+}>) {
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
