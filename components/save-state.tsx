@@ -87,6 +87,11 @@ let guarded: { href: string; state: Record<string, unknown> | null } | undefined
 
 /** Marks the entry standInFront adds, beside the router's own keys of the state. */
 const STAND_IN = "toolshedUnsavedStandIn";
+/** Marks the page's own entry under a stand-in. */
+const UNDER_STAND_IN = "toolshedUnderStandIn";
+
+/** Whether the current entry is a stand-in, as far as the last step through the history (or standInFront) tells. */
+let onStandIn = false;
 
 /**
  * Back and forward cannot be cancelled, so while edits are unsaved an entry of the guarded page
@@ -95,7 +100,24 @@ const STAND_IN = "toolshedUnsavedStandIn";
  */
 function standInFront() {
   if (!guarded || (window.history.state?.[STAND_IN] && window.location.href === guarded.href)) return;
+  if (window.location.href === guarded.href) window.history.replaceState({ ...window.history.state, [UNDER_STAND_IN]: true }, "", guarded.href);
   window.history.pushState({ ...guarded.state, [STAND_IN]: true }, "", guarded.href);
+  onStandIn = true;
+  window.addEventListener("popstate", passOverLeftStandIn, true);
+}
+
+/**
+ * Once nothing is unsaved (a save), a stand-in stays in the history: Back from it would land on
+ * the same page and seem to do nothing, so that step is followed by one more and Back takes one
+ * press. Only a step back from the stand-in onto its page's own entry is passed over; a step
+ * forward onto that entry is not.
+ */
+function passOverLeftStandIn(event: PopStateEvent) {
+  const cameFromStandIn = onStandIn;
+  onStandIn = Boolean(window.history.state?.[STAND_IN]);
+  if (unsavedForms.size > 0 || !cameFromStandIn || !window.history.state?.[UNDER_STAND_IN] || window.location.href !== guarded?.href) return;
+  event.stopImmediatePropagation();
+  window.history.back();
 }
 
 /**

@@ -117,10 +117,8 @@ test("a 10,000-tool catalog opens at once, is searched as typed, and a tool is e
   await editor.save();
   await expect(page.getByText(`Saved ${TARGET}`)).toBeVisible();
   await expect(page.getByLabel(/^Summary/)).toHaveValue("Rotate a vault's quokka credentials at scale.");
-  // Back to the searched table (its cached pages were invalidated by the save), then a new search.
-  // The unsaved-edits guard left an entry of the tool's page in front (components/save-state.tsx):
-  // the first Back lands on the tool's page again.
-  await page.goBack();
+  // One Back to the searched table (its cached pages were invalidated by the save; the entry the
+  // unsaved-edits guard left in front is passed over: components/save-state.tsx), then a new search.
   await page.goBack();
   await expect(page).toHaveURL(/q=QUOKKA/);
   await expect(tools.row(TARGET)).toContainText("Rotate a vault's quokka credentials at scale.");

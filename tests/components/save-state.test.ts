@@ -130,6 +130,33 @@ describe("leaving a page with unsaved changes", () => {
       back.mockRestore();
     });
 
+    it("after a save, Back from the page leaves it in one press: the stand-in left in front is passed over, and only going back", () => {
+      window.addEventListener("popstate", router);
+      const replaceState = vi.spyOn(window.history, "replaceState");
+      // The step further back that the guard takes, without the browser's own history moving here.
+      const back = vi.spyOn(window.history, "back").mockImplementation(() => {});
+      const { rerender } = render(createElement(Form, { dirty: true }));
+      // The page's own entry, under the stand-in, as the browser gives it back on Back.
+      const ownEntry = replaceState.mock.calls.at(-1)?.[0];
+      expect(ownEntry).toMatchObject({ toolshedUnderStandIn: true });
+      rerender(createElement(Form, { dirty: false }));
+      const arriveAt = (state: unknown) => {
+        window.history.replaceState(state, "", window.location.href);
+        window.dispatchEvent(new PopStateEvent("popstate", { state }));
+      };
+
+      arriveAt(ownEntry);
+      expect(back).toHaveBeenCalledTimes(1);
+      expect(router).not.toHaveBeenCalled();
+      // Coming forward onto the page's own entry (from the page before it) is a step like any other.
+      arriveAt(null);
+      arriveAt(ownEntry);
+      expect(back).toHaveBeenCalledTimes(1);
+      expect(router).toHaveBeenCalledTimes(2);
+      replaceState.mockRestore();
+      back.mockRestore();
+    });
+
     it("lets back and forward through when nothing is unsaved", () => {
       window.addEventListener("popstate", router);
       const confirm = vi.fn(() => false);
