@@ -343,8 +343,8 @@ function pollHealth(origin: string): { stop(): Promise<number[]> } {
 }
 
 /**
- * Imports the catalog (waiting for a job if the server makes one) while /api/health is polled,
- * all on one instance: a job's progress is kept by the instance that runs it.
+ * Imports the catalog (waiting for a job if the server makes one) while /api/health is polled on
+ * the instance that runs it; the job's polls go to every instance in turn, as a load balancer sends them.
  */
 async function timedImport(deployment: Deployment, count: number): Promise<{ seconds: number; health: Percentiles; healthSamples: number }> {
   const document = importDocument(count);
@@ -358,7 +358,7 @@ async function timedImport(deployment: Deployment, count: number): Promise<{ sec
     if (answer.status === 202) {
       const { url } = (answer.body as { job: { url: string } }).job;
       for (;;) {
-        const job = (await expectOk(deployment, "GET", url, undefined, origin)).body as { job: { status: string; error?: unknown } };
+        const job = (await expectOk(deployment, "GET", url, undefined, deployment.next())).body as { job: { status: string; error?: unknown } };
         if (job.job.status === "done") break;
         if (job.job.status === "failed") throw new Error(`Import failed: ${JSON.stringify(job.job.error)}`);
         await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,6 +1,6 @@
 import "server-only";
 import { checkImportSize, parseImport, type ImportedTool } from "@/lib/catalogs/exchange";
-import { ToolshedError } from "@/lib/errors";
+import { type ErrorCode, ToolshedError } from "@/lib/errors";
 import type { FieldError } from "@/lib/tools/validate";
 import type { Db } from "./client";
 import { getCatalog } from "./queries/catalogs";
@@ -24,6 +24,14 @@ export interface ImportProgress {
   /** Tools in the document; 0 until it is read. */
   total: number;
   phase: "reading" | "validating" | "writing";
+}
+
+/** Why a job failed, in the API's error shape: what failed, and every problem with its field. */
+export interface ImportJobError {
+  code: ErrorCode | "internal";
+  message: string;
+  field?: string;
+  problems?: FieldError[];
 }
 
 /** How often (in tools) validation reports progress. */

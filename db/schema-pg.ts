@@ -19,6 +19,8 @@ import type { McpServerConfig } from "../lib/sources/mcp/config";
 import type { PinnedDefinition } from "../lib/tools/pinning";
 import type { DecisionKind, DecisionPath } from "../lib/selection/types";
 import type { InputSchema, ToolMeta, ToolRequirements, ToolSource } from "../lib/tools/types";
+import type { ImportJobError, ImportProgress } from "./import-job";
+import type { ImportResult } from "./queries/tool-import";
 import type { EvaluationCase, TeamRole, TokenScope } from "./schema";
 
 /** A JSON value stored as its text, as SQLite's `text({ mode: "json" })`: keys keep their order. */
@@ -381,3 +383,20 @@ export const leases = pgTable("leases", {
   holder: text("holder").notNull(),
   expiresAt: instant("expires_at").notNull(),
 });
+
+export const importJobs = pgTable(
+  "import_jobs",
+  {
+    id: text("id").primaryKey(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    status: text("status").$type<"running" | "done" | "failed">().notNull(),
+    progress: jsonText("progress").$type<ImportProgress>().notNull(),
+    result: jsonText("result").$type<ImportResult>(),
+    error: jsonText("error").$type<ImportJobError>(),
+    createdAt: instant("created_at").notNull(),
+    finishedAt: instant("finished_at"),
+  },
+  (table) => [index("import_jobs_finished").on(table.finishedAt)],
+);

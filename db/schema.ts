@@ -8,6 +8,8 @@ import type { McpServerConfig } from "../lib/sources/mcp/config";
 import type { PinnedDefinition } from "../lib/tools/pinning";
 import type { DecisionKind, DecisionPath } from "../lib/selection/types";
 import type { InputSchema, ToolMeta, ToolRequirements, ToolSource } from "../lib/tools/types";
+import type { ImportJobError, ImportProgress } from "./import-job";
+import type { ImportResult } from "./queries/tool-import";
 
 const timestamps = {
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch('subsec') * 1000)`),
@@ -436,3 +438,28 @@ export const leases = sqliteTable("leases", {
 });
 
 export type LeaseRow = typeof leases.$inferSelect;
+
+/**
+ * An import run as a job (app/_services/imports.ts), kept where every instance reads it: its page
+ * polls whichever instance the load balancer picks. Used on PostgreSQL; on SQLite, which one
+ * instance serves, jobs stay in that process's memory (a progress write there would wait for the
+ * import's own write lock and hold up every request).
+ */
+export const importJobs = sqliteTable(
+  "import_jobs",
+  {
+    id: text("id").primaryKey(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    status: text("status").$type<"running" | "done" | "failed">().notNull(),
+    progress: text("progress", { mode: "json" }).$type<ImportProgress>().notNull(),
+    result: text("result", { mode: "json" }).$type<ImportResult>(),
+    error: text("error", { mode: "json" }).$type<ImportJobError>(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+  },
+  (table) => [index("import_jobs_finished").on(table.finishedAt)],
+);
+
+export type ImportJobRow = typeof importJobs.$inferSelect;

@@ -33,4 +33,5 @@ export const {
   invitations,
   apiTokens,
   leases,
+  importJobs,
 } = tables;

@@ -1,11 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { Db } from "@/db/client";
-import type { ImportJobInput, ImportPreview, ImportProgress } from "@/db/import-job";
+import { type Db, isPostgres } from "@/db/client";
+import type { ImportJobError, ImportJobInput, ImportPreview, ImportProgress } from "@/db/import-job";
 import { runImport, runImportPreview } from "@/db/import-runner";
+import { deleteImportJobsFinishedBefore, findImportJob, saveImportJob } from "@/db/queries/import-jobs";
 import type { ImportResult } from "@/db/queries/tool-import";
-import { ToolshedError, notFound, type ErrorCode } from "@/lib/errors";
-import type { FieldError } from "@/lib/tools/validate";
+import { notFound, ToolshedError } from "@/lib/errors";
 
 /**
  * Imports of at most this many tools are answered with their result (200), larger ones with a job
@@ -13,19 +13,12 @@ import type { FieldError } from "@/lib/tools/validate";
  */
 export const SYNC_IMPORT_MAX_TOOLS = 1_000;
 
-export interface ImportJobError {
-  code: ErrorCode | "internal";
-  message: string;
-  field?: string;
-  problems?: FieldError[];
-}
-
 /** An import as its page and the API show it. */
 export interface ImportJob {
   id: string;
   catalogId: string;
   status: "running" | "done" | "failed";
-  progress: { done: number; total: number; phase: ImportProgress["phase"] };
+  progress: ImportProgress;
   result?: ImportResult;
   /** In the API's error shape: what failed, and every problem with its field. */
   error?: ImportJobError;
@@ -33,10 +26,16 @@ export interface ImportJob {
   finishedAt?: string;
 }
 
-/** Where jobs are kept. In process memory for now; a shared store (PostgreSQL) can take its place. */
+/** Finished jobs are forgotten after this long. */
+const KEEP_FINISHED_MS = 60 * 60 * 1000;
+
+/**
+ * Where jobs are kept: on PostgreSQL in the database, so that the instance a poll reaches knows the
+ * job another instance runs; on SQLite, which one instance serves, in that process's memory.
+ */
 export interface ImportJobStore {
-  save(job: ImportJob): void;
-  get(id: string): ImportJob | undefined;
+  save(job: ImportJob): Promise<void>;
+  get(id: string): Promise<ImportJob | undefined>;
 }
 
 /** Jobs in this process's memory: finished ones are forgotten after an hour, and at most 500 are kept. */
@@ -44,17 +43,17 @@ export class MemoryImportJobStore implements ImportJobStore {
   private readonly jobs = new Map<string, ImportJob>();
 
   constructor(
-    private readonly keepFinishedMs = 60 * 60 * 1000,
+    private readonly keepFinishedMs = KEEP_FINISHED_MS,
     private readonly maxJobs = 500,
   ) {}
 
-  save(job: ImportJob): void {
+  async save(job: ImportJob): Promise<void> {
     this.jobs.delete(job.id);
     this.jobs.set(job.id, job);
     this.prune();
   }
 
-  get(id: string): ImportJob | undefined {
+  async get(id: string): Promise<ImportJob | undefined> {
     return this.jobs.get(id);
   }
 
@@ -67,16 +66,44 @@ export class MemoryImportJobStore implements ImportJobStore {
   }
 }
 
-const shared = globalThis as unknown as { toolshedImportJobs?: ImportJobStore };
+/** Jobs in the database (import_jobs): a finished job's save forgets those finished over an hour before. */
+export class DatabaseImportJobStore implements ImportJobStore {
+  constructor(private readonly db: Db) {}
 
-export function importJobStore(): ImportJobStore {
-  shared.toolshedImportJobs ??= new MemoryImportJobStore();
-  return shared.toolshedImportJobs;
+  async save(job: ImportJob): Promise<void> {
+    await saveImportJob(this.db, {
+      id: job.id,
+      catalogId: job.catalogId,
+      status: job.status,
+      progress: job.progress,
+      result: job.result ?? null,
+      error: job.error ?? null,
+      createdAt: new Date(job.createdAt),
+      finishedAt: job.finishedAt ? new Date(job.finishedAt) : null,
+    });
+    if (job.finishedAt) await deleteImportJobsFinishedBefore(this.db, new Date(Date.now() - KEEP_FINISHED_MS));
+  }
+
+  async get(id: string): Promise<ImportJob | undefined> {
+    const row = await findImportJob(this.db, id);
+    if (!row) return undefined;
+    const { result, error, createdAt, finishedAt, ...job } = row;
+    return {
+      ...job,
+      ...(result ? { result } : {}),
+      ...(error ? { error } : {}),
+      createdAt: createdAt.toISOString(),
+      ...(finishedAt ? { finishedAt: finishedAt.toISOString() } : {}),
+    };
+  }
 }
 
-/** Replaces the job store (tests, or another backend). */
-export function useImportJobStore(store: ImportJobStore): void {
-  shared.toolshedImportJobs = store;
+const shared = globalThis as unknown as { toolshedImportJobs?: MemoryImportJobStore };
+
+export function importJobStore(db: Db): ImportJobStore {
+  if (isPostgres(db)) return new DatabaseImportJobStore(db);
+  shared.toolshedImportJobs ??= new MemoryImportJobStore();
+  return shared.toolshedImportJobs;
 }
 
 export function importJobUrl(catalogId: string, id: string): string {
@@ -171,34 +198,37 @@ export async function startImport(
   document: ImportDocument,
   actor: string,
 ): Promise<{ result: ImportResult } | { job: { id: string; url: string } }> {
-  const store = importJobStore();
-  const job: ImportJob = {
+  const store = importJobStore(db);
+  let job: ImportJob = {
     id: randomUUID(),
     catalogId,
     status: "running",
     progress: { done: 0, total: 0, phase: "reading" },
     createdAt: new Date().toISOString(),
   };
-  store.save(job);
+  await store.save(job);
+  // Saves in the order of the changes, one at a time.
+  let saves = Promise.resolve();
+  const record = (change: Partial<ImportJob>) => {
+    job = { ...job, ...change };
+    const state = job;
+    saves = saves.then(() => store.save(state)).catch((error: unknown) => console.error(`Saving import job ${state.id} failed:`, error));
+    return saves;
+  };
   let large!: () => void;
   const becameLarge = new Promise<"large">((resolve) => (large = () => resolve("large")));
   const finished = runImport(db, jobInput(catalogId, document, actor), (progress) => {
-    store.save({ ...(store.get(job.id) ?? job), progress });
+    // Reported every 250 tools checked: about 200 saves for 50,000.
+    void record({ progress });
     if (progress.total > SYNC_IMPORT_MAX_TOOLS) large();
   }).then(
-    (result) => {
+    async (result) => {
       const total = result.created.length + result.updated.length + result.unchanged.length + result.skipped.length;
-      store.save({
-        ...(store.get(job.id) ?? job),
-        status: "done",
-        result,
-        progress: { done: total, total, phase: "writing" },
-        finishedAt: new Date().toISOString(),
-      });
+      await record({ status: "done", result, progress: { done: total, total, phase: "writing" }, finishedAt: new Date().toISOString() });
       return { result };
     },
-    (error: unknown) => {
-      store.save({ ...(store.get(job.id) ?? job), status: "failed", error: errorOf(error), finishedAt: new Date().toISOString() });
+    async (error: unknown) => {
+      await record({ status: "failed", error: errorOf(error), finishedAt: new Date().toISOString() });
       return { error };
     },
   );
@@ -222,8 +252,8 @@ export async function previewImport(db: Db, catalogId: string, document: ImportD
 }
 
 /** A job of this catalog, as `GET …/import-jobs/{id}` answers it; 404 for an unknown one or another catalog's. */
-export function getImportJob(catalogId: string, id: string): Pick<ImportJob, "id" | "status" | "progress" | "result" | "error"> {
-  const job = importJobStore().get(id);
+export async function getImportJob(db: Db, catalogId: string, id: string): Promise<Pick<ImportJob, "id" | "status" | "progress" | "result" | "error">> {
+  const job = await importJobStore(db).get(id);
   if (!job || job.catalogId !== catalogId) throw notFound(`Import job "${id}"`, "id");
   const { id: jobId, status, progress, result, error } = job;
   return { id: jobId, status, progress, ...(result ? { result } : {}), ...(error ? { error } : {}) };

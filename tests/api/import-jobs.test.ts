@@ -6,13 +6,14 @@ import * as importJobRoute from "@/app/api/catalogs/[catalog]/import-jobs/[id]/r
 import * as importRoute from "@/app/api/catalogs/[catalog]/import/route";
 import * as healthRoute from "@/app/api/health/route";
 import { getImportJob, startImport, SYNC_IMPORT_MAX_TOOLS } from "@/app/_services/imports";
-import { migrateDatabase, type Db } from "@/db/client";
+import { closeDb, migrateDatabase, openPostgres, type Db } from "@/db/client";
 import { usesPostgres } from "@/db/dialect";
 import { stopImportWorker } from "@/db/import-runner";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
 import { listTools } from "@/db/queries/tools";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
+import { urlOfFreshDatabase } from "../support/fresh-database";
 import { apiRequest, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const team = params({ catalog: "team" });
@@ -200,9 +201,31 @@ describe("imports on an in-memory database (tests): the same contract, run on th
     const large = await startImport(db, "team", { text: JSON.stringify(labelledSet(1_001, "big")) }, "someone");
     expect(large).toEqual({ job: { id: expect.any(String), url: expect.stringMatching(/^\/api\/catalogs\/team\/import-jobs\//) } });
     const id = "job" in large ? large.job.id : "";
-    await expect.poll(() => getImportJob("team", id).status).toBe("done");
-    expect(getImportJob("team", id).result?.created).toHaveLength(1_001);
-    expect(() => getImportJob("other", id)).toThrow(/not found/);
+    await expect.poll(async () => (await getImportJob(db, "team", id)).status).toBe("done");
+    expect((await getImportJob(db, "team", id)).result?.created).toHaveLength(1_001);
+    await expect(getImportJob(db, "other", id)).rejects.toThrow(/not found/);
     await expect(startImport(db, "team", { document: { tools: [{ name: "x y" }] } }, "someone")).rejects.toMatchObject({ code: "bad_request" });
+  });
+
+  it.skipIf(!usesPostgres())("are known to every instance on PostgreSQL: a poll that reaches another one follows the job to its result or its error", async () => {
+    // Another instance: a handle of its own on the same database (its own pool and memory).
+    const other = openPostgres(urlOfFreshDatabase(db));
+    try {
+      const large = await startImport(db, "team", { document: labelledSet(1_500, "shared") }, "someone");
+      const id = "job" in large ? large.job.id : "";
+      expect(await getImportJob(other, "team", id)).toMatchObject({ id, status: expect.stringMatching(/^(running|done)$/) });
+      await expect.poll(async () => (await getImportJob(other, "team", id)).status).toBe("done");
+      expect(await getImportJob(other, "team", id)).toMatchObject({ progress: { done: 1_500, total: 1_500 }, result: { created: expect.any(Array) } });
+      await expect(getImportJob(other, "other", id)).rejects.toThrow(/not found/);
+
+      const broken = labelledSet(1_200, "broken");
+      broken.tools[1_100].name = "not a name";
+      const failing = await startImport(db, "team", { document: broken }, "someone");
+      const failed = "job" in failing ? failing.job.id : "";
+      await expect.poll(async () => (await getImportJob(other, "team", failed)).status).toBe("failed");
+      expect((await getImportJob(other, "team", failed)).error).toMatchObject({ code: "bad_request", problems: [{ field: "tools.1100.name" }] });
+    } finally {
+      await closeDb(other);
+    }
   });
 });

@@ -92,7 +92,7 @@ export async function startImportAction(catalogId: string, document: unknown) {
 export async function importJobAction(catalogId: string, jobId: string) {
   return runAction(async () => {
     await authorizeCatalogAction(catalogId, "read");
-    const job = getImportJob(catalogId, jobId);
+    const job = await getImportJob(getDb(), catalogId, jobId);
     if (job.status === "done") refresh(catalogId);
     return job;
   });
