@@ -207,25 +207,28 @@ describe("imports on an in-memory database (tests): the same contract, run on th
     await expect(startImport(db, "team", { document: { tools: [{ name: "x y" }] } }, "someone")).rejects.toMatchObject({ code: "bad_request" });
   });
 
-  it.skipIf(!usesPostgres())("are known to every instance on PostgreSQL: a poll that reaches another one follows the job to its result or its error", async () => {
-    // Another instance: a handle of its own on the same database (its own pool and memory).
-    const other = openPostgres(urlOfFreshDatabase(db));
-    try {
-      const large = await startImport(db, "team", { document: labelledSet(1_500, "shared") }, "someone");
-      const id = "job" in large ? large.job.id : "";
-      expect(await getImportJob(other, "team", id)).toMatchObject({ id, status: expect.stringMatching(/^(running|done)$/) });
-      await expect.poll(async () => (await getImportJob(other, "team", id)).status).toBe("done");
-      expect(await getImportJob(other, "team", id)).toMatchObject({ progress: { done: 1_500, total: 1_500 }, result: { created: expect.any(Array) } });
-      await expect(getImportJob(other, "other", id)).rejects.toThrow(/not found/);
+  it.skipIf(!usesPostgres())(
+    "are known to every instance on PostgreSQL: a poll that reaches another one follows the job to its result or its error",
+    async () => {
+      // Another instance: a handle of its own on the same database (its own pool and memory).
+      const other = openPostgres(urlOfFreshDatabase(db));
+      try {
+        const large = await startImport(db, "team", { document: labelledSet(1_500, "shared") }, "someone");
+        const id = "job" in large ? large.job.id : "";
+        expect(await getImportJob(other, "team", id)).toMatchObject({ id, status: expect.stringMatching(/^(running|done)$/) });
+        await expect.poll(async () => (await getImportJob(other, "team", id)).status).toBe("done");
+        expect(await getImportJob(other, "team", id)).toMatchObject({ progress: { done: 1_500, total: 1_500 }, result: { created: expect.any(Array) } });
+        await expect(getImportJob(other, "other", id)).rejects.toThrow(/not found/);
 
-      const broken = labelledSet(1_200, "broken");
-      broken.tools[1_100].name = "not a name";
-      const failing = await startImport(db, "team", { document: broken }, "someone");
-      const failed = "job" in failing ? failing.job.id : "";
-      await expect.poll(async () => (await getImportJob(other, "team", failed)).status).toBe("failed");
-      expect((await getImportJob(other, "team", failed)).error).toMatchObject({ code: "bad_request", problems: [{ field: "tools.1100.name" }] });
-    } finally {
-      await closeDb(other);
-    }
-  });
+        const broken = labelledSet(1_200, "broken");
+        broken.tools[1_100].name = "not a name";
+        const failing = await startImport(db, "team", { document: broken }, "someone");
+        const failed = "job" in failing ? failing.job.id : "";
+        await expect.poll(async () => (await getImportJob(other, "team", failed)).status).toBe("failed");
+        expect((await getImportJob(other, "team", failed)).error).toMatchObject({ code: "bad_request", problems: [{ field: "tools.1100.name" }] });
+      } finally {
+        await closeDb(other);
+      }
+    },
+  );
 });
