@@ -143,8 +143,7 @@ describe("two instances on one PostgreSQL database", { timeout: 60_000 }, () => 
   beforeAll(async () => {
     const db = await freshDatabase();
     await createCatalog(db, { name: "Team", id: "team" }, "tests");
-    // Configured before the instances start, which connect to it then: not added through one of
-    // them, whose periodic round would close a connection that addMcpServer opens before it stores the server.
+    // Configured before the instances start, which connect to it then.
     mcp = await sessionCountingMcpServer();
     await createMcpServer(db, "team", { name: "counting", transport: "http", url: mcp.url }, "tests", { TOOLSHED_MCP_ALLOW_PRIVATE: "1" });
     token = await createTestToken(db, "admin", "two-instances");
@@ -223,6 +222,24 @@ describe("two instances on one PostgreSQL database", { timeout: 60_000 }, () => 
     await send(a, "PUT", "/api/catalogs/team/agents/build", { ...agent, permissions: [...agent.permissions, { pattern: "grep", action: "deny" }] });
     expect(await toolNamed(b, "grep")).toBeUndefined();
     await sameRevision();
+  });
+
+  it("follows on B an import that A runs as a job, to its result", async () => {
+    const tools = Array.from({ length: 1_500 }, (_, index) => ({
+      name: `ledger_${index}`,
+      description: `Reads entry ${index} of the ledger with its amounts.`,
+      parameters: { type: "object", properties: { id: { type: "string" } } },
+    }));
+    const { job } = await send(a, "POST", "/api/catalogs/team/import", { tools });
+    expect(job.url).toMatch(/\/import-jobs\//);
+    let followed: { status: string; result?: { created: string[] } };
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      followed = (await send(b, "GET", job.url)).job;
+    } while (followed.status === "running");
+    expect(followed.status).toBe("done");
+    expect(followed.result?.created).toHaveLength(1_500);
+    expect(await toolNamed(b, "ledger_1499")).toMatchObject({ description: "Reads entry 1499 of the ledger with its amounts." });
   });
 
   describe("their MCP server", () => {

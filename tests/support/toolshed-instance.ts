@@ -16,10 +16,13 @@ registerHooks("./server-only-hooks.mjs", import.meta.url);
 // It ends with whoever started it (the pipe closes), also while still starting.
 process.stdin.on("end", () => process.exit(0));
 process.stdin.resume();
-process.env.NEXT_RUNTIME = "nodejs";
 const { register } = await import("../../instrumentation");
 const { startToolshedHttpServer } = await import("./toolshed-http-server");
 
+// register() starts only on Next's Node.js runtime; afterwards the import worker starts from its
+// TypeScript source, as unbundled code does (db/import-runner.ts), not from Next's worker chunk.
+process.env.NEXT_RUNTIME = "nodejs";
 await register();
+delete process.env.NEXT_RUNTIME;
 const server = await startToolshedHttpServer();
 process.stdout.write(`listening ${server.url}\n`);
