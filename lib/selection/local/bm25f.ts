@@ -1,6 +1,6 @@
 import type { ConversationMessage, RankedTool, SelectorCandidate, ToolRanker } from "../types";
 import { Lru } from "../../tools/lru";
-import { accumulate, buildPostings, forwardIndex, inverseDocumentFrequency, type ForwardIndex, type Postings } from "./postings";
+import { accumulate, forwardIndex, inverseDocumentFrequency, type ForwardIndex, type Postings } from "./postings";
 import { DEFAULT_SETTINGS, type FieldName, type LocalRankingSettings } from "./settings";
 import { isGenericRequestStem, isStopword, segmentCompound, splitWords, stem } from "./tokenise";
 import { selectTopK } from "./topK";
@@ -78,19 +78,12 @@ function fieldWords(candidate: SelectorCandidate): string[][] {
 
 const PROSE_FIELDS = (["summary", "description", "tags", "parameterText"] as const).map((field) => FIELD_NAMES.indexOf(field));
 
-/** Words that run-together names may be made of: the catalog's own prose (summaries, descriptions, tags, parameter text). */
-function segmentationVocabulary(documents: readonly string[][][]): Set<string> {
-  const vocabulary = new Set<string>();
-  const add = (word: string): void => {
-    if (word.length < 3 || isStopword(word)) return;
-    vocabulary.add(word);
-    // Names use the singular more often than prose does ("competitorads" beside "competitors").
-    if (word.length > 4 && word.endsWith("s") && !word.endsWith("ss")) vocabulary.add(word.slice(0, -1));
-  };
-  for (const fields of documents) {
-    for (const field of PROSE_FIELDS) for (const word of fields[field]) add(word);
-  }
-  return vocabulary;
+/** Adds a prose word to the words run-together names may be made of. */
+function addVocabularyWord(vocabulary: Set<string>, word: string): void {
+  if (word.length < 3 || isStopword(word)) return;
+  vocabulary.add(word);
+  // Names use the singular more often than prose does ("competitorads" beside "competitors").
+  if (word.length > 4 && word.endsWith("s") && !word.endsWith("ss")) vocabulary.add(word.slice(0, -1));
 }
 
 /** Average number of terms per field over the documents. */
@@ -131,19 +124,106 @@ interface FieldedPostings {
   prefixes: ReadonlySet<string>;
 }
 
-/** BM25F postings over the candidates, with what scoring another document against them needs. */
+/** A Uint32Array that grows as values are pushed. */
+class GrowingUint32 {
+  values = new Uint32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Uint32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+}
+
+/**
+ * BM25F postings over the candidates, with what scoring another document against them needs.
+ * Built in passes that keep only numbers between them (a whole catalog's words as strings and a
+ * frequency Map per tool took ≈ 260 MB of heap at 50,000 tools, all garbage once built):
+ * 1. the names' words (for the service prefixes) and the prose words (for the vocabulary);
+ * 2. each document's terms, as term ids in field order, and its field lengths;
+ * 3. each document's pseudo-frequencies, summed in the same order as `pseudoFrequencies`, as
+ *    posting weights.
+ */
 function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings: LocalRankingSettings): FieldedPostings {
-  const plainWords = candidates.map(fieldWords);
-  const prefixes = servicePrefixes(plainWords.map((fields) => fields[NAME_FIELD]));
-  const words = plainWords.map((fields) => withServiceField(fields, prefixes));
-  const vocabulary = segmentationVocabulary(words);
+  const fieldCount = FIELD_NAMES.length;
+  const nameWords: string[][] = [];
+  const vocabulary = new Set<string>();
+  for (const candidate of candidates) {
+    const texts = fieldTexts(candidate);
+    nameWords.push(splitWords(texts.name));
+    for (const field of PROSE_FIELDS) for (const word of splitWords(texts[FIELD_NAMES[field]])) addVocabularyWord(vocabulary, word);
+  }
+  const prefixes = servicePrefixes(nameWords);
+
+  const termIds = new Map<string, number>();
+  const documentFrequency: number[] = [];
+  const lastDocument: number[] = [];
+  const occurrences = new GrowingUint32();
+  const documentStarts = new Uint32Array(candidates.length + 1);
+  const fieldLengths = new Uint32Array(candidates.length * fieldCount);
+  const totalLengths = new Array<number>(fieldCount).fill(0);
   const segments: SegmentMemo = new Map();
-  const documents = words.map((fields) => documentFields(fields, vocabulary, segments));
-  const averageLength = FIELD_NAMES.map((_, field) => documents.reduce((sum, fields) => sum + fields[field].length, 0) / Math.max(1, documents.length));
-  const frequencies = documents.map((fields) => pseudoFrequencies(fields, averageLength, settings));
-  const postings = buildPostings(frequencies, (frequency, _doc, documentFrequency) =>
-    saturatedWeight(frequency, candidates.length, documentFrequency, settings.k1),
-  );
+  candidates.forEach((candidate, doc) => {
+    const fields = documentFields(withServiceField(fieldWords(candidate), prefixes), vocabulary, segments);
+    fields.forEach((terms, field) => {
+      fieldLengths[doc * fieldCount + field] = terms.length;
+      totalLengths[field] += terms.length;
+      for (const term of terms) {
+        let id = termIds.get(term);
+        if (id === undefined) {
+          id = documentFrequency.length;
+          termIds.set(term, id);
+          documentFrequency.push(0);
+          lastDocument.push(-1);
+        }
+        if (lastDocument[id] !== doc) {
+          lastDocument[id] = doc;
+          documentFrequency[id]++;
+        }
+        occurrences.push(id);
+      }
+    });
+    documentStarts[doc + 1] = occurrences.length;
+  });
+  const averageLength = totalLengths.map((total) => total / Math.max(1, candidates.length));
+
+  const offsets = new Uint32Array(documentFrequency.length + 1);
+  for (let id = 0; id < documentFrequency.length; id++) offsets[id + 1] = offsets[id] + documentFrequency[id];
+  const docs = new Uint32Array(offsets[documentFrequency.length]);
+  const weights = new Float32Array(docs.length);
+  const cursor = offsets.slice(0, documentFrequency.length);
+  const frequency = new Float64Array(documentFrequency.length);
+  const seenIn = new Int32Array(documentFrequency.length).fill(-1);
+  const documentTerms: number[] = [];
+  for (let doc = 0; doc < candidates.length; doc++) {
+    let at = documentStarts[doc];
+    for (let field = 0; field < fieldCount; field++) {
+      const length = fieldLengths[doc * fieldCount + field];
+      if (length === 0) continue;
+      const { weight, b } = settings.fields[FIELD_NAMES[field]];
+      const increment = weight / (1 - b + (b * length) / Math.max(averageLength[field], 1e-9));
+      for (const end = at + length; at < end; at++) {
+        const id = occurrences.values[at];
+        if (seenIn[id] !== doc) {
+          seenIn[id] = doc;
+          documentTerms.push(id);
+        }
+        frequency[id] += increment;
+      }
+    }
+    for (const id of documentTerms) {
+      const slot = cursor[id]++;
+      docs[slot] = doc;
+      weights[slot] = saturatedWeight(frequency[id], candidates.length, documentFrequency[id], settings.k1);
+      frequency[id] = 0;
+    }
+    documentTerms.length = 0;
+  }
+  const postings: Postings = { termIds, offsets, docs, weights };
   return { postings, forward: forwardIndex(postings, candidates.length), vocabulary, averageLength, prefixes };
 }
 
