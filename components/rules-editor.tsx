@@ -176,13 +176,14 @@ function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: stri
             </div>
             <div className="grid-2">
               {RULE_LISTS.map(({ field, label, placeholder, list }) => (
-                <ListInput
+                <TextInput
                   key={field}
                   label={label}
                   value={drafts[index][field]}
                   onChange={(value) => edit(index, field, value)}
                   placeholder={placeholder}
                   list={list}
+                  commaSeparated
                   invalid={invalid(field)}
                 />
               ))}
@@ -226,32 +227,44 @@ function ModelRulesEditor({ catalogId, initial, knownModels }: { catalogId: stri
   );
 }
 
-function ListInput({
+/** A labelled one-line input in a field; a list input says it takes comma-separated values. */
+function TextInput({
   label,
   value,
   onChange,
   placeholder,
   list,
+  commaSeparated = false,
+  className,
   invalid,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
-  placeholder: string;
+  placeholder?: string;
   list?: string;
+  commaSeparated?: boolean;
+  className?: string;
   /** invalidProps of the field, while it has problems. */
   invalid?: ReturnType<ReturnType<typeof groupProblems>["invalid"]>;
 }) {
   return (
     <div className="field">
       <label>
-        {label} <span className="hint">comma-separated</span>
+        {label}
+        {commaSeparated && (
+          <>
+            {" "}
+            <span className="hint">comma-separated</span>
+          </>
+        )}
         <input
           value={value}
           onChange={(event) => onChange(event.target.value)}
           placeholder={placeholder}
           list={list}
-          spellCheck={false}
+          className={className}
+          spellCheck={commaSeparated ? false : undefined}
           style={{ width: "100%", marginTop: 4 }}
           {...invalid}
         />
@@ -389,38 +402,24 @@ function OverridesEditor({ catalogId, initial, toolNames }: { catalogId: string;
         return (
           <div key={key} className="card">
             <div className="grid-2">
-              <div className="field">
-                <label>
-                  Tool
-                  <input
-                    value={draft.tool}
-                    onChange={(event) => edit(index, { tool: event.target.value })}
-                    list="tool-names"
-                    className="mono"
-                    style={{ width: "100%", marginTop: 4 }}
-                    {...invalid("tool")}
-                  />
-                </label>
-              </div>
-              <ListInput
+              <TextInput
+                label="Tool"
+                value={draft.tool}
+                onChange={(value) => edit(index, { tool: value })}
+                list="tool-names"
+                className="mono"
+                invalid={invalid("tool")}
+              />
+              <TextInput
                 label="Only for models"
                 value={draft.models}
                 onChange={(value) => edit(index, { models: value })}
                 placeholder="empty = every model"
+                commaSeparated
                 invalid={invalid("models")}
               />
             </div>
-            <div className="field">
-              <label>
-                Summary
-                <input
-                  value={draft.summary}
-                  onChange={(event) => edit(index, { summary: event.target.value })}
-                  style={{ width: "100%", marginTop: 4 }}
-                  {...invalid("summary")}
-                />
-              </label>
-            </div>
+            <TextInput label="Summary" value={draft.summary} onChange={(value) => edit(index, { summary: value })} invalid={invalid("summary")} />
             <div className="field">
               <label>
                 Description
