@@ -8,6 +8,9 @@
  * - services_d_heldout.json: catalog D alone (services in none of the others), requests about D
  *   (written and committed before the third round of ranker work, measured once at its end).
  * - services_e_dev.json: catalog A ∪ B ∪ E, requests about E: a second development set, tuned on.
+ * - services_f_dev.json / services_g_heldout.json: every catalog (A to E), requests that each need
+ *   several tools (3–6 in F, 2–6 in G); F is tuned on, G was written and committed before the
+ *   fourth round of ranker work and is measured once, at its end.
  */
 import { writeFileSync } from "node:fs";
 import { expandService, type ExpandedTool, type ServiceSpec } from "./spec";
@@ -17,6 +20,8 @@ import { REQUESTS_B_HELDOUT } from "./requests-b-heldout";
 import { REQUESTS_C_HELDOUT } from "./requests-c-heldout";
 import { REQUESTS_D_HELDOUT } from "./requests-d-heldout";
 import { REQUESTS_E_DEV } from "./requests-e-dev";
+import { REQUESTS_F_DEV } from "./requests-f-dev";
+import { REQUESTS_G_HELDOUT } from "./requests-g-heldout";
 import { SERVICES_A1 } from "./services-a1";
 import { SERVICES_A2 } from "./services-a2";
 import { SERVICES_A3 } from "./services-a3";
@@ -98,4 +103,13 @@ write(
   `Catalog: ${SERVICES_A.length + SERVICES_B.length + SERVICES_E.length} services (A, B and E). Requests about catalog E's ${SERVICES_E.length} services (some also needing A's); development split: tuned on.`,
   catalogABE,
   casesOf(REQUESTS_E_DEV, catalogABE, "e-dev"),
+);
+const catalogAll = catalogOf([...SERVICES_A, ...SERVICES_B, ...SERVICES_C, ...SERVICES_D, ...SERVICES_E]);
+const allNotes = `Catalog: all ${SERVICES_A.length + SERVICES_B.length + SERVICES_C.length + SERVICES_D.length + SERVICES_E.length} services (A to E). Requests that each need several tools, across services`;
+write("services_f_dev.json", `${allNotes} (3–6 tools each); development split: tuned on.`, catalogAll, casesOf(REQUESTS_F_DEV, catalogAll, "f-dev"));
+write(
+  "services_g_heldout.json",
+  `${allNotes} (2–6 tools each), written and committed before the fourth round of ranker work. Held out: measured once, never tuned on.`,
+  catalogAll,
+  casesOf(REQUESTS_G_HELDOUT, catalogAll, "g-held"),
 );
