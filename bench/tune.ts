@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/tune.ts` — chooses the local ranker's settings by cross-validation on the
- * development sets only (MetaTool's even half, services_a_dev.json and services_e_dev.json); the
+ * development sets only (MetaTool's even half, services_a_dev.json, services_e_dev.json and services_f_dev.json); the
  * held-out sets are never read here. Every grid point is scored per case once; then, for each of
  * five folds, the point best on the other four folds is scored on the fold. Each set weighs the
  * same in what "best" means (MetaTool's 498 cases would otherwise outvote the service catalogs).
@@ -25,10 +25,12 @@ export function developmentSets(): DevelopmentSet[] {
   const metaTool = loadLabelledSet();
   const servicesA = loadLabelledSet(new URL("./data/services_a_dev.json", import.meta.url));
   const servicesE = loadLabelledSet(new URL("./data/services_e_dev.json", import.meta.url));
+  const servicesF = loadLabelledSet(new URL("./data/services_f_dev.json", import.meta.url));
   return [
     { name: "MetaTool (even half)", candidates: candidatesOf(metaTool), cases: splitByParity(metaTool.cases).development },
     { name: "services_a_dev", candidates: candidatesOf(servicesA), cases: servicesA.cases },
     { name: "services_e_dev", candidates: candidatesOf(servicesE), cases: servicesE.cases },
+    { name: "services_f_dev", candidates: candidatesOf(servicesF), cases: servicesF.cases },
   ];
 }
 
