@@ -3,7 +3,8 @@
  * needed) on a fresh SQLite database per catalog size: p50 / p95 / p99 of tool-list, preselect,
  * tool-search and the decisions list with 8 model/agent combinations rotating, at concurrency 1 and
  * 8; the import of the catalog with /api/health's latency measured during it; the server's RSS at
- * its highest (sampled every 100 ms from the import on) and after the last request. Each figure is printed beside the issue's target for it. Traffic goes to 127.0.0.1 only.
+ * its highest (sampled every 100 ms from the import on) and after the last request. Each figure is
+ * printed beside the issue's target for it. Traffic goes to 127.0.0.1 only.
  *
  * With --postgres, the same again, then on PostgreSQL: per catalog size a throwaway server
  * (scripts/postgres-server.ts) migrated by `npm run db:migrate`, two `next start` instances on it,
