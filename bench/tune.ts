@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/tune.ts` — chooses the local ranker's settings by cross-validation on the
- * development sets only (MetaTool's even half, services_a_dev.json, services_e_dev.json and services_f_dev.json); the
- * held-out sets are never read here. Every grid point is scored per case once; then, for each of
+ * development sets only (MetaTool's even half, services_a_dev.json, services_e_dev.json and
+ * services_f_dev.json); the held-out sets are never read here. Every grid point is scored per case once; then, for each of
  * five folds, the point best on the other four folds is scored on the fold. Each set weighs the
  * same in what "best" means (MetaTool's 498 cases would otherwise outvote the service catalogs).
  * It prints that cross-validated recall@5 (what to expect on unseen requests) and the point best

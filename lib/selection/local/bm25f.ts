@@ -89,18 +89,21 @@ function addVocabularyWord(vocabulary: Set<string>, word: string): void {
 /** Average number of terms per field over the documents. */
 type FieldLengths = readonly number[];
 
+/** What one occurrence of a term adds to its pseudo-frequency: the field's weight, length-normalised. */
+function fieldIncrement(field: number, length: number, averageLength: FieldLengths, settings: LocalRankingSettings): number {
+  const { weight, b } = settings.fields[FIELD_NAMES[field]];
+  return weight / (1 - b + (b * length) / Math.max(averageLength[field], 1e-9));
+}
+
 /**
  * One document's BM25F pseudo-frequencies: each term's frequencies are length-normalised per
  * field and weighted before they are summed.
  */
 function pseudoFrequencies(fields: readonly string[][], averageLength: FieldLengths, settings: LocalRankingSettings): Map<string, number> {
   const frequencies = new Map<string, number>();
-  FIELD_NAMES.forEach((fieldName, field) => {
-    const terms = fields[field];
+  fields.forEach((terms, field) => {
     if (terms.length === 0) return;
-    const { weight, b } = settings.fields[fieldName];
-    const lengthNorm = 1 - b + (b * terms.length) / Math.max(averageLength[field], 1e-9);
-    const increment = weight / lengthNorm;
+    const increment = fieldIncrement(field, terms.length, averageLength, settings);
     for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + increment);
   });
   return frequencies;
@@ -204,8 +207,7 @@ function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings
     for (let field = 0; field < fieldCount; field++) {
       const length = fieldLengths[doc * fieldCount + field];
       if (length === 0) continue;
-      const { weight, b } = settings.fields[FIELD_NAMES[field]];
-      const increment = weight / (1 - b + (b * length) / Math.max(averageLength[field], 1e-9));
+      const increment = fieldIncrement(field, length, averageLength, settings);
       for (const end = at + length; at < end; at++) {
         const id = occurrences.values[at];
         if (seenIn[id] !== doc) {
