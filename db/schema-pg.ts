@@ -141,6 +141,7 @@ export const conversations = pgTable("conversations", {
   agent: text("agent").notNull(),
   mode: text("mode"),
   flags: jsonText("flags").$type<string[]>().notNull().default(sql`'[]'`),
+  owner: text("owner"),
   ...timestamps,
 });
 
@@ -354,6 +355,7 @@ export const invitations = pgTable(
     invitedBy: text("invited_by").notNull(),
     expiresAt: instant("expires_at").notNull(),
     acceptedAt: instant("accepted_at"),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamps.createdAt,
   },
   (table) => [index("invitations_team").on(table.teamId)],
@@ -377,6 +379,21 @@ export const apiTokens = pgTable(
   },
   (table) => [uniqueIndex("api_tokens_team_name").on(table.teamId, table.name)],
 );
+
+export const instanceAdmins = pgTable("instance_admins", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  grantedBy: text("granted_by").notNull(),
+  createdAt: timestamps.createdAt,
+});
+
+export const signInFailures = pgTable("sign_in_failures", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull(),
+  lockedUntil: instant("locked_until"),
+  lastFailureAt: instant("last_failure_at").notNull(),
+});
 
 export const leases = pgTable("leases", {
   name: text("name").primaryKey(),

@@ -140,6 +140,8 @@ export const conversations = sqliteTable("conversations", {
   agent: text("agent").notNull(),
   mode: text("mode"),
   flags: text("flags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  /** Who started it (`user:<id>` or `token:<id>`): they may delete it, as editors may; null before owners were recorded. */
+  owner: text("owner"),
   ...timestamps,
 });
 
@@ -357,6 +359,29 @@ export const verifications = sqliteTable(
 export type TeamRole = "viewer" | "editor" | "admin";
 export type TokenScope = "read" | "write" | "admin";
 
+/**
+ * Instance admins: the people who may do what reaches outside the database (stdio MCP servers,
+ * private-network HTTP servers, reloading the deployment's plugin folders, creating teams).
+ */
+export const instanceAdmins = sqliteTable("instance_admins", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  grantedBy: text("granted_by").notNull(),
+  createdAt: timestamps.createdAt,
+});
+
+/**
+ * Failed sign-ins per key (`email:<address>` or `address:<client address>`): after a few, the key
+ * is locked out for a time that doubles with each further failure, on every instance.
+ */
+export const signInFailures = sqliteTable("sign_in_failures", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull(),
+  lockedUntil: integer("locked_until", { mode: "timestamp_ms" }),
+  lastFailureAt: integer("last_failure_at", { mode: "timestamp_ms" }).notNull(),
+});
+
 /** A team owns catalogs; its members have a role each. */
 export const teams = sqliteTable("teams", {
   id: text("id").primaryKey(),
@@ -393,6 +418,8 @@ export const invitations = sqliteTable(
     invitedBy: text("invited_by").notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
     acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
+    /** The account that accepted it, so the team's admins see who did. */
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamps.createdAt,
   },
   (table) => [index("invitations_team").on(table.teamId)],
@@ -424,6 +451,7 @@ export type TeamRow = typeof teams.$inferSelect;
 export type TeamMemberRow = typeof teamMembers.$inferSelect;
 export type InvitationRow = typeof invitations.$inferSelect;
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
+export type SignInFailureRow = typeof signInFailures.$inferSelect;
 
 /**
  * A job that must run on one instance at a time across all that share the database (the periodic

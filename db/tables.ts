@@ -32,6 +32,8 @@ export const {
   teamMembers,
   invitations,
   apiTokens,
+  instanceAdmins,
+  signInFailures,
   leases,
   importJobs,
 } = tables;
