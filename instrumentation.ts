@@ -13,6 +13,9 @@ export async function register() {
   const { bootstrapAccounts } = await import("./app/_services/bootstrap");
   const db = getDb();
   await assertMigrated(db);
+  // A malformed TOOLSHED_MCP_STDIO_COMMANDS stops the start here, not each stdio server later.
+  const { allowedStdioCommands } = await import("./lib/sources/mcp/stdio-policy");
+  allowedStdioCommands();
   await bootstrapAccounts(db);
   // Not awaited: a slow MCP server must not hold up start-up; each sync has its own timeouts.
   void syncAllSources(db).catch((error) => console.error("Syncing tool sources failed:", error));

@@ -481,7 +481,11 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
                 {...invalidProps("mcp-args", errorsUnder(problems, "args"))}
               />
               <label htmlFor="mcp-secret-args">
-                Secret arguments <span className="hint">after the others, one per line; stored encrypted and never shown again</span>
+                Secret arguments{" "}
+                <span className="hint">
+                  after the others, one per line; stored encrypted and never shown again, but visible to every local user (ps) while the server runs: a variable
+                  the operator allows (Environment) keeps a secret better
+                </span>
               </label>
               <textarea
                 id="mcp-secret-args"
@@ -498,7 +502,8 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
             </div>
             <div className="field">
               <label htmlFor="mcp-env">
-                Environment <span className="hint">KEY=value, one per line; values are secret and never shown again</span>
+                Environment{" "}
+                <span className="hint">KEY=value, one per line, only names the operator allows for the command; values are secret and never shown again</span>
               </label>
               <textarea
                 id="mcp-env"

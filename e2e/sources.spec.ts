@@ -1,11 +1,9 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { SimulatorPage } from "./pages/simulator-page";
 import { SourcesPage } from "./pages/sources-page";
 import { ToolsPage } from "./pages/tools-page";
+import { processesMentioning, processMarker, processMentioning } from "../tests/support/processes";
 
 // The repository's demo MCP server; its tools are registered as <server>__<tool>.
 const SERVER = "notes2";
@@ -26,12 +24,6 @@ async function toolSearch(request: APIRequestContext, catalogId: string, name: s
   return { found: body.tools.map((tool) => tool.name), rejected: body.rejected };
 }
 
-function readPid(file: string): number {
-  const pid = Number(readFileSync(file, "utf8").trim());
-  expect(pid).toBeGreaterThan(0);
-  return pid;
-}
-
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -47,25 +39,27 @@ test("a stdio MCP server added on the Sources page: its tools in the catalog, th
 }) => {
   test.setTimeout(120_000);
   const catalogId = await createCatalog(request, "Sources E2E");
-  const pidFile = path.join(os.tmpdir(), `toolshed-e2e-mcp-${process.pid}-${Date.now()}.pid`);
+  // The server's process is found by this argument, which the demo server ignores (the app runs on this machine).
+  const marker = processMarker("e2e-notes2");
+  const token = `e2e-token-${Date.now()}`;
   const sources = new SourcesPage(page, catalogId);
   try {
     await sources.goto();
     await expect(page.getByTestId("mcp-servers-empty")).toBeVisible();
 
-    await sources.fillStdio({ name: SERVER, command: "node", args: ["mcp-servers/demo-server.mjs"], env: { DEMO_MCP_PID_FILE: pidFile } });
+    await sources.fillStdio({ name: SERVER, command: "node", args: ["mcp-servers/demo-server.mjs", marker], env: { DEMO_MCP_TOKEN: token } });
     await sources.submit();
     await expect(page.getByText(`Added ${SERVER}: ${DEMO_TOOLS.length} tool(s) registered`)).toBeVisible();
     await expect(sources.status(SERVER)).toHaveText("connected");
     await expect(sources.toolCount(SERVER)).toHaveText(`${DEMO_TOOLS.length} / ${DEMO_TOOLS.length} registered`);
-    await expect(page.getByTestId(`mcp-command-${SERVER}`)).toHaveText("node mcp-servers/demo-server.mjs");
+    await expect(page.getByTestId(`mcp-command-${SERVER}`)).toHaveText(`node mcp-servers/demo-server.mjs ${marker}`);
     await expect(page.getByTestId(`mcp-info-${SERVER}`)).not.toContainText("unknown");
     await expect(page.getByTestId(`mcp-last-sync-${SERVER}`)).toHaveText("just now");
     // The env value is a secret: only its name comes back, on this page and after a reload.
     await page.reload();
-    await expect(page.getByTestId(`mcp-env-${SERVER}`)).toHaveText("DEMO_MCP_PID_FILE=********");
-    await expect(page.getByTestId("sources-page")).not.toContainText(pidFile);
-    const firstPid = readPid(pidFile);
+    await expect(page.getByTestId(`mcp-env-${SERVER}`)).toHaveText("DEMO_MCP_TOKEN=********");
+    await expect(page.getByTestId("sources-page")).not.toContainText(token);
+    const firstPid = processMentioning(marker);
     expect(isAlive(firstPid)).toBe(true);
 
     // In the catalog: the row's link opens the Tools page filtered to this server's tools.
@@ -105,7 +99,7 @@ test("a stdio MCP server added on the Sources page: its tools in the catalog, th
     await expect(sources.status(SERVER)).toHaveText("connected");
     await expect(sources.toolCount(SERVER)).toHaveText(`${DEMO_TOOLS.length} / ${DEMO_TOOLS.length} registered`);
     await expect(sources.error(SERVER)).toHaveCount(0);
-    const secondPid = readPid(pidFile);
+    const secondPid = processMentioning(marker);
     expect(secondPid).not.toBe(firstPid);
     expect(isAlive(secondPid)).toBe(true);
     expect((await toolSearch(request, catalogId, SEARCH_TOOL)).found).toEqual([SEARCH_TOOL]);
@@ -123,11 +117,7 @@ test("a stdio MCP server added on the Sources page: its tools in the catalog, th
   } finally {
     // Whatever failed above, leave no server process behind.
     await request.delete(`/api/catalogs/${catalogId}/mcp-servers/${SERVER}`);
-    if (existsSync(pidFile)) {
-      const pid = Number(readFileSync(pidFile, "utf8").trim());
-      if (pid > 0 && isAlive(pid)) process.kill(pid);
-      rmSync(pidFile, { force: true });
-    }
+    for (const pid of processesMentioning(marker)) process.kill(pid);
   }
 });
 
@@ -152,6 +142,12 @@ test("the add form reports bad lines and the API's field errors, and an unreacha
   await expect(sources.fieldErrors("name")).toContainText("lowercase letters");
   await expect(sources.fieldErrors("command")).toContainText("The command is required.");
   await expect(sources.fieldErrors("env")).toContainText('"1BAD" is not a valid environment variable name.');
+  await expect(page.getByTestId("mcp-servers-empty")).toBeVisible();
+
+  // A variable the operator's allowlist does not name for the command line is refused at its field.
+  await sources.fillStdio({ name: "pidfile", command: "node", args: ["mcp-servers/demo-server.mjs"], env: { DEMO_MCP_PID_FILE: "/tmp/toolshed-e2e-pid" } });
+  await sources.submit();
+  await expect(sources.fieldErrors("env")).toContainText('The environment variable "DEMO_MCP_PID_FILE" is not one the operator allowed for this command line.');
   await expect(page.getByTestId("mcp-servers-empty")).toBeVisible();
 
   // A private address is refused at its field: nothing is stored, nothing is contacted.

@@ -11,16 +11,14 @@
  *   DEMO_MCP_HANG=1                        read requests but never answer, not even initialize
  *   DEMO_MCP_HANG_TOOLS=weather_forecast   calls of these tools never answer (the others do)
  *   DEMO_MCP_CRASH=1                       write an error (with DEMO_MCP_TOKEN in it) to stderr, exit with status 1
- *   DEMO_MCP_PID_FILE=/path                write the process id there once started
+ * It takes no path from its environment and writes no file: tests find its process by a marker
+ * argument, which it ignores (see tests/support/processes.ts).
  */
-import { writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
 
 const log = (message) => process.stderr.write(`[demo-mcp] ${message}\n`);
-
-if (process.env.DEMO_MCP_PID_FILE) writeFileSync(process.env.DEMO_MCP_PID_FILE, String(process.pid));
 
 if (process.env.DEMO_MCP_CRASH === "1") {
   // Echoes its token like a careless server would, so tests can check that clients mask it.

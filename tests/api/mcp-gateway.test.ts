@@ -14,7 +14,7 @@ import { useEnv } from "../sources/helpers";
 import { routeApiRequest } from "../support/api-routes";
 import { apiRequest, createTestToken, useFreshDatabase } from "./helpers";
 
-useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs`, TOOLSHED_MCP_CALL_TIMEOUT_MS: "1500" });
+useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs env=DEMO_MCP_HANG_TOOLS`, TOOLSHED_MCP_CALL_TIMEOUT_MS: "1500" });
 
 /** Toolshed over real HTTP: each request goes to the route handler its path names, answers stream back as they come. */
 let server: Server;

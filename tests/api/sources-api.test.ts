@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -20,7 +20,8 @@ import { listAudit } from "@/db/queries/audit";
 import { createMcpServer } from "@/db/queries/mcp-servers";
 import { mcpServers } from "@/db/tables";
 import { secretForms } from "@/lib/secrets";
-import { processesMentioning, useEnv, withEnv } from "../sources/helpers";
+import { useEnv, withEnv } from "../sources/helpers";
+import { processesMentioning, processMarker, processMentioning } from "../support/processes";
 import { jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const team = params({ catalog: "team" });
@@ -28,7 +29,7 @@ const LEAKY_SERVER = path.resolve("tests/sources/fixtures/leaky-server.mjs");
 // The stdio commands these tests may start (the demo server as this process's node runs it, a
 // missing command, a server that prints its secrets); nothing else, as in production.
 useEnv({
-  TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs; /no/such/command; ${process.execPath} ${LEAKY_SERVER}`,
+  TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs env=DEMO_MCP_TOKEN; /no/such/command; ${process.execPath} ${LEAKY_SERVER} env=SERVICE_TOKEN`,
   TOOLSHED_MCP_ALLOW_PRIVATE: undefined,
 });
 const REPO_SOURCES = { TOOLSHED_PLUGINS_DIR: "plugins", TOOLSHED_SKILLS_DIR: "skills", TOOLSHED_AGENTS_DIR: "agents" };
@@ -64,15 +65,15 @@ beforeEach(async () => {
 
 describe("MCP servers", () => {
   it("registers a stdio server's tools, loses them when the process dies, and gets them back on sync", async () => {
-    const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), "mcp-")), "pid");
+    const marker = processMarker("notes");
     const created = await json(
       serversRoute.POST(
         jsonRequest("POST", {
           name: "notes",
           transport: "stdio",
           command: process.execPath,
-          args: ["mcp-servers/demo-server.mjs"],
-          env: { DEMO_MCP_PID_FILE: pidFile, DEMO_MCP_TOKEN: "s3cret-token" },
+          args: ["mcp-servers/demo-server.mjs", marker],
+          env: { DEMO_MCP_TOKEN: "s3cret-token" },
         }),
         team,
       ),
@@ -95,7 +96,7 @@ describe("MCP servers", () => {
 
     // Down for this instance: its tools leave this instance's answers; the registry (shared by every
     // instance) and its revision stay as they were.
-    process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+    process.kill(processMentioning(marker), "SIGKILL");
     await waitFor(async () => (await json(serverRoute.GET(jsonRequest("GET"), params({ catalog: "team", name: "notes" })))).body.server.status === "error");
     const gone = await search("notes__weather_forecast");
     expect(gone.body.tools).toEqual([]);

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll } from "vitest";
 import { McpSourceError } from "@/lib/sources/mcp";
 
@@ -47,18 +46,4 @@ export async function failure(work: Promise<unknown>): Promise<McpSourceError> {
   );
   if (error instanceof McpSourceError) return error;
   throw new Error(`expected an McpSourceError, got ${String(error)}`);
-}
-
-/** Processes whose command line mentions `marker`: none may exist after a refusal. */
-export function processesMentioning(marker: string): number[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }

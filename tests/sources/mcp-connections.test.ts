@@ -1,14 +1,12 @@
-import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpConnections, type McpServerConfig, type McpStdioConfig } from "@/lib/sources/mcp";
-import { processesMentioning, useEnv } from "./helpers";
+import { processesMentioning, processMarker, processMentioning } from "../support/processes";
+import { useEnv } from "./helpers";
 
 const DEMO_SERVER = path.resolve("mcp-servers/demo-server.mjs");
 
-useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${DEMO_SERVER}` });
+useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${DEMO_SERVER} env=DEMO_MCP_HANG,DEMO_MCP_TOOLS` });
 
 async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -20,7 +18,7 @@ async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
 
 /** A demo server whose command line carries a unique marker, so that its processes can be counted. */
 function markedDemo(label: string, env?: Record<string, string>): { marker: string; config: McpServerConfig } {
-  const marker = `--${label}-${randomUUID()}`;
+  const marker = processMarker(label);
   return { marker, config: { name: "notes", transport: "stdio", command: process.execPath, args: [DEMO_SERVER, marker], ...(env ? { env } : {}) } };
 }
 
@@ -34,16 +32,15 @@ describe("McpConnections", () => {
   });
 
   it("keeps one live stdio process, reports its death at once, and reconnects on the next use", async () => {
-    const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), "mcp-")), "pid");
     const lost: string[] = [];
     connections = new McpConnections((key, reason) => lost.push(`${key}: ${reason}`));
-    const config = { name: "notes", transport: "stdio" as const, command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MCP_PID_FILE: pidFile } };
+    const { marker, config } = markedDemo("live");
 
     const first = await connections.list("demo/notes", config);
     expect(first.tools.map((tool) => tool.name)).toContain("notes__notes_search");
-    const pid = Number(readFileSync(pidFile, "utf8"));
+    const pid = processMentioning(marker);
     await connections.list("demo/notes", config);
-    expect(Number(readFileSync(pidFile, "utf8"))).toBe(pid);
+    expect(processMentioning(marker)).toBe(pid);
 
     const result = await connections.call("demo/notes", config, "weather_forecast", { city: "Lyon" });
     expect(result.isError).toBe(false);
@@ -55,7 +52,7 @@ describe("McpConnections", () => {
 
     const again = await connections.list("demo/notes", config);
     expect(again.tools.length).toBe(first.tools.length);
-    expect(Number(readFileSync(pidFile, "utf8"))).not.toBe(pid);
+    expect(processMentioning(marker)).not.toBe(pid);
   });
 
   it("does not report a connection closed on purpose, and gives up on a hanging server at its deadline and ends it", async () => {

@@ -1,5 +1,3 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readTurnView } from "@/app/_services/selection";
@@ -16,6 +14,7 @@ import { getMcpServer } from "@/db/queries/mcp-servers";
 import { listTools } from "@/db/queries/tools";
 import { rejectionReason } from "@/lib/selection/verify";
 import { jsonRequest, params, useFreshDatabase } from "../api/helpers";
+import { processMarker, processMentioning } from "../support/processes";
 import { useEnv } from "./helpers";
 
 const DEMO_SERVER = path.resolve("mcp-servers/demo-server.mjs");
@@ -41,12 +40,12 @@ async function processEnds(pid: number): Promise<void> {
 
 /** Adds a demo stdio server through the API (which syncs it, starting its process) and returns the process id. */
 async function addDemoServer(catalog: string, name: string): Promise<number> {
-  const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), "mcp-lifecycle-")), "pid");
-  const body = { name, transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MCP_PID_FILE: pidFile } };
+  const marker = processMarker(`${catalog}-${name}`);
+  const body = { name, transport: "stdio", command: process.execPath, args: [DEMO_SERVER, marker] };
   const response = await serversRoute.POST(jsonRequest("POST", body), params({ catalog }));
   expect(response.status).toBe(201);
   expect((await response.json()).server).toMatchObject({ status: "connected" });
-  const pid = Number(readFileSync(pidFile, "utf8"));
+  const pid = processMentioning(marker);
   expect(isAlive(pid)).toBe(true);
   return pid;
 }
@@ -87,11 +86,11 @@ describe("stdio MCP processes end with what configures them", () => {
   });
 
   it("a server added while a periodic round runs keeps its process: the round closes only connections that were orphans before it read the servers", async () => {
-    const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), "mcp-lifecycle-")), "pid");
-    const body = { name: "notes", transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MCP_PID_FILE: pidFile } };
+    const marker = processMarker("notes");
+    const body = { name: "notes", transport: "stdio", command: process.execPath, args: [DEMO_SERVER, marker] };
     const adding = serversRoute.POST(jsonRequest("POST", body), params({ catalog: "team" }));
     // Its process runs, and it is not stored yet: the round's read of the servers leaves it out.
-    const pid = await vi.waitFor(() => Number(readFileSync(pidFile, "utf8")) || Promise.reject(new Error("no pid yet")), { interval: 2, timeout: 10_000 });
+    const pid = await vi.waitFor(() => processMentioning(marker), { interval: 2, timeout: 10_000 });
     await syncMcpServersPeriodically(db);
 
     const response = await adding;

@@ -9,8 +9,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { McpConnections, type McpServerConfig } from "@/lib/sources/mcp";
 import { addressClass, BlockedAddressError, guardedFetch, hostRefusal, type Resolver } from "@/lib/sources/mcp/network-policy";
 import { mcpPolicyProblem } from "@/lib/sources/mcp/policy";
-import { isAllowedStdioCommand, parseStdioCommands, stdioPolicyProblem } from "@/lib/sources/mcp/stdio-policy";
-import { failure, processesMentioning, withEnv } from "./helpers";
+import { matchingStdioCommands, parseStdioCommands, stdioPolicyProblem } from "@/lib/sources/mcp/stdio-policy";
+import { processesMentioning } from "../support/processes";
+import { failure, withEnv } from "./helpers";
 
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), "toolshed-policy-"));
 
@@ -25,11 +26,11 @@ async function listOnce(config: McpServerConfig) {
 
 describe("the stdio allowlist", () => {
   it("parses ';'-separated command lines of whitespace-separated words, the demo server by default", () => {
-    expect(parseStdioCommands(undefined)).toEqual([{ command: "node", args: ["mcp-servers/demo-server.mjs"] }]);
+    expect(parseStdioCommands(undefined)).toEqual([{ command: "node", args: ["mcp-servers/demo-server.mjs"], env: ["DEMO_MCP_TOKEN"] }]);
     expect(parseStdioCommands("  npx  -y  @acme/mcp ;; uvx acme-mcp;node  ")).toEqual([
-      { command: "npx", args: ["-y", "@acme/mcp"] },
-      { command: "uvx", args: ["acme-mcp"] },
-      { command: "node", args: [] },
+      { command: "npx", args: ["-y", "@acme/mcp"], env: [] },
+      { command: "uvx", args: ["acme-mcp"], env: [] },
+      { command: "node", args: [], env: [] },
     ]);
     expect(parseStdioCommands("")).toEqual([]);
     expect(parseStdioCommands(" ; ")).toEqual([]);
@@ -37,32 +38,27 @@ describe("the stdio allowlist", () => {
 
   it("allows the same command whose arguments start with the line's arguments", () => {
     const allowed = parseStdioCommands("node mcp-servers/demo-server.mjs; npx -y @acme/mcp");
-    expect(isAllowedStdioCommand({ command: "node", args: ["mcp-servers/demo-server.mjs"] }, allowed)).toBe(true);
-    expect(isAllowedStdioCommand({ command: "node", args: ["mcp-servers/demo-server.mjs", "--verbose"] }, allowed)).toBe(true);
-    expect(isAllowedStdioCommand({ command: "npx", args: ["-y", "@acme/mcp", { value: "token", secret: true }] }, allowed)).toBe(true);
-    expect(isAllowedStdioCommand({ command: "npx", args: ["-y", { value: "@acme/mcp", secret: true }] }, allowed)).toBe(true);
-    expect(isAllowedStdioCommand({ command: "node", args: [] }, allowed)).toBe(false);
-    expect(isAllowedStdioCommand({ command: "node", args: ["--eval", "mcp-servers/demo-server.mjs"] }, allowed)).toBe(false);
-    expect(isAllowedStdioCommand({ command: "node", args: ["mcp-servers/demo-server.mjsx"] }, allowed)).toBe(false);
-    expect(isAllowedStdioCommand({ command: "/usr/bin/node", args: ["mcp-servers/demo-server.mjs"] }, allowed)).toBe(false);
-    expect(isAllowedStdioCommand({ command: "sh", args: ["-c", "node mcp-servers/demo-server.mjs"] }, allowed)).toBe(false);
-    expect(isAllowedStdioCommand({ command: "node", args: ["mcp-servers/demo-server.mjs"] }, [])).toBe(false);
+    const allows = (config: Parameters<typeof matchingStdioCommands>[0]) => matchingStdioCommands(config, allowed).length > 0;
+    expect(allows({ command: "node", args: ["mcp-servers/demo-server.mjs"] })).toBe(true);
+    expect(allows({ command: "node", args: ["mcp-servers/demo-server.mjs", "--verbose"] })).toBe(true);
+    expect(allows({ command: "npx", args: ["-y", "@acme/mcp", { value: "token", secret: true }] })).toBe(true);
+    expect(allows({ command: "npx", args: ["-y", { value: "@acme/mcp", secret: true }] })).toBe(true);
+    expect(allows({ command: "node", args: [] })).toBe(false);
+    expect(allows({ command: "node", args: ["--eval", "mcp-servers/demo-server.mjs"] })).toBe(false);
+    expect(allows({ command: "node", args: ["mcp-servers/demo-server.mjsx"] })).toBe(false);
+    expect(allows({ command: "/usr/bin/node", args: ["mcp-servers/demo-server.mjs"] })).toBe(false);
+    expect(allows({ command: "sh", args: ["-c", "node mcp-servers/demo-server.mjs"] })).toBe(false);
+    expect(matchingStdioCommands({ command: "node", args: ["mcp-servers/demo-server.mjs"] }, [])).toEqual([]);
   });
 
-  it("names the field and the allowed lines when it refuses, and refuses env variables that change what runs", () => {
-    const env = { TOOLSHED_MCP_STDIO_COMMANDS: "node mcp-servers/demo-server.mjs; uvx acme" };
+  it("names the field and the allowed lines when it refuses a command", () => {
+    const env = { TOOLSHED_MCP_STDIO_COMMANDS: "node mcp-servers/demo-server.mjs env=DEMO_MCP_TOKEN; uvx acme" };
     expect(stdioPolicyProblem({ command: "sh", args: ["-c", "id"] }, env)).toEqual({
       field: "command",
       message:
         'The command "sh" with these arguments is not one the operator allowed for stdio MCP servers. Allowed command lines (TOOLSHED_MCP_STDIO_COMMANDS, further arguments may follow): "node mcp-servers/demo-server.mjs", "uvx acme".',
     });
     expect(stdioPolicyProblem({ command: "sh", args: [] }, { TOOLSHED_MCP_STDIO_COMMANDS: "" })?.message).toMatch(/: none\.$/);
-    const demo = { command: "node", args: ["mcp-servers/demo-server.mjs"] };
-    expect(stdioPolicyProblem(demo, env)).toBeUndefined();
-    expect(stdioPolicyProblem({ ...demo, env: { DEMO_MCP_TOKEN: "x" } }, env)).toBeUndefined();
-    for (const name of ["NODE_OPTIONS", "LD_PRELOAD", "PATH", "BASH_ENV", "npm_config_registry", "PYTHONPATH"]) {
-      expect(stdioPolicyProblem({ ...demo, env: { [name]: "x" } }, env)).toMatchObject({ field: `env.${name}` });
-    }
   });
 });
 
@@ -267,7 +263,7 @@ describe("the connection pool refuses what the policy refuses", () => {
     const out = path.join(scratch(), "env.json");
     await withEnv(
       {
-        TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${reporter}`,
+        TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${reporter} env=CONFIGURED`,
         TOOLSHED_CANARY: "canary-of-the-parent",
         OPENAI_API_KEY: "sk-parent-key",
         HOME: "/home/parent",

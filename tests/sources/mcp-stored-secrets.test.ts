@@ -56,7 +56,8 @@ beforeEach(async () => {
 
 describe("stored MCP secrets", () => {
   it("stores the public config in the clear and the secrets encrypted; connecting gets the full config back", async () => {
-    for (const config of [STDIO, HTTP]) await createMcpServer(db, "team", config, "test", { TOOLSHED_MCP_STDIO_COMMANDS: "node mcp-servers/demo-server.mjs" });
+    for (const config of [STDIO, HTTP])
+      await createMcpServer(db, "team", config, "test", { TOOLSHED_MCP_STDIO_COMMANDS: "node mcp-servers/demo-server.mjs env=DEMO_MCP_TOKEN" });
     const rows = await storedRows(db);
     for (const row of rows) {
       expectNoCanary(String(row.config), `config of ${row.name}`);

@@ -1,13 +1,10 @@
-import { readFileSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { McpConnections, type McpConnectionTimeouts, type McpServerConfig } from "../../lib/sources/mcp";
 
 /** One connection per call, closed afterwards: each test sees a server from its start. */
@@ -27,6 +24,7 @@ const callMcpTool = (config: McpServerConfig, mcpName: string, args: Record<stri
   withConnection({}, (connections) => connections.call(config.name, config, mcpName, args));
 import { secretForms } from "../../lib/secrets";
 import { validateToolDraft } from "../../lib/tools/validate";
+import { processesMentioning, processMarker } from "../support/processes";
 import { failure, useEnv } from "./helpers";
 
 const DEMO_SERVER = resolve("mcp-servers/demo-server.mjs");
@@ -36,30 +34,20 @@ const DEMO_SERVER = resolve("mcp-servers/demo-server.mjs");
 const LEAKY_SERVER = resolve("tests/sources/fixtures/leaky-server.mjs");
 
 useEnv({
-  TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${DEMO_SERVER}; ${process.execPath} ${LEAKY_SERVER}; sh -c; toolshed-no-such-command`,
+  TOOLSHED_MCP_STDIO_COMMANDS: [
+    `${process.execPath} ${DEMO_SERVER} env=DEMO_MCP_TOOLS,DEMO_MCP_HANG,DEMO_MCP_CRASH,DEMO_MCP_TOKEN`,
+    `${process.execPath} ${LEAKY_SERVER} env=TOKEN,PIN,PASS`,
+    "sh -c env=DEMO_MCP_HANG",
+    "toolshed-no-such-command",
+  ].join(";"),
   TOOLSHED_MCP_ALLOW_PRIVATE: "1",
 });
 
-function demo(env: Record<string, string> = {}): McpServerConfig {
-  return { name: "demo", transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env };
-}
-
-/** A process that has exited but not yet been reaped by its new parent (a zombie) counts as gone. */
-function isRunning(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
+function demo(env: Record<string, string> = {}, marker?: string): McpServerConfig {
+  return { name: "demo", transport: "stdio", command: process.execPath, args: marker ? [DEMO_SERVER, marker] : [DEMO_SERVER], env };
 }
 
 describe("MCP over stdio, against the shipped demo server", () => {
-  let scratch: string;
-  beforeAll(async () => {
-    scratch = await mkdtemp(join(tmpdir(), "toolshed-mcp-"));
-  });
-  afterAll(() => rm(scratch, { recursive: true, force: true }));
-
   it("lists the demo server's tools in the unified format", async () => {
     const { serverInfo, tools, problems } = await listMcpTools(demo());
     expect(serverInfo).toEqual({ name: "toolshed-demo", version: "1.0.0", title: "Toolshed demo server" });
@@ -84,35 +72,34 @@ describe("MCP over stdio, against the shipped demo server", () => {
   });
 
   it("times out on a server that never answers, and kills it", async () => {
-    const pidFile = join(scratch, "hang.pid");
+    const marker = processMarker("hang");
     // Long enough for the server to start even on a loaded machine, so that it is really hanging.
     const limit = 1_500;
-    const error = await failure(listMcpTools(demo({ DEMO_MCP_HANG: "1", DEMO_MCP_PID_FILE: pidFile }), { connectTimeoutMs: limit }));
+    const error = await failure(listMcpTools(demo({ DEMO_MCP_HANG: "1" }, marker), { connectTimeoutMs: limit }));
     // The deadline gave up (not a crash, not a refusal), and says which deadline; how long that took is the benchmark's business.
     expect(error.failure).toBe("timeout");
     expect(error.message).toMatch(/did not complete the MCP handshake within 1500 ms/);
     // It was running and hanging, as its stderr shows, when the deadline came.
     expect(error.message).toMatch(/hanging on purpose/);
-    const pid = Number(await readFile(pidFile, "utf8"));
     // It does not survive the failure (SIGTERM at once, SIGKILL after a grace period).
-    await expect.poll(() => isRunning(pid), { timeout: 10_000, interval: 20 }).toBe(false);
+    await expect.poll(() => processesMentioning(marker), { timeout: 10_000, interval: 20 }).toEqual([]);
   });
 
   it("also kills a hung server started through a wrapper that does not pass signals on", async () => {
-    const pidFile = join(scratch, "wrapped.pid");
+    const marker = processMarker("wrapped");
     // The shell stays as the parent (it has more to do after node), like npx or uvx would.
     const wrapped: McpServerConfig = {
       name: "wrapped",
       transport: "stdio",
       command: "sh",
-      args: ["-c", `"${process.execPath}" "${DEMO_SERVER}"; echo "server exited" >&2`],
-      env: { DEMO_MCP_HANG: "1", DEMO_MCP_PID_FILE: pidFile },
+      args: ["-c", `"${process.execPath}" "${DEMO_SERVER}" ${marker}; echo "server exited" >&2`],
+      env: { DEMO_MCP_HANG: "1" },
     };
     const error = await failure(listMcpTools(wrapped, { connectTimeoutMs: 1_500 }));
     expect(error.failure).toBe("timeout");
-    const pid = Number(await readFile(pidFile, "utf8"));
-    // Its file descriptors close a moment before it leaves the process table.
-    await expect.poll(() => isRunning(pid), { timeout: 10_000, interval: 20 }).toBe(false);
+    expect(error.message).toMatch(/hanging on purpose/);
+    // Neither the shell nor the node under it (both mention the marker) survives; a zombie's command line is empty.
+    await expect.poll(() => processesMentioning(marker), { timeout: 10_000, interval: 20 }).toEqual([]);
   });
 
   it("reports a command that does not exist", async () => {

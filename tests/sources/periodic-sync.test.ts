@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -18,10 +17,11 @@ import type { Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { createMcpServer, deleteMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
 import { useFreshDatabase } from "../api/helpers";
-import { processesMentioning, useEnv, withEnv } from "./helpers";
+import { processesMentioning, processMarker } from "../support/processes";
+import { useEnv, withEnv } from "./helpers";
 
 const DEMO_SERVER = path.resolve("mcp-servers/demo-server.mjs");
-useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${DEMO_SERVER}`, TOOLSHED_MCP_ALLOW_PRIVATE: "1" });
+useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${DEMO_SERVER} env=DEMO_MCP_TOKEN`, TOOLSHED_MCP_ALLOW_PRIVATE: "1" });
 
 /** An MCP server over HTTP whose tools/list answers only when the test opens the gate; it counts the listings. */
 function gatedServer() {
@@ -116,7 +116,7 @@ describe("MCP syncs of one server", () => {
   });
 
   it("a server deleted meanwhile: the sync is a not-found error, its process is stopped, and a periodic round passes it over", async () => {
-    const marker = `--deleted-${randomUUID()}`;
+    const marker = processMarker("deleted");
     await createMcpServer(db, "team", { name: "notes", transport: "stdio", command: process.execPath, args: [DEMO_SERVER, marker] }, "tests");
     expect((await syncMcpServer(db, "team", "notes")).error).toBeUndefined();
     expect(processesMentioning(marker)).toHaveLength(1);

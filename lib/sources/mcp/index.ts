@@ -34,9 +34,10 @@ export { hasSecrets, HIDDEN_SECRET, joinMcpSecrets, mcpSecretValues, redactMcpCo
 export {
   allowedStdioCommands,
   DEFAULT_STDIO_COMMANDS,
-  isAllowedStdioCommand,
+  matchingStdioCommands,
   parseStdioCommands,
   STDIO_COMMANDS_ENV,
+  StdioCommandsError,
   stdioPolicyProblem,
   type StdioCommandLine,
 } from "./stdio-policy";

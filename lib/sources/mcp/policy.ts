@@ -6,7 +6,7 @@ type Env = Record<string, string | undefined>;
 
 /**
  * Why the operator's policy refuses this server, on which field, or undefined: a stdio command
- * not in TOOLSHED_MCP_STDIO_COMMANDS (or an env variable that would change what it runs), an
+ * not in TOOLSHED_MCP_STDIO_COMMANDS (or an env variable its line does not name), an
  * HTTP URL whose host is a loopback, private, link-local or reserved IP literal or localhost.
  * Checked when a server is added and again before every connection; host names are also
  * checked after DNS resolution when connecting.
