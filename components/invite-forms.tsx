@@ -77,8 +77,21 @@ function AccountField({
   );
 }
 
-/** Creates the account for the invited e-mail (which the form shows but cannot change), then signs in. */
-export function InviteAccountForm({ token, email, minPasswordLength }: { token: string; email: string; minPasswordLength: number }) {
+/**
+ * Creates the account for the invited e-mail (which the form shows but cannot change), then signs in;
+ * `replacesUnprovenAccount`: an account whose address was never proven exists, and this one replaces it.
+ */
+export function InviteAccountForm({
+  token,
+  email,
+  minPasswordLength,
+  replacesUnprovenAccount = false,
+}: {
+  token: string;
+  email: string;
+  minPasswordLength: number;
+  replacesUnprovenAccount?: boolean;
+}) {
   const [pending, startTransition] = useTransition();
   const [problems, setProblems] = useState<Problems>({});
   return (
@@ -93,7 +106,13 @@ export function InviteAccountForm({ token, email, minPasswordLength }: { token: 
         startTransition(async () => setProblems(problemsOf(await createInvitedAccountAction(token, input))));
       }}
     >
-      <h2>Create your account</h2>
+      <h2>{replacesUnprovenAccount ? "Not yours? Create your account" : "Create your account"}</h2>
+      {replacesUnprovenAccount && (
+        <p className="small" data-testid="invite-replaces-account">
+          The existing account for {email} was made without proof that the address is its owner&apos;s. Creating yours deletes it, with its password, sessions
+          and team memberships.
+        </p>
+      )}
       <div className="field">
         <label htmlFor="invite-account-email">E-mail</label>
         <input id="invite-account-email" type="text" value={email} readOnly autoComplete="username" />

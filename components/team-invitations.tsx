@@ -44,11 +44,30 @@ export function TeamInvitations({ teamId, invitations, now }: { teamId: string; 
       />
       <TeamTable
         testId="invitation-table"
-        headings={["E-mail", "Role", "Invited by", "Status", "Expires", ""]}
+        headings={["E-mail", "Role", "Invited by", "Status", "Accepted by", "Expires", ""]}
         rows={invitations.map((invitation) => <InvitationRow key={invitation.id} teamId={teamId} invitation={invitation} status={statusOf(invitation, now)} />)}
         empty="No invitations yet."
       />
     </section>
+  );
+}
+
+/** Who accepted, and whether their address is proven or only claimed by whoever opened the link. */
+function Acceptor({ acceptor }: { acceptor: Invitation["acceptedBy"] }) {
+  if (!acceptor) return <span className="muted">—</span>;
+  return (
+    <>
+      {acceptor.name} <span className="small mono">{acceptor.email}</span>{" "}
+      {acceptor.emailVerified ? (
+        <span className="badge ok" title="Proven by the operator or a sign-in provider">
+          address proven
+        </span>
+      ) : (
+        <span className="badge warn" title="Whoever opened the invitation link chose the password; nothing proves they own the address">
+          address unproven
+        </span>
+      )}
+    </>
   );
 }
 
@@ -69,6 +88,9 @@ function InvitationRow({ teamId, invitation, status }: { teamId: string; invitat
             </>
           )}
         </span>
+      </td>
+      <td data-testid={`invitation-acceptor-${invitation.email}`}>
+        <Acceptor acceptor={invitation.acceptedBy} />
       </td>
       <td className="small mono">{status === "accepted" ? "—" : <LocalTime iso={invitation.expiresAt} />}</td>
       <td>

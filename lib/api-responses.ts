@@ -146,7 +146,17 @@ const mcpServer = z.looseObject({
 const sourceSync = z.looseObject({ added: nameList, updated: nameList, unregistered: nameList });
 
 const team = z.object({ id: z.string(), name: z.string() });
-const invitation = z.looseObject({ id: z.string(), email: z.string(), role: z.enum(TEAM_ROLES), expiresAt: timestamp, acceptedAt: timestamp.nullable() });
+const invitation = z.looseObject({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(TEAM_ROLES),
+  expiresAt: timestamp,
+  acceptedAt: timestamp.nullable(),
+  acceptedBy: z
+    .object({ userId: z.string(), name: z.string(), email: z.string(), emailVerified: z.boolean() })
+    .nullable()
+    .describe("The account that accepted it, and whether its address is proven (by the operator or a sign-in provider)."),
+});
 const apiToken = z.object({
   id: z.string(),
   teamId: z.string(),

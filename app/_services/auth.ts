@@ -5,6 +5,7 @@ import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { authDatabaseAdapter } from "@/db/auth-adapter";
 import { getDb } from "@/db/client";
 import { hasOpenInvitationFor } from "@/db/queries/teams";
+import { countSignInMethods, findUser, proveAddress } from "@/db/queries/users";
 import { configuredOrigins, publicOrigin } from "@/lib/auth/origin";
 import { signInProvidersFromEnv } from "@/lib/auth/sign-in-providers";
 import { deriveKey } from "@/lib/secrets";
@@ -27,6 +28,11 @@ function createAuth() {
     database: authDatabaseAdapter(getDb()),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: 256 },
     socialProviders: providers.github ? { github: providers.github } : {},
+    account: {
+      // An account whose address is unproven (made through an invitation link) is linked to the
+      // provider's sign-in all the same: the link proves the address (see proveAddressOnProviderLink).
+      accountLinking: { requireLocalEmailVerified: false },
+    },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     rateLimit: { enabled: true, window: 60, max: 100, customRules: { "/sign-in/email": { window: 60, max: 10 } } },
     telemetry: { enabled: false },
@@ -40,9 +46,29 @@ function createAuth() {
           },
         },
       },
+      account: { create: { before: proveAddressOnProviderLink } },
     },
     plugins: [genericOAuth({ config: providers.oidc ? [providers.oidc] : [] }), nextCookies()],
   });
+}
+
+/**
+ * A sign-in provider is being linked to a person who has a way of signing in already. better-auth
+ * links only when the provider says the address is verified (no provider is configured as trusted
+ * without that claim), so the address is proven now, and what was set up on the account without
+ * proof goes: a password chosen through an invitation link, another provider's link, its sessions.
+ * Whoever squatted the address is locked out; the new link and the session it brings stay.
+ * A provider's sign-up (no way of signing in yet) is left alone: its own claim sets emailVerified.
+ */
+async function proveAddressOnProviderLink(account: { userId: string; providerId: string }): Promise<void> {
+  const db = getDb();
+  if (account.providerId === "credential" || (await countSignInMethods(db, account.userId)) === 0) return;
+  if (await proveAddress(db, account.userId)) {
+    const user = await findUser(db, account.userId);
+    console.warn(
+      `Sign-in with ${account.providerId} proved the address ${user?.email} of account ${account.userId}: its earlier password, links and sessions were removed.`,
+    );
+  }
 }
 
 type Auth = ReturnType<typeof createAuth>;
@@ -55,13 +81,20 @@ export function getAuth(): Auth {
   return cache.toolshedAuth.auth;
 }
 
-/** Creates a person with an e-mail and password, bypassing public sign-up (which is off). */
-export async function createPasswordUser(input: { email: string; name: string; password: string }): Promise<{ id: string; email: string }> {
+/**
+ * Creates a person with an e-mail and password, bypassing public sign-up (which is off). The
+ * operator's paths (setup link, TOOLSHED_ADMIN_EMAIL, the CLI) vouch for the address; an invitation
+ * link does not (whoever opened it may not own the address): it passes `addressProven: false`.
+ */
+export async function createPasswordUser(
+  input: { email: string; name: string; password: string },
+  { addressProven }: { addressProven: boolean } = { addressProven: true },
+): Promise<{ id: string; email: string }> {
   const email = input.email.trim().toLowerCase();
   const context = await getAuth().$context;
   approvedSignUps.add(email);
   try {
-    const user = await context.internalAdapter.createUser({ email, name: input.name.trim() || email, emailVerified: true }, { method: "admin" });
+    const user = await context.internalAdapter.createUser({ email, name: input.name.trim() || email, emailVerified: addressProven }, { method: "admin" });
     if (!user) throw new Error(`Could not create the account for ${email}.`);
     await context.internalAdapter.linkAccount({
       userId: user.id,

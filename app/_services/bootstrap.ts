@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { deleteSetting, takeSetting, writeSetting } from "@/db/queries/settings";
 import { DEFAULT_TEAM, setMemberRole } from "@/db/queries/teams";
-import { countUsers, findUserByEmail } from "@/db/queries/users";
+import { countUsers, findUserByEmail, proveAddress } from "@/db/queries/users";
 import { publicOrigin } from "@/lib/auth/origin";
 import { hashSecretToken, newLinkSecret } from "@/lib/auth/tokens";
 import { ToolshedError } from "@/lib/errors";
@@ -39,6 +39,8 @@ export async function bootstrapAccounts(db: Db, env: Env = process.env, log: (li
 async function ensureAdmin(db: Db, email: string, password: string): Promise<void> {
   checkPassword(password, "TOOLSHED_ADMIN_PASSWORD");
   const existing = await findUserByEmail(db, email);
+  // The operator vouches for the address: whatever was set up on an unproven account for it goes.
+  if (existing) await proveAddress(db, existing.id);
   const user = existing ?? (await createPasswordUser({ email, name: email.split("@")[0], password }));
   if (existing && !(await passwordMatches(existing.id, password))) await setPassword(existing.id, password);
   await setMemberRole(db, DEFAULT_TEAM, user.id, "admin");

@@ -4,10 +4,10 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { actionPrincipal, enforceRateLimit } from "@/app/_services/access";
-import { MIN_PASSWORD_LENGTH, createPasswordUser, getAuth } from "@/app/_services/auth";
+import { MIN_PASSWORD_LENGTH, getAuth } from "@/app/_services/auth";
+import { createInvitedAccount } from "@/app/_services/invitations";
 import { getDb } from "@/db/client";
 import { acceptInvitation, findOpenInvitation, type OpenInvitation } from "@/db/queries/teams";
-import { findUserByEmail } from "@/db/queries/users";
 import { runAction, type ActionResult } from "@/lib/action-result";
 import { ToolshedError } from "@/lib/errors";
 import { parseWith } from "@/lib/http";
@@ -39,8 +39,9 @@ export async function acceptInvitationAction(secret: string): Promise<ActionResu
 }
 
 /**
- * Someone without an account follows their invitation: creates the account for the invited e-mail
- * (the form cannot choose another), joins the team, is signed in and lands on the home page.
+ * Someone without an account (or whose only account's address is unproven) follows their invitation:
+ * creates the account for the invited e-mail (the form cannot choose another), joins the team, is
+ * signed in and lands on the home page.
  */
 export async function createInvitedAccountAction(secret: string, input: unknown): Promise<ActionResult<never>> {
   const result = await runAction(async () => {
@@ -56,12 +57,7 @@ export async function createInvitedAccountAction(secret: string, input: unknown)
         verdict.retryAfterSeconds,
       );
     }
-    const db = getDb();
-    if (await findUserByEmail(db, open.email)) {
-      throw new ToolshedError("conflict", `An account for ${open.email} exists already: sign in to accept the invitation.`, "email");
-    }
-    const user = await createPasswordUser({ email: open.email, name: body.name, password: body.password });
-    await acceptInvitation(db, open.secret, user.id);
+    await createInvitedAccount(open, body);
     return { email: open.email, password: body.password, teamId: open.teamId };
   });
   if (!result.ok) return result;

@@ -30,6 +30,16 @@ export interface Invitation {
   invitedBy: string;
   expiresAt: string;
   acceptedAt: string | null;
+  /** Who accepted it, so that admins see whether the address's owner did; null while pending or once that account is deleted. */
+  acceptedBy: InvitationAcceptor | null;
+}
+
+export interface InvitationAcceptor {
+  userId: string;
+  name: string;
+  email: string;
+  /** Whether the address is proven to be theirs (by the operator or a sign-in provider), not only claimed through a link. */
+  emailVerified: boolean;
 }
 
 export async function listTeams(db: Db, ids?: string[]): Promise<Team[]> {
@@ -151,7 +161,7 @@ export async function createInvitation(
   return { invitation: toInvitation(row), secret };
 }
 
-function toInvitation(row: typeof invitations.$inferSelect): Invitation {
+function toInvitation(row: typeof invitations.$inferSelect, acceptedBy: InvitationAcceptor | null = null): Invitation {
   return {
     id: row.id,
     email: row.email,
@@ -159,12 +169,19 @@ function toInvitation(row: typeof invitations.$inferSelect): Invitation {
     invitedBy: row.invitedBy,
     expiresAt: row.expiresAt.toISOString(),
     acceptedAt: row.acceptedAt?.toISOString() ?? null,
+    acceptedBy,
   };
 }
 
 export async function listInvitations(db: Db, teamId: string): Promise<Invitation[]> {
   await getTeam(db, teamId);
-  return (await db.select().from(invitations).where(eq(invitations.teamId, teamId)).orderBy(asc(invitations.createdAt))).map(toInvitation);
+  const rows = await db
+    .select({ invitation: invitations, acceptor: { userId: users.id, name: users.name, email: users.email, emailVerified: users.emailVerified } })
+    .from(invitations)
+    .leftJoin(users, eq(users.id, invitations.acceptedBy))
+    .where(eq(invitations.teamId, teamId))
+    .orderBy(asc(invitations.createdAt));
+  return rows.map((row) => toInvitation(row.invitation, row.acceptor));
 }
 
 export async function revokeInvitation(db: Db, teamId: string, id: string): Promise<void> {
@@ -208,7 +225,7 @@ export async function acceptInvitation(db: Db, secret: string, userId: string): 
   await writeTransaction(db, async (tx) => {
     const claimed = await tx
       .update(invitations)
-      .set({ acceptedAt: new Date() })
+      .set({ acceptedAt: new Date(), acceptedBy: userId })
       .where(and(eq(invitations.id, open.id), isNull(invitations.acceptedAt)))
       .returning({ id: invitations.id });
     if (claimed.length === 0) throw new ToolshedError("conflict", "This invitation was just used.", "token");

@@ -271,6 +271,7 @@ describe("invitations", () => {
       invitedBy: "admin@example.com",
       expiresAt: expect.any(String),
       acceptedAt: null,
+      acceptedBy: null,
     });
     expect(link).toMatch(new RegExp(`^${APP_ORIGIN}/invite/[A-Za-z0-9_-]{43}$`));
     const secret = link.split("/invite/")[1];
@@ -308,9 +309,13 @@ describe("invitations", () => {
     await expect(acceptInvitation(db, secret, otherId)).rejects.toThrow(/not valid/);
     expect(await findOpenInvitation(db, secret)).toBeUndefined();
     expect((await listMembers(db, DEFAULT_TEAM)).map((member) => member.email)).toEqual(["joiner@example.com"]);
-    // An accepted invitation is listed as such and can no longer be revoked.
+    // An accepted invitation is listed as such, with who accepted it, and can no longer be revoked.
     const listed = (await (await call(invitationsRoute.GET as Handler, "GET", {}, {})).json()).invitations;
-    expect(listed[0]).toMatchObject({ id: invitation.id, acceptedAt: expect.any(String) });
+    expect(listed[0]).toMatchObject({
+      id: invitation.id,
+      acceptedAt: expect.any(String),
+      acceptedBy: { userId: joinerId, name: "joiner", email: "joiner@example.com", emailVerified: true },
+    });
     expect((await call(invitationRoute.DELETE as Handler, "DELETE", { id: invitation.id }, {})).status).toBe(404);
   });
 });

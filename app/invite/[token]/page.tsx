@@ -29,7 +29,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   }
   const user = await currentUser();
   const signInPath = `/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`;
-  const accountExists = !user && !!(await findUserByEmail(db, invitation.email));
+  const existing = user ? undefined : await findUserByEmail(db, invitation.email);
   return (
     <main className="page narrow stack">
       <div>
@@ -57,13 +57,24 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
             <InviteSignOutButton token={token} />
           </div>
         )
-      ) : accountExists ? (
+      ) : existing?.emailVerified ? (
         <div className="panel stack">
           <p>An account for {invitation.email} exists already: sign in to accept the invitation.</p>
           <Link className="button primary" href={signInPath} data-testid="invite-sign-in">
             Sign in to accept
           </Link>
         </div>
+      ) : existing ? (
+        // Its address was never proven: it may be someone else's, made through an earlier link.
+        <>
+          <div className="panel stack" data-testid="invite-unproven-account">
+            <p>An account for {invitation.email} exists already. If it is yours, sign in to accept the invitation.</p>
+            <Link className="button" href={signInPath} data-testid="invite-sign-in">
+              This is my account: sign in to accept
+            </Link>
+          </div>
+          <InviteAccountForm token={token} email={invitation.email} minPasswordLength={MIN_PASSWORD_LENGTH} replacesUnprovenAccount />
+        </>
       ) : (
         <>
           <InviteAccountForm token={token} email={invitation.email} minPasswordLength={MIN_PASSWORD_LENGTH} />
