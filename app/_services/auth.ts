@@ -5,6 +5,7 @@ import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { authDatabaseAdapter } from "@/db/auth-adapter";
 import { getDb } from "@/db/client";
 import { hasOpenInvitationFor } from "@/db/queries/teams";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/auth/client-address";
 import { configuredOrigins, publicOrigin } from "@/lib/auth/origin";
 import { signInProvidersFromEnv } from "@/lib/auth/sign-in-providers";
 import { deriveKey } from "@/lib/secrets";
@@ -28,7 +29,12 @@ function createAuth() {
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: 256 },
     socialProviders: providers.github ? { github: providers.github } : {},
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
-    rateLimit: { enabled: true, window: 60, max: 100, customRules: { "/sign-in/email": { window: 60, max: 10 } } },
+    // Password sign-in has our own limits and lockout (./sign-in-guard); the rest keep better-auth's,
+    // keyed on the client address our server writes (never on a header the client chose).
+    rateLimit: { enabled: true, window: 60, max: 100, customRules: { "/sign-in/email": false } },
+    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
+    // The other endpoints that check a password: Toolshed's pages do not use them.
+    disabledPaths: ["/change-password", "/verify-password", "/delete-user"],
     telemetry: { enabled: false },
     databaseHooks: {
       user: {

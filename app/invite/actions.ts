@@ -5,6 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { actionPrincipal, enforceRateLimit } from "@/app/_services/access";
 import { MIN_PASSWORD_LENGTH, createPasswordUser, getAuth } from "@/app/_services/auth";
+import { signInWithPassword } from "@/app/_services/sign-in-guard";
 import { getDb } from "@/db/client";
 import { acceptInvitation, findOpenInvitation, type OpenInvitation } from "@/db/queries/teams";
 import { findUserByEmail } from "@/db/queries/users";
@@ -60,21 +61,13 @@ export async function createInvitedAccountAction(secret: string, input: unknown)
     if (await findUserByEmail(db, open.email)) {
       throw new ToolshedError("conflict", `An account for ${open.email} exists already: sign in to accept the invitation.`, "email");
     }
-    const user = await createPasswordUser({ email: open.email, name: body.name, password: body.password });
-    await acceptInvitation(db, open.secret, user.id);
-    return { email: open.email, password: body.password, teamId: open.teamId };
+    await signInWithPassword({ email: open.email, password: body.password }, await headers(), async () => {
+      const user = await createPasswordUser({ email: open.email, name: body.name, password: body.password });
+      await acceptInvitation(db, open.secret, user.id);
+    });
   });
   if (!result.ok) return result;
-  const { email, password, teamId } = result.data;
-  let signedIn = true;
-  try {
-    await getAuth().api.signInEmail({ body: { email, password }, headers: await headers() });
-  } catch (error) {
-    // The account exists and has joined the team: signing in by hand still works.
-    console.error("Signing in the invited account failed:", error);
-    signedIn = false;
-  }
-  redirect(signedIn ? "/" : `/sign-in?next=${encodeURIComponent(`/teams/${teamId}`)}`);
+  redirect("/");
 }
 
 /** Signs out whoever is signed in and comes back to the invitation, so the invited person can accept it. */
