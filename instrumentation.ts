@@ -12,6 +12,9 @@ export async function register() {
   // First: requests from now on carry their socket's peer address (see lib/auth/peer-address).
   const { installPeerAddressHeader } = await import("./lib/auth/peer-address");
   installPeerAddressHeader();
+  const { TRUSTED_PROXIES_VARIABLE, trustedProxiesFrom } = await import("./lib/auth/client-address");
+  // An unreadable proxy list stops the start here, naming the variable, rather than every sign-in.
+  trustedProxiesFrom(process.env[TRUSTED_PROXIES_VARIABLE]);
   const { assertMigrated, getDb } = await import("./db/client");
   const { DEFAULT_MCP_SYNC_INTERVAL_MS, startPeriodicSync, syncAllSources } = await import("./app/_services/sources");
   const { bootstrapAccounts } = await import("./app/_services/bootstrap");
