@@ -135,6 +135,8 @@ async function passwordSignIn(request: Request): Promise<Response> {
   try {
     const body = await readBodyText(request, SIGN_IN_BODY_LIMIT);
     return await guardSignIn(emailIn(body), request.headers, async (headers) => {
+      // The body as read (and re-encoded): its length is the new body's, not the one declared.
+      headers.delete("content-length");
       const response = await getAuth().handler(new Request(request.url, { method: request.method, headers, body }));
       const outcome = response.status === 401 ? "wrong_password" : response.ok ? "succeeded" : "neither";
       return { outcome, value: outcome === "succeeded" ? await withoutToken(response) : response };
