@@ -1,5 +1,6 @@
 /**
- * At server start, on the Node.js runtime only (never during the build): open the database, which
+ * At server start, on the Node.js runtime only (never during the build): mark each request with
+ * the address it came from, open the database, which
  * `npm run db:migrate` migrated and seeded (one it has not stops the start here, with an error
  * that says to run it), make sure someone can sign in (the operator's admin, or a one-time setup
  * link in the log), then load plugins, skills and agent files, connect the MCP servers, and keep
@@ -8,6 +9,12 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // First: requests from now on carry their socket's peer address (see lib/auth/peer-address).
+  const { installPeerAddressHeader } = await import("./lib/auth/peer-address");
+  installPeerAddressHeader();
+  const { TRUSTED_PROXIES_VARIABLE, trustedProxiesFrom } = await import("./lib/auth/client-address");
+  // An unreadable proxy list stops the start here, naming the variable, rather than every sign-in.
+  trustedProxiesFrom(process.env[TRUSTED_PROXIES_VARIABLE]);
   const { assertMigrated, getDb } = await import("./db/client");
   const { DEFAULT_MCP_SYNC_INTERVAL_MS, startPeriodicSync, syncAllSources } = await import("./app/_services/sources");
   const { bootstrapAccounts } = await import("./app/_services/bootstrap");

@@ -6,6 +6,7 @@ import { authDatabaseAdapter } from "@/db/auth-adapter";
 import { getDb } from "@/db/client";
 import { hasOpenInvitationFor } from "@/db/queries/teams";
 import { countSignInMethods, findUser, proveAddress } from "@/db/queries/users";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/auth/client-address";
 import { configuredOrigins, publicOrigin } from "@/lib/auth/origin";
 import { signInProvidersFromEnv } from "@/lib/auth/sign-in-providers";
 import { deriveKey } from "@/lib/secrets";
@@ -34,7 +35,12 @@ function createAuth() {
       accountLinking: { requireLocalEmailVerified: false },
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
-    rateLimit: { enabled: true, window: 60, max: 100, customRules: { "/sign-in/email": { window: 60, max: 10 } } },
+    // Password sign-in has our own limits and lockout (./sign-in-guard); the rest keep better-auth's,
+    // keyed on the client address our server writes (never on a header the client chose).
+    rateLimit: { enabled: true, window: 60, max: 100, customRules: { "/sign-in/email": false } },
+    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
+    // The other endpoints that check a password: Toolshed's pages do not use them.
+    disabledPaths: ["/change-password", "/verify-password", "/delete-user"],
     telemetry: { enabled: false },
     databaseHooks: {
       user: {

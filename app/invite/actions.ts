@@ -6,6 +6,7 @@ import { z } from "zod";
 import { actionPrincipal, enforceRateLimit } from "@/app/_services/access";
 import { MIN_PASSWORD_LENGTH, getAuth } from "@/app/_services/auth";
 import { createInvitedAccount } from "@/app/_services/invitations";
+import { signInWithPassword } from "@/app/_services/sign-in-guard";
 import { getDb } from "@/db/client";
 import { acceptInvitation, findOpenInvitation, type OpenInvitation } from "@/db/queries/teams";
 import { runAction, type ActionResult } from "@/lib/action-result";
@@ -57,20 +58,10 @@ export async function createInvitedAccountAction(secret: string, input: unknown)
         verdict.retryAfterSeconds,
       );
     }
-    await createInvitedAccount(open, body);
-    return { email: open.email, password: body.password, teamId: open.teamId };
+    await signInWithPassword({ email: open.email, password: body.password }, await headers(), () => createInvitedAccount(open, body));
   });
   if (!result.ok) return result;
-  const { email, password, teamId } = result.data;
-  let signedIn = true;
-  try {
-    await getAuth().api.signInEmail({ body: { email, password }, headers: await headers() });
-  } catch (error) {
-    // The account exists and has joined the team: signing in by hand still works.
-    console.error("Signing in the invited account failed:", error);
-    signedIn = false;
-  }
-  redirect(signedIn ? "/" : `/sign-in?next=${encodeURIComponent(`/teams/${teamId}`)}`);
+  redirect("/");
 }
 
 /** Signs out whoever is signed in and comes back to the invitation, so the invited person can accept it. */

@@ -1,45 +1,20 @@
 "use server";
 
-import { APIError } from "better-auth/api";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getAuth } from "@/app/_services/auth";
 import { completeSetup } from "@/app/_services/bootstrap";
+import { signInWithPassword } from "@/app/_services/sign-in-guard";
 import { getDb } from "@/db/client";
 import { runAction } from "@/lib/action-result";
 import { safeReturnPath, setupBody, signInBody } from "@/lib/auth/forms";
 import { ToolshedError } from "@/lib/errors";
 import { parseWith } from "@/lib/http";
-import { consumeRateLimit } from "@/lib/rate-limit";
-
-async function limitSignIn(email: string): Promise<void> {
-  const requestHeaders = await headers();
-  const address = requestHeaders.get("x-forwarded-for")?.split(",")[0].trim() || "direct";
-  for (const key of [`email:${email.toLowerCase()}`, `address:${address}`]) {
-    const verdict = await consumeRateLimit("auth", key);
-    if (!verdict.ok) {
-      throw new ToolshedError(
-        "rate_limited",
-        `Too many sign-in attempts; try again in ${verdict.retryAfterSeconds} s.`,
-        undefined,
-        undefined,
-        verdict.retryAfterSeconds,
-      );
-    }
-  }
-}
 
 /** Signs in with e-mail and password; the session cookie is set on this action's response. */
 export async function signInAction(input: unknown) {
   return runAction(async () => {
-    const { email, password } = parseWith(signInBody, input);
-    await limitSignIn(email);
-    try {
-      await getAuth().api.signInEmail({ body: { email, password }, headers: await headers() });
-    } catch (error) {
-      if (error instanceof APIError) throw new ToolshedError("unauthorized", "Wrong e-mail or password.", "password");
-      throw error;
-    }
+    await signInWithPassword(parseWith(signInBody, input), await headers());
     return { signedIn: true };
   });
 }
@@ -63,9 +38,7 @@ export async function signOutAction() {
 export async function completeSetupAction(token: string, input: unknown) {
   return runAction(async () => {
     const body = parseWith(setupBody, input);
-    await limitSignIn(body.email);
-    await completeSetup(getDb(), token, body);
-    await getAuth().api.signInEmail({ body: { email: body.email, password: body.password }, headers: await headers() });
+    await signInWithPassword(body, await headers(), () => completeSetup(getDb(), token, body));
     return { signedIn: true };
   });
 }

@@ -42,7 +42,8 @@ function readRouteTable(): TableRow[] {
     for (const [index, name] of header.entries()) {
       if (!(METHODS as readonly string[]).includes(name) || !cells[index]) continue;
       const who = cells[index].replace(/\s*\(.*$/, "").replace(/[¹²³⁴⁵]/g, "");
-      if (!(WHO as readonly string[]).includes(who)) throw new Error(`README route table: "${cells[index]}" for ${name} ${row.path} is not one of ${WHO.join(", ")}`);
+      if (!(WHO as readonly string[]).includes(who))
+        throw new Error(`README route table: "${cells[index]}" for ${name} ${row.path} is not one of ${WHO.join(", ")}`);
       row.who[name as Method] = who as Who;
     }
     rows.push(row);

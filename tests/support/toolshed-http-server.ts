@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { PEER_ADDRESS_HEADER, peerAddressHeaderValue } from "@/lib/auth/peer-address";
 import { routeApiRequest } from "./api-routes";
 
 /**
@@ -28,6 +29,8 @@ export async function startToolshedHttpServer(): Promise<ToolshedHttpServer> {
       requests.push(`${incoming.method} ${url.pathname}`);
       const headers = new Headers();
       for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
+      // As Toolshed's own server does (lib/auth/peer-address), whatever the client sent.
+      headers.set(PEER_ADDRESS_HEADER, peerAddressHeaderValue(incoming.socket.remoteAddress));
       const body = await readBody(incoming);
       const response = await routeApiRequest(new Request(url, { method: incoming.method, headers, body }));
       outgoing.writeHead(response.status, Object.fromEntries(response.headers));

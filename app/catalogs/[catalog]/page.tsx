@@ -2,5 +2,5 @@ import { redirect } from "next/navigation";
 
 export default async function CatalogIndex({ params }: { params: Promise<{ catalog: string }> }) {
   const { catalog } = await params;
-  redirect(`/catalogs/${catalog}/tools`);
+  redirect(`/catalogs/${encodeURIComponent(catalog)}/tools`);
 }

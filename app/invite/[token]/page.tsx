@@ -28,7 +28,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     );
   }
   const user = await currentUser();
-  const signInPath = `/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`;
+  const signInPath = `/sign-in?next=${encodeURIComponent(`/invite/${encodeURIComponent(token)}`)}`;
   const existing = user ? undefined : await findUserByEmail(db, invitation.email);
   return (
     <main className="page narrow stack">

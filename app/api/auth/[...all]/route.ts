@@ -1,5 +1,8 @@
-import { getAuth } from "@/app/_services/auth";
+import { handleAuthRequest } from "@/app/_services/sign-in-guard";
 
-/** better-auth's endpoints: sign-in, sign-out, session, OAuth callbacks (public sign-up is off). */
-export const GET = (request: Request) => getAuth().handler(request);
-export const POST = (request: Request) => getAuth().handler(request);
+/**
+ * better-auth's endpoints: sign-in, sign-out, session, OAuth callbacks (public sign-up is off);
+ * password sign-in goes through our lockout and limits.
+ */
+export const GET = handleAuthRequest;
+export const POST = handleAuthRequest;
