@@ -83,3 +83,14 @@ export function hostSecretValues(env: Record<string, string | undefined> = proce
     .filter(([name, value]) => value !== undefined && value.length >= 8 && /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i.test(name))
     .map(([, value]) => value as string);
 }
+
+/**
+ * A JSON-like value (an upstream's result, structured content, `_meta`) with `scrub` applied to
+ * every string in it, object keys included: a server may put what it was sent anywhere.
+ */
+export function scrubJson<T>(value: T, scrub: (text: string) => string): T {
+  if (typeof value === "string") return scrub(value) as T;
+  if (Array.isArray(value)) return value.map((item) => scrubJson(item, scrub)) as T;
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [scrub(key), scrubJson(item, scrub)])) as T;
+}
