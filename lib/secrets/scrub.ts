@@ -61,10 +61,17 @@ export function secretForms(value: string): string[] {
  * stored or shown (an MCP server's stderr, an upstream error), never for the secrets themselves.
  */
 export function scrubSecrets(text: string, values: Iterable<string>): string {
+  return secretMasker(values)(text);
+}
+
+/** `scrubSecrets` for many texts with the same secrets (every string of a tool's result): their forms are worked out once. */
+export function secretMasker(values: Iterable<string>): (text: string) => string {
   const forms = [...new Set([...values].flatMap(secretForms))].sort((a, b) => b.length - a.length);
-  let scrubbed = text;
-  for (const form of forms) scrubbed = scrubbed.replaceAll(form, SECRET_MASK);
-  return scrubbed;
+  return (text) => {
+    let scrubbed = text;
+    for (const form of forms) scrubbed = scrubbed.replaceAll(form, SECRET_MASK);
+    return scrubbed;
+  };
 }
 
 /** The longest form `secretForms` gives for any of `values`: how much text one occurrence may span. */

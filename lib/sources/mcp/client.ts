@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import { ErrorCode, McpError, type CallToolResult, type ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ToolshedError } from "../../errors";
-import { hostSecretValues, longestSecretForm, scrubJson, scrubSecrets } from "../../secrets/scrub";
+import { hostSecretValues, longestSecretForm, scrubJson, secretMasker } from "../../secrets/scrub";
 import { adaptMcpTools, type McpToolDraft, type McpToolProblem } from "./adapt";
 import { argumentValue, McpServerConfigSchema, type McpHttpConfig, type McpServerConfig } from "./config";
 import { blockedAddressIn, guardedFetch } from "./network-policy";
@@ -84,7 +84,7 @@ export interface Connection {
  */
 function secretScrubber(config: McpServerConfig): { scrub: (text: string) => string; longest: number } {
   const values = [...mcpSecretValues(config), ...hostSecretValues()];
-  return { scrub: (text) => scrubSecrets(text, values), longest: longestSecretForm(values) };
+  return { scrub: secretMasker(values), longest: longestSecretForm(values) };
 }
 
 const decodeUserinfo = (part: string) => {
