@@ -11,6 +11,7 @@ import type { PlaygroundUIMessage, ToolSearchRecord, TurnDetails } from "@/lib/p
 import type { TurnToolEntry } from "@/lib/selection/turn";
 import { toolSearchAction } from "@/app/catalogs/[catalog]/playground/actions";
 import type { ActionData } from "@/lib/action-result";
+import { mayDeleteConversation, type Access } from "@/lib/auth/policy";
 import { actionData } from "./action-query";
 import { conversationKeys, fetchConversation, fetchConversations, fetchTool, queryKeys } from "./api-client";
 import { ConfirmButton } from "./confirm-button";
@@ -25,6 +26,8 @@ interface Props {
   mainModel: string | null;
   mainModelError: string | null;
   auxSelector: string;
+  /** Who is looking (lib/auth/policy.ts principalKey) and their access: the Delete button shows only where they may delete. */
+  viewer: { key: string; access: Access };
 }
 
 /** What went wrong: the API's own message when it refused the request, else the error the stream carried. */
@@ -37,7 +40,7 @@ function errorMessage(error: Error): string {
   }
 }
 
-export function Playground({ catalogId, agents, knownModels, mainModel, mainModelError, auxSelector }: Props) {
+export function Playground({ catalogId, agents, knownModels, mainModel, mainModelError, auxSelector, viewer }: Props) {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
@@ -119,23 +122,25 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
               <div className="faint small">
                 {item.model} · {item.agent} · {item.history.length} tools in history
               </div>
-              <ConfirmButton
-                label="Delete"
-                className="ghost small-button danger"
-                title="Delete this conversation?"
-                body="Its messages go; its recorded decisions stay in the log."
-                confirmLabel="Delete"
-                onConfirm={async () => {
-                  const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/conversations/${item.id}`, {
-                    method: "DELETE",
-                    headers: { "content-type": "application/json" },
-                  });
-                  if (!response.ok) return void toast.error("Could not delete the conversation");
-                  toast.success("Conversation deleted");
-                  if (item.id === conversationId) setParams({ conversation: undefined });
-                  void queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
-                }}
-              />
+              {mayDeleteConversation(viewer, item.owner) && (
+                <ConfirmButton
+                  label="Delete"
+                  className="ghost small-button danger"
+                  title="Delete this conversation?"
+                  body="Its messages go; its recorded decisions stay in the log."
+                  confirmLabel="Delete"
+                  onConfirm={async () => {
+                    const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/conversations/${item.id}`, {
+                      method: "DELETE",
+                      headers: { "content-type": "application/json" },
+                    });
+                    if (!response.ok) return void toast.error("Could not delete the conversation");
+                    toast.success("Conversation deleted");
+                    if (item.id === conversationId) setParams({ conversation: undefined });
+                    void queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) });
+                  }}
+                />
+              )}
             </li>
           ))}
         </ul>

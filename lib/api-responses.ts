@@ -69,6 +69,8 @@ const conversation = z.looseObject({
   model: z.string(),
   agent: z.string(),
   history: nameList,
+  /** Who started it (`user:<id>` or `token:<id>`); null for conversations older than owners. */
+  owner: z.string().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
 });

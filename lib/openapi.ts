@@ -113,7 +113,8 @@ export const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation
     get: { summary: "The catalogs of the caller's teams", access: "signed-in", responses: { 200: "CatalogList" } },
     post: {
       summary: "Create a catalog",
-      description: "Without `team`, the catalog goes to the caller's only team, else to `default`; needs the editor role there.",
+      description:
+        "Without `team`, the catalog goes to the caller's only team, else to `default`; needs the editor role there. Ids are shared by every team: a given `id` that is taken (by any team) is a 409; without one, the id is the name's slug, with a random suffix if that is taken.",
       access: "signed-in",
       body: "CreateCatalogBody",
       responses: { 201: "CatalogAnswer" },
@@ -287,7 +288,12 @@ export const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation
   "/api/catalogs/{catalog}/conversations": { get: { summary: "The catalog's conversations", access: "read", responses: { 200: "ConversationList" } } },
   "/api/catalogs/{catalog}/conversations/{id}": {
     get: { summary: "A conversation with its messages", access: "read", responses: { 200: "ConversationAnswer" } },
-    delete: { summary: "Delete a conversation", access: "read", responses: { 204: NO_CONTENT } },
+    delete: {
+      summary: "Delete a conversation",
+      description: "Its owner (who started it) or an editor; anyone else gets 403. Its decisions no longer replay.",
+      access: "read",
+      responses: { 204: NO_CONTENT },
+    },
   },
   "/api/catalogs/{catalog}/mcp-servers": {
     get: { summary: "The catalog's MCP servers", access: "read", responses: { 200: "McpServerList" } },

@@ -21,7 +21,7 @@ import { recordDecision } from "@/db/queries/decisions";
 import type { ToolRecord } from "@/db/queries/tools";
 import { toToolSearchAnswer, unavailableToolMessage } from "@/lib/ai/turn-tools";
 import type { mcpGatewayQuery } from "@/lib/api-schemas";
-import { actorOf, type Access, type Principal } from "@/lib/auth/policy";
+import { actorOf, principalKey, type Access, type Principal } from "@/lib/auth/policy";
 import { ToolshedError } from "@/lib/errors";
 import {
   argumentsFingerprint,
@@ -89,8 +89,6 @@ export function closeGatewaySessions(): void {
   sessions().closeAll();
 }
 
-const ownerOf = (principal: Principal) => `${principal.kind}:${principal.id}`;
-
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }
@@ -101,10 +99,10 @@ function jsonRpcError(status: number, code: number, message: string): Response {
  * opened by someone else is answered 404, which tells a client to start a new session.
  */
 export async function handleGatewayRequest(request: Request, catalogId: string, caller: Caller, turn: () => GatewayTurn): Promise<Response> {
-  const authInfo: AuthInfo = { token: "", clientId: ownerOf(caller.principal), scopes: [caller.access], extra: { caller } };
+  const authInfo: AuthInfo = { token: "", clientId: principalKey(caller.principal), scopes: [caller.access], extra: { caller } };
   const sessionId = request.headers.get("mcp-session-id");
   if (sessionId) {
-    const session = sessions().get(sessionId, ownerOf(caller.principal));
+    const session = sessions().get(sessionId, principalKey(caller.principal));
     if (!session || session.catalogId !== catalogId)
       return jsonRpcError(404, -32001, "Session not found: start a new one (initialize without Mcp-Session-Id).");
     return session.transport.handleRequest(request, { authInfo });
@@ -121,7 +119,7 @@ async function openSession(catalogId: string, caller: Caller, turn: GatewayTurn)
   // Refused now, in plain HTTP, rather than at the first tools/list: an unknown agent or selector.
   await readTurnView(getDb(), catalogId, turn);
   if (turn.selector !== undefined) selectorById(turn.selector);
-  const owner = ownerOf(caller.principal);
+  const owner = principalKey(caller.principal);
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: true } },
     instructions: `The tools of the Toolshed catalog "${catalogId}" for ${turn.model} and the agent "${turn.agent}". Call ${TOOL_SEARCH_NAME} to find a tool you lack; what it finds joins your tool list, and ${TOOL_CALL_NAME} calls it if your list does not show it.`,
@@ -140,6 +138,7 @@ async function openSession(catalogId: string, caller: Caller, turn: GatewayTurn)
           mode: turn.mode,
           flags: turn.flags,
           title: `MCP session of ${actorOf(caller.principal)}`,
+          owner,
         });
         session.conversationId = conversation.id;
         sessions().add(id, owner, session);
@@ -255,12 +254,12 @@ async function search(
 ): Promise<CallToolResult> {
   if (selectorCallsModel(session.turn.selector)) await enforceRateLimit(caller.principal, "model");
   const listed = new Set((await currentTurnSet(session)).names);
-  const result = await runToolSearchCall(getDb(), session.catalogId, {
-    ...session.turn,
-    conversationId: conversationOf(session),
-    query: input.query,
-    maxResults: input.max_results,
-  });
+  const result = await runToolSearchCall(
+    getDb(),
+    session.catalogId,
+    { ...session.turn, conversationId: conversationOf(session), query: input.query, maxResults: input.max_results },
+    session.owner,
+  );
   if (result.tools.some((tool) => !listed.has(tool.name))) await listChanged();
   const answer = toToolSearchAnswer(result);
   return textResult(JSON.stringify({ ...answer, note: `${answer.note} If your tool list does not show them, call them through ${TOOL_CALL_NAME}.` }, null, 2));

@@ -76,6 +76,7 @@ function withTurnData(stream: ReadableStream<PlaygroundChunk>, stepTools: string
  * no live backend are simulated: the run stops at their call, and the client supplies the result
  * (the SDK's client-side tool output), which arrives as `toolResults` in the next request.
  *
+ * `options.owner`: who a new conversation belongs to (lib/auth/policy.ts principalKey).
  * `options.upstreamDetails`: whether a failing MCP server's own words (its stderr, an upstream
  * answer) may reach this caller; only team admins see them, everyone else learns that it failed.
  * `options.signal`: the request's, aborted when the client goes away. Then, or when the client
@@ -86,7 +87,7 @@ export async function playTurn(
   db: Db,
   catalogId: string,
   request: PlaygroundRequest,
-  options: { upstreamDetails: boolean; signal?: AbortSignal },
+  options: { owner: string; upstreamDetails: boolean; signal?: AbortSignal },
 ): Promise<ReadableStream<PlaygroundChunk>> {
   if (!request.message && !request.toolResults?.length) {
     throw new ToolshedError("bad_request", "Send a message, or the results of the pending tool calls.", "message");
@@ -104,7 +105,12 @@ export async function playTurn(
     const history = messages
       .filter((message) => message.content && (message.role === "user" || message.role === "assistant"))
       .map((message) => ({ role: message.role as "user" | "assistant", content: message.content }));
-    const preselection = await runPreselection(db, catalogId, { ...request, messages: [...history, { role: "user", content: request.message }] });
+    const preselection = await runPreselection(
+      db,
+      catalogId,
+      { ...request, messages: [...history, { role: "user", content: request.message }] },
+      options.owner,
+    );
     conversationId = preselection.conversationId;
     seen = { state: preselection.state, view: preselection.view };
     turn = {
@@ -183,7 +189,7 @@ export async function playTurn(
           });
         },
         search: async (query, maxResults, toolCallId) => {
-          const result = await runToolSearchCall(db, catalogId, { ...request, conversationId: conversation.id, query, maxResults });
+          const result = await runToolSearchCall(db, catalogId, { ...request, conversationId: conversation.id, query, maxResults }, options.owner);
           searches.set(toolCallId, {
             decisionId: result.decisionId,
             query,

@@ -17,7 +17,7 @@ import { totalTokens } from "@/lib/formats/tokens";
 import type { ConversationMessage } from "@/lib/selection/types";
 import { registryView } from "@/lib/selection/verify";
 import { ToolshedError } from "@/lib/errors";
-import type { Principal } from "@/lib/auth/policy";
+import { principalKey, type Principal } from "@/lib/auth/policy";
 import { enforceRateLimit } from "./access";
 import { catalogState } from "./sources";
 
@@ -122,12 +122,21 @@ export async function readTurnView(db: Db, catalogId: string, request: TurnReque
   return { state, list, view: registryView(state.tools, list) };
 }
 
-/** Preselection for one turn, recorded as a decision; the chosen tools join the conversation's history. */
-export async function runPreselection(db: Db, catalogId: string, request: TurnRequest & { messages: ConversationMessage[]; k?: number; selector?: string }) {
+/**
+ * Preselection for one turn, recorded as a decision; the chosen tools join the conversation's
+ * history. A new conversation is owned by `owner` (lib/auth/policy.ts principalKey).
+ */
+export async function runPreselection(
+  db: Db,
+  catalogId: string,
+  request: TurnRequest & { messages: ConversationMessage[]; k?: number; selector?: string },
+  owner: string,
+) {
   const state = await catalogState(db, catalogId);
   const conversation = await openConversation(db, catalogId, request.conversationId, {
     ...pipelineRequest(request),
     title: request.messages.at(-1)?.content.slice(0, 80),
+    owner,
   });
   const selector = selectorById(request.selector);
   const result = await preselect({
@@ -171,10 +180,14 @@ export async function runPreselection(db: Db, catalogId: string, request: TurnRe
 
 export type ToolSearchRequest = TurnRequest & { query: string; maxResults?: number; messages?: ConversationMessage[]; selector?: string };
 
-/** A ToolSearch call as the main model makes it, recorded as a decision; found tools join the history. */
-export async function runToolSearchCall(db: Db, catalogId: string, request: ToolSearchRequest) {
+/** A ToolSearch call as the main model makes it, recorded as a decision; found tools join the history. A new conversation is `owner`'s. */
+export async function runToolSearchCall(db: Db, catalogId: string, request: ToolSearchRequest, owner: string) {
   const { state, list, view } = await readTurnView(db, catalogId, request);
-  const conversation = await openConversation(db, catalogId, request.conversationId, { ...pipelineRequest(request), title: request.query.slice(0, 80) });
+  const conversation = await openConversation(db, catalogId, request.conversationId, {
+    ...pipelineRequest(request),
+    title: request.query.slice(0, 80),
+    owner,
+  });
   // The conversation's transcript, which the decision then refers to instead of copying it.
   const messages = request.messages ?? (await listTranscript(db, conversation.id)).map(({ role, content }) => ({ role, content }));
   const result = await runToolSearch({
@@ -219,7 +232,7 @@ export async function runToolSearchCall(db: Db, catalogId: string, request: Tool
  */
 export async function answerToolSearch(db: Db, catalogId: string, principal: Principal, request: ToolSearchRequest) {
   if (selectorCallsModel(request.selector)) await enforceRateLimit(principal, "model");
-  const result = await runToolSearchCall(db, catalogId, request);
+  const result = await runToolSearchCall(db, catalogId, request, principalKey(principal));
   return {
     conversationId: result.conversationId,
     path: result.path,

@@ -1,13 +1,14 @@
 import "server-only";
+import { randomBytes } from "node:crypto";
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
-import { CATALOG_ID_PATTERN, slugify } from "@/lib/catalogs/slug";
+import { CATALOG_ID_MAX, CATALOG_ID_PATTERN, slugify } from "@/lib/catalogs/slug";
 import { writeTransaction, type Db } from "../client";
 import { catalogs, tools } from "../tables";
 import type { CatalogRow } from "../schema";
 import { ensureAgents } from "./agents";
-import { isUnchanged, recordChanges } from "./audit";
+import { isUnchanged, recordChanges, type Tx } from "./audit";
 import { ensureRules } from "./rules";
 import { DEFAULT_TEAM } from "./teams";
 
@@ -87,13 +88,26 @@ function checkDescription(description: string): string {
   return description.trim();
 }
 
-/** Creates a catalog with every built-in tool in it. The id is the slug of the name unless given. */
+const catalogExists = async (tx: Tx, id: string) => (await tx.select({ id: catalogs.id }).from(catalogs).where(eq(catalogs.id, id))).length > 0;
+
+/** The slug with a random suffix, within the id's length: unguessable, so it says nothing about which other ids exist. */
+function suffixed(slug: string): string {
+  const suffix = `-${randomBytes(3).toString("hex")}`;
+  return `${slug.slice(0, CATALOG_ID_MAX - suffix.length).replace(/-+$/, "")}${suffix}`;
+}
+
+/**
+ * Creates a catalog with every built-in tool in it. The id is the slug of the name unless given.
+ * Ids are one namespace across teams, so a taken id must not tell whose it is: a given id that is
+ * taken, by this team or another, is a 409 in the same words; a slug that is taken gets a random
+ * suffix instead.
+ */
 export async function createCatalog(db: Db, input: { name: string; description?: string; id?: string; teamId?: string }, actor: string): Promise<Catalog> {
   const teamId = input.teamId ?? DEFAULT_TEAM;
   const name = checkName(input.name);
   const description = checkDescription(input.description ?? "");
-  const id = input.id ?? slugify(name);
-  if (!CATALOG_ID_PATTERN.test(id)) {
+  const slug = input.id ?? slugify(name);
+  if (!CATALOG_ID_PATTERN.test(slug)) {
     throw new ToolshedError(
       "bad_request",
       input.id ? "Catalog id must be lowercase letters, digits and '-', at most 48 characters." : "Catalog name needs at least one letter or digit.",
@@ -101,8 +115,10 @@ export async function createCatalog(db: Db, input: { name: string; description?:
     );
   }
   return writeTransaction(db, async (tx) => {
-    if ((await tx.select({ id: catalogs.id }).from(catalogs).where(eq(catalogs.id, id))).length > 0) {
-      throw new ToolshedError("conflict", `A catalog with id "${id}" already exists.`, input.id ? "id" : "name");
+    let id = slug;
+    while (await catalogExists(tx, id)) {
+      if (input.id) throw new ToolshedError("conflict", `The id "${id}" is not available: choose another.`, "id");
+      id = suffixed(slug);
     }
     await tx.insert(catalogs).values({ id, teamId, name, description });
     await tx.insert(tools).values(BUILTIN_TOOLS.map((tool) => ({ ...tool, catalogId: id, source: "builtin" as const })));

@@ -18,6 +18,8 @@ export interface Conversation {
   flags: string[];
   /** Every tool selected or found earlier in the conversation, first occurrence first. */
   history: string[];
+  /** Who started it (`user:<id>` or `token:<id>`), who may delete it besides editors; null for conversations older than owners. */
+  owner: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,7 +43,7 @@ export async function historyOf(db: Tx, conversationId: string): Promise<string[
 
 export async function createConversation(
   db: Db,
-  input: { catalogId: string; model: string; agent: string; mode?: string; flags?: string[]; title?: string },
+  input: { catalogId: string; model: string; agent: string; mode?: string; flags?: string[]; title?: string; owner?: string },
 ): Promise<Conversation> {
   await requireCatalog(db, input.catalogId);
   const [row] = await db
@@ -54,6 +56,7 @@ export async function createConversation(
       mode: input.mode ?? null,
       flags: input.flags ?? [],
       title: input.title ?? "",
+      owner: input.owner ?? null,
     })
     .returning();
   return toConversation(row, []);
@@ -67,12 +70,12 @@ export async function getConversation(db: Db, id: string, catalogId?: string): P
   return toConversation(row, await historyOf(db, id));
 }
 
-/** The named conversation (which must belong to the catalog), or a new one for this model and agent. */
+/** The named conversation (which must belong to the catalog), or a new one for this model and agent, owned by `start.owner`. */
 export async function openConversation(
   db: Db,
   catalogId: string,
   id: string | undefined,
-  start: { model: string; agent: string; mode?: string; flags?: string[]; title?: string },
+  start: { model: string; agent: string; mode?: string; flags?: string[]; title?: string; owner: string },
 ): Promise<Conversation> {
   return id ? getConversation(db, id, catalogId) : createConversation(db, { catalogId, ...start });
 }

@@ -47,6 +47,22 @@ export function grants(have: Access, need: Access): boolean {
   return ACCESS_RANK[have] >= ACCESS_RANK[need];
 }
 
+/** A principal as one string, `user:<id>` or `token:<id>`: what owns a conversation or a gateway session. */
+export function principalKey(principal: Principal): string {
+  return `${principal.kind}:${principal.id}`;
+}
+
+/**
+ * Whether a caller (its `principalKey` and access in the catalog) may delete a conversation: the
+ * one who started it, or an editor or higher. One without a recorded owner (started before owners
+ * were recorded): editors and higher only. Deleting it breaks the replay of its decisions.
+ */
+export function mayDeleteConversation(caller: { key: string; access: Access }, owner: string | null): boolean {
+  return grants(caller.access, "write") || (owner !== null && owner === caller.key);
+}
+
+export const CONVERSATION_DELETE_REFUSAL = "Only the person or token that started this conversation, or an editor (or higher), may delete it.";
+
 const TOKEN_ACTOR = "token:";
 
 /** The name the audit log records: the signed-in person's email, or the token's name. */

@@ -61,10 +61,17 @@ export function secretForms(value: string): string[] {
  * stored or shown (an MCP server's stderr, an upstream error), never for the secrets themselves.
  */
 export function scrubSecrets(text: string, values: Iterable<string>): string {
+  return secretMasker(values)(text);
+}
+
+/** `scrubSecrets` for many texts with the same secrets (every string of a tool's result): their forms are worked out once. */
+export function secretMasker(values: Iterable<string>): (text: string) => string {
   const forms = [...new Set([...values].flatMap(secretForms))].sort((a, b) => b.length - a.length);
-  let scrubbed = text;
-  for (const form of forms) scrubbed = scrubbed.replaceAll(form, SECRET_MASK);
-  return scrubbed;
+  return (text) => {
+    let scrubbed = text;
+    for (const form of forms) scrubbed = scrubbed.replaceAll(form, SECRET_MASK);
+    return scrubbed;
+  };
 }
 
 /** The longest form `secretForms` gives for any of `values`: how much text one occurrence may span. */
@@ -82,4 +89,15 @@ export function hostSecretValues(env: Record<string, string | undefined> = proce
   return Object.entries(env)
     .filter(([name, value]) => value !== undefined && value.length >= 8 && /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i.test(name))
     .map(([, value]) => value as string);
+}
+
+/**
+ * A JSON-like value (an upstream's result, structured content, `_meta`) with `scrub` applied to
+ * every string in it, object keys included: a server may put what it was sent anywhere.
+ */
+export function scrubJson<T>(value: T, scrub: (text: string) => string): T {
+  if (typeof value === "string") return scrub(value) as T;
+  if (Array.isArray(value)) return value.map((item) => scrubJson(item, scrub)) as T;
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [scrub(key), scrubJson(item, scrub)])) as T;
 }

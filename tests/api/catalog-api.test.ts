@@ -50,9 +50,9 @@ describe("catalog API", () => {
     const unknown = await catalogsRoute.POST(jsonRequest("POST", { name: "A", colour: "red" }));
     expect(unknown.status).toBe(400);
     await createTeam();
-    const duplicate = await catalogsRoute.POST(jsonRequest("POST", { name: "team" }));
+    const duplicate = await catalogsRoute.POST(jsonRequest("POST", { name: "Team again", id: "team" }));
     expect(duplicate.status).toBe(409);
-    expect((await duplicate.json()).error).toMatchObject({ code: "conflict", field: "name" });
+    expect((await duplicate.json()).error).toMatchObject({ code: "conflict", field: "id" });
   });
 });
 

@@ -27,6 +27,7 @@ function renderPlayground() {
     mainModel: null,
     mainModelError: null,
     auxSelector: "local",
+    viewer: { key: "user:viewer", access: "read" },
   });
   render(createElement(QueryClientProvider, { client }, playground));
 }

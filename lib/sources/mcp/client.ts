@@ -5,12 +5,13 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import { ErrorCode, McpError, type CallToolResult, type ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ToolshedError } from "../../errors";
-import { hostSecretValues, longestSecretForm, scrubSecrets } from "../../secrets/scrub";
+import { hostSecretValues, longestSecretForm, scrubJson, secretMasker } from "../../secrets/scrub";
 import { adaptMcpTools, type McpToolDraft, type McpToolProblem } from "./adapt";
 import { argumentValue, McpServerConfigSchema, type McpHttpConfig, type McpServerConfig } from "./config";
 import { blockedAddressIn, guardedFetch } from "./network-policy";
 import { mcpPolicyProblem } from "./policy";
 import { terminateProcessTree } from "./process-tree";
+import { scrubToolDefinition, scrubToolResult } from "./result-secrets";
 import { mcpSecretValues, redactMcpConfig } from "./secrets";
 import { childEnvironment } from "./stdio-policy";
 
@@ -78,12 +79,12 @@ export interface Connection {
 }
 
 /**
- * Masks, in text about to leave this module (errors, stderr), every secret of the server's
- * configuration and of Toolshed's own environment, in each of their encodings.
+ * Masks, in text about to leave this module (errors, stderr, listings, tool results), every secret
+ * of the server's configuration and of Toolshed's own environment, in each of their encodings.
  */
 function secretScrubber(config: McpServerConfig): { scrub: (text: string) => string; longest: number } {
   const values = [...mcpSecretValues(config), ...hostSecretValues()];
-  return { scrub: (text) => scrubSecrets(text, values), longest: longestSecretForm(values) };
+  return { scrub: secretMasker(values), longest: longestSecretForm(values) };
 }
 
 const decodeUserinfo = (part: string) => {
@@ -238,9 +239,14 @@ function describe(error: unknown, config: McpServerConfig, stderrTail: string): 
   return new McpSourceError("protocol", config.name, withStderr(`The ${server} broke the protocol: ${message}`, stderrTail));
 }
 
-/** Lists a connected server's tools, following `nextCursor`, and adapts them to the unified format. */
+/**
+ * Lists a connected server's tools, following `nextCursor`, and adapts them to the unified format.
+ * Their prose is scrubbed of the server's secrets first: definitions are stored and shown to every
+ * reader of the catalog (ToolSearch, tool lists), and a server may echo what it was sent.
+ */
 export async function listToolsOn(client: Client, config: McpServerConfig, requestOptions: { timeout: number }): Promise<McpServerListing> {
-  const serverVersion = client.getServerVersion();
+  const { scrub } = secretScrubber(config);
+  const serverVersion = scrubJson(client.getServerVersion(), scrub);
   const serverInfo = serverVersion && {
     name: serverVersion.name,
     version: serverVersion.version,
@@ -262,15 +268,32 @@ export async function listToolsOn(client: Client, config: McpServerConfig, reque
     cursors.add(result.nextCursor);
     cursor = result.nextCursor;
   }
-  return { serverInfo, ...adaptMcpTools(config.name, listed) };
+  return {
+    serverInfo,
+    ...adaptMcpTools(
+      config.name,
+      listed.map((tool) => scrubToolDefinition(tool, scrub)),
+    ),
+  };
 }
 
-/** Calls one tool on a connected server. */
-export async function callToolOn(client: Client, mcpName: string, args: Record<string, unknown>, requestOptions: { timeout: number }): Promise<McpToolResult> {
+/**
+ * Calls one tool on a connected server: the one way every live call goes (gateway, playground), so
+ * its result, error results included, is scrubbed of the server's secrets here, before anyone
+ * reads or stores it; a failure is scrubbed by `describeFailure`.
+ */
+export async function callToolOn(
+  client: Client,
+  config: McpServerConfig,
+  mcpName: string,
+  args: Record<string, unknown>,
+  requestOptions: { timeout: number },
+): Promise<McpToolResult> {
   const result = (await client.callTool({ name: mcpName, arguments: args }, undefined, requestOptions)) as CallToolResult;
-  return {
+  const answer: McpToolResult = {
     content: result.content,
     isError: result.isError === true,
     ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
   };
+  return scrubToolResult(answer, secretScrubber(config).scrub);
 }

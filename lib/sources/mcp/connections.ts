@@ -83,7 +83,7 @@ export class McpConnections {
   async call(key: string, rawConfig: McpServerConfig, mcpName: string, args: Record<string, unknown>): Promise<McpToolResult> {
     const { connection, config } = await this.connect(key, rawConfig);
     return this.run(key, config, connection, this.timeouts.callTimeoutMs, `answer the call to ${mcpName}`, (requestOptions) =>
-      callToolOn(connection.client, mcpName, args, requestOptions),
+      callToolOn(connection.client, config, mcpName, args, requestOptions),
     );
   }
 
