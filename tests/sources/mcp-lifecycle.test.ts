@@ -15,7 +15,7 @@ import { releaseLease, takeLease } from "@/db/queries/leases";
 import { getMcpServer } from "@/db/queries/mcp-servers";
 import { listTools } from "@/db/queries/tools";
 import { rejectionReason } from "@/lib/selection/verify";
-import { jsonRequest, params, useFreshDatabase } from "../api/helpers";
+import { asInstanceAdmin, jsonRequest, params, useFreshDatabase } from "../api/helpers";
 import { useEnv } from "./helpers";
 
 const DEMO_SERVER = path.resolve("mcp-servers/demo-server.mjs");
@@ -43,7 +43,7 @@ async function processEnds(pid: number): Promise<void> {
 async function addDemoServer(catalog: string, name: string): Promise<number> {
   const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), "mcp-lifecycle-")), "pid");
   const body = { name, transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MCP_PID_FILE: pidFile } };
-  const response = await serversRoute.POST(jsonRequest("POST", body), params({ catalog }));
+  const response = await serversRoute.POST(jsonRequest("POST", body, await asInstanceAdmin()), params({ catalog }));
   expect(response.status).toBe(201);
   expect((await response.json()).server).toMatchObject({ status: "connected" });
   const pid = Number(readFileSync(pidFile, "utf8"));
@@ -89,7 +89,7 @@ describe("stdio MCP processes end with what configures them", () => {
   it("a server added while a periodic round runs keeps its process: the round closes only connections that were orphans before it read the servers", async () => {
     const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), "mcp-lifecycle-")), "pid");
     const body = { name: "notes", transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MCP_PID_FILE: pidFile } };
-    const adding = serversRoute.POST(jsonRequest("POST", body), params({ catalog: "team" }));
+    const adding = serversRoute.POST(jsonRequest("POST", body, await asInstanceAdmin()), params({ catalog: "team" }));
     // Its process runs, and it is not stored yet: the round's read of the servers leaves it out.
     const pid = await vi.waitFor(() => Number(readFileSync(pidFile, "utf8")) || Promise.reject(new Error("no pid yet")), { interval: 2, timeout: 10_000 });
     await syncMcpServersPeriodically(db);
