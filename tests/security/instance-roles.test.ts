@@ -17,6 +17,7 @@ import * as tokensRoute from "@/app/api/teams/[team]/tokens/route";
 import * as teamsRoute from "@/app/api/teams/route";
 import { addMcpServerAction, reloadSourcesAction } from "@/app/catalogs/[catalog]/sources/actions";
 import { createTeamAction, createTokenAction } from "@/app/teams/actions";
+import { bootstrapAccounts } from "@/app/_services/bootstrap";
 import type { Db } from "@/db/client";
 import { listMcpServers } from "@/db/queries/mcp-servers";
 import { processesMentioning, useEnv, withEnv } from "../sources/helpers";
@@ -198,5 +199,15 @@ describe("instance tokens", () => {
       ["tests", "admin"],
       ["tests-instance", "instance"],
     ]);
+  });
+});
+
+describe("the operator's admin", () => {
+  it("is made instance admin at start, and a session someone else opened on that e-mail before, with another password, ends", async () => {
+    // Someone got an account on the address first (an invitation they accepted themselves, say).
+    const squatter = await signedInAs(db, "ops@example.com", "admin");
+    await bootstrapAccounts(db, { TOOLSHED_ADMIN_EMAIL: "ops@example.com", TOOLSHED_ADMIN_PASSWORD: "the operator's password" }, () => undefined);
+    expect((await addServer("team", DEMO, asPerson(squatter))).status).toBe(401);
+    expect(await listMcpServers(db, "team")).toEqual([]);
   });
 });
