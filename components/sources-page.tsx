@@ -52,6 +52,10 @@ interface Props {
   catalogAgents: AgentSummary[];
   /** When the server rendered the page: relative times start from it, so the first paint matches. */
   renderedAt: number;
+  /** The MCP transports this person may add (stdio, and HTTP while private addresses are allowed, need an instance admin). */
+  addableTransports: Transport[];
+  /** Whether this person may reload the folders (instance admins). */
+  mayReload: boolean;
 }
 
 const serversKey = (catalogId: string) => ["mcp-servers", catalogId] as const;
@@ -63,17 +67,18 @@ async function fetchMcpServers(catalogId: string): Promise<McpServerView[]> {
   return body.servers as McpServerView[];
 }
 
-export function SourcesPage({ catalogId, servers, local, catalogAgents, renderedAt }: Props) {
+export function SourcesPage({ catalogId, servers, local, catalogAgents, renderedAt, addableTransports, mayReload }: Props) {
   const now = useNow(renderedAt);
   const isAdmin = useCan("admin");
   return (
     <div className="stack" data-testid="sources-page">
-      <McpServersSection catalogId={catalogId} initial={servers} now={now} />
+      <McpServersSection catalogId={catalogId} initial={servers} now={now} addableTransports={addableTransports} />
       <div className="spread">
         <p className="muted small" style={{ margin: 0 }} data-testid="local-loaded-at">
           Plugins, skills and file agents were read from their folders <RelativeTime iso={local.loadedAt} now={now} />.
+          {isAdmin && !mayReload && " Instance admins reload them."}
         </p>
-        {isAdmin && <ReloadButton catalogId={catalogId} />}
+        {isAdmin && mayReload && <ReloadButton catalogId={catalogId} />}
       </div>
       <PluginsSection local={local} />
       <SkillsSection local={local} />
@@ -111,7 +116,17 @@ function RelativeTime({ iso, now }: { iso: string; now: number }) {
 // ---------------------------------------------------------------------------------------------
 // MCP servers
 
-function McpServersSection({ catalogId, initial, now }: { catalogId: string; initial: McpServerView[]; now: number }) {
+function McpServersSection({
+  catalogId,
+  initial,
+  now,
+  addableTransports,
+}: {
+  catalogId: string;
+  initial: McpServerView[];
+  now: number;
+  addableTransports: Transport[];
+}) {
   const isAdmin = useCan("admin");
   // Health changes on its own (a server dies, the periodic sync runs): poll while the page is open.
   const { data: servers = initial, error } = useQuery({
@@ -164,8 +179,12 @@ function McpServersSection({ catalogId, initial, now }: { catalogId: string; ini
           </table>
         </div>
       )}
-      {isAdmin ? (
-        <AddMcpServerForm catalogId={catalogId} />
+      {isAdmin && addableTransports.length > 0 ? (
+        <AddMcpServerForm catalogId={catalogId} transports={addableTransports} />
+      ) : isAdmin ? (
+        <p className="muted small" data-testid="sources-instance-admin-note">
+          {INSTANCE_ADMIN_NOTE} While the operator lets MCP servers reach private addresses, HTTP servers need one too.
+        </p>
       ) : (
         <p className="muted small" data-testid="sources-admin-note">
           Team admins add, sync and delete MCP servers.
@@ -317,7 +336,9 @@ function SecretList({ values, separator, testId }: { values: Record<string, stri
   );
 }
 
-type Transport = "stdio" | "http";
+export type Transport = "stdio" | "http";
+
+const INSTANCE_ADMIN_NOTE = "Only instance admins add stdio servers (they run a command on this host).";
 
 /** `KEY=value` or `Name: value` lines into a record; every malformed or repeated line is a problem of `field`. */
 function parsePairs(text: string, separator: "=" | ":", field: string, example: string): { values: Record<string, string>; problems: FieldError[] } {
@@ -338,11 +359,11 @@ function parsePairs(text: string, separator: "=" | ":", field: string, example: 
   return { values, problems };
 }
 
-function AddMcpServerForm({ catalogId }: { catalogId: string }) {
+function AddMcpServerForm({ catalogId, transports }: { catalogId: string; transports: Transport[] }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
-  const [transport, setTransport] = useState<Transport>("stdio");
+  const [transport, setTransport] = useState<Transport>(transports[0]);
   const [command, setCommand] = useState("");
   const [args, setArgs] = useState("");
   const [secretArgs, setSecretArgs] = useState("");
@@ -440,9 +461,16 @@ function AddMcpServerForm({ catalogId }: { catalogId: string }) {
         <div className="field">
           <label htmlFor="mcp-transport">Transport</label>
           <select id="mcp-transport" value={transport} onChange={(event) => setTransport(event.target.value as Transport)} data-testid="mcp-transport">
-            <option value="stdio">stdio (run a command)</option>
+            <option value="stdio" disabled={!transports.includes("stdio")}>
+              {transports.includes("stdio") ? "stdio (run a command)" : "stdio (instance admins only)"}
+            </option>
             <option value="http">Streamable HTTP (URL)</option>
           </select>
+          {!transports.includes("stdio") && (
+            <p className="hint" data-testid="mcp-stdio-note">
+              {INSTANCE_ADMIN_NOTE}
+            </p>
+          )}
           <FieldErrors problems={errorsUnder(problems, "transport")} />
         </div>
       </div>

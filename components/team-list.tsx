@@ -14,14 +14,21 @@ export interface MyTeam {
   role: TeamRole;
 }
 
-export function TeamList({ teams }: { teams: MyTeam[] }) {
+/** `mayCreate`: whether this person may create teams (instance admins, or everyone when the operator opened it). */
+export function TeamList({ teams, mayCreate }: { teams: MyTeam[]; mayCreate: boolean }) {
   return (
     <div className="stack">
-      <CreateTeamForm />
+      {mayCreate ? (
+        <CreateTeamForm />
+      ) : (
+        <p className="panel muted small" data-testid="team-create-note">
+          Instance admins create teams (the operator may let everyone, with <code>TOOLSHED_TEAM_CREATION=everyone</code>): ask one for a new team.
+        </p>
+      )}
       {teams.length === 0 ? (
         <div className="panel empty" data-testid="teams-empty">
           <strong>No teams yet</strong>
-          Create one above, or ask a team admin for an invitation.
+          {mayCreate ? "Create one above, or ask a team admin for an invitation." : "Ask a team admin for an invitation."}
         </div>
       ) : (
         <div className="cards" data-testid="team-list">

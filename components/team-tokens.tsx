@@ -3,7 +3,7 @@
 import { toast } from "sonner";
 import { createTokenAction, revokeTokenAction } from "@/app/teams/actions";
 import type { ApiToken } from "@/db/queries/api-tokens";
-import { TOKEN_SCOPES } from "@/lib/auth/policy";
+import { TEAM_TOKEN_SCOPES } from "@/lib/auth/policy";
 import { ConfirmButton } from "./confirm-button";
 import { RevealingForm, TeamTable, useTeamAction } from "./team-kit";
 import { LocalTime } from "./local-time";
@@ -25,7 +25,7 @@ export function TeamTokens({ teamId, tokens }: { teamId: string; tokens: ApiToke
         choice={{
           name: "scope",
           label: "Scope",
-          options: TOKEN_SCOPES.map((scope) => ({ value: scope, label: SCOPE_HINTS[scope] })),
+          options: TEAM_TOKEN_SCOPES.map((scope) => ({ value: scope, label: SCOPE_HINTS[scope] })),
           defaultValue: "read",
           testId: "token-scope",
         }}

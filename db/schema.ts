@@ -357,7 +357,8 @@ export const verifications = sqliteTable(
 );
 
 export type TeamRole = "viewer" | "editor" | "admin";
-export type TokenScope = "read" | "write" | "admin";
+/** `instance`: a team admin's access in its team plus an instance admin's powers (made only by the CLI). */
+export type TokenScope = "read" | "write" | "admin" | "instance";
 
 /**
  * Instance admins: the people who may do what reaches outside the database (stdio MCP servers,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TEAM_ROLES, TOKEN_SCOPES } from "./auth/policy";
+import { TEAM_ROLES, TEAM_TOKEN_SCOPES } from "./auth/policy";
 import { safeName } from "./safe-text";
 
 /** Request bodies of the team API and the team pages' server actions, validated once at the edge. */
@@ -19,7 +19,12 @@ export const invitationBody = z.strictObject({
 
 export const apiTokenBody = z.strictObject({
   name: safeName().trim().min(1, "Name the token, e.g. ci.").max(64, "A token name is at most 64 characters."),
-  scope: z.enum(TOKEN_SCOPES, "A scope is read, write or admin."),
+  scope: z.enum(TEAM_TOKEN_SCOPES, {
+    error: (issue) =>
+      issue.input === "instance"
+        ? "A token of scope instance is made only on the command line, by the operator: npm run --silent toolshed -- token create --team <team> --scope instance --name <name>."
+        : "A scope is read, write or admin.",
+  }),
 });
 
 /** The account an invitation link creates: its e-mail comes from the invitation, never from the form. */

@@ -4,6 +4,7 @@ import { notFound as pageNotFound, redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { principalOfToken } from "@/db/queries/api-tokens";
 import { getDecision, type Decision } from "@/db/queries/decisions";
+import { userIsInstanceAdmin } from "@/db/queries/instance-admins";
 import { rolesOfUser, teamOfCatalog } from "@/db/queries/teams";
 import { accessIn, actorOf, grants, type Access, type Principal, type UserPrincipal } from "@/lib/auth/policy";
 import { safeReturnPath } from "@/lib/auth/forms";
@@ -23,7 +24,8 @@ async function sessionPrincipal(requestHeaders: Headers): Promise<UserPrincipal 
   const session = await getAuth().api.getSession({ headers: requestHeaders });
   if (!session) return undefined;
   const { id, email, name } = session.user;
-  return { kind: "user", id, email, name, roles: await rolesOfUser(getDb(), id) };
+  const db = getDb();
+  return { kind: "user", id, email, name, roles: await rolesOfUser(db, id), instanceAdmin: await userIsInstanceAdmin(db, id) };
 }
 
 /**

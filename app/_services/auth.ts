@@ -114,13 +114,17 @@ export async function createPasswordUser(
   }
 }
 
-/** Sets a new password for an existing person (the operator's TOOLSHED_ADMIN_PASSWORD at start). */
+/**
+ * Sets a new password for an existing person (the operator's TOOLSHED_ADMIN_PASSWORD at start) and
+ * ends their sessions: whoever signed in before, with another password, is not the operator's admin.
+ */
 export async function setPassword(userId: string, password: string): Promise<void> {
   const context = await getAuth().$context;
   const hash = await context.password.hash(password);
   const accounts = await context.internalAdapter.findAccounts(userId);
   if (accounts.some((account) => account.providerId === "credential")) await context.internalAdapter.updatePassword(userId, hash);
   else await context.internalAdapter.linkAccount({ userId, providerId: "credential", accountId: userId, password: hash });
+  await context.internalAdapter.deleteUserSessions(userId);
 }
 
 /** Checks a password the way sign-in does (for confirming the operator's admin at start). */

@@ -14,11 +14,20 @@ import {
 } from "@/db/queries/mcp-servers";
 import { deleteSourceTools, sourceRefsOf, syncSourceTools, type SourceSyncResult, type SourceToolDraft } from "@/db/queries/source-tools";
 import type { ToolRecord } from "@/db/queries/tools";
+import { actorOf, requireInstanceAdmin, type Principal } from "@/lib/auth/policy";
 import { ToolshedError } from "@/lib/errors";
 import { freezeCatalogState, type CatalogState } from "@/lib/pipeline/tool-list";
 import { loadAgentFiles, type FileAgent } from "@/lib/sources/agents";
 import { sourceFolders } from "@/lib/sources/folders";
-import { mcpCallTimeoutMs, McpConnections, McpSourceError, type McpServerConfig, type McpServerListing, type McpToolResult } from "@/lib/sources/mcp";
+import {
+  instanceAdminPowerOf,
+  mcpCallTimeoutMs,
+  McpConnections,
+  McpSourceError,
+  type McpServerConfig,
+  type McpServerListing,
+  type McpToolResult,
+} from "@/lib/sources/mcp";
 import { loadPlugins, pluginDefinitionHooks, type LoadedPlugin } from "@/lib/sources/plugins";
 import { loadSkills, skillToolDraft, type LoadedSkill } from "@/lib/sources/skills";
 import type { SourceLoadError } from "@/lib/sources/source-file";
@@ -104,13 +113,17 @@ export function syncMcpServer(db: Db, catalogId: string, name: string): Promise<
 }
 
 /**
- * Adds a server and syncs it as one change, one revision: it is checked (policy, name; nothing is
- * started for a refused one), connected and listed, outside any transaction since that is the
- * network, then stored with the tools it listed in one transaction. A server that cannot be
- * reached is still added, with its error. Runs as a sync of that server: never beside another.
+ * Adds a server and syncs it as one change, one revision: it is checked (who adds it: a stdio
+ * server, or any server while private addresses are allowed, needs an instance admin; then
+ * policy, name; nothing is started for a refused one), connected and listed, outside any
+ * transaction since that is the network, then stored with the tools it listed in one transaction.
+ * A server that cannot be reached is still added, with its error. Runs as a sync of that server:
+ * never beside another. The caller has checked that `principal` is an admin of the catalog's team.
  */
-export function addMcpServer(db: Db, catalogId: string, config: McpServerConfig, actor: string): Promise<McpSyncResult> {
-  return afterPreviousSync(keyOf(catalogId, config.name), () => addNow(db, catalogId, config, actor));
+export async function addMcpServer(db: Db, catalogId: string, config: McpServerConfig, principal: Principal): Promise<McpSyncResult> {
+  const power = instanceAdminPowerOf(config);
+  if (power) requireInstanceAdmin(principal, power);
+  return afterPreviousSync(keyOf(catalogId, config.name), () => addNow(db, catalogId, config, actorOf(principal)));
 }
 
 /** Runs `work` once the server's sync (or addition) running or queued last has settled: those of one server never overlap. */
@@ -259,6 +272,17 @@ export async function callMcpToolForModel(
     if (options.upstreamDetails || !(error instanceof McpSourceError)) throw error;
     throw new Error(`The MCP server "${server}" failed (${error.failure}); team admins see the details on the Sources page.`);
   }
+}
+
+/**
+ * For an instance admin: reads the deployment's plugin, skill and agent folders again (plugins are
+ * code that runs in this process) and updates every catalog's tools from them, whichever team owns it.
+ */
+export async function reloadLocalSourcesEverywhere(db: Db, principal: Principal): Promise<LocalSources> {
+  requireInstanceAdmin(principal, "reload the plugin, skill and agent folders (it loads their code and updates every team's catalogs)");
+  const local = await reloadLocalSources();
+  for (const { id } of await listCatalogs(db)) await syncLocalSources(db, id);
+  return local;
 }
 
 /** Reads the plugin, skill and agent folders again, keeping what failed to load and why. */

@@ -2,6 +2,7 @@ import path from "node:path";
 import { pageUser } from "@/app/_services/access";
 import { databaseFile } from "@/db/client";
 import { describeModelConfig, type ModelSlotDescription } from "@/lib/ai/models";
+import { isInstanceAdmin, TEAM_CREATION_ENV, teamCreationPolicy } from "@/lib/auth/policy";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Settings" };
@@ -71,7 +72,7 @@ function Slot({ title, slot, purpose, extra }: { title: string; slot: ModelSlotD
 }
 
 export default async function SettingsPage() {
-  await pageUser();
+  const user = await pageUser();
   const config = describeModelConfig(process.env);
   return (
     <main className="page stack">
@@ -138,6 +139,17 @@ export default async function SettingsPage() {
         slot={config.main}
         purpose="Answers in the playground with the turn's tool set and ToolSearch. Without it the playground still shows each turn's tool set and offers a ToolSearch console."
       />
+      <section className="panel">
+        <h2>Roles</h2>
+        <p data-testid="instance-admin">
+          {isInstanceAdmin(user)
+            ? "You are an instance admin: you may add stdio MCP servers, reload the plugin, skill and agent folders and create teams."
+            : "You are not an instance admin: stdio MCP servers, reloading the plugin, skill and agent folders and (unless opened to everyone) creating teams are theirs."}
+        </p>
+        <p data-testid="team-creation">
+          Teams are created by {teamCreationPolicy() === "everyone" ? "everyone signed in" : "instance admins only"} (<code>{TEAM_CREATION_ENV}</code>).
+        </p>
+      </section>
       <section className="panel">
         <h2>Storage</h2>
         <p>

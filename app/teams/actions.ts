@@ -7,7 +7,7 @@ import { createApiToken, revokeApiToken } from "@/db/queries/api-tokens";
 import { changeMemberRole, createTeam, inviteMember, removeMember, revokeInvitation } from "@/db/queries/teams";
 import { runAction } from "@/lib/action-result";
 import { publicOrigin } from "@/lib/auth/origin";
-import { actorOf, type Access } from "@/lib/auth/policy";
+import { actorOf, requireTeamCreation, type Access } from "@/lib/auth/policy";
 import { parseWith } from "@/lib/http";
 import { apiTokenBody, createTeamBody, invitationBody, memberRoleBody } from "@/lib/team-schemas";
 
@@ -27,6 +27,7 @@ function refresh(teamId?: string) {
 export async function createTeamAction(input: unknown) {
   return runAction(async () => {
     const principal = await actionPrincipal();
+    requireTeamCreation(principal);
     await enforceRateLimit(principal, "write");
     const team = await createTeam(getDb(), parseWith(createTeamBody, input), principal.id);
     refresh();

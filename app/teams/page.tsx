@@ -2,6 +2,7 @@ import { pageUser } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { listTeams } from "@/db/queries/teams";
 import { TeamList } from "@/components/team-list";
+import { mayCreateTeams } from "@/lib/auth/policy";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Teams" };
@@ -17,7 +18,7 @@ export default async function TeamsPage() {
           <p className="sub">Every catalog belongs to a team; your role in the team says what you may do with its catalogs.</p>
         </div>
       </div>
-      <TeamList teams={teams} />
+      <TeamList teams={teams} mayCreate={mayCreateTeams(user)} />
     </main>
   );
 }

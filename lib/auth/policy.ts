@@ -1,7 +1,15 @@
-/** Who may do what: team roles for people, scopes for API tokens, one ladder of access levels. */
+/**
+ * Who may do what: team roles for people, scopes for API tokens, one ladder of access levels; and
+ * instance admins, who alone may do what reaches outside the database.
+ */
+
+import { ToolshedError } from "../errors";
 
 export const TEAM_ROLES = ["viewer", "editor", "admin"] as const;
-export const TOKEN_SCOPES = ["read", "write", "admin"] as const;
+/** The scopes a team admin may give a token (team page, API). */
+export const TEAM_TOKEN_SCOPES = ["read", "write", "admin"] as const;
+/** Every scope: `instance` is a team admin's access in its team plus an instance admin's powers, made only on the command line. */
+export const TOKEN_SCOPES = [...TEAM_TOKEN_SCOPES, "instance"] as const;
 
 export type TeamRole = (typeof TEAM_ROLES)[number];
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
@@ -14,7 +22,7 @@ export type Access = "read" | "write" | "admin";
 
 const ACCESS_RANK: Record<Access, number> = { read: 1, write: 2, admin: 3 };
 const ROLE_ACCESS: Record<TeamRole, Access> = { viewer: "read", editor: "write", admin: "admin" };
-const SCOPE_ACCESS: Record<TokenScope, Access> = { read: "read", write: "write", admin: "admin" };
+const SCOPE_ACCESS: Record<TokenScope, Access> = { read: "read", write: "write", admin: "admin", instance: "admin" };
 
 export interface UserPrincipal {
   kind: "user";
@@ -23,6 +31,8 @@ export interface UserPrincipal {
   name: string;
   /** The user's role in each team they belong to. */
   roles: Record<string, TeamRole>;
+  /** May do what reaches outside the database (see isInstanceAdmin); gives no access to any team. */
+  instanceAdmin: boolean;
 }
 
 export interface TokenPrincipal {
@@ -63,6 +73,30 @@ export function mayDeleteConversation(caller: { key: string; access: Access }, o
 
 export const CONVERSATION_DELETE_REFUSAL = "Only the person or token that started this conversation, or an editor (or higher), may delete it.";
 
+/**
+ * Whether the principal may do what reaches outside the database: run a stdio MCP server, reach
+ * private addresses, re-read the deployment's folders, create teams. Distinct from being a team's
+ * admin: it gives no access to a team, and team access is still checked beside it.
+ */
+export function isInstanceAdmin(principal: Principal): boolean {
+  return principal.kind === "token" ? principal.scope === "instance" : principal.instanceAdmin;
+}
+
+/** The people who are instance admins, in the words of a refusal. */
+export const INSTANCE_ADMIN_PEOPLE =
+  "the operator's TOOLSHED_ADMIN_EMAIL, the admin who opened the setup link, and people the operator made instance admin " +
+  "(`npm run --silent toolshed -- instance-admin grant --email <e-mail>`)";
+
+/** 403 unless the principal is an instance admin; `what` completes "Only an instance admin may …". */
+export function requireInstanceAdmin(principal: Principal, what: string): void {
+  if (isInstanceAdmin(principal)) return;
+  throw new ToolshedError(
+    "forbidden",
+    `Only an instance admin may ${what}: ${INSTANCE_ADMIN_PEOPLE}; or a token of scope instance, made only on the command line ` +
+      "(`npm run --silent toolshed -- token create --team <team> --scope instance --name <name>`).",
+  );
+}
+
 const TOKEN_ACTOR = "token:";
 
 /** The name the audit log records: the signed-in person's email, or the token's name. */
@@ -90,4 +124,34 @@ export function teamsOf(principal: Principal): string[] {
 
 export function isTeamRole(value: unknown): value is TeamRole {
   return typeof value === "string" && (TEAM_ROLES as readonly string[]).includes(value);
+}
+
+export const TEAM_CREATION_ENV = "TOOLSHED_TEAM_CREATION";
+export type TeamCreation = "admins" | "everyone";
+
+/** Who may create teams: instance admins (`admins`, the default) or every signed-in person (`everyone`). */
+export function teamCreationPolicy(env: Record<string, string | undefined> = process.env): TeamCreation {
+  const value = env[TEAM_CREATION_ENV]?.trim() || "admins";
+  if (value === "admins" || value === "everyone") return value;
+  throw new Error(`${TEAM_CREATION_ENV} is "${value}": set it to admins (only instance admins create teams; the default) or everyone.`);
+}
+
+/**
+ * Whether the principal may create a team. Never a token: a new team's first admin is the person
+ * who created it, and a token is nobody.
+ */
+export function mayCreateTeams(principal: Principal, env: Record<string, string | undefined> = process.env): boolean {
+  return principal.kind === "user" && (teamCreationPolicy(env) === "everyone" || isInstanceAdmin(principal));
+}
+
+/** 403 unless the principal may create a team, saying who may. */
+export function requireTeamCreation(principal: Principal, env: Record<string, string | undefined> = process.env): asserts principal is UserPrincipal {
+  if (principal.kind === "token")
+    throw new ToolshedError("forbidden", "API tokens cannot create teams: a team's first admin is the person who creates it; sign in to create one.");
+  if (!mayCreateTeams(principal, env)) {
+    throw new ToolshedError(
+      "forbidden",
+      `Only an instance admin may create teams: ${INSTANCE_ADMIN_PEOPLE}. The operator may open it to everyone with ${TEAM_CREATION_ENV}=everyone.`,
+    );
+  }
 }

@@ -35,6 +35,8 @@ type Handler = (request: Request, context: { params: Promise<Record<string, stri
 interface RouteCase {
   label: string;
   need: Access;
+  /** Only an instance admin (with `need` in the team) may. */
+  instance?: true;
   method: string;
   handler: Handler;
   segment?: Record<string, string>;
@@ -90,7 +92,7 @@ const ROUTES: RouteCase[] = [
     handler: serversRoute.POST as Handler,
     body: () => ({ name: "x", transport: "http", url: "https://mcp.example.com/mcp" }),
   },
-  { label: "POST sources/reload", need: "admin", method: "POST", handler: reloadRoute.POST as Handler, body: () => ({}) },
+  { label: "POST sources/reload", need: "admin", instance: true, method: "POST", handler: reloadRoute.POST as Handler, body: () => ({}) },
 ];
 
 const RANK: Record<Access, number> = { read: 1, write: 2, admin: 3 };
@@ -124,10 +126,11 @@ describe("who may call what", () => {
   });
 
   it("lets each token scope and each team role do exactly what it should (table)", async () => {
-    const principals: { label: string; access: Access; headers: Record<string, string> }[] = [
+    const principals: { label: string; access: Access; instance?: true; headers: Record<string, string> }[] = [
       { label: "read token", access: "read", headers: { authorization: `Bearer ${await createTestToken(db, "read")}` } },
       { label: "write token", access: "write", headers: { authorization: `Bearer ${await createTestToken(db, "write")}` } },
       { label: "admin token", access: "admin", headers: { authorization: `Bearer ${await createTestToken(db, "admin", "admin-2")}` } },
+      { label: "instance token", access: "admin", instance: true, headers: { authorization: `Bearer ${await createTestToken(db, "instance")}` } },
       { label: "viewer", access: "read", headers: browserHeaders(await signedInAs(db, "viewer@example.com", "viewer")) },
       { label: "editor", access: "write", headers: browserHeaders(await signedInAs(db, "editor@example.com", "editor")) },
       { label: "admin", access: "admin", headers: browserHeaders(await signedInAs(db, "admin@example.com", "admin")) },
@@ -135,7 +138,7 @@ describe("who may call what", () => {
     for (const principal of principals) {
       for (const route of ROUTES) {
         const response = await call(route, principal.headers);
-        const allowed = RANK[principal.access] >= RANK[route.need];
+        const allowed = RANK[principal.access] >= RANK[route.need] && (!route.instance || principal.instance);
         if (allowed) expect([401, 403], `${principal.label} → ${route.label}: ${response.status}`).not.toContain(response.status);
         else {
           expect(response.status, `${principal.label} → ${route.label}`).toBe(403);

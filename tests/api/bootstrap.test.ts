@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { passwordMatches } from "@/app/_services/auth";
 import { bootstrapAccounts, completeSetup, setupLinkOpen } from "@/app/_services/bootstrap";
 import type { Db } from "@/db/client";
+import { userIsInstanceAdmin } from "@/db/queries/instance-admins";
 import { rolesOfUser } from "@/db/queries/teams";
 import { countUsers, findUserByEmail } from "@/db/queries/users";
 import { useFreshDatabase } from "./helpers";
@@ -34,6 +35,7 @@ describe("first start", () => {
     await completeSetup(db, secret, admin);
     const user = (await findUserByEmail(db, "first@example.com"))!;
     expect(await rolesOfUser(db, user.id)).toEqual({ default: "admin" });
+    expect(await userIsInstanceAdmin(db, user.id)).toBe(true);
     expect(await passwordMatches(user.id, admin.password)).toBe(true);
     expect(await setupLinkOpen(db)).toBe(false);
     await expect(completeSetup(db, secret, { ...admin, email: "second@example.com" })).rejects.toThrow(/not valid/);
@@ -52,6 +54,7 @@ describe("first start", () => {
     await bootstrapAccounts(db, env, () => {});
     const user = (await findUserByEmail(db, "ops@example.com"))!;
     expect(await rolesOfUser(db, user.id)).toEqual({ default: "admin" });
+    expect(await userIsInstanceAdmin(db, user.id)).toBe(true);
     // A restart with a new password: the same person, with the new password, still admin.
     await bootstrapAccounts(db, { ...env, TOOLSHED_ADMIN_PASSWORD: "second password!" }, () => {});
     expect(await countUsers(db)).toBe(1);
@@ -59,5 +62,11 @@ describe("first start", () => {
     expect(await passwordMatches(user.id, "first password!")).toBe(false);
     await expect(bootstrapAccounts(db, { TOOLSHED_ADMIN_EMAIL: "ops@example.com" }, () => {})).rejects.toThrow(/both/);
     await expect(bootstrapAccounts(db, { ...env, TOOLSHED_ADMIN_PASSWORD: "short" }, () => {})).rejects.toThrow(/at least 10/);
+  });
+
+  it("stops the start on a TOOLSHED_TEAM_CREATION it does not know, naming the variable", async () => {
+    await expect(bootstrapAccounts(db, { TOOLSHED_TEAM_CREATION: "anyone" }, () => {})).rejects.toThrow(
+      'TOOLSHED_TEAM_CREATION is "anyone": set it to admins (only instance admins create teams; the default) or everyone.',
+    );
   });
 });

@@ -19,14 +19,29 @@ export const APP_ORIGIN = "http://localhost:3000";
 
 /** The admin-scope token of team "default" that jsonRequest sends unless told otherwise. */
 let defaultToken: string | undefined;
+/** The database useFreshDatabase made last, and its instance-scope token once a test asks for it (asInstanceAdmin). */
+let currentDb: Db | undefined;
+let instanceToken: string | undefined;
 
 /** Points the route handlers' getDb() at a fresh in-memory database, with a fresh admin token and rate limits. */
 export async function useFreshDatabase(): Promise<Db> {
   const db = await freshDatabase();
   (globalThis as { toolshedDb?: Db }).toolshedDb = db;
   defaultToken = await createTestToken(db, "admin", "tests");
+  currentDb = db;
+  instanceToken = undefined;
   resetRateLimits();
   return db;
+}
+
+/**
+ * Headers of an instance-scope token of team "default" (made at the first call after
+ * useFreshDatabase), for what only instance admins may do: add stdio MCP servers, reload sources.
+ */
+export async function asInstanceAdmin(): Promise<Record<string, string>> {
+  if (!currentDb) throw new Error("Call useFreshDatabase first.");
+  instanceToken ??= await createTestToken(currentDb, "instance", "tests-instance");
+  return { authorization: `Bearer ${instanceToken}` };
 }
 
 /** A token of team "default" (or another team) with the given scope; its secret. */

@@ -12,7 +12,7 @@ import { syncSourceTools } from "@/db/queries/source-tools";
 import { listTools } from "@/db/queries/tools";
 import { useEnv } from "../sources/helpers";
 import { routeApiRequest } from "../support/api-routes";
-import { apiRequest, createTestToken, useFreshDatabase } from "./helpers";
+import { apiRequest, asInstanceAdmin, createTestToken, useFreshDatabase } from "./helpers";
 
 useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs env=DEMO_MCP_HANG_TOOLS`, TOOLSHED_MCP_CALL_TIMEOUT_MS: "1500" });
 
@@ -47,8 +47,14 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const send = (method: string, url: string, body?: unknown) =>
-  routeApiRequest(apiRequest(url, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }) }));
+const send = (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
+  routeApiRequest(
+    apiRequest(url, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } }),
+    }),
+  );
 
 let db: Db;
 let readToken: string;
@@ -58,13 +64,18 @@ beforeEach(async () => {
   db = await useFreshDatabase();
   readToken = await createTestToken(db, "read");
   expect((await send("POST", "/api/catalogs", { name: "Team" })).status).toBe(201);
-  const added = await send("POST", "/api/catalogs/team/mcp-servers", {
-    name: "notes",
-    transport: "stdio",
-    command: process.execPath,
-    args: ["mcp-servers/demo-server.mjs"],
-    env: { DEMO_MCP_HANG_TOOLS: "weather_forecast" },
-  });
+  const added = await send(
+    "POST",
+    "/api/catalogs/team/mcp-servers",
+    {
+      name: "notes",
+      transport: "stdio",
+      command: process.execPath,
+      args: ["mcp-servers/demo-server.mjs"],
+      env: { DEMO_MCP_HANG_TOOLS: "weather_forecast" },
+    },
+    await asInstanceAdmin(),
+  );
   expect(added.status).toBe(201);
   expect((await send("POST", "/api/catalogs/team/agents", agent("guarded", "May not delete notes.", "notes__notes_delete", "deny"))).status).toBe(201);
   expect((await send("POST", "/api/catalogs/team/agents", agent("careful", "Asks before reading a note.", "notes__notes_get", "ask"))).status).toBe(201);

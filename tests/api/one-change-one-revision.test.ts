@@ -15,7 +15,7 @@ import { getCatalog, updateCatalog } from "@/db/queries/catalogs";
 import { createCustomTool, getTool, updateTool } from "@/db/queries/tools";
 import type { CatalogRules } from "@/lib/rules/catalog-rules";
 import { withEnv } from "../sources/helpers";
-import { jsonRequest, params, useFreshDatabase } from "./helpers";
+import { asInstanceAdmin, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const team = params({ catalog: "team" });
 let db: Db;
@@ -132,8 +132,9 @@ describe("sources", () => {
       );
     }
     const before = await revision();
+    const instanceAdmin = await asInstanceAdmin();
     const response = await withEnv({ TOOLSHED_PLUGINS_DIR: plugins, TOOLSHED_SKILLS_DIR: empty, TOOLSHED_AGENTS_DIR: empty }, () =>
-      reloadRoute.POST(jsonRequest("POST"), team),
+      reloadRoute.POST(jsonRequest("POST", undefined, instanceAdmin), team),
     );
     expect(response.status).toBe(200);
     expect(await revision()).toBe(before + 1);
@@ -143,9 +144,10 @@ describe("sources", () => {
   it("adding an MCP server is one revision: its configuration and the tools it lists", async () => {
     const demo = { name: "notes", transport: "stdio", command: process.execPath, args: ["mcp-servers/demo-server.mjs"] };
     const before = await revision();
+    const instanceAdmin = await asInstanceAdmin();
     try {
       const response = await withEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs` }, () =>
-        serversRoute.POST(jsonRequest("POST", demo), team),
+        serversRoute.POST(jsonRequest("POST", demo, instanceAdmin), team),
       );
       expect(response.status).toBe(201);
       expect((await response.json()).server).toMatchObject({ status: "connected", registeredCount: 5 });

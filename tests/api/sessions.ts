@@ -1,15 +1,17 @@
 import { createPasswordUser, getAuth } from "@/app/_services/auth";
 import type { Db } from "@/db/client";
+import { grantInstanceAdmin } from "@/db/queries/instance-admins";
 import { setMemberRole } from "@/db/queries/teams";
 import type { TeamRole } from "@/lib/auth/policy";
 import { APP_ORIGIN } from "./helpers";
 
 export const TEST_PASSWORD = "correct horse battery";
 
-/** Creates a person with a role in a team, signs them in, and returns the Cookie header of their session. */
-export async function signedInAs(db: Db, email: string, role: TeamRole | null, teamId = "default"): Promise<string> {
+/** Creates a person with a role in a team (and an instance admin, if asked), signs them in, and returns the Cookie header of their session. */
+export async function signedInAs(db: Db, email: string, role: TeamRole | null, teamId = "default", options: { instanceAdmin?: boolean } = {}): Promise<string> {
   const user = await createPasswordUser({ email, name: email.split("@")[0], password: TEST_PASSWORD });
   if (role) await setMemberRole(db, teamId, user.id, role);
+  if (options.instanceAdmin) await grantInstanceAdmin(db, user.id, "tests");
   const { headers } = await getAuth().api.signInEmail({ body: { email, password: TEST_PASSWORD }, returnHeaders: true });
   const cookie = headers.getSetCookie().map((line) => line.split(";")[0]);
   if (cookie.length === 0) throw new Error("Signing in set no cookie");

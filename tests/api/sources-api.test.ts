@@ -22,7 +22,7 @@ import { mcpServers } from "@/db/tables";
 import { secretForms } from "@/lib/secrets";
 import { useEnv, withEnv } from "../sources/helpers";
 import { processesMentioning, processMarker, processMentioning } from "../support/processes";
-import { jsonRequest, params, useFreshDatabase } from "./helpers";
+import { asInstanceAdmin, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const team = params({ catalog: "team" });
 const LEAKY_SERVER = path.resolve("tests/sources/fixtures/leaky-server.mjs");
@@ -68,13 +68,17 @@ describe("MCP servers", () => {
     const marker = processMarker("notes");
     const created = await json(
       serversRoute.POST(
-        jsonRequest("POST", {
-          name: "notes",
-          transport: "stdio",
-          command: process.execPath,
-          args: ["mcp-servers/demo-server.mjs", marker],
-          env: { DEMO_MCP_TOKEN: "s3cret-token" },
-        }),
+        jsonRequest(
+          "POST",
+          {
+            name: "notes",
+            transport: "stdio",
+            command: process.execPath,
+            args: ["mcp-servers/demo-server.mjs", marker],
+            env: { DEMO_MCP_TOKEN: "s3cret-token" },
+          },
+          await asInstanceAdmin(),
+        ),
         team,
       ),
     );
@@ -120,11 +124,16 @@ describe("MCP servers", () => {
   });
 
   it("records a server that cannot start with its error, and refuses bad configurations and duplicates", async () => {
-    const broken = await json(serversRoute.POST(jsonRequest("POST", { name: "ghost", transport: "stdio", command: "/no/such/command" }), team));
+    const broken = await json(
+      serversRoute.POST(jsonRequest("POST", { name: "ghost", transport: "stdio", command: "/no/such/command" }, await asInstanceAdmin()), team),
+    );
     expect(broken.status).toBe(201);
     expect(broken.body.server).toMatchObject({ status: "error", registeredCount: 0 });
     expect(broken.body.server.lastError).toContain("was not found");
-    expect((await json(serversRoute.POST(jsonRequest("POST", { name: "ghost", transport: "stdio", command: "/no/such/command" }), team))).status).toBe(409);
+    expect(
+      (await json(serversRoute.POST(jsonRequest("POST", { name: "ghost", transport: "stdio", command: "/no/such/command" }, await asInstanceAdmin()), team)))
+        .status,
+    ).toBe(409);
     const bad = await json(serversRoute.POST(jsonRequest("POST", { name: "Bad Name", transport: "http", url: "ftp://x" }), team));
     expect(bad.status).toBe(400);
     expect(bad.body.error.problems.map((problem: { field: string }) => problem.field)).toEqual(["name", "url"]);
@@ -156,7 +165,7 @@ describe("MCP source security", () => {
   it("refuses a stdio command the operator did not allow: 400 on command, nothing stored, nothing started", async () => {
     const file = marker();
     const refused = await json(
-      serversRoute.POST(jsonRequest("POST", { name: "evil", transport: "stdio", command: "sh", args: ["-c", `touch ${file}`] }), team),
+      serversRoute.POST(jsonRequest("POST", { name: "evil", transport: "stdio", command: "sh", args: ["-c", `touch ${file}`] }, await asInstanceAdmin()), team),
     );
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: "bad_request", field: "command" });
@@ -212,28 +221,41 @@ describe("MCP source security", () => {
       const answers = await withEnv({ TOOLSHED_MCP_ALLOW_PRIVATE: "1" }, async () => [
         await json(
           serversRoute.POST(
-            jsonRequest("POST", {
-              name: "local",
-              transport: "stdio",
-              command: process.execPath,
-              args: [LEAKY_SERVER, "--token", { value: canary, secret: true }],
-              env: { SERVICE_TOKEN: canary },
-            }),
+            jsonRequest(
+              "POST",
+              {
+                name: "local",
+                transport: "stdio",
+                command: process.execPath,
+                args: [LEAKY_SERVER, "--token", { value: canary, secret: true }],
+                env: { SERVICE_TOKEN: canary },
+              },
+              await asInstanceAdmin(),
+            ),
             team,
           ),
         ),
         await json(
           serversRoute.POST(
-            jsonRequest("POST", {
-              name: "remote",
-              transport: "http",
-              url: `http://user:${canary}@${upstream.url}/mcp?key=${canary}`,
-              headers: { Authorization: `Bearer ${canary}`, "X-Api-Key": canary },
-            }),
+            jsonRequest(
+              "POST",
+              {
+                name: "remote",
+                transport: "http",
+                url: `http://user:${canary}@${upstream.url}/mcp?key=${canary}`,
+                headers: { Authorization: `Bearer ${canary}`, "X-Api-Key": canary },
+              },
+              await asInstanceAdmin(),
+            ),
             team,
           ),
         ),
-        await json(serversRoute.POST(jsonRequest("POST", { name: "basic", transport: "http", url: `http://user:${canary}@${upstream.url}/basic` }), team)),
+        await json(
+          serversRoute.POST(
+            jsonRequest("POST", { name: "basic", transport: "http", url: `http://user:${canary}@${upstream.url}/basic` }, await asInstanceAdmin()),
+            team,
+          ),
+        ),
         await json(syncRoute.POST(jsonRequest("POST"), params({ catalog: "team", name: "remote" }))),
         await json(serversRoute.GET(jsonRequest("GET"), team)),
         await json(serverRoute.GET(jsonRequest("GET"), params({ catalog: "team", name: "local" }))),

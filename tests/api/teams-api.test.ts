@@ -189,8 +189,8 @@ describe("teams", () => {
     expect(tokens.teams).toEqual([{ id: "default", name: expect.any(String), scope: "read" }]);
   });
 
-  it("creates a team with its creator as admin; tokens may not create teams", async () => {
-    const cookie = await signedInAs(db, "founder@example.com", null);
+  it("creates a team with its creator (an instance admin) as admin; tokens may not create teams", async () => {
+    const cookie = await signedInAs(db, "founder@example.com", null, "default", { instanceAdmin: true });
     const created = await teamsRoute.POST(jsonRequest("POST", { name: "Support Bots" }, browserHeaders(cookie)));
     expect(created.status).toBe(201);
     expect(await created.json()).toEqual({ team: { id: "support-bots", name: "Support Bots", role: "admin" } });
@@ -205,9 +205,11 @@ describe("teams", () => {
     const empty = await teamsRoute.POST(jsonRequest("POST", { name: "  " }, browserHeaders(cookie)));
     expect((await empty.json()).error).toMatchObject({ code: "bad_request", field: "name" });
 
-    const byToken = await teamsRoute.POST(jsonRequest("POST", { name: "Token Team" }));
-    expect(byToken.status).toBe(403);
-    expect((await byToken.json()).error.code).toBe("forbidden");
+    for (const scope of ["admin", "instance"] as const) {
+      const byToken = await teamsRoute.POST(jsonRequest("POST", { name: "Token Team" }, { authorization: `Bearer ${await createTestToken(db, scope)}` }));
+      expect(byToken.status).toBe(403);
+      expect((await byToken.json()).error.code).toBe("forbidden");
+    }
   });
 });
 

@@ -14,6 +14,7 @@ import { apiRequest, createTestToken, useFreshDatabase } from "../api/helpers";
 import { useEnv } from "../sources/helpers";
 import { routeApiRequest } from "../support/api-routes";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
+import type { Principal } from "@/lib/auth/policy";
 
 /**
  * Issue 21, item 4: an upstream MCP server that quotes the headers it was sent (its stored
@@ -146,8 +147,9 @@ beforeEach(async () => {
   expect((await routeApiRequest(jsonPost("/api/catalogs", { name: "Team" }))).status).toBe(201);
   const upstream = await startQuotingServer();
   upstreams.push(upstream.http);
-  // Added as the service does after the route's checks: who may add servers is another test's concern.
-  const added = await addMcpServer(db, "team", { name: "quoting", transport: "http", url: upstream.url, headers: { Authorization: AUTHORIZATION } }, "test");
+  // Added as the service is by an instance admin (a private address): who may add servers is another test's concern.
+  const operator: Principal = { kind: "token", id: "test", name: "test", teamId: "default", scope: "instance" };
+  const added = await addMcpServer(db, "team", { name: "quoting", transport: "http", url: upstream.url, headers: { Authorization: AUTHORIZATION } }, operator);
   expect(added.error).toBeUndefined();
   return () => removeMcpServer(db, "team", "quoting", "test");
 });

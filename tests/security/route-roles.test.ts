@@ -9,7 +9,6 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
-import { grantInstanceAdmin } from "@/db/queries/instance-admins";
 import { createTeam } from "@/db/queries/teams";
 import { findUserByEmail } from "@/db/queries/users";
 import { apiRoutes, importRoute, routeApiRequest } from "../support/api-routes";
@@ -26,6 +25,8 @@ type Who = (typeof WHO)[number];
 interface TableRow {
   path: string;
   who: Partial<Record<Method, Who>>;
+  /** Methods whose cell says "a person": API tokens are refused (403) whatever their scope. */
+  peopleOnly: Set<Method>;
 }
 
 /** The rows of README's route table (its section is found by its heading). */
@@ -38,13 +39,14 @@ function readRouteTable(): TableRow[] {
   const rows: TableRow[] = [];
   for (const line of lines.slice(2)) {
     const cells = line.split("|").map((cell) => cell.trim());
-    const row: TableRow = { path: cells[1].replace(/`/g, ""), who: {} };
+    const row: TableRow = { path: cells[1].replace(/`/g, ""), who: {}, peopleOnly: new Set() };
     for (const [index, name] of header.entries()) {
       if (!(METHODS as readonly string[]).includes(name) || !cells[index]) continue;
-      const who = cells[index].replace(/\s*\(.*$/, "").replace(/[¹²³⁴⁵]/g, "");
+      const who = cells[index].replace(/\s*[,(].*$/, "").replace(/[¹²³⁴⁵]/g, "");
       if (!(WHO as readonly string[]).includes(who))
         throw new Error(`README route table: "${cells[index]}" for ${name} ${row.path} is not one of ${WHO.join(", ")}`);
       row.who[name as Method] = who as Who;
+      if (/\ba person\b/.test(cells[index])) row.peopleOnly.add(name as Method);
     }
     rows.push(row);
   }
@@ -54,6 +56,7 @@ function readRouteTable(): TableRow[] {
 /** Callers, and what each may do in team "default" (which owns catalog "demo"). */
 interface Caller {
   label: string;
+  token: boolean;
   headers: Record<string, string>;
   /** null: no caller at all; "outsider": signed in, but not in team "default". */
   level: Who | null | "outsider";
@@ -63,9 +66,10 @@ interface Caller {
 const RANK: Record<string, number> = { viewer: 1, "owner or editor": 2, editor: 2, admin: 3 };
 
 /** What a caller must get: "allowed" (anything but 401, 403, or a 404 for the team), or the refusal's status. */
-function expected(caller: Caller, who: Who, teamScoped: boolean): "allowed" | 401 | 403 | 404 {
+function expected(caller: Caller, who: Who, teamScoped: boolean, peopleOnly: boolean): "allowed" | 401 | 403 | 404 {
   if (who === "anyone") return "allowed";
   if (caller.level === null) return 401;
+  if (peopleOnly && caller.token) return 403;
   if (who === "signed in") return "allowed";
   if (who === "instance admin" && !teamScoped) return caller.instanceAdmin ? "allowed" : 403;
   if (caller.level === "outsider") return 404;
@@ -91,21 +95,20 @@ beforeAll(async () => {
     authorization: `Bearer ${await createTestToken(db, scope, `walk-${scope}`)}`,
     "content-type": "application/json",
   });
-  const instanceAdmin = await sessionHeaders(db, "root@example.com", "admin");
-  await grantInstanceAdmin(db, (await findUserByEmail(db, "root@example.com"))!.id, "tests");
+  const instanceAdmin = browserHeaders(await signedInAs(db, "root@example.com", "admin", "default", { instanceAdmin: true }));
   const outsider = await sessionHeaders(db, "other@example.com", null);
   await createTeam(db, { id: "elsewhere", name: "Elsewhere" }, (await findUserByEmail(db, "other@example.com"))!.id);
   callers = [
-    { label: "no caller", headers: { "content-type": "application/json", origin: APP_ORIGIN }, level: null, instanceAdmin: false },
-    { label: "viewer", headers: await sessionHeaders(db, "viewer@example.com", "viewer"), level: "viewer", instanceAdmin: false },
-    { label: "editor", headers: await sessionHeaders(db, "editor@example.com", "editor"), level: "editor", instanceAdmin: false },
-    { label: "team admin", headers: await sessionHeaders(db, "admin@example.com", "admin"), level: "admin", instanceAdmin: false },
-    { label: "instance admin", headers: instanceAdmin, level: "admin", instanceAdmin: true },
-    { label: "another team's admin", headers: outsider, level: "outsider", instanceAdmin: false },
-    { label: "read token", headers: await token("read"), level: "viewer", instanceAdmin: false },
-    { label: "write token", headers: await token("write"), level: "editor", instanceAdmin: false },
-    { label: "admin token", headers: await token("admin"), level: "admin", instanceAdmin: false },
-    { label: "instance token", headers: await token("instance"), level: "admin", instanceAdmin: true },
+    { label: "no caller", token: false, headers: { "content-type": "application/json", origin: APP_ORIGIN }, level: null, instanceAdmin: false },
+    { label: "viewer", token: false, headers: await sessionHeaders(db, "viewer@example.com", "viewer"), level: "viewer", instanceAdmin: false },
+    { label: "editor", token: false, headers: await sessionHeaders(db, "editor@example.com", "editor"), level: "editor", instanceAdmin: false },
+    { label: "team admin", token: false, headers: await sessionHeaders(db, "admin@example.com", "admin"), level: "admin", instanceAdmin: false },
+    { label: "instance admin", token: false, headers: instanceAdmin, level: "admin", instanceAdmin: true },
+    { label: "another team's admin", token: false, headers: outsider, level: "outsider", instanceAdmin: false },
+    { label: "read token", token: true, headers: await token("read"), level: "viewer", instanceAdmin: false },
+    { label: "write token", token: true, headers: await token("write"), level: "editor", instanceAdmin: false },
+    { label: "admin token", token: true, headers: await token("admin"), level: "admin", instanceAdmin: false },
+    { label: "instance token", token: true, headers: await token("instance"), level: "admin", instanceAdmin: true },
   ];
   // A decision and its conversation, made by the admin token: the others' refusals need them to exist.
   const made = await routeApiRequest(
@@ -164,13 +167,15 @@ describe("README's route table", () => {
       const who = row.who[method]!;
       const teamScoped = /\{(catalog|team|id)\}/.test(row.path);
       // Refusals first: an allowed DELETE may remove what the refusals need.
-      const ordered = [...callers].sort((a, b) => Number(expected(a, who, teamScoped) === "allowed") - Number(expected(b, who, teamScoped) === "allowed"));
+      const peopleOnly = row.peopleOnly.has(method);
+      const want = (caller: Caller) => expected(caller, who, teamScoped, peopleOnly);
+      const ordered = [...callers].sort((a, b) => Number(want(a) === "allowed") - Number(want(b) === "allowed"));
       for (const caller of ordered) {
-        const want = expected(caller, who, teamScoped);
         const response = await routeApiRequest(requestFor(row, method, caller));
         await response.body?.cancel();
-        const ok = want === "allowed" ? response.status !== 401 && response.status !== 403 : response.status === want;
-        if (!ok) wrong.push(`${method} ${row.path} as ${caller.label}: ${response.status}, expected ${want} (${who})`);
+        const expectation = want(caller);
+        const ok = expectation === "allowed" ? response.status !== 401 && response.status !== 403 : response.status === expectation;
+        if (!ok) wrong.push(`${method} ${row.path} as ${caller.label}: ${response.status}, expected ${expectation} (${who})`);
       }
     }
     expect(wrong).toEqual([]);

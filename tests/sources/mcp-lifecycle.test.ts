@@ -13,7 +13,7 @@ import { releaseLease, takeLease } from "@/db/queries/leases";
 import { getMcpServer } from "@/db/queries/mcp-servers";
 import { listTools } from "@/db/queries/tools";
 import { rejectionReason } from "@/lib/selection/verify";
-import { jsonRequest, params, useFreshDatabase } from "../api/helpers";
+import { asInstanceAdmin, jsonRequest, params, useFreshDatabase } from "../api/helpers";
 import { processMarker, processMentioning } from "../support/processes";
 import { useEnv } from "./helpers";
 
@@ -42,7 +42,7 @@ async function processEnds(pid: number): Promise<void> {
 async function addDemoServer(catalog: string, name: string): Promise<number> {
   const marker = processMarker(`${catalog}-${name}`);
   const body = { name, transport: "stdio", command: process.execPath, args: [DEMO_SERVER, marker] };
-  const response = await serversRoute.POST(jsonRequest("POST", body), params({ catalog }));
+  const response = await serversRoute.POST(jsonRequest("POST", body, await asInstanceAdmin()), params({ catalog }));
   expect(response.status).toBe(201);
   expect((await response.json()).server).toMatchObject({ status: "connected" });
   const pid = processMentioning(marker);
@@ -88,7 +88,7 @@ describe("stdio MCP processes end with what configures them", () => {
   it("a server added while a periodic round runs keeps its process: the round closes only connections that were orphans before it read the servers", async () => {
     const marker = processMarker("notes");
     const body = { name: "notes", transport: "stdio", command: process.execPath, args: [DEMO_SERVER, marker] };
-    const adding = serversRoute.POST(jsonRequest("POST", body), params({ catalog: "team" }));
+    const adding = serversRoute.POST(jsonRequest("POST", body, await asInstanceAdmin()), params({ catalog: "team" }));
     // Its process runs, and it is not stored yet: the round's read of the servers leaves it out.
     const pid = await vi.waitFor(() => processMentioning(marker), { interval: 2, timeout: 10_000 });
     await syncMcpServersPeriodically(db);

@@ -1,7 +1,7 @@
 import { signedInRoute } from "@/app/_services/access";
 import { getDb } from "@/db/client";
 import { createTeam, getTeam, listTeams } from "@/db/queries/teams";
-import { ToolshedError } from "@/lib/errors";
+import { requireTeamCreation } from "@/lib/auth/policy";
 import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 import { createTeamBody } from "@/lib/team-schemas";
 
@@ -12,8 +12,9 @@ export const GET = signedInRoute(async ({ principal }) => {
   return Response.json({ teams: (await listTeams(db, Object.keys(principal.roles))).map((team) => ({ ...team, role: principal.roles[team.id] })) });
 });
 
+/** Instance admins only, unless TOOLSHED_TEAM_CREATION=everyone; never a token. */
 export const POST = signedInRoute(async ({ request, principal }) => {
-  if (principal.kind === "token") throw new ToolshedError("forbidden", "API tokens cannot create teams: sign in to create one.");
+  requireTeamCreation(principal);
   const body = parseWith(createTeamBody, await readJsonBody(request));
   const team = await createTeam(getDb(), body, principal.id);
   return Response.json({ team: { ...team, role: "admin" } }, { status: 201 });

@@ -28,8 +28,8 @@ export {
   mcpResultSize,
   truncationNote,
 } from "./result-limit";
-export { addressClass, ALLOW_PRIVATE_ENV, BlockedAddressError, guardedFetch, hostRefusal } from "./network-policy";
-export { mcpPolicyProblem } from "./policy";
+export { addressClass, ALLOW_PRIVATE_ENV, allowsPrivateAddresses, BlockedAddressError, guardedFetch, hostRefusal } from "./network-policy";
+export { instanceAdminPowerOf, mcpPolicyProblem } from "./policy";
 export { hasSecrets, HIDDEN_SECRET, joinMcpSecrets, mcpSecretValues, redactMcpConfig, splitMcpSecrets, type McpConfigSecrets } from "./secrets";
 export {
   allowedStdioCommands,

@@ -1,5 +1,5 @@
 import type { McpServerConfig } from "./config";
-import { hostRefusal } from "./network-policy";
+import { ALLOW_PRIVATE_ENV, allowsPrivateAddresses, hostRefusal } from "./network-policy";
 import { stdioPolicyProblem } from "./stdio-policy";
 
 type Env = Record<string, string | undefined>;
@@ -15,4 +15,16 @@ export function mcpPolicyProblem(config: McpServerConfig, env: Env = process.env
   if (config.transport === "stdio") return stdioPolicyProblem(config, env);
   const refusal = hostRefusal(new URL(config.url).hostname, env);
   return refusal && { field: "url", message: refusal.message };
+}
+
+/**
+ * What adding this server does that only an instance admin may, in words that complete "Only an
+ * instance admin may …": a stdio server runs a command on the host; an HTTP server, while the
+ * operator lets them reach private addresses, may reach the host's own network. Undefined for an
+ * HTTP server that can reach only the public internet.
+ */
+export function instanceAdminPowerOf(config: McpServerConfig, env: Env = process.env): string | undefined {
+  if (config.transport === "stdio") return "add stdio MCP servers (they run a command on this host)";
+  if (allowsPrivateAddresses(env)) return `add HTTP MCP servers while the operator lets them reach private addresses (${ALLOW_PRIVATE_ENV}=1)`;
+  return undefined;
 }

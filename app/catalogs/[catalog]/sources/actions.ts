@@ -2,9 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { authorizeCatalogAction } from "@/app/_services/access";
-import { addMcpServer, reloadLocalSources, removeMcpServer, syncLocalSources, syncMcpServer } from "@/app/_services/sources";
+import { addMcpServer, reloadLocalSourcesEverywhere, removeMcpServer, syncMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
-import { listCatalogs } from "@/db/queries/catalogs";
 import { getMcpServer } from "@/db/queries/mcp-servers";
 import { runAction } from "@/lib/action-result";
 import { mcpServerBody } from "@/lib/api-schemas";
@@ -15,10 +14,10 @@ const refresh = (catalogId: string) => revalidatePath(`/catalogs/${catalogId}`, 
 /** Adds a server and syncs it at once, in one revision, as POST /mcp-servers does: an unreachable server is still added, with its error. */
 export async function addMcpServerAction(catalogId: string, body: unknown) {
   return runAction(async () => {
-    const { actor } = await authorizeCatalogAction(catalogId, "admin");
+    const { principal } = await authorizeCatalogAction(catalogId, "admin");
     const config = parseWith(mcpServerBody, body);
     const db = getDb();
-    const sync = await addMcpServer(db, catalogId, config, actor);
+    const sync = await addMcpServer(db, catalogId, config, principal);
     refresh(catalogId);
     return { server: await getMcpServer(db, catalogId, config.name), sync };
   });
@@ -47,10 +46,8 @@ export async function deleteMcpServerAction(catalogId: string, name: string) {
 /** Reads the plugin, skill and agent folders again and updates every catalog's tools, as POST /sources/reload does. */
 export async function reloadSourcesAction(catalogId: string) {
   return runAction(async () => {
-    await authorizeCatalogAction(catalogId, "admin");
-    const db = getDb();
-    const local = await reloadLocalSources();
-    for (const { id } of await listCatalogs(db)) await syncLocalSources(db, id);
+    const { principal } = await authorizeCatalogAction(catalogId, "admin");
+    const local = await reloadLocalSourcesEverywhere(getDb(), principal);
     refresh(catalogId);
     return { loadedAt: local.loadedAt, errors: local.errors };
   });

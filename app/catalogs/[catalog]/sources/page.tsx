@@ -4,13 +4,18 @@ import { localSources } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
 import { listMcpServers } from "@/db/queries/mcp-servers";
-import { SourcesPage, type LocalSourcesSummary } from "@/components/sources-page";
+import { SourcesPage, type LocalSourcesSummary, type Transport } from "@/components/sources-page";
+import { isInstanceAdmin } from "@/lib/auth/policy";
+import { allowsPrivateAddresses } from "@/lib/sources/mcp";
 
 export const metadata = { title: "Sources" };
 
 export default async function SourcesRoute({ params }: { params: Promise<{ catalog: string }> }) {
   const { catalog } = await params;
-  const { access } = await pageCatalogAccess(catalog);
+  const { principal, access } = await pageCatalogAccess(catalog);
+  const instanceAdmin = isInstanceAdmin(principal);
+  // What addMcpServer lets this person add: the same rule, shown before they try.
+  const addableTransports: Transport[] = instanceAdmin ? ["stdio", "http"] : allowsPrivateAddresses() ? [] : ["http"];
   const db = getDb();
   const local = await localSources();
   // Only plain data crosses to the client: plugin hooks are functions, schemas are not shown here.
@@ -29,5 +34,15 @@ export default async function SourcesRoute({ params }: { params: Promise<{ catal
   };
   const agents = (await listAgents(db, catalog)).map(({ name, description, mode }) => ({ name, description, mode }));
   const servers = (await listMcpServers(db, catalog)).map((server) => mcpServerViewFor(server, access));
-  return <SourcesPage catalogId={catalog} servers={servers} local={summary} catalogAgents={agents} renderedAt={Date.now()} />;
+  return (
+    <SourcesPage
+      catalogId={catalog}
+      servers={servers}
+      local={summary}
+      catalogAgents={agents}
+      renderedAt={Date.now()}
+      addableTransports={addableTransports}
+      mayReload={instanceAdmin}
+    />
+  );
 }

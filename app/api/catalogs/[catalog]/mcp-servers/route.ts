@@ -12,11 +12,14 @@ export const GET = catalogRoute<Params>("read", async ({ params, access }) =>
   Response.json({ servers: (await listMcpServers(getDb(), params.catalog)).map((server) => mcpServerViewFor(server, access)) }),
 );
 
-/** Adds a server and syncs it at once, in one revision; a server that cannot be reached is still added, with its error. */
-export const POST = catalogRoute<Params>("admin", async ({ request, params, actor }) => {
+/**
+ * Adds a server and syncs it at once, in one revision; a server that cannot be reached is still
+ * added, with its error. A stdio server (or any, while private addresses are allowed) needs an instance admin too.
+ */
+export const POST = catalogRoute<Params>("admin", async ({ request, params, principal }) => {
   const config = parseWith(mcpServerBody, await readJsonBody(request));
   const db = getDb();
-  const sync = await addMcpServer(db, params.catalog, config, actor);
+  const sync = await addMcpServer(db, params.catalog, config, principal);
   return Response.json({ server: await getMcpServer(db, params.catalog, config.name), sync }, { status: 201 });
 });
 

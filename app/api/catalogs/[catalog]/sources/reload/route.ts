@@ -1,14 +1,11 @@
 import { catalogRoute } from "@/app/_services/access";
-import { reloadLocalSources, syncLocalSources } from "@/app/_services/sources";
+import { reloadLocalSourcesEverywhere } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
-import { listCatalogs } from "@/db/queries/catalogs";
 import { refuseOtherMethods } from "@/lib/http";
 
-/** Reads the plugin, skill and agent folders again and updates every catalog's tools from them. */
-export const POST = catalogRoute<{ catalog: string }>("admin", async () => {
-  const db = getDb();
-  const local = await reloadLocalSources();
-  for (const { id } of await listCatalogs(db)) await syncLocalSources(db, id);
+/** Instance admins (and admins of this catalog's team): reads the plugin, skill and agent folders again and updates every catalog's tools from them. */
+export const POST = catalogRoute<{ catalog: string }>("admin", async ({ principal }) => {
+  const local = await reloadLocalSourcesEverywhere(getDb(), principal);
   return Response.json({ loadedAt: local.loadedAt, errors: local.errors });
 });
 
