@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
+import { createCatalog } from "@/db/queries/catalogs";
 import { createTeam } from "@/db/queries/teams";
 import { findUserByEmail } from "@/db/queries/users";
 import { apiRoutes, importRoute, routeApiRequest } from "../support/api-routes";
@@ -91,6 +92,7 @@ async function sessionHeaders(db: Db, email: string, role: "viewer" | "editor" |
 beforeAll(async () => {
   const db = await useFreshDatabase();
   rows = readRouteTable();
+  await createCatalog(db, { id: "demo", name: "Demo", teamId: "default" }, "tests");
   const token = async (scope: "read" | "write" | "admin" | "instance") => ({
     authorization: `Bearer ${await createTestToken(db, scope, `walk-${scope}`)}`,
     "content-type": "application/json",
@@ -118,6 +120,7 @@ beforeAll(async () => {
       body: JSON.stringify({ model: "gpt-5", agent: "build", messages: [{ role: "user", content: "read a file" }] }),
     }),
   );
+  expect(made.status).toBe(200);
   const { decisionId, conversationId } = (await made.json()) as { decisionId: string; conversationId: string };
   segments.decisionId = decisionId;
   segments.conversationId = conversationId;

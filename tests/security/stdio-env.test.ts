@@ -8,7 +8,7 @@ import { createMcpServer, listMcpServers } from "@/db/queries/mcp-servers";
 import { seed } from "@/db/seed";
 import { McpConnections } from "@/lib/sources/mcp";
 import { childEnvironment, parseStdioCommands, stdioPolicyProblem } from "@/lib/sources/mcp/stdio-policy";
-import { APP_ORIGIN, jsonRequest, useFreshDatabase } from "../api/helpers";
+import { APP_ORIGIN, asInstanceAdmin, jsonRequest, useFreshDatabase } from "../api/helpers";
 import { useEnv, withEnv } from "../sources/helpers";
 import { routeApiRequest } from "../support/api-routes";
 import { processesMentioning, processMarker } from "../support/processes";
@@ -21,9 +21,9 @@ useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: undefined });
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), "toolshed-stdio-env-"));
 const DEMO_SERVER = "mcp-servers/demo-server.mjs";
 
-/** POST /api/catalogs/demo/mcp-servers with the default admin token, as an HTTP client would. */
+/** POST /api/catalogs/demo/mcp-servers with an instance token (who may add stdio servers at all), as an HTTP client would. */
 async function addToDemo(body: Record<string, unknown>) {
-  const sent = jsonRequest("POST", { transport: "stdio", command: "node", ...body });
+  const sent = jsonRequest("POST", { transport: "stdio", command: "node", ...body }, await asInstanceAdmin());
   const response = await routeApiRequest(new Request(`${APP_ORIGIN}/api/catalogs/demo/mcp-servers`, sent));
   return { status: response.status, body: await response.json() };
 }
