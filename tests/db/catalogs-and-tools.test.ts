@@ -36,9 +36,10 @@ describe("catalogs", () => {
     expect(await listAudit(db, "payments-team")).toMatchObject([{ subjectKind: "catalog", action: "create", actor: ACTOR, revision: 1 }]);
   });
 
-  it("refuses a duplicate id with a conflict and an empty name as bad input", async () => {
+  it("refuses a taken id given with a conflict, suffixes one made from a taken name, and refuses an empty name as bad input", async () => {
     await createCatalog(db, { name: "Ops" }, ACTOR);
-    expect(await rejection(createCatalog(db, { name: "ops" }, ACTOR))).toMatchObject({ code: "conflict", field: "name" });
+    expect(await rejection(createCatalog(db, { name: "Other", id: "ops" }, ACTOR))).toMatchObject({ code: "conflict", field: "id" });
+    expect((await createCatalog(db, { name: "ops" }, ACTOR)).id).toMatch(/^ops-[0-9a-f]{6}$/);
     expect(await rejection(createCatalog(db, { name: "  " }, ACTOR))).toMatchObject({ code: "bad_request", field: "name" });
     expect(await rejection(createCatalog(db, { name: "!!!" }, ACTOR))).toMatchObject({ code: "bad_request" });
   });

@@ -15,6 +15,7 @@ import { useEnv } from "../sources/helpers";
 import { routeApiRequest } from "../support/api-routes";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
 import type { Principal } from "@/lib/auth/policy";
+import { startToolshedHttpServer, type ToolshedHttpServer } from "../support/toolshed-http-server";
 
 /**
  * Issue 21, item 4: an upstream MCP server that quotes the headers it was sent (its stored
@@ -85,39 +86,15 @@ function startQuotingServer(): Promise<{ url: string; http: HttpServer }> {
   return new Promise((done) => http.listen(0, "127.0.0.1", () => done({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, http })));
 }
 
-/** Toolshed over real HTTP (the gateway's clients need it): each request goes to the route its path names. */
-function startToolshed(): Promise<{ base: string; http: HttpServer }> {
-  const http = createServer(async (incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
-    const body = chunks.length > 0 ? new Uint8Array(Buffer.concat(chunks)) : undefined;
-    const response = await routeApiRequest(new Request(new URL(incoming.url ?? "/", "http://127.0.0.1"), { method: incoming.method, headers, body }));
-    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-    outgoing.flushHeaders();
-    // Streamed as it comes: the gateway's event streams stay open.
-    const reader = response.body?.getReader();
-    incoming.on("close", () => void reader?.cancel().catch(() => undefined));
-    for (;;) {
-      const next = await reader?.read().catch(() => undefined);
-      if (!next || next.done) break;
-      outgoing.write(next.value);
-    }
-    outgoing.end();
-  });
-  return new Promise((done) => http.listen(0, "127.0.0.1", () => done({ base: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, http })));
-}
-
 useEnv({ TOOLSHED_MCP_ALLOW_PRIVATE: "1", TOOLSHED_MCP_CALL_TIMEOUT_MS: "5000" });
 
 const selectAll = `select:${TOOLS.map((tool) => `quoting__${tool}`).join(",")}`;
 const upstreams: HttpServer[] = [];
-let toolshed: { base: string; http: HttpServer };
+let toolshed: ToolshedHttpServer;
 let model: ScriptedOpenAIServer;
 
 beforeAll(async () => {
-  toolshed = await startToolshed();
+  toolshed = await startToolshedHttpServer();
   // The playground's main model: ToolSearch for the three tools, then a call of each, then an answer.
   model = await startScriptedOpenAIServer((request) => {
     const lastCall = JSON.stringify((request.body?.messages ?? []).findLast((message) => message.role === "assistant") ?? null);
@@ -134,7 +111,8 @@ afterAll(async () => {
   delete process.env.TOOLSHED_MAIN_MODEL;
   delete process.env.TOOLSHED_OPENAI_COMPATIBLE_BASE_URL;
   await model.close();
-  for (const http of [toolshed.http, ...upstreams]) {
+  await toolshed.close();
+  for (const http of upstreams) {
     http.closeAllConnections();
     http.close();
   }
@@ -195,7 +173,7 @@ describe("secrets of an MCP server's configuration never leave through results",
       const token = await createTestToken(db, scope, `gateway-${scope}`);
       const client = new Client({ name: "result-secrets-test", version: "1.0.0" });
       await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${toolshed.base}/api/catalogs/team/mcp?model=gpt-5&agent=build`), {
+        new StreamableHTTPClientTransport(new URL(`${toolshed.url}/api/catalogs/team/mcp?model=gpt-5&agent=build`), {
           requestInit: { headers: { authorization: `Bearer ${token}` } },
         }),
       );

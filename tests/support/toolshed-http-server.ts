@@ -34,8 +34,13 @@ export async function startToolshedHttpServer(): Promise<ToolshedHttpServer> {
       const body = await readBody(incoming);
       const response = await routeApiRequest(new Request(url, { method: incoming.method, headers, body }));
       outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+      outgoing.flushHeaders();
+      // Streamed as it comes, so that the MCP gateway's event streams stay open; a client that leaves ends the stream.
       const reader = response.body?.getReader();
-      for (let part = await reader?.read(); part && !part.done; part = await reader?.read()) outgoing.write(part.value);
+      incoming.on("close", () => void reader?.cancel().catch(() => undefined));
+      for (let part = await reader?.read().catch(() => undefined); part && !part.done; part = await reader?.read().catch(() => undefined)) {
+        outgoing.write(part.value);
+      }
       outgoing.end();
     } catch (error) {
       outgoing.writeHead(500, { "content-type": "text/plain" });
