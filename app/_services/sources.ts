@@ -22,6 +22,7 @@ import { sourceFolders } from "@/lib/sources/folders";
 import {
   instanceAdminPowerOf,
   mcpCallTimeoutMs,
+  mcpConnectTimeoutMs,
   McpConnections,
   McpSourceError,
   type McpServerConfig,
@@ -81,7 +82,7 @@ function pool(): McpConnections {
       const [catalogId, server] = key.split("/");
       void markServerDown(getDb(), catalogId, server, reason);
     },
-    { callTimeoutMs: mcpCallTimeoutMs(process.env) },
+    { callTimeoutMs: mcpCallTimeoutMs(process.env), connectTimeoutMs: mcpConnectTimeoutMs(process.env) },
   );
   return state.pool;
 }

@@ -246,7 +246,7 @@ describe("MCP over Streamable HTTP", () => {
   it("times out when the server hangs on the handshake or on listing", async () => {
     const handshake = await failure(listMcpTools(remote(await serve({ hangOnConnect: true })), { connectTimeoutMs: 300 }));
     expect(handshake.failure).toBe("timeout");
-    expect(handshake.message).toBe('The MCP server "remote" did not complete the MCP handshake within 300 ms.');
+    expect(handshake.message).toBe('The MCP server "remote" did not complete the MCP handshake within 300 ms (TOOLSHED_MCP_CONNECT_TIMEOUT_MS).');
     const listing = await failure(listMcpTools(remote(await serve({ hangOnList: true })), { listTimeoutMs: 300 }));
     expect(listing.message).toBe('The MCP server "remote" did not list its tools within 300 ms.');
   });

@@ -37,18 +37,26 @@ export interface McpConnectionTimeouts {
   callTimeoutMs: number;
 }
 
-const DEFAULT_TIMEOUTS: McpConnectionTimeouts = { connectTimeoutMs: 10_000, listTimeoutMs: 10_000, callTimeoutMs: 60_000 };
+/** A cold `npx -y <server>` downloads its package before it answers: 17 s was seen, so a minute. */
+const DEFAULT_TIMEOUTS: McpConnectionTimeouts = { connectTimeoutMs: 60_000, listTimeoutMs: 10_000, callTimeoutMs: 60_000 };
 
 /** How long a tool call may take on its server before it fails as a timeout. */
 export const MCP_CALL_TIMEOUT_ENV = "TOOLSHED_MCP_CALL_TIMEOUT_MS";
+/** How long a server may take to start and complete the MCP handshake. */
+export const MCP_CONNECT_TIMEOUT_ENV = "TOOLSHED_MCP_CONNECT_TIMEOUT_MS";
 
-export function mcpCallTimeoutMs(env: Record<string, string | undefined> = process.env): number {
-  const raw = env[MCP_CALL_TIMEOUT_ENV]?.trim();
-  if (!raw) return DEFAULT_TIMEOUTS.callTimeoutMs;
+type Env = Record<string, string | undefined>;
+
+function millisecondsFromEnv(variable: string, fallback: number, env: Env): number {
+  const raw = env[variable]?.trim();
+  if (!raw) return fallback;
   const value = Number(raw);
   if (Number.isInteger(value) && value > 0) return value;
-  throw new ToolshedError("bad_request", `${MCP_CALL_TIMEOUT_ENV}="${raw}" must be a positive whole number of milliseconds.`, MCP_CALL_TIMEOUT_ENV);
+  throw new ToolshedError("bad_request", `${variable}="${raw}" must be a positive whole number of milliseconds.`, variable);
 }
+
+export const mcpCallTimeoutMs = (env: Env = process.env) => millisecondsFromEnv(MCP_CALL_TIMEOUT_ENV, DEFAULT_TIMEOUTS.callTimeoutMs, env);
+export const mcpConnectTimeoutMs = (env: Env = process.env) => millisecondsFromEnv(MCP_CONNECT_TIMEOUT_ENV, DEFAULT_TIMEOUTS.connectTimeoutMs, env);
 
 /**
  * Long-lived connections to MCP servers, one per key (e.g. `catalog/server`), as an agent host
@@ -163,7 +171,7 @@ export class McpConnections {
           new McpSourceError(
             "timeout",
             config.name,
-            `The MCP server "${config.name}" did not complete the MCP handshake within ${this.timeouts.connectTimeoutMs} ms`,
+            `The MCP server "${config.name}" did not complete the MCP handshake within ${this.timeouts.connectTimeoutMs} ms (${MCP_CONNECT_TIMEOUT_ENV})`,
           ),
       );
     } catch (error) {

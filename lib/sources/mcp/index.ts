@@ -17,7 +17,14 @@ export {
   type McpServerConfig,
   type McpStdioConfig,
 } from "./config";
-export { MCP_CALL_TIMEOUT_ENV, mcpCallTimeoutMs, McpConnections, type McpConnectionTimeouts } from "./connections";
+export {
+  MCP_CALL_TIMEOUT_ENV,
+  MCP_CONNECT_TIMEOUT_ENV,
+  mcpCallTimeoutMs,
+  mcpConnectTimeoutMs,
+  McpConnections,
+  type McpConnectionTimeouts,
+} from "./connections";
 export { registryNamesForServer } from "./names";
 export {
   DEFAULT_MCP_RESULT_MAX_CHARS,
