@@ -31,7 +31,7 @@ export function clientAddressOf(headers: Headers): string | undefined {
 }
 
 /** A copy of `headers` for better-auth, with the client's address where it reads it, whatever the client sent there. */
-export function headersForAuth(headers: Headers): Headers {
+function headersForAuth(headers: Headers): Headers {
   const copy = new Headers(headers);
   const address = clientAddressOf(headers);
   if (address) copy.set(CLIENT_ADDRESS_HEADER, address);
@@ -39,7 +39,7 @@ export function headersForAuth(headers: Headers): Headers {
   return copy;
 }
 
-export type SignInOutcome = "succeeded" | "wrong_password" | "neither";
+type SignInOutcome = "succeeded" | "wrong_password" | "neither";
 
 function tryAgainIn(seconds: number): string {
   return seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
@@ -54,7 +54,7 @@ function refuse(message: string, seconds: number): ToolshedError {
  * lockout and the per-minute limits, and records its outcome. `attempt` gets the headers to hand
  * to better-auth. Throws a `rate_limited` ToolshedError instead of attempting when refused.
  */
-export async function guardSignIn<T>(
+async function guardSignIn<T>(
   email: string | undefined,
   requestHeaders: Headers,
   attempt: (authHeaders: Headers) => Promise<{ outcome: SignInOutcome; value: T }>,

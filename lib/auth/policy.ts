@@ -83,7 +83,7 @@ export function isInstanceAdmin(principal: Principal): boolean {
 }
 
 /** The people who are instance admins, in the words of a refusal. */
-export const INSTANCE_ADMIN_PEOPLE =
+const INSTANCE_ADMIN_PEOPLE =
   "the operator's TOOLSHED_ADMIN_EMAIL, the admin who opened the setup link, and people the operator made instance admin " +
   "(`npm run --silent toolshed -- instance-admin grant --email <e-mail>`)";
 
