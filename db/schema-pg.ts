@@ -21,7 +21,7 @@ import type { DecisionKind, DecisionPath } from "../lib/selection/types";
 import type { InputSchema, ToolMeta, ToolRequirements, ToolSource } from "../lib/tools/types";
 import type { ImportJobError, ImportProgress } from "./import-job";
 import type { ImportResult } from "./queries/tool-import";
-import type { EvaluationCase, TeamRole, TokenScope } from "./schema";
+import type { EvaluationCase, GatewayClientHello, TeamRole, TokenScope } from "./schema";
 
 /** A JSON value stored as its text, as SQLite's `text({ mode: "json" })`: keys keep their order. */
 const jsonText = customType<{ data: unknown; driverData: string }>({
@@ -416,4 +416,36 @@ export const importJobs = pgTable(
     finishedAt: instant("finished_at"),
   },
   (table) => [index("import_jobs_finished").on(table.finishedAt)],
+);
+
+export const gatewaySessions = pgTable(
+  "gateway_sessions",
+  {
+    id: text("id").primaryKey(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    owner: text("owner").notNull(),
+    turn: jsonText("turn").$type<Record<string, unknown>>().notNull(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    client: jsonText("client").$type<GatewayClientHello>().notNull(),
+    lastUsedAt: instant("last_used_at").notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("gateway_sessions_owner").on(table.owner, table.lastUsedAt), index("gateway_sessions_last_used").on(table.lastUsedAt)],
+);
+
+export const gatewayAnswers = pgTable(
+  "gateway_answers",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => gatewaySessions.id, { onDelete: "cascade" }),
+    message: jsonText("message").$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("gateway_answers_session").on(table.sessionId, table.id)],
 );

@@ -492,3 +492,55 @@ export const importJobs = sqliteTable(
 );
 
 export type ImportJobRow = typeof importJobs.$inferSelect;
+
+/** What an MCP client said of itself when it opened a gateway session: any instance restores the session from it. */
+export interface GatewayClientHello {
+  protocolVersion: string;
+  capabilities: Record<string, unknown>;
+  clientInfo: { name: string; version: string } & Record<string, unknown>;
+}
+
+/**
+ * An MCP gateway session (its Mcp-Session-Id), kept where every instance reads it, so that any
+ * instance answers any request of the session: the turn it serves, who opened it, its conversation
+ * (which holds what ToolSearch found) and the client's initialize, from which an instance that has
+ * not seen the session yet restores it (app/_services/mcp-gateway.ts).
+ */
+export const gatewaySessions = sqliteTable(
+  "gateway_sessions",
+  {
+    id: text("id").primaryKey(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    /** `user:<id>` or `token:<id>`: anyone else naming the session is told it does not exist. */
+    owner: text("owner").notNull(),
+    turn: text("turn", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    client: text("client", { mode: "json" }).$type<GatewayClientHello>().notNull(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("gateway_sessions_owner").on(table.owner, table.lastUsedAt), index("gateway_sessions_last_used").on(table.lastUsedAt)],
+);
+
+export type GatewaySessionRow = typeof gatewaySessions.$inferSelect;
+
+/**
+ * A client's answer to a request the gateway sent it (an elicitation) that reached an instance
+ * other than the one waiting for it: that one reads it from here.
+ */
+export const gatewayAnswers = sqliteTable(
+  "gateway_answers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => gatewaySessions.id, { onDelete: "cascade" }),
+    message: text("message", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("gateway_answers_session").on(table.sessionId, table.id)],
+);

@@ -36,4 +36,6 @@ export const {
   signInFailures,
   leases,
   importJobs,
+  gatewaySessions,
+  gatewayAnswers,
 } = tables;

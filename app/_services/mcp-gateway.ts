@@ -1,7 +1,5 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import {
   CallToolRequestSchema,
@@ -33,13 +31,14 @@ import {
   checkCall,
   sessionToolNames,
 } from "@/lib/gateway/call-check";
-import { GatewaySessions } from "@/lib/gateway/sessions";
+import { answersOf, initializeParams, onlyAnswers, toolListFingerprint } from "@/lib/gateway/messages";
 import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gateway/tool-call";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "@/lib/selection/tool-search-definition";
 import { limitMcpResult, mcpResultMaxChars } from "@/lib/sources/mcp";
 import type { ToolDefinition } from "@/lib/tools/types";
 import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
+import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
 import { callMcpToolForModel } from "./sources";
 
 /**
@@ -61,36 +60,33 @@ interface Caller {
   access: Access;
 }
 
-interface GatewaySession {
-  catalogId: string;
-  turn: GatewayTurn;
-  owner: string;
-  conversationId?: string;
-  server: Server;
-  transport: WebStandardStreamableHTTPServerTransport;
-  close(): Promise<void>;
-}
+type GatewaySession = LiveSession<GatewayTurn>;
 
-const SESSION_IDLE_MS = 30 * 60_000;
 /** How long a call waits for the user to approve it. */
 const APPROVAL_TIMEOUT_MS = 10 * 60_000;
-const SESSIONS_PER_CALLER = 16;
 const SERVER_INFO = { name: "toolshed", title: "Toolshed", version: "0.1.0" };
 
-const shared = globalThis as unknown as { toolshedGatewaySessions?: GatewaySessions<GatewaySession> };
+const sessions = new GatewaySessionStore<GatewayTurn>({
+  createServer,
+  listFingerprint: async (session) => toolListFingerprint(await listTools(session)),
+});
 
-function sessions(): GatewaySessions<GatewaySession> {
-  shared.toolshedGatewaySessions ??= new GatewaySessions({ idleMs: SESSION_IDLE_MS, perCaller: SESSIONS_PER_CALLER });
-  return shared.toolshedGatewaySessions;
-}
-
-/** For tests: ends every session. */
+/** Stops serving every session on this instance (tests, shutdown): their rows stay, another instance may go on. */
 export function closeGatewaySessions(): void {
-  sessions().closeAll();
+  sessions.closeAll();
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+}
+
+/** The JSON body of a POST, read from a copy (the transport reads the request itself); undefined when it is none. */
+async function bodyOf(request: Request): Promise<unknown> {
+  if (request.method !== "POST" || !request.headers.get("content-type")?.includes("application/json")) return undefined;
+  return request
+    .clone()
+    .json()
+    .catch(() => undefined);
 }
 
 /**
@@ -101,78 +97,75 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 export async function handleGatewayRequest(request: Request, catalogId: string, caller: Caller, turn: () => GatewayTurn): Promise<Response> {
   const authInfo: AuthInfo = { token: "", clientId: principalKey(caller.principal), scopes: [caller.access], extra: { caller } };
   const sessionId = request.headers.get("mcp-session-id");
+  const body = await bodyOf(request);
   if (sessionId) {
-    const session = sessions().get(sessionId, principalKey(caller.principal));
-    if (!session || session.catalogId !== catalogId)
-      return jsonRpcError(404, -32001, "Session not found: start a new one (initialize without Mcp-Session-Id).");
+    const session = await sessions.find(sessionId, catalogId, principalKey(caller.principal));
+    if (!session) return jsonRpcError(404, -32001, "Session not found: start a new one (initialize without Mcp-Session-Id).");
+    if (onlyAnswers(body)) {
+      await sessions.deliverAnswers(session, answersOf(body));
+      return new Response(null, { status: 202 });
+    }
     return session.transport.handleRequest(request, { authInfo });
   }
   if (request.method !== "POST") return jsonRpcError(400, ErrorCode.InvalidRequest, "Bad Request: this request needs an Mcp-Session-Id header.");
-  const session = await openSession(catalogId, caller, turn());
+  const { hello, problem } = initializeParams(body);
+  if (problem) return jsonRpcError(400, ErrorCode.InvalidParams, problem);
+  if (!hello) return jsonRpcError(400, ErrorCode.InvalidRequest, "Bad Request: start a session with an initialize request (no Mcp-Session-Id).");
+  // Refused now, in plain HTTP, rather than at the first tools/list: an unknown agent or selector.
+  const chosen = turn();
+  await readTurnView(getDb(), catalogId, chosen);
+  if (chosen.selector !== undefined) selectorById(chosen.selector);
+  const owner = principalKey(caller.principal);
+  const session = sessions.open(catalogId, chosen, owner, hello, async () => {
+    const conversation = await openConversation(getDb(), catalogId, undefined, {
+      model: chosen.model,
+      agent: chosen.agent,
+      mode: chosen.mode,
+      flags: chosen.flags,
+      title: `MCP session of ${actorOf(caller.principal)}`,
+      owner,
+    });
+    return conversation.id;
+  });
+  await session.server.connect(session.transport);
   const response = await session.transport.handleRequest(request, { authInfo });
-  // Not an initialize request (the transport refused it): nothing to keep.
-  if (session.transport.sessionId === undefined) await session.close();
+  // The transport refused the request (e.g. its Accept header): nothing to keep.
+  if (session.transport.sessionId === undefined) await session.server.close();
   return response;
 }
 
-async function openSession(catalogId: string, caller: Caller, turn: GatewayTurn): Promise<GatewaySession> {
-  // Refused now, in plain HTTP, rather than at the first tools/list: an unknown agent or selector.
-  await readTurnView(getDb(), catalogId, turn);
-  if (turn.selector !== undefined) selectorById(turn.selector);
-  const owner = principalKey(caller.principal);
+/** The gateway's MCP server for one session: what it declares and how it answers. */
+function createServer(current: () => GatewaySession): Server {
+  const { catalogId, turn } = current();
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: true } },
-    instructions: `The tools of the Toolshed catalog "${catalogId}" for ${turn.model} and the agent "${turn.agent}". Call ${TOOL_SEARCH_NAME} to find a tool you lack; what it finds joins your tool list, and ${TOOL_CALL_NAME} calls it if your list does not show it.`,
+    instructions: `The tools of the Toolshed catalog "${catalogId}" for ${turn.model} and the agent "${turn.agent}". Call ${TOOL_SEARCH_NAME} to find a tool you lack; what it finds joins your tool list, and ${TOOL_CALL_NAME} calls any tool you may use, listed or not.`,
   });
-  const session: GatewaySession = {
-    catalogId,
-    turn,
-    owner,
-    server,
-    transport: new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: async (id) => {
-        const conversation = await openConversation(getDb(), catalogId, undefined, {
-          model: turn.model,
-          agent: turn.agent,
-          mode: turn.mode,
-          flags: turn.flags,
-          title: `MCP session of ${actorOf(caller.principal)}`,
-          owner,
-        });
-        session.conversationId = conversation.id;
-        sessions().add(id, owner, session);
-      },
-      onsessionclosed: (id) => sessions().remove(id),
-    }),
-    close: () => server.close(),
-  };
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listTools(session) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const session = current();
+    const tools = await listTools(session);
+    session.listed = toolListFingerprint(tools);
+    return { tools };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const caller = (extra.authInfo?.extra as { caller: Caller } | undefined)?.caller;
     if (!caller) throw new McpError(ErrorCode.InternalError, "The request carries no caller.");
     try {
-      return await callTool(session, caller, request.params.name, request.params.arguments ?? {}, extra);
+      return await callTool(current(), caller, request.params.name, request.params.arguments ?? {}, extra);
     } catch (error) {
       if (error instanceof ToolshedError) throw new McpError(ErrorCode.InvalidRequest, error.message);
       throw error;
     }
   });
-  await server.connect(session.transport);
-  return session;
+  return server;
 }
-
-const conversationOf = (session: GatewaySession) => {
-  if (session.conversationId === undefined) throw new McpError(ErrorCode.InvalidRequest, "Initialize the session first.");
-  return session.conversationId;
-};
 
 /** The session's turn set as it is now: base tools, those ToolSearch found, as visible to this model and agent. */
 async function currentTurnSet(session: GatewaySession) {
   const db = getDb();
   const { state, view } = await readTurnView(db, session.catalogId, session.turn);
   const agent = state.agents.find((candidate) => candidate.name === session.turn.agent)!;
-  const names = sessionToolNames(view, agent.baseTools, (await getConversation(db, conversationOf(session))).history);
+  const names = sessionToolNames(view, agent.baseTools, (await getConversation(db, session.conversationId)).history);
   const records = new Map((state.tools as ToolRecord[]).map((tool) => [tool.name, tool]));
   return { revision: state.revision, view, names, records };
 }
@@ -225,6 +218,8 @@ async function callTool(session: GatewaySession, caller: Caller, name: string, a
  */
 async function askApproval(session: GatewaySession, message: string, extra: RequestExtra): Promise<Exclude<CallApproval, null>> {
   if (!session.server.getClientCapabilities()?.elicitation?.form) return "unavailable";
+  // The client's answer may reach another instance: this one then reads it from the database.
+  session.awaitingAnswers++;
   try {
     const answer = await session.server.elicitInput(
       { mode: "form", message, requestedSchema: { type: "object", properties: {} } },
@@ -236,6 +231,8 @@ async function askApproval(session: GatewaySession, message: string, extra: Requ
     // No answer in time, or the client gave the call up while the user was asked: the SDK says "timeout" for both.
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return "cancelled";
     throw error;
+  } finally {
+    session.awaitingAnswers--;
   }
 }
 
@@ -257,7 +254,7 @@ async function search(
   const result = await runToolSearchCall(
     getDb(),
     session.catalogId,
-    { ...session.turn, conversationId: conversationOf(session), query: input.query, maxResults: input.max_results },
+    { ...session.turn, conversationId: session.conversationId, query: input.query, maxResults: input.max_results },
     session.owner,
   );
   if (result.tools.some((tool) => !listed.has(tool.name))) await listChanged();
@@ -267,9 +264,10 @@ async function search(
 
 /** Whether the session may call the tool now, and what its decision records of the catalog at that moment. */
 async function checkNow(session: GatewaySession, name: string) {
-  const { revision, view, names } = await currentTurnSet(session);
+  const { state, view } = await readTurnView(getDb(), session.catalogId, session.turn);
+  const revision = state.revision;
   return {
-    check: checkCall(name, view, names),
+    check: checkCall(name, view),
     at: { revision, definitionDigest: catalogDefinitionDigest(name, view), needsApproval: view.visible.get(name)?.needsApproval ?? false },
   };
 }
@@ -335,7 +333,7 @@ async function callCatalogTool(
   }
   const latencyMs = Math.round(performance.now() - started);
   const decision = await record({ outcome: result.isError ? "error" : "ok", reason: result.isError ? errorTextOf(result) : null, approval }, latencyMs);
-  await appendMessage(getDb(), conversationOf(session), {
+  await appendMessage(getDb(), session.conversationId, {
     role: "tool",
     content: "",
     details: { gatewayCall: { tool: name, via: call.via, arguments: args, result, latencyMs, actor: actorOf(caller.principal), decisionId: decision.id } },
@@ -365,7 +363,7 @@ function recordCallDecision(
   };
   return recordDecision(getDb(), {
     catalogId: session.catalogId,
-    conversationId: conversationOf(session),
+    conversationId: session.conversationId,
     revision: at.revision,
     kind: "call",
     path: "call",

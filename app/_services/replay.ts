@@ -3,7 +3,6 @@ import type { z } from "zod";
 import type { Db } from "@/db/client";
 import { withActorNames } from "@/db/queries/audit";
 import { listAuditBetween, type CatalogChange } from "@/db/queries/audit-between";
-import { getConversation } from "@/db/queries/conversations";
 import { getDecision } from "@/db/queries/decisions";
 import type { replayBody } from "@/lib/api-schemas";
 import { ToolshedError } from "@/lib/errors";
@@ -47,8 +46,7 @@ export async function replayDecisionById(db: Db, id: string, request: z.infer<ty
   const selector = replaySelector(request.selector, decision);
   const state = await catalogState(db, decision.catalogId);
   // A gateway call is checked against what its session has found by now (nothing, once the conversation is deleted).
-  const sessionHistory = decision.kind === "call" && decision.conversationId ? (await getConversation(db, decision.conversationId)).history : [];
-  const result = await replayDecision({ decision, state, selector, sessionHistory });
+  const result = await replayDecision({ decision, state, selector });
   const catalogChanges = await withActorNames(db, await listAuditBetween(db, decision.catalogId, decision.revision, state.revision));
   return { decisionId: decision.id, catalogId: decision.catalogId, ...result, catalogChanges };
 }

@@ -171,3 +171,10 @@ export async function upgradeCatalog(db: Db, catalogId: string, actor: string): 
     return missing.length;
   });
 }
+
+/** The revision of each of these catalogs (a deleted one is missing). */
+export async function catalogRevisions(db: Db, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ id: catalogs.id, revision: catalogs.revision }).from(catalogs).where(inArray(catalogs.id, ids));
+  return new Map(rows.map((row) => [row.id, row.revision]));
+}

@@ -18,17 +18,20 @@ export type CallCheck =
   /** unavailable: the model is told only that it may not call it; not-callable: it is told why (`reason`). */
   | { allowed: false; refusal: "unavailable" | "not-callable"; reason: string };
 
-/** The tools a session may call: the agent's base tools and what ToolSearch found in it, as far as this model and agent see them now. */
+/** The tools a session lists: the agent's base tools and what ToolSearch found in it, as far as this model and agent see them now. */
 export function sessionToolNames(view: RegistryView, baseTools: string[], history: string[]): string[] {
   const { entries } = assembleTurnToolSet({ baseTools, preselected: [], history, view });
   return entries.filter((entry) => entry.origin !== "entry").map((entry) => entry.name);
 }
 
-export function checkCall(name: string, view: RegistryView, sessionTools: readonly string[]): CallCheck {
-  if (!sessionTools.includes(name)) {
-    const reason = rejectionReason(name, view) ?? "not loaded in this session: not one of the agent's base tools, and ToolSearch has not found it";
-    return { allowed: false, refusal: "unavailable", reason };
-  }
+/**
+ * Any tool the pipeline lets this model and agent use may be called, listed in the session or not:
+ * a one-shot client (one initialize, one call) has no session to have found it in, and what a
+ * session found is only which tools its list shows.
+ */
+export function checkCall(name: string, view: RegistryView): CallCheck {
+  const reason = rejectionReason(name, view);
+  if (reason !== undefined) return { allowed: false, refusal: "unavailable", reason };
   const tool = view.all.get(name) as CatalogTool;
   if (tool.source !== "mcp" || !tool.sourceRef || !tool.meta?.mcpName) {
     return {

@@ -3,9 +3,10 @@ import { TOOL_SEARCH_NAME } from "../selection/tool-search-definition";
 import type { ToolDefinition } from "../tools/types";
 
 /**
- * ToolCall: the MCP gateway's stable way to call what ToolSearch found. Many MCP clients list a
- * server's tools once and ignore `notifications/tools/list_changed`; through this tool, which is
- * always in the list, they can still call every tool ToolSearch has loaded in the session.
+ * ToolCall: the MCP gateway's stable way to call a tool its list does not show. Many MCP clients
+ * list a server's tools once and ignore `notifications/tools/list_changed`, and one-shot clients
+ * never search in the session they call from; through this tool, which is always in the list, they
+ * can call any tool this model and agent may use, ToolSearch's finds included.
  */
 export const TOOL_CALL_NAME = "ToolCall";
 
@@ -16,8 +17,8 @@ export const toolCallInput = z.strictObject({
 
 export const TOOL_CALL_DEFINITION: ToolDefinition = {
   name: TOOL_CALL_NAME,
-  summary: `Call a tool ${TOOL_SEARCH_NAME} has loaded in this session, by its exact name, with its arguments.`,
-  description: `Calls a tool that ${TOOL_SEARCH_NAME} has loaded in this session (or one of your base tools), by its exact name, with its arguments.
+  summary: `Call a tool ${TOOL_SEARCH_NAME} found (or any tool you may use), by its exact name, with its arguments.`,
+  description: `Calls a tool ${TOOL_SEARCH_NAME} found, or any other tool you may use, by its exact name, with its arguments.
 
 Use it when a tool ${TOOL_SEARCH_NAME} returned does not appear in your tool list. Pass the arguments the tool's input schema (as ${TOOL_SEARCH_NAME} returned it) describes. The answer is the tool's own.`,
   inputSchema: {

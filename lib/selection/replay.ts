@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolshedError } from "../errors";
-import { catalogDefinitionDigest, checkCall, sessionToolNames } from "../gateway/call-check";
+import { catalogDefinitionDigest, checkCall } from "../gateway/call-check";
 import { computeToolList, type CatalogState } from "../pipeline/tool-list";
 import { catalogCorpus } from "./candidates";
 import { indexKeyFor, preselect } from "./preselect";
@@ -221,15 +221,14 @@ export function diffOutcomes(before: DecisionOutcome, after: DecisionOutcome, re
  * Would the gateway let a recorded call through now? The same check the gateway makes at call
  * time (lib/gateway/call-check.ts), against today's catalog and what the session has found by now.
  */
-function replayCall(decision: RecordedDecision, state: CatalogState & { revision: number }, sessionHistory: string[], now: () => number): ReplayResult {
+function replayCall(decision: RecordedDecision, state: CatalogState & { revision: number }, now: () => number): ReplayResult {
   const before = recordedOutcome(decision);
   const started = now();
   const recorded = parseRecorded(callInput, decision.input, decision, "input");
   const tool = recorded.tool;
   const request = pipelineRequest(decision, recorded.provider);
   const view = registryView(state.tools, computeToolList(state, { ...request, format: "ai-sdk" }));
-  const baseTools = state.agents.find((agent) => agent.name === decision.agent)?.baseTools ?? [];
-  const check = checkCall(tool, view, sessionToolNames(view, baseTools, sessionHistory));
+  const check = checkCall(tool, view);
   const reason = check.allowed ? null : check.reason;
   const after: ReplayResult["after"] = {
     revision: state.revision,
@@ -259,14 +258,13 @@ function replayCall(decision: RecordedDecision, state: CatalogState & { revision
 /**
  * Re-runs a recorded decision's input against the catalog as it is now (optionally with another
  * selector) and compares. Nothing is written: the conversation's history is the one recorded with
- * the decision, and no new decision is logged. A gateway call is checked against what its session
- * has found by now (`sessionHistory`, its conversation's history).
+ * the decision, and no new decision is logged. A gateway call is checked as the gateway checks one
+ * now: whether the pipeline lets its model and agent use the tool.
  */
 export async function replayDecision(input: {
   decision: RecordedDecision;
   state: CatalogState & { revision: number };
   selector: Selector;
-  sessionHistory?: string[];
   now?: () => number;
 }): Promise<ReplayResult> {
   const { decision, state, selector } = input;
@@ -274,7 +272,7 @@ export async function replayDecision(input: {
     throw new ToolshedError("bad_request", `Decision "${decision.id}" belongs to catalog "${decision.catalogId}", not "${state.catalogId}".`, "catalog");
   }
   const now = input.now ?? performance.now.bind(performance);
-  if (decision.kind === "call") return replayCall(decision, state, input.sessionHistory ?? [], now);
+  if (decision.kind === "call") return replayCall(decision, state, now);
   const before = recordedOutcome(decision);
 
   let after: ReplayResult["after"];

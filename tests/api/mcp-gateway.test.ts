@@ -311,6 +311,7 @@ describe("the MCP gateway's calls in the decision log", () => {
     const { client } = await connect(readToken);
     await search(client, "select:notes__notes_get");
     expect(textOf(await client.callTool({ name: "notes__notes_get", arguments: { id: "note-1" } }))).toContain("Q3 planning");
+    expect((await send("PATCH", "/api/catalogs/team/tools/notes__notes_search", { enabled: false })).status).toBe(200);
     await expect(client.callTool({ name: "ToolCall", arguments: { name: "notes__notes_search", arguments: { query: "q3" } } })).rejects.toThrow(
       /not available/,
     );
@@ -328,8 +329,8 @@ describe("the MCP gateway's calls in the decision log", () => {
     });
     expect(refused).toMatchObject({
       kind: "call",
-      result: { outcome: "refused", reason: expect.stringContaining("not loaded in this session") },
-      rejected: [{ name: "notes__notes_search", reason: expect.stringContaining("not loaded in this session") }],
+      result: { outcome: "refused", reason: "not registered: disabled in the catalog" },
+      rejected: [{ name: "notes__notes_search", reason: "not registered: disabled in the catalog" }],
     });
     expect((await callDecisions(`&conversationId=${conversation.id}`)).map((decision) => decision.id)).toEqual([refused.id, called.id]);
     expect((await send("GET", `/api/catalogs/team/decisions?kind=tool-search&conversationId=${conversation.id}`).then((r) => r.json())).decisions).toHaveLength(
@@ -360,14 +361,11 @@ describe("the MCP gateway's calls in the decision log", () => {
       call: { definitionChanged: true },
     });
 
-    expect((await send("PATCH", "/api/catalogs/team/tools/notes__notes_search", { enabled: false })).status).toBe(200);
-    const disabled = await replayOf(refused.id);
-    expect(disabled.before.call).toMatchObject({ outcome: "refused", reason: expect.stringContaining("not loaded in this session") });
-    expect(disabled.after.call).toMatchObject({ outcome: "refused", reason: "not registered: disabled in the catalog" });
-    expect(disabled.diff.rejected).toEqual([
-      { name: "notes__notes_search", reason: "not registered: disabled in the catalog", previousReason: expect.stringContaining("not loaded") },
-    ]);
-    expect(disabled.catalogChanges.map((change: { subject: string }) => change.subject)).toContain("notes__notes_search");
+    expect((await send("PATCH", "/api/catalogs/team/tools/notes__notes_search", { enabled: true })).status).toBe(200);
+    const enabled = await replayOf(refused.id);
+    expect(enabled.before.call).toMatchObject({ outcome: "refused", reason: "not registered: disabled in the catalog" });
+    expect(enabled.after.call).toMatchObject({ outcome: "allowed", reason: null });
+    expect(enabled.catalogChanges.map((change: { subject: string }) => change.subject)).toContain("notes__notes_search");
   });
 
   it("replays a call as refused once the agent's permissions deny the tool", async () => {
@@ -454,5 +452,62 @@ describe("the MCP gateway's calls in the decision log", () => {
     expect(textOf(result)).not.toContain("Q3 planning");
     const [decision] = await callDecisions();
     expect(decision.result).toMatchObject({ outcome: "refused", approval: "unavailable" });
+  });
+});
+
+describe("the MCP gateway's sessions, kept in the database", () => {
+  it("lets a one-shot client call a tool it may use without searching for it first", async () => {
+    const { client } = await connect(readToken);
+    expect(await toolNames(client)).not.toContain("notes__notes_search");
+    const direct = await client.callTool({ name: "notes__notes_search", arguments: { query: "release" } });
+    expect(textOf(direct)).toContain("Release checklist");
+    const viaToolCall = await client.callTool({ name: "ToolCall", arguments: { name: "notes__notes_search", arguments: { query: "lentil" } } });
+    expect(textOf(viaToolCall)).toContain("Recipe: lentil soup");
+    // Calling it does not list it: only ToolSearch's finds join the session's list.
+    expect(await toolNames(client)).not.toContain("notes__notes_search");
+  });
+
+  it("goes on with a session this instance no longer holds, as another instance would: its finds, its client's capabilities", async () => {
+    const { client, transport } = await connect(readToken, "model=gpt-5&agent=careful", () => ({ action: "accept" }));
+    await search(client, "select:notes__notes_get");
+    const sessionId = transport.sessionId;
+    closeGatewaySessions();
+
+    expect(await toolNames(client)).toContain("notes__notes_get");
+    // Approval needs the client's elicitation capability, which the restored session knows from the client's initialize.
+    const approved = await client.callTool({ name: "notes__notes_get", arguments: { id: "note-1" } });
+    expect(textOf(approved)).toContain("Q3 planning");
+    expect(transport.sessionId).toBe(sessionId);
+    expect(await listConversations(db, "team")).toHaveLength(1);
+  });
+
+  it("tells an open session at once when a catalog change alters its tool list, and only then", async () => {
+    const { client, changes } = await connect(readToken);
+    expect(await toolNames(client)).toContain("grep");
+    // A change that leaves this list as it was: nobody is told.
+    expect((await send("PATCH", "/api/catalogs/team/tools/notes__notes_delete", { tags: ["notes", "dangerous"] })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(changes()).toBe(0);
+
+    expect((await send("PATCH", "/api/catalogs/team/tools/grep", { enabled: false })).status).toBe(200);
+    await vi.waitFor(() => expect(changes()).toBe(1), { timeout: 3000 });
+    expect(await toolNames(client)).not.toContain("grep");
+  });
+
+  it("ends a session for good when its client ends it", async () => {
+    const { transport } = await connect(readToken);
+    const sessionId = transport.sessionId!;
+    await transport.terminateSession();
+    const listing = await fetch(`${base}/api/catalogs/team/mcp?model=gpt-5&agent=build`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${readToken}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": sessionId,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }),
+    });
+    expect(listing.status).toBe(404);
   });
 });

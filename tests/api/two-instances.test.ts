@@ -5,9 +5,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ElicitRequestSchema,
+  ListToolsRequestSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCatalog } from "@/db/queries/catalogs";
 import { createMcpServer } from "@/db/queries/mcp-servers";
@@ -64,6 +72,7 @@ async function sessionCountingMcpServer() {
       if (extra.sessionId) listings.set(extra.sessionId, (listings.get(extra.sessionId) ?? 0) + 1);
       return { tools: [{ name: "ping", description: "Answers pong.", inputSchema: { type: "object", properties: {} } }] };
     });
+    server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: "text", text: "pong" }] }));
     await server.connect(transport);
     await transport.handleRequest(request, response);
   };
@@ -240,6 +249,80 @@ describe("two instances on one PostgreSQL database", { timeout: 60_000 }, () => 
     expect(followed.status).toBe("done");
     expect(followed.result?.created).toHaveLength(1_500);
     expect(await toolNamed(b, "ledger_1499")).toMatchObject({ description: "Reads entry 1499 of the ledger with its amounts." });
+  });
+
+  it("serves one MCP gateway session from either instance: opened on A, searched on B, called and approved across both, told of changes on B's stream", async () => {
+    await send(a, "POST", "/api/catalogs/team/agents", {
+      name: "asking",
+      mode: "primary",
+      description: "Asks before each ping.",
+      permissions: [
+        { pattern: "*", action: "allow" },
+        { pattern: MCP_TOOL, action: "ask" },
+      ],
+      baseTools: ["read", "grep"],
+    });
+    // As a load balancer without sticky sessions would: each request goes where `postTo` says, the client's stream to B.
+    let postTo = a;
+    const seen: { instance: string; method: string; answer: boolean }[] = [];
+    const balanced = (url: string | URL, init?: RequestInit) => {
+      const method = init?.method ?? "GET";
+      const instance = method === "GET" ? b : postTo;
+      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
+      seen.push({ instance: instance === a ? "A" : "B", method, answer: body !== undefined && !("method" in body) });
+      const target = new URL(String(url));
+      target.host = new URL(instance.url).host;
+      return fetch(target, init);
+    };
+    const client = new Client({ name: "two-instances", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes++;
+    });
+    client.setRequestHandler(ElicitRequestSchema, () => {
+      postTo = b;
+      return { action: "accept" };
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(`${a.url}/api/catalogs/team/mcp?model=gpt-5&agent=asking`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+      fetch: balanced,
+    });
+    await client.connect(transport);
+    const text = (result: unknown) => ((result as CallToolResult).content as { text: string }[])[0].text;
+    try {
+      postTo = b;
+      const found = JSON.parse(text(await client.callTool({ name: "ToolSearch", arguments: { query: `select:${MCP_TOOL}` } })));
+      expect(found.tools.map((tool: { name: string }) => tool.name)).toEqual([MCP_TOOL]);
+      postTo = a;
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain(MCP_TOOL);
+
+      // Asked on A's stream, answered through B, called on A.
+      expect(text(await client.callTool({ name: MCP_TOOL, arguments: {} }))).toBe("pong");
+      expect(seen).toContainEqual({ instance: "B", method: "POST", answer: true });
+
+      await send(a, "PATCH", "/api/catalogs/team/tools/grep", { enabled: false });
+      await eventually(() => changes > 0);
+      expect(seen.filter((request) => request.method === "GET").map((request) => request.instance)).toEqual(["B"]);
+
+      // Ended through B: A no longer knows it.
+      const sessionId = transport.sessionId!;
+      postTo = b;
+      await transport.terminateSession();
+      const afterEnd = await fetch(new URL("/api/catalogs/team/mcp?model=gpt-5&agent=asking", a.url), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": sessionId,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list", params: {} }),
+      });
+      expect(afterEnd.status).toBe(404);
+    } finally {
+      await client.close();
+      await send(a, "PATCH", "/api/catalogs/team/tools/grep", { enabled: true });
+    }
   });
 
   describe("their MCP server", () => {
