@@ -19,7 +19,10 @@ import { type GatewayProxy, startGatewayProxy } from "../support/gateway-proxy";
  * transport under them), and those of what it does not offer, each with the reason (README's
  * table). A scenario of the first kind that fails today, while other work of issue 22 lands, is in
  * EXPECTED_FAILURES_TODAY, with the check's message: the list only shrinks. A listed scenario that
- * passes fails this test until its entry goes, as does an unlisted one that fails.
+ * passes fails this test until its entry goes, as does an unlisted one that fails. The suite also
+ * runs against the fixture server on its own, which passes every scenario the gateway must pass
+ * and every one it fails only for not passing on what an upstream server sends or asks: a failure
+ * through the gateway is the gateway's.
  */
 
 const FIXTURE = "tests/gateway/fixtures/conformance-server.mjs";
@@ -84,111 +87,130 @@ const NOT_OFFERED: Record<string, string> = {
     "For localhost servers without authentication: the gateway requires a token, which a rebound browser page does not have; with the proxy's token, a foreign Host/Origin is answered 200.",
 };
 
-/** tests/support/toolshed-instance.ts on the SQLite file `database`, with the fixture server allowed; resolves with its URL once it answers. */
-function startInstance(database: string): Promise<{ url: string; child: ChildProcessWithoutNullStreams }> {
-  const noSources = mkdtempSync(path.join(os.tmpdir(), "toolshed-no-sources-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/support/toolshed-instance.ts"], {
-    env: {
-      ...process.env,
-      TOOLSHED_DATABASE_URL: "",
-      TOOLSHED_DB: database,
-      TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${FIXTURE}`,
-      TOOLSHED_PLUGINS_DIR: noSources,
-      TOOLSHED_SKILLS_DIR: noSources,
-      TOOLSHED_AGENTS_DIR: noSources,
-    },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+/** Of NOT_OFFERED, those the gateway fails for not passing on what an upstream server sends or asks (log level and messages, sampling, elicitation). */
+const NOT_PASSED_ON = [
+  "logging-set-level",
+  "tools-call-with-logging",
+  "tools-call-sampling",
+  "tools-call-elicitation",
+  "elicitation-sep1034-defaults",
+  "elicitation-sep1330-enums",
+];
+
+/** The processes started, ended after the file's tests (closing stdin ends the instance; the fixture takes a signal). */
+const started: ChildProcessWithoutNullStreams[] = [];
+
+/** A process that prints "listening <url>" once it answers; resolves with that URL. */
+function startListening(what: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const child = spawn(process.execPath, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+  started.push(child);
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Toolshed did not start in time:\n${stderr}`)), STARTUP_TIMEOUT_MS);
+    const timer = setTimeout(() => reject(new Error(`${what} did not start in time:\n${stderr}`)), STARTUP_TIMEOUT_MS);
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`Toolshed exited with ${code}:\n${stderr}`));
+      reject(new Error(`${what} exited with ${code}:\n${stderr}`));
     });
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const url = /^listening (\S+)$/m.exec(stdout)?.[1];
       if (!url) return;
       clearTimeout(timer);
-      resolve({ url, child });
+      resolve(url);
     });
   });
 }
 
-let instance: ChildProcessWithoutNullStreams | undefined;
-let proxy: GatewayProxy | undefined;
-let run: SuiteRun;
+/** tests/support/toolshed-instance.ts on the SQLite file `database`, allowed to start the fixture server. */
+function startToolshed(database: string): Promise<string> {
+  const noSources = mkdtempSync(path.join(os.tmpdir(), "toolshed-no-sources-"));
+  return startListening("Toolshed", ["--import", "tsx", "tests/support/toolshed-instance.ts"], {
+    ...process.env,
+    TOOLSHED_DATABASE_URL: "",
+    TOOLSHED_DB: database,
+    TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${FIXTURE}`,
+    TOOLSHED_PLUGINS_DIR: noSources,
+    TOOLSHED_SKILLS_DIR: noSources,
+    TOOLSHED_AGENTS_DIR: noSources,
+  });
+}
 
-beforeAll(
-  async () => {
-    const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-conformance-db-")), "toolshed.db");
-    const db = migrateDatabase(database);
-    const adminToken = await createTestToken(db, "instance", "conformance-setup");
-    const readToken = await createTestToken(db, "read", "conformance-suite");
-    await closeDb(db);
-    const started = await startInstance(database);
-    instance = started.child;
-    const send = async (method: string, pathname: string, body: unknown) => {
-      const response = await fetch(new URL(pathname, started.url), {
-        method,
-        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const text = await response.text();
-      if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${text}`);
-      return JSON.parse(text);
-    };
-    await send("POST", "/api/catalogs", { name: "Conformance" });
-    await send("POST", "/api/catalogs/conformance/mcp-servers", { name: SERVER, transport: "stdio", command: process.execPath, args: [FIXTURE] });
-    const { tools } = (await (
-      await fetch(new URL("/api/catalogs/conformance/tools", started.url), { headers: { authorization: `Bearer ${adminToken}` } })
-    ).json()) as { tools: { name: string; source: string }[] };
-    const fixtureTools = tools.filter((tool) => tool.source === "mcp").map((tool) => tool.name);
-    expect(fixtureTools).toContain(`${SERVER}__test_simple_text`);
-    await send("POST", "/api/catalogs/conformance/agents", {
-      name: "conformance",
-      mode: "primary",
-      description: "Has every tool of the conformance suite's fixture server.",
-      permissions: [{ pattern: "*", action: "allow" }],
-      baseTools: fixtureTools,
+/**
+ * A Toolshed with the catalog "conformance": the fixture server, and the agent "conformance" whose
+ * base tools are all of its tools. Returns the gateway's URL for that agent and a read-scope token.
+ */
+async function gatewayWithFixtureTools(): Promise<{ gateway: string; token: string }> {
+  const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-conformance-db-")), "toolshed.db");
+  const db = migrateDatabase(database);
+  const adminToken = await createTestToken(db, "instance", "conformance-setup");
+  const readToken = await createTestToken(db, "read", "conformance-suite");
+  await closeDb(db);
+  const base = await startToolshed(database);
+  const send = async (method: string, pathname: string, body?: unknown) => {
+    const response = await fetch(new URL(pathname, base), {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
-    proxy = await startGatewayProxy({
-      target: `${started.url}/api/catalogs/conformance/mcp?model=gpt-5&agent=conformance`,
-      token: readToken,
-      toolPrefix: `${SERVER}__`,
-    });
-    run = await runServerScenarios(proxy.url, SUITE_TIMEOUT_MS);
-    // Not alone on its line: a CI reading closing lines would take it for the test run's own count.
-    console.log(`MCP conformance suite against the gateway, ${(run.durationMs / 1000).toFixed(1)} s: ${run.summary}`);
-  },
-  STARTUP_TIMEOUT_MS + SUITE_TIMEOUT_MS + 60_000,
-);
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${text}`);
+    return JSON.parse(text);
+  };
+  await send("POST", "/api/catalogs", { name: "Conformance" });
+  await send("POST", "/api/catalogs/conformance/mcp-servers", { name: SERVER, transport: "stdio", command: process.execPath, args: [FIXTURE] });
+  const { tools } = (await send("GET", "/api/catalogs/conformance/tools")) as { tools: { name: string; source: string }[] };
+  const fixtureTools = tools.filter((tool) => tool.source === "mcp").map((tool) => tool.name);
+  expect(fixtureTools).toContain(`${SERVER}__test_simple_text`);
+  await send("POST", "/api/catalogs/conformance/agents", {
+    name: "conformance",
+    mode: "primary",
+    description: "Has every tool of the conformance suite's fixture server.",
+    permissions: [{ pattern: "*", action: "allow" }],
+    baseTools: fixtureTools,
+  });
+  return { gateway: `${base}/api/catalogs/conformance/mcp?model=gpt-5&agent=conformance`, token: readToken };
+}
 
 afterAll(async () => {
-  await proxy?.close();
-  if (instance && instance.exitCode === null) {
-    const exited = new Promise((resolve) => instance?.once("exit", resolve));
-    instance.stdin.end();
+  for (const child of started) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.stdin.end();
+    child.kill();
     await exited;
   }
 });
 
-const describeResult = (scenario: string) => {
+const describeResult = (run: SuiteRun, scenario: string) => {
   const result = run.scenarios.get(scenario);
   return result ? JSON.stringify({ failures: result.failures, warnings: result.warnings }, null, 2) : `${scenario} did not run:\n${run.output}`;
 };
 
 describe("the MCP conformance suite's server scenarios against the gateway", () => {
+  let proxy: GatewayProxy | undefined;
+  let run: SuiteRun;
+
+  beforeAll(
+    async () => {
+      const { gateway, token } = await gatewayWithFixtureTools();
+      proxy = await startGatewayProxy({ target: gateway, token, toolPrefix: `${SERVER}__` });
+      run = await runServerScenarios(proxy.url, SUITE_TIMEOUT_MS);
+      // Not alone on its line: a CI reading closing lines would take it for the test run's own count.
+      console.log(`MCP conformance suite against the gateway, ${(run.durationMs / 1000).toFixed(1)} s: ${run.summary}`);
+    },
+    STARTUP_TIMEOUT_MS + SUITE_TIMEOUT_MS + 60_000,
+  );
+
+  afterAll(() => proxy?.close());
+
   it("runs every scenario, each of them classified", () => {
-    const classified = [...MUST_PASS, ...Object.keys(NOT_OFFERED)];
-    expect([...run.scenarios.keys()].sort()).toEqual(classified.sort());
+    expect([...run.scenarios.keys()].sort()).toEqual([...MUST_PASS, ...Object.keys(NOT_OFFERED)].sort());
   });
 
   it.each(MUST_PASS.filter((scenario) => !(scenario in EXPECTED_FAILURES_TODAY)))("%s passes", (scenario) => {
-    expect(run.scenarios.get(scenario)?.passed, describeResult(scenario)).toBe(true);
+    expect(run.scenarios.get(scenario)?.passed, describeResult(run, scenario)).toBe(true);
   });
 
   it.each(Object.entries(EXPECTED_FAILURES_TODAY))("%s fails today: %s", (scenario, message) => {
@@ -199,5 +221,18 @@ describe("the MCP conformance suite's server scenarios against the gateway", () 
 
   it.each(Object.entries(NOT_OFFERED))("%s fails: %s", (scenario) => {
     expect(run.scenarios.get(scenario)?.passed, `${scenario} passes now: move it to MUST_PASS`).toBe(false);
+  });
+});
+
+describe("the same scenarios against the fixture server on its own (Streamable HTTP, no Toolshed)", () => {
+  let run: SuiteRun;
+
+  beforeAll(async () => {
+    run = await runServerScenarios(await startListening("The fixture server", [FIXTURE, "--http"]), SUITE_TIMEOUT_MS);
+  }, STARTUP_TIMEOUT_MS + SUITE_TIMEOUT_MS);
+
+  // So a failure through the gateway, expected or not, is the gateway's, not the fixture's.
+  it.each([...MUST_PASS, ...NOT_PASSED_ON])("%s passes", (scenario) => {
+    expect(run.scenarios.get(scenario)?.passed, describeResult(run, scenario)).toBe(true);
   });
 });
