@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -99,6 +99,12 @@ const NOT_PASSED_ON = [
 
 /** The processes started, ended after the file's tests (closing stdin ends the instance; the fixture takes a signal). */
 const started: ChildProcessWithoutNullStreams[] = [];
+/** The folders made, removed once those processes ended. */
+const folders: string[] = [];
+const tempFolder = (prefix: string) => {
+  folders.push(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  return folders.at(-1)!;
+};
 
 /** A process that prints "listening <url>" once it answers; resolves with that URL. */
 function startListening(what: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
@@ -125,7 +131,7 @@ function startListening(what: string, args: string[], env: NodeJS.ProcessEnv = p
 
 /** tests/support/toolshed-instance.ts on the SQLite file `database`, allowed to start the fixture server. */
 function startToolshed(database: string): Promise<string> {
-  const noSources = mkdtempSync(path.join(os.tmpdir(), "toolshed-no-sources-"));
+  const noSources = tempFolder("toolshed-no-sources-");
   return startListening("Toolshed", ["--import", "tsx", "tests/support/toolshed-instance.ts"], {
     ...process.env,
     TOOLSHED_DATABASE_URL: "",
@@ -142,7 +148,7 @@ function startToolshed(database: string): Promise<string> {
  * base tools are all of its tools. Returns the gateway's URL for that agent and a read-scope token.
  */
 async function gatewayWithFixtureTools(): Promise<{ gateway: string; token: string }> {
-  const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-conformance-db-")), "toolshed.db");
+  const database = path.join(tempFolder("toolshed-conformance-db-"), "toolshed.db");
   const db = migrateDatabase(database);
   const adminToken = await createTestToken(db, "instance", "conformance-setup");
   const readToken = await createTestToken(db, "read", "conformance-suite");
@@ -181,6 +187,7 @@ afterAll(async () => {
     child.kill();
     await exited;
   }
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
 const describeResult = (run: SuiteRun, scenario: string) => {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -70,5 +70,6 @@ export async function runServerScenarios(url: string, timeoutMs: number): Promis
     const described = (status: Check["status"]) => checks.filter((check) => check.status === status).map((check) => `${check.id}: ${check.errorMessage ?? ""}`);
     scenarios.set(scenario, { scenario, passed: described("FAILURE").length === 0, failures: described("FAILURE"), warnings: described("WARNING") });
   }
+  rmSync(outputDir, { recursive: true, force: true });
   return { scenarios, summary, output, durationMs: Math.round(performance.now() - started) };
 }
