@@ -6,6 +6,11 @@ cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
+# The MCP conformance suite and the Node 22 it needs, in a folder of their own: the app's Node stays the one on PATH
+# (tests/gateway/conformance.test.ts runs the suite with that Node).
+if [ ! -d tools/conformance/node_modules ] || [ tools/conformance/package-lock.json -nt tools/conformance/node_modules/.package-lock.json ]; then
+  npm ci --prefix tools/conformance --no-audit --no-fund
+fi
 missing=()
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
 # The throwaway PostgreSQL of the tests (scripts/postgres-server.ts) needs the server's programs.

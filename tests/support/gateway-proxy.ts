@@ -1,0 +1,97 @@
+import { createServer, type IncomingHttpHeaders, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A loopback proxy in front of one catalog's MCP gateway, for an MCP client that can be given only
+ * a URL (the official conformance suite): it forwards every request to the gateway's URL, adding
+ * the bearer token the gateway requires, and streams the answers back as they come (event
+ * streams too: a progress notification or an elicitation request reaches the client while the
+ * call runs). One thing more: the suite calls its fixture tools by their own names, and the
+ * catalog names an MCP server's tools `<server>__<tool>` (lib/sources/mcp/names.ts), so the
+ * proxy adds `toolPrefix` to the tool a tools/call names and takes it off the names tools/list
+ * answers. It changes nothing else.
+ */
+export interface GatewayProxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The gateway's own tools, which no server's name prefixes. */
+const GATEWAY_TOOLS = new Set(["ToolSearch", "ToolCall"]);
+/** Headers the proxy does not forward: its own connection's, and the length of a body it may rewrite. */
+const HOP_HEADERS = new Set(["host", "connection", "keep-alive", "transfer-encoding", "content-length", "authorization"]);
+
+type JsonRpcMessage = { method?: string; params?: { name?: unknown }; result?: { tools?: { name?: unknown }[] } };
+
+function mapMessages(json: unknown, map: (message: JsonRpcMessage) => void): unknown {
+  for (const message of Array.isArray(json) ? json : [json]) if (message && typeof message === "object") map(message as JsonRpcMessage);
+  return json;
+}
+
+/** Rewrites a JSON text's messages; text that is not JSON passes unchanged. */
+function rewriteJson(text: string, map: (message: JsonRpcMessage) => void): string {
+  try {
+    return JSON.stringify(mapMessages(JSON.parse(text), map));
+  } catch {
+    return text;
+  }
+}
+
+function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const kept: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_HEADERS.has(name)) kept[name] = value;
+  return kept;
+}
+
+export async function startGatewayProxy(options: { target: string; token: string; toolPrefix: string }): Promise<GatewayProxy> {
+  const { target, token, toolPrefix } = options;
+  const toCatalog = (message: JsonRpcMessage) => {
+    const name = message.params?.name;
+    if (message.method === "tools/call" && typeof name === "string" && !GATEWAY_TOOLS.has(name)) message.params!.name = `${toolPrefix}${name}`;
+  };
+  const fromCatalog = (message: JsonRpcMessage) => {
+    for (const tool of message.result?.tools ?? []) {
+      if (typeof tool.name === "string" && tool.name.startsWith(toolPrefix)) tool.name = tool.name.slice(toolPrefix.length);
+    }
+  };
+  const server = createServer(async (incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const body = chunks.length > 0 ? rewriteJson(Buffer.concat(chunks).toString("utf8"), toCatalog) : undefined;
+    const upstream = httpRequest(target, { method: incoming.method, headers: { ...forwardedHeaders(incoming.headers), authorization: `Bearer ${token}` } });
+    // A client that leaves (the suite cancels event streams) ends the gateway's request too.
+    outgoing.on("close", () => upstream.destroy());
+    upstream.on("error", (error) => {
+      if (!outgoing.headersSent) outgoing.writeHead(502, { "content-type": "text/plain" });
+      outgoing.end(error.message);
+    });
+    upstream.on("response", (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, forwardedHeaders(answer.headers));
+      outgoing.flushHeaders();
+      const eventStream = String(answer.headers["content-type"] ?? "").includes("text/event-stream");
+      let pending = "";
+      answer.setEncoding("utf8");
+      answer.on("data", (text: string) => {
+        if (!eventStream) {
+          pending += text;
+          return;
+        }
+        // Event by event as they come: each line whole, a data line's JSON-RPC message rewritten.
+        const lines = (pending + text).split("\n");
+        pending = lines.pop() ?? "";
+        outgoing.write(lines.map((line) => `${line.startsWith("data: ") ? `data: ${rewriteJson(line.slice(6), fromCatalog)}` : line}\n`).join(""));
+      });
+      answer.on("end", () => outgoing.end(eventStream ? pending : pending && rewriteJson(pending, fromCatalog)));
+    });
+    upstream.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
