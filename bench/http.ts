@@ -11,16 +11,30 @@
  * and the requests sent to them in turn, as a load balancer would; its table is printed after
  * SQLite's, in the same format.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import http from "node:http";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
-import zlib from "node:zlib";
-import { startPostgres } from "../scripts/postgres-server";
-import { seededRandom, syntheticCatalog, syntheticConversations } from "./synthetic";
+import {
+  benchArguments,
+  CATALOG,
+  COMBINATIONS,
+  type DatabaseKind,
+  type Deployment,
+  ensureBuild,
+  expectOk,
+  importCatalog,
+  importDocument,
+  type Measured,
+  measure,
+  ms,
+  type Percentiles,
+  percentiles,
+  percentilesCell,
+  resentRequests,
+  send,
+  startDeployment,
+} from "./deployment";
+import { syntheticConversations } from "./synthetic";
 import { fixed, markdownTable } from "./table";
 
 const USAGE = `Usage: npm run bench:http [-- --sizes 1000,10000,50000 --requests 200 --postgres]
@@ -31,111 +45,10 @@ const USAGE = `Usage: npm run bench:http [-- --sizes 1000,10000,50000 --requests
                (Debian's postgresql package), the requests sent to them in turn
   BENCH_PORT   the first instance's port (default 3490; the second instance's is the next)`;
 
-const FIRST_PORT = Number(process.env.BENCH_PORT ?? 3490);
-const CATALOG = "bench";
-const COMBINATIONS = ["gpt-5", "gpt-4.1", "claude-sonnet-4-5", "gemini-2.5-pro"].flatMap((model) => ["build", "plan"].map((agent) => ({ model, agent })));
 const TARGETS: Record<number, { p50: number; p99?: number }> = { 10000: { p50: 15, p99: 60 }, 50000: { p50: 60 } };
 
 // ---------------------------------------------------------------------------------------------
-// The server
-
-type DatabaseKind = "sqlite" | "postgres";
-
-/** The database's instances: one on SQLite (a file is one machine's), two on PostgreSQL. */
-const INSTANCES: Record<DatabaseKind, number> = { sqlite: 1, postgres: 2 };
-
-/** The instances under test, with the token every request carries. */
-interface Deployment {
-  token: string;
-  /** Each instance's origin (http://127.0.0.1:<port>) and `next start` process. */
-  instances: { origin: string; child: ChildProcess }[];
-  /** The instance for the next request: each in turn, as behind a load balancer. */
-  next(): string;
-  stop(): Promise<void>;
-}
-
-function ensureBuild(): void {
-  if (existsSync(".next/BUILD_ID")) return;
-  console.error("No production build: running next build …");
-  const build = spawnSync("./node_modules/.bin/next", ["build"], { stdio: "inherit" });
-  if (build.status !== 0) throw new Error("next build failed");
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
-
-/** Node's arguments for the project's scripts: tsx, under React's server condition ("server-only" modules load). */
-const SERVER_TSX_ARGS = ["--conditions=react-server", "--import", "tsx"];
-
-/** A fresh database of the kind: the environment that names it, and what removes it. */
-async function freshDatabase(kind: DatabaseKind): Promise<{ env: Record<string, string>; remove(): Promise<void> }> {
-  if (kind === "postgres") {
-    const server = await startPostgres();
-    return { env: { TOOLSHED_DATABASE_URL: server.url }, remove: () => server.stop() };
-  }
-  const database = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-bench-")), "bench.db");
-  // An empty TOOLSHED_DATABASE_URL is none: the SQLite file even where the shell sets one.
-  return { env: { TOOLSHED_DB: database, TOOLSHED_DATABASE_URL: "" }, remove: async () => {} };
-}
-
-/** Stops a `next start` (its process group: it runs the server in a child) and waits until it has exited. */
-async function stopInstance(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  if (child.pid) process.kill(-child.pid, "SIGTERM");
-  await exited;
-}
-
-async function startDeployment(kind: DatabaseKind): Promise<Deployment> {
-  const database = await freshDatabase(kind);
-  const origins = Array.from({ length: INSTANCES[kind] }, (_, index) => `http://127.0.0.1:${FIRST_PORT + index}`);
-  const env = {
-    ...process.env,
-    ...database.env,
-    TOOLSHED_SEED: "0",
-    TOOLSHED_URL: origins.join(","),
-    TOOLSHED_MCP_SYNC_INTERVAL_MS: "0",
-    TOOLSHED_RATE_LIMIT_READ: "0",
-    TOOLSHED_RATE_LIMIT_WRITE: "0",
-    TOOLSHED_RATE_LIMIT_MODEL: "0",
-    NODE_ENV: "production" as const,
-  };
-  const instances: Deployment["instances"] = [];
-  const stop = async () => {
-    await Promise.all(instances.map(({ child }) => stopInstance(child)));
-    await database.remove();
-  };
-  try {
-    // Migrated first (`npm run db:migrate`'s script), then the token is made on it before the servers open it.
-    const migrated = spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/migrate.ts"], { env, encoding: "utf8" });
-    if (migrated.status !== 0) throw new Error(`Migrating the bench database failed: ${migrated.stderr}`);
-    const created = spawnSync(
-      process.execPath,
-      [...SERVER_TSX_ARGS, "scripts/toolshed.ts", "token", "create", "--team", "default", "--scope", "admin", "--name", "bench"],
-      { env, encoding: "utf8" },
-    );
-    if (created.status !== 0) throw new Error(`Creating the bench token failed: ${created.stderr}`);
-    for (const origin of origins) {
-      const port = new URL(origin).port;
-      instances.push({
-        origin,
-        child: spawn("./node_modules/.bin/next", ["start", "-p", port], { env, stdio: ["ignore", "ignore", "inherit"], detached: true }),
-      });
-    }
-    for (const { origin } of instances) await waitFor(async () => (await fetch(`${origin}/api/health`)).ok, 60_000, `the server at ${origin} to start`);
-    let turn = 0;
-    return { token: created.stdout.trim(), instances, next: () => origins[turn++ % origins.length], stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
+// The server's memory
 
 /** Resident memory of the server's whole process tree (next start runs the server in a child). */
 function treeRss(rootPid: number): number {
@@ -173,95 +86,6 @@ function treeRss(rootPid: number): number {
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-/** Requests sent again because the server had closed the kept-alive connection they went out on. */
-let resent = 0;
-
-/** How a request fails when the connection it went out on was closed by the server meanwhile. */
-const CLOSED_CONNECTION = new Set(["EPIPE", "ECONNRESET"]);
-
-/** Kept-alive connections, as an agent's HTTP client keeps them; at most 16 per instance (concurrency is 8). */
-const keptAlive = new http.Agent({ keepAlive: true, maxSockets: 16 });
-
-/** An answer as received: its body's chunks, decompressed when the server compressed it, and the clock stopped at the last byte. */
-interface Received {
-  status: number;
-  etag: string | undefined;
-  chunks: Buffer[];
-}
-
-/**
- * One request, its body read to the last byte. With node:http rather than fetch: fetch's web
- * streams cost the client ≈ 5 ms per 7 MB body here (curl receives the 10,000-tool list in 6–9 ms,
- * fetch in 11–13), which is the client's time, not the server's. It asks for gzip as agents' clients do.
- */
-function receive(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Received> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      {
-        method,
-        agent: keptAlive,
-        headers: { "accept-encoding": "gzip", ...headers, ...(body === undefined ? {} : { "content-length": String(Buffer.byteLength(body)) }) },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        const stream = response.headers["content-encoding"] === "gzip" ? response.pipe(zlib.createGunzip()) : response;
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.once("end", () => resolve({ status: response.statusCode ?? 0, etag: response.headers.etag, chunks }));
-        stream.once("error", reject);
-        response.once("error", reject);
-      },
-    );
-    request.once("error", reject);
-    request.end(body);
-  });
-}
-
-/**
- * One request on a kept-alive connection. When the client's event loop was busy (building or
- * parsing tens of megabytes) past the server's keep-alive timeout, the server may already have
- * closed the idle connection the request goes out on: it is sent once more on a new one, and counted.
- */
-async function send(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Received> {
-  try {
-    return await receive(url, method, headers, body);
-  } catch (error) {
-    if (!CLOSED_CONNECTION.has((error as { code?: string }).code ?? "")) throw error;
-    resent++;
-    return receive(url, method, headers, body);
-  }
-}
-
-/**
- * One request to the deployment's next instance, or to `origin`. Its body is parsed only when read:
- * parsing a 36.5 MB tool list costs the client ≈ 300 ms and a heap of over 100 MB, whose collection
- * could otherwise run during the next request's clock.
- */
-async function call(
-  deployment: Deployment,
-  method: string,
-  route: string,
-  body?: unknown,
-  origin = deployment.next(),
-): Promise<{ status: number; body: unknown; ms: number }> {
-  const started = performance.now();
-  const { status, chunks } = await send(
-    `${origin}${route}`,
-    method,
-    { authorization: `Bearer ${deployment.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body === undefined ? undefined : JSON.stringify(body),
-  );
-  const ms = performance.now() - started;
-  return {
-    status,
-    ms,
-    get body() {
-      const text = Buffer.concat(chunks).toString("utf8");
-      return text ? JSON.parse(text) : null;
-    },
-  };
-}
-
 /** Entity tags of the tool lists fetched so far, per deployment (token) and query. */
 const entityTags = new Map<string, string>();
 
@@ -283,60 +107,6 @@ async function revalidatedToolList(deployment: Deployment, query: Record<string,
   const response = await send(`${deployment.next()}${route}`, "GET", { authorization, "if-none-match": tag });
   if (response.status !== 304) throw new Error(`GET tool-list with its entity tag → ${response.status}, not 304`);
   return performance.now() - started;
-}
-
-async function expectOk(deployment: Deployment, method: string, route: string, body?: unknown, origin?: string) {
-  const answer = await call(deployment, method, route, body, origin);
-  if (answer.status >= 300 && answer.status !== 202) throw new Error(`${method} ${route} → ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`);
-  return answer;
-}
-
-const TYPES = ["string", "integer", "boolean", "number"] as const;
-
-/** A labelled-set import document: realistic names and descriptions, schemas of 2–7 properties with enums and nesting. */
-function importDocument(count: number) {
-  const random = seededRandom(count);
-  return {
-    tools: syntheticCatalog(count).map((tool) => {
-      const properties: Record<string, unknown> = {};
-      for (const name of tool.parameterNames ?? []) {
-        const type = TYPES[Math.floor(random() * TYPES.length)];
-        properties[name] = { type, description: `The ${name.replace(/([A-Z])/g, " $1").toLowerCase()} to use.` };
-      }
-      if (random() < 0.5) properties.sort = { type: "string", enum: ["asc", "desc", "relevance"], description: "Sort order." };
-      if (random() < 0.3) properties.filter = { type: "object", properties: { field: { type: "string" }, value: { type: "string" } }, required: ["field"] };
-      return {
-        name: tool.name,
-        description: `${tool.summary} ${tool.description}`,
-        parameters: { type: "object", properties, required: [tool.parameterNames?.[0]] },
-      };
-    }),
-  };
-}
-
-interface Percentiles {
-  p50: number;
-  p95: number;
-  p99: number;
-}
-
-function percentiles(samples: number[]): Percentiles {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
-}
-
-/** Runs `total` requests `concurrency` at a time; every request's latency, and requests per second. */
-async function load(total: number, concurrency: number, request: (index: number) => Promise<number>): Promise<{ samples: number[]; perSecond: number }> {
-  const samples: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) samples.push(await request(next++));
-    }),
-  );
-  return { samples, perSecond: (total / (performance.now() - started)) * 1000 };
 }
 
 /**
@@ -373,10 +143,7 @@ function pollHealth(origin: string): { stop(): Promise<number[]> } {
   };
 }
 
-/**
- * Imports the catalog (waiting for a job if the server makes one) while /api/health is polled on
- * the instance that runs it; the job's polls go to every instance in turn, as a load balancer sends them.
- */
+/** Imports the catalog (see importCatalog) while /api/health is polled on the instance that runs it. */
 async function timedImport(deployment: Deployment, count: number): Promise<{ seconds: number; health: Percentiles; healthSamples: number }> {
   const document = importDocument(count);
   const origin = deployment.next();
@@ -385,16 +152,7 @@ async function timedImport(deployment: Deployment, count: number): Promise<{ sec
   let seconds = 0;
   let health: number[] = [];
   try {
-    const answer = await expectOk(deployment, "POST", `/api/catalogs/${CATALOG}/import`, document, origin);
-    if (answer.status === 202) {
-      const { url } = (answer.body as { job: { url: string } }).job;
-      for (;;) {
-        const job = (await expectOk(deployment, "GET", url, undefined, deployment.next())).body as { job: { status: string; error?: unknown } };
-        if (job.job.status === "done") break;
-        if (job.job.status === "failed") throw new Error(`Import failed: ${JSON.stringify(job.job.error)}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+    await importCatalog(deployment, document, origin);
     seconds = (performance.now() - started) / 1000;
   } finally {
     health = await poller.stop();
@@ -405,10 +163,8 @@ async function timedImport(deployment: Deployment, count: number): Promise<{ sec
 // ---------------------------------------------------------------------------------------------
 // One catalog size
 
-interface RouteFigures {
+interface RouteFigures extends Measured {
   route: string;
-  cold: number;
-  byConcurrency: Record<number, Percentiles & { perSecond: number }>;
 }
 
 interface SizeFigures {
@@ -475,18 +231,7 @@ async function measureSize(kind: DatabaseKind, size: number, requests: number): 
       { route: "GET decisions", run: async () => (await expectOk(deployment, "GET", `/api/catalogs/${CATALOG}/decisions`)).ms },
     ];
     const figures: RouteFigures[] = [];
-    for (const { route, run } of routes) {
-      // The first request after the import pays for building caches and indexes (one instance's:
-      // the requests that follow warm the others').
-      const cold = await run(0);
-      for (let i = 1; i < COMBINATIONS.length; i++) await run(i);
-      const byConcurrency: RouteFigures["byConcurrency"] = {};
-      for (const concurrency of [1, 8]) {
-        const { samples, perSecond } = await load(requests, concurrency, run);
-        byConcurrency[concurrency] = { ...percentiles(samples), perSecond };
-      }
-      figures.push({ route, cold, byConcurrency });
-    }
+    for (const { route, run } of routes) figures.push({ route, ...(await measure(requests, run)) });
     return {
       size,
       importSeconds: imported.seconds,
@@ -504,8 +249,6 @@ async function measureSize(kind: DatabaseKind, size: number, requests: number): 
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const ms = (value: number) => fixed(value, 1);
-
 function targetFor(size: number, route: string): string {
   const target = TARGETS[size];
   if (!target || route === "GET decisions") return "—";
@@ -522,10 +265,10 @@ function report(results: SizeFigures[]): string {
         return [
           result.size.toLocaleString("en"),
           figures.route,
-          `${ms(one.p50)} / ${ms(one.p95)} / ${ms(one.p99)}`,
-          `${ms(eight.p50)} / ${ms(eight.p95)} / ${ms(eight.p99)}`,
+          percentilesCell(one),
+          percentilesCell(eight),
           fixed(eight.perSecond, 0),
-          ms(figures.cold),
+          ms(figures.first),
           targetFor(result.size, figures.route),
         ];
       }),
@@ -551,21 +294,10 @@ const HEADINGS: Record<DatabaseKind, string> = {
 };
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      sizes: { type: "string", default: "1000,10000,50000" },
-      requests: { type: "string", default: "200" },
-      postgres: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
-  const sizes = values.sizes.split(",").map(Number);
-  const requests = Number(values.requests);
-  const kinds: DatabaseKind[] = values.postgres ? ["sqlite", "postgres"] : ["sqlite"];
+  const options = benchArguments(USAGE, "1000,10000,50000", ["postgres"]);
+  if (!options) return;
+  const { sizes, requests } = options;
+  const kinds: DatabaseKind[] = options.switches.has("postgres") ? ["sqlite", "postgres"] : ["sqlite"];
   ensureBuild();
   const results = new Map<DatabaseKind, SizeFigures[]>();
   for (const kind of kinds) {
@@ -581,7 +313,7 @@ async function main(): Promise<void> {
     console.log(`## ${HEADINGS[kind]} (${conditions})\n`);
     console.log(`${report(figures)}\n`);
   }
-  console.log(`Requests sent again on a new connection after the server closed an idle kept-alive one: ${resent}.`);
+  console.log(`Requests sent again on a new connection after the server closed an idle kept-alive one: ${resentRequests()}.`);
 }
 
 main().catch((error: unknown) => {
