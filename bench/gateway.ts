@@ -90,6 +90,9 @@ function expectResult(result: unknown, what: string): void {
 /** A timed operation on a connected client; the index picks its input. */
 type Operation = (client: Client, index: number) => Promise<unknown>;
 
+/** Sessions opened by throughSessions so far: the next serves the next combination. */
+let sessionsOpened = 0;
+
 /**
  * `total` operations through `concurrency` clients, one per worker, each in a session of its own
  * (combinations rotating) renewed every SESSION_REQUESTS operations, untimed; the first of each
@@ -97,12 +100,11 @@ type Operation = (client: Client, index: number) => Promise<unknown>;
  */
 async function throughSessions(deployment: Deployment, token: string, total: number, concurrency: number, operation: Operation) {
   const sessions: { session: Session; used: number }[] = [];
-  let opened = 0;
   try {
     return await load(total, concurrency, async (index, worker) => {
       if (!sessions[worker] || sessions[worker].used === SESSION_REQUESTS) {
         await sessions[worker]?.session.close();
-        sessions[worker] = { session: await openSession(deployment, token, COMBINATIONS[opened++ % COMBINATIONS.length]), used: 0 };
+        sessions[worker] = { session: await openSession(deployment, token, COMBINATIONS[sessionsOpened++ % COMBINATIONS.length]), used: 0 };
       }
       sessions[worker].used++;
       const started = performance.now();
