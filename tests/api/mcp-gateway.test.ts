@@ -176,6 +176,15 @@ describe("the MCP gateway", () => {
     expect((await replay.json()).after.names).toEqual(found.tools.map((tool) => tool.name));
   });
 
+  it("lists an MCP tool with its server's annotations", async () => {
+    const { client } = await connect(readToken);
+    await search(client, "select:notes__notes_search,notes__notes_delete");
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === "notes__notes_search")?.annotations).toEqual({ readOnlyHint: true });
+    expect(tools.find((tool) => tool.name === "notes__notes_delete")?.annotations).toEqual({ destructiveHint: true, idempotentHint: true });
+    expect(tools.find((tool) => tool.name === "read")?.annotations).toBeUndefined();
+  });
+
   it("needs a valid token on every request, and keeps a session to the token that opened it", async () => {
     const initialize = {
       jsonrpc: "2.0",
