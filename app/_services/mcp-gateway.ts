@@ -21,6 +21,7 @@ import { toToolSearchAnswer, unavailableToolMessage } from "@/lib/ai/turn-tools"
 import type { mcpGatewayQuery } from "@/lib/api-schemas";
 import { actorOf, principalKey, type Access, type Principal } from "@/lib/auth/policy";
 import { ToolshedError } from "@/lib/errors";
+import { readBodyText } from "@/lib/http";
 import {
   argumentsFingerprint,
   type CallApproval,
@@ -80,13 +81,28 @@ function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }
 
-/** The JSON body of a POST, read from a copy (the transport reads the request itself); undefined when it is none. */
-async function bodyOf(request: Request): Promise<unknown> {
-  if (request.method !== "POST" || !request.headers.get("content-type")?.includes("application/json")) return undefined;
-  return request
-    .clone()
-    .json()
-    .catch(() => undefined);
+/** What the SDK's transport accepts in one request (its own default). */
+const GATEWAY_BODY_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * A POST's JSON body, read once here (within the limit) and handed to the transport parsed: the
+ * gateway decides from it whether it opens a session or carries answers. Undefined for other
+ * methods and other content types, which the transport answers itself; a Response for a body too
+ * large or not JSON.
+ */
+async function readBody(request: Request): Promise<{ body?: unknown } | Response> {
+  if (request.method !== "POST" || !request.headers.get("content-type")?.includes("application/json")) return {};
+  let text: string;
+  try {
+    text = await readBodyText(request, GATEWAY_BODY_LIMIT);
+  } catch (error) {
+    return jsonRpcError(413, -32000, error instanceof Error ? error.message : String(error));
+  }
+  try {
+    return { body: JSON.parse(text) as unknown };
+  } catch {
+    return jsonRpcError(400, ErrorCode.ParseError, "Parse error: the body is not valid JSON.");
+  }
 }
 
 /**
@@ -97,7 +113,10 @@ async function bodyOf(request: Request): Promise<unknown> {
 export async function handleGatewayRequest(request: Request, catalogId: string, caller: Caller, turn: () => GatewayTurn): Promise<Response> {
   const authInfo: AuthInfo = { token: "", clientId: principalKey(caller.principal), scopes: [caller.access], extra: { caller } };
   const sessionId = request.headers.get("mcp-session-id");
-  const body = await bodyOf(request);
+  const read = await readBody(request);
+  if (read instanceof Response) return read;
+  const { body } = read;
+  const options = { authInfo, ...(body === undefined ? {} : { parsedBody: body }) };
   if (sessionId) {
     const session = await sessions.find(sessionId, catalogId, principalKey(caller.principal));
     if (!session) return jsonRpcError(404, -32001, "Session not found: start a new one (initialize without Mcp-Session-Id).");
@@ -105,7 +124,7 @@ export async function handleGatewayRequest(request: Request, catalogId: string, 
       await sessions.deliverAnswers(session, answersOf(body));
       return new Response(null, { status: 202 });
     }
-    return session.transport.handleRequest(request, { authInfo });
+    return session.transport.handleRequest(request, options);
   }
   if (request.method !== "POST") return jsonRpcError(400, ErrorCode.InvalidRequest, "Bad Request: this request needs an Mcp-Session-Id header.");
   const { hello, problem } = initializeParams(body);
@@ -128,7 +147,7 @@ export async function handleGatewayRequest(request: Request, catalogId: string, 
     return conversation.id;
   });
   await session.server.connect(session.transport);
-  const response = await session.transport.handleRequest(request, { authInfo });
+  const response = await session.transport.handleRequest(request, options);
   // The transport refused the request (e.g. its Accept header): nothing to keep.
   if (session.transport.sessionId === undefined) await session.server.close();
   return response;

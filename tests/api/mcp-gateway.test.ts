@@ -494,6 +494,24 @@ describe("the MCP gateway's sessions, kept in the database", () => {
     expect(await toolNames(client)).not.toContain("grep");
   });
 
+  it("refuses a body that is too large or not JSON, and an initialize that is broken, saying what is wrong", async () => {
+    const post = (body: string) =>
+      fetch(`${base}/api/catalogs/team/mcp?model=gpt-5&agent=build`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${readToken}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body,
+      });
+    const tooLarge = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { padding: "x".repeat(5 * 1024 * 1024) } }));
+    expect(tooLarge.status).toBe(413);
+    const notJson = await post("{ not json");
+    expect(notJson.status).toBe(400);
+    expect((await notJson.json()).error).toMatchObject({ code: -32700 });
+    const broken = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { capabilities: {} } }));
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error.message).toMatch(/^Invalid initialize request: .*\(params\.protocolVersion\)$/);
+    expect(await listConversations(db, "team")).toEqual([]);
+  });
+
   it("ends a session for good when its client ends it", async () => {
     const { transport } = await connect(readToken);
     const sessionId = transport.sessionId!;
