@@ -192,7 +192,7 @@ async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor:
   return { ...result, error: message };
 }
 
-/** The registry's drafts of the tools a server listed. */
+/** The registry's drafts of the tools a server listed: what the gateway serves of each besides its definition goes in its meta, pinned with it. */
 function toolDrafts(listing: McpServerListing): SourceToolDraft[] {
   return listing.tools.map((tool) => ({
     name: tool.name,
@@ -200,7 +200,13 @@ function toolDrafts(listing: McpServerListing): SourceToolDraft[] {
     description: tool.description,
     inputSchema: tool.inputSchema,
     tags: tool.tags,
-    meta: { mcpName: tool.mcpName, ...(tool.annotations ? { annotations: tool.annotations } : {}) },
+    meta: {
+      mcpName: tool.mcpName,
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      ...(tool.title ? { title: tool.title } : {}),
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+      ...(tool._meta ? { _meta: tool._meta } : {}),
+    },
   }));
 }
 
