@@ -1,4 +1,9 @@
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { callMcpServerTool, disconnectMcpServer, LIST_CHANGED_SYNC_DELAY_MS } from "@/app/_services/sources";
 import * as serversRoute from "@/app/api/catalogs/[catalog]/mcp-servers/route";
@@ -12,7 +17,7 @@ import { asInstanceAdmin, jsonRequest, params, useFreshDatabase } from "../api/h
 import { useEnv } from "./helpers";
 
 const CHANGING_SERVER = path.resolve("tests/fixtures/mcp/changing-server.mjs");
-useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${CHANGING_SERVER}` });
+useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${CHANGING_SERVER}`, TOOLSHED_MCP_ALLOW_PRIVATE: "1" });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,6 +53,27 @@ function countListings() {
   return counts;
 }
 
+/** A Streamable HTTP MCP server with sessions (its notifications go on the session's event stream) whose tool `grow` adds `sprout`. */
+async function changingHttpServer() {
+  const mcp = new McpServer({ name: "changing-http", version: "1.0.0" });
+  mcp.registerTool("grow", { description: "Adds the tool sprout." }, () => {
+    mcp.registerTool("sprout", { description: "A tool added while the server runs." }, () => ({ content: [] }));
+    return { content: [{ type: "text", text: "grown" }] };
+  });
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID });
+  await mcp.connect(transport);
+  const http = createServer((request, response) => void transport.handleRequest(request, response));
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    close: async () => {
+      await mcp.close();
+      http.closeAllConnections();
+      http.close();
+    },
+  };
+}
+
 describe("an MCP server's tools/list_changed", () => {
   let db: Db;
   beforeEach(async () => {
@@ -61,6 +87,7 @@ describe("an MCP server's tools/list_changed", () => {
   afterEach(async () => {
     vi.restoreAllMocks();
     await disconnectMcpServer("team", "changing");
+    await disconnectMcpServer("team", "web");
   });
 
   it("syncs the server at once: a tool it adds is in the catalog within 2 s, held back as new until an editor approves it", async () => {
@@ -116,5 +143,26 @@ describe("an MCP server's tools/list_changed", () => {
     expect(counts.mostAtOnce).toBe(1);
     expect(counts.listings).toBeGreaterThan(1);
     expect(counts.listings).toBeLessThan(6);
+  });
+
+  it("from a Streamable HTTP server too, on its session's event stream", async () => {
+    const upstream = await changingHttpServer();
+    try {
+      const body = { name: "web", transport: "http", url: upstream.url };
+      expect((await serversRoute.POST(jsonRequest("POST", body, await asInstanceAdmin()), params({ catalog: "team" }))).status).toBe(201);
+      expect(await namesOf(db)).toContain("web__grow");
+      await callMcpServerTool(db, "team", "web", "grow", {});
+      expect(
+        await within(
+          2_000,
+          () => namesOf(db),
+          (found) => found.includes("web__sprout"),
+        ),
+      ).toContain("web__sprout");
+      expect((await getTool(db, "team", "web__sprout")).heldBack).toBe("new");
+    } finally {
+      await disconnectMcpServer("team", "web");
+      await upstream.close();
+    }
   });
 });
