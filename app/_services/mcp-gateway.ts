@@ -35,7 +35,7 @@ import {
 } from "@/lib/gateway/call-check";
 import { GatewaySessions } from "@/lib/gateway/sessions";
 import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gateway/tool-call";
-import { checkOutputSchema, mcpTool } from "@/lib/gateway/tool-output";
+import { checkOutputSchema, mcpTool } from "@/lib/gateway/served-tools";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "@/lib/selection/tool-search-definition";
 import { limitMcpResult, mcpResultMaxChars } from "@/lib/sources/mcp";
 import { enforceRateLimit } from "./access";

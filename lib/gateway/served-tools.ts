@@ -2,6 +2,8 @@ import type { ContentBlock, Tool as McpTool } from "@modelcontextprotocol/sdk/ty
 import type { ToolDefinition, ToolMeta } from "../tools/types";
 import { schemaViolation } from "../tools/validate";
 
+// What the MCP gateway serves of a catalog's tools: their listing, and their answers checked against it.
+
 /**
  * A tool as the MCP gateway lists it: its definition as this model and agent see it, with what its
  * source listed besides (an MCP server's title, output schema, annotations and `_meta`, pinned
