@@ -34,9 +34,9 @@ import {
 } from "@/lib/gateway/call-check";
 import { answersOf, initializeParams, onlyAnswers, toolListFingerprint } from "@/lib/gateway/messages";
 import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gateway/tool-call";
+import { checkOutputSchema, mcpTool } from "@/lib/gateway/served-tools";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "@/lib/selection/tool-search-definition";
 import { limitMcpResult, mcpResultMaxChars } from "@/lib/sources/mcp";
-import type { ToolDefinition } from "@/lib/tools/types";
 import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
 import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
@@ -189,20 +189,11 @@ async function currentTurnSet(session: GatewaySession) {
   return { revision: state.revision, view, names, records };
 }
 
-function mcpTool(definition: ToolDefinition, annotations?: Record<string, unknown>): McpTool {
-  return {
-    name: definition.name,
-    description: definition.description,
-    inputSchema: definition.inputSchema as McpTool["inputSchema"],
-    ...(annotations ? { annotations } : {}),
-  };
-}
-
 async function listTools(session: GatewaySession): Promise<McpTool[]> {
   const { view, names, records } = await currentTurnSet(session);
   return [
-    // An MCP tool's annotations are its server's, pinned with its definition (lib/tools/pinning.ts).
-    ...names.map((name) => mcpTool(view.visible.get(name)!, records.get(name)?.meta?.annotations)),
+    // An MCP tool's title, output schema, annotations and _meta are its server's, pinned with its definition (lib/tools/pinning.ts).
+    ...names.map((name) => mcpTool(view.visible.get(name)!, records.get(name)?.meta)),
     mcpTool(TOOL_SEARCH_DEFINITION),
     mcpTool(TOOL_CALL_DEFINITION),
   ];
@@ -338,7 +329,11 @@ async function callCatalogTool(
   let result: CallToolResult;
   try {
     const answer = limitMcpResult(
-      await callMcpToolForModel(getDb(), session.catalogId, tool.sourceRef, tool.meta.mcpName, args, { upstreamDetails: caller.access === "admin" }),
+      checkOutputSchema(
+        name,
+        tool.meta.outputSchema,
+        await callMcpToolForModel(getDb(), session.catalogId, tool.sourceRef, tool.meta.mcpName, args, { upstreamDetails: caller.access === "admin" }),
+      ),
       mcpResultMaxChars(process.env),
     );
     result = {

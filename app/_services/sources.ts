@@ -65,6 +65,11 @@ interface SourcesState {
    * answers (see catalogState) until a sync of the server succeeds here.
    */
   unreachable?: Set<string>;
+  /**
+   * The servers (by `catalog/server`) that said their tools changed and whose sync for it has not
+   * started yet: further notifications meanwhile are covered by it (see listChanged).
+   */
+  listChanges?: Set<string>;
 }
 
 const shared = globalThis as unknown as { toolshedSources?: SourcesState };
@@ -75,7 +80,10 @@ const unreachable = state.unreachable;
 
 const keyOf = (catalogId: string, server: string) => `${catalogId}/${server}`;
 
-/** The process-wide MCP connections; a server that dies is unreachable for this instance at once. */
+/**
+ * The process-wide MCP connections; a server that dies is unreachable for this instance at once,
+ * and one that says its tools changed is synced at once (listChanged).
+ */
 function pool(): McpConnections {
   state.pool ??= new McpConnections(
     (key, reason) => {
@@ -83,8 +91,35 @@ function pool(): McpConnections {
       void markServerDown(getDb(), catalogId, server, reason);
     },
     { callTimeoutMs: mcpCallTimeoutMs(process.env), connectTimeoutMs: mcpConnectTimeoutMs(process.env) },
+    listChanged,
   );
   return state.pool;
+}
+
+/** How long after a server's first `tools/list_changed` its sync starts: a server changing several tools sends a burst. */
+export const LIST_CHANGED_SYNC_DELAY_MS = 200;
+
+/**
+ * A server said its tools changed: it is synced shortly (definition pinning applies as at any
+ * sync: a changed definition is held back), rather than at the next periodic round. Notifications
+ * that come before that sync starts listing add nothing; one that comes once it has started gets
+ * a sync of its own, queued after it (syncs of one server never overlap).
+ */
+function listChanged(key: string): void {
+  state.listChanges ??= new Set();
+  const waiting = state.listChanges;
+  if (waiting.has(key)) return;
+  waiting.add(key);
+  const [catalogId, server] = key.split("/");
+  const sync = () => {
+    waiting.delete(key);
+    return syncNow(getDb(), catalogId, server);
+  };
+  setTimeout(() => {
+    afterPreviousSync(key, sync)
+      .catch(passOverDeleted)
+      .catch((error: unknown) => console.warn(`MCP sync of ${key} after it said its tools changed failed:`, error));
+  }, LIST_CHANGED_SYNC_DELAY_MS).unref();
 }
 
 /**
@@ -192,7 +227,7 @@ async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor:
   return { ...result, error: message };
 }
 
-/** The registry's drafts of the tools a server listed. */
+/** The registry's drafts of the tools a server listed: what the gateway serves of each besides its definition goes in its meta, pinned with it. */
 function toolDrafts(listing: McpServerListing): SourceToolDraft[] {
   return listing.tools.map((tool) => ({
     name: tool.name,
@@ -200,7 +235,13 @@ function toolDrafts(listing: McpServerListing): SourceToolDraft[] {
     description: tool.description,
     inputSchema: tool.inputSchema,
     tags: tool.tags,
-    meta: { mcpName: tool.mcpName, ...(tool.annotations ? { annotations: tool.annotations } : {}) },
+    meta: {
+      mcpName: tool.mcpName,
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      ...(tool.title ? { title: tool.title } : {}),
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+      ...(tool._meta ? { _meta: tool._meta } : {}),
+    },
   }));
 }
 

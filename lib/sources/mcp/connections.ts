@@ -1,4 +1,5 @@
 import "server-only";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ToolshedError } from "../../errors";
 import type { McpServerConfig } from "./config";
 import {
@@ -62,7 +63,9 @@ export const mcpConnectTimeoutMs = (env: Env = process.env) => millisecondsFromE
  * Long-lived connections to MCP servers, one per key (e.g. `catalog/server`), as an agent host
  * keeps them: a stdio server runs as long as it is connected. When a connection drops without
  * being asked to (the process died, the HTTP server went away), `onLost` is told at once, so the
- * registry can take the server's tools out of "registered" without waiting for the next sync.
+ * registry can take the server's tools out of "registered" without waiting for the next sync; when
+ * a server says its tools changed (`notifications/tools/list_changed`), `onListChanged` is told,
+ * once per notification, so the registry can list them again.
  */
 export class McpConnections {
   private readonly live = new Map<string, Live>();
@@ -72,6 +75,7 @@ export class McpConnections {
   constructor(
     private readonly onLost: (key: string, reason: string) => void,
     timeouts: Partial<McpConnectionTimeouts> = {},
+    private readonly onListChanged: (key: string) => void = () => undefined,
   ) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
   }
@@ -189,6 +193,10 @@ export class McpConnections {
       const how = config.transport === "stdio" ? "the server process exited" : "the connection closed";
       this.onLost(key, `Disconnected: ${how}.${tail ? ` The server wrote to stderr: ${tail}` : ""}`);
     };
+    // Only while this is the key's connection: a replaced or closing one has nothing to say.
+    connection.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (!entry.closing && this.live.get(key) === entry) this.onListChanged(key);
+    });
     this.live.set(key, entry);
     return connection;
   }
