@@ -241,6 +241,7 @@ function toolDrafts(listing: McpServerListing): SourceToolDraft[] {
       ...(tool.title ? { title: tool.title } : {}),
       ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
       ...(tool._meta ? { _meta: tool._meta } : {}),
+      ...(tool.inputSchemaDialect ? { inputSchemaDialect: tool.inputSchemaDialect } : {}),
     },
   }));
 }

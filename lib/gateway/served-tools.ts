@@ -6,15 +6,15 @@ import { schemaViolation } from "../tools/validate";
 
 /**
  * A tool as the MCP gateway lists it: its definition as this model and agent see it, with what its
- * source listed besides (an MCP server's title, output schema, annotations and `_meta`, pinned
- * with the definition: lib/tools/pinning.ts). Nothing the registry holds of it is left out.
+ * source listed besides (an MCP server's title, output schema, annotations, `_meta` and its input
+ * schema's `$schema`, pinned with the definition: lib/tools/pinning.ts). Nothing the registry holds of it is left out.
  */
 export function mcpTool(definition: ToolDefinition, meta?: ToolMeta | null): McpTool {
   return {
     name: definition.name,
     ...(meta?.title ? { title: meta.title } : {}),
     description: definition.description,
-    inputSchema: definition.inputSchema as McpTool["inputSchema"],
+    inputSchema: (meta?.inputSchemaDialect ? { $schema: meta.inputSchemaDialect, ...definition.inputSchema } : definition.inputSchema) as McpTool["inputSchema"],
     ...(meta?.outputSchema ? { outputSchema: meta.outputSchema as McpTool["outputSchema"] } : {}),
     ...(meta?.annotations ? { annotations: meta.annotations } : {}),
     ...(meta?._meta ? { _meta: meta._meta } : {}),

@@ -44,6 +44,8 @@ export interface ToolMeta {
   outputSchema?: Record<string, unknown>;
   /** The MCP server's `_meta` for the tool, scrubbed of its secrets, served as given. */
   _meta?: Record<string, unknown>;
+  /** The `$schema` the MCP server declared for the input schema: the unified format has no dialect key, the gateway serves it back. */
+  inputSchemaDialect?: string;
 }
 
 /** Why a tool of a pinned source is held back: never approved (its server added it later), or changed since it was (see pinning.ts). */

@@ -53,8 +53,6 @@ const MUST_PASS = [
 const EXPECTED_FAILURES_TODAY: Record<string, string> = {
   // The gateway does not pass an upstream server's progress notifications on to its client.
   "tools-call-with-progress": "No progress notifications received",
-  // The registry drops an MCP tool's $schema as it syncs it (lib/sources/mcp/adapt.ts); $defs and additionalProperties stay.
-  "json-schema-2020-12": "$schema field missing from inputSchema",
 };
 
 const NO_RESOURCES = "The gateway declares no resources capability (resources/* is Method not found).";

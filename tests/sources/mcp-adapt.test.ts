@@ -48,7 +48,7 @@ describe("registryNamesForServer", () => {
 });
 
 describe("adaptMcpTools", () => {
-  it("adapts a tool to the unified format, keeping the MCP name and server", () => {
+  it("adapts a tool to the unified format, keeping the MCP name and server, and its input schema's dialect beside it", () => {
     const long = `${"Finds issues by text. ".repeat(15)}Returns at most 50.`;
     const { tools, problems } = adaptMcpTools("github", [
       {
@@ -72,6 +72,7 @@ describe("adaptMcpTools", () => {
         mcpName: "search.issues",
         title: "Search issues",
         annotations: { readOnlyHint: true },
+        inputSchemaDialect: "http://json-schema.org/draft-07/schema#",
       },
     ]);
     expect(tools[0].summary.length).toBeLessThanOrEqual(200);

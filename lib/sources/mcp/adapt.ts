@@ -17,6 +17,8 @@ export interface McpToolDraft extends ToolDefinition {
   outputSchema?: Record<string, unknown>;
   /** The server's `_meta` for the tool, as given. */
   _meta?: Record<string, unknown>;
+  /** The input schema's `$schema`, kept apart: the unified format has no dialect key. */
+  inputSchemaDialect?: string;
 }
 
 /** A tool the server lists that cannot enter the registry; the server's other tools still do. */
@@ -79,8 +81,8 @@ export function adaptMcpTools(server: string, listed: readonly unknown[]): { too
     const tool = usable.get(mcpName) as Record<string, unknown>;
     const description = typeof tool.description === "string" ? tool.description.trim() : "";
     const title = nonEmptyText(tool.title) ?? (isRecord(tool.annotations) ? nonEmptyText(tool.annotations.title) : undefined);
-    // Servers built on the SDK declare draft-07 in `$schema`; the unified format has no dialect key.
-    const { $schema: _dialect, ...inputSchema } = isRecord(tool.inputSchema) ? tool.inputSchema : { $schema: undefined };
+    // Servers built on the SDK declare draft-07 in `$schema`; the unified format has no dialect key, so it is kept beside.
+    const { $schema: dialect, ...inputSchema } = isRecord(tool.inputSchema) ? tool.inputSchema : { $schema: undefined };
     const draft: McpToolDraft = {
       name: names[index],
       source: "mcp",
@@ -94,6 +96,7 @@ export function adaptMcpTools(server: string, listed: readonly unknown[]): { too
       ...(isRecord(tool.annotations) ? { annotations: tool.annotations } : {}),
       ...(isRecord(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {}),
       ...(isRecord(tool._meta) ? { _meta: tool._meta } : {}),
+      ...(typeof dialect === "string" ? { inputSchemaDialect: dialect } : {}),
     };
     const errors = checkDraft(draft, tool.outputSchema);
     if (errors.length > 0) {
