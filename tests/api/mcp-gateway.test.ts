@@ -541,4 +541,16 @@ describe("the MCP gateway's long calls", () => {
       ]),
     );
   });
+
+  it("cancels the upstream call when the client ends its session", async () => {
+    const { client, transport } = await connect(readToken);
+    await search(client, "select:slow__wait_for_abort");
+    const seen = path.join(folder, `${marker}-session.txt`);
+    const pending = client.callTool({ name: "slow__wait_for_abort", arguments: { file: seen } }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await transport.terminateSession();
+    await expect.poll(() => existsSync(seen), { timeout: 1_000 }).toBe(true);
+    await client.close();
+    expect(await pending).toBeInstanceOf(Error);
+  });
 });

@@ -189,6 +189,23 @@ describe("McpConnections: one call's trouble stays its own", () => {
     expect(await failure(connections.call("demo/slow", config, "sleep", { ms: 0 }, { signal: caller.signal }))).toMatchObject({ failure: "cancelled" });
   });
 
+  it("keeps the process when a listing times out on a server that is only busy", async () => {
+    const lost: string[] = [];
+    connections = new McpConnections((key) => lost.push(key), { listTimeoutMs: 200, pingTimeoutMs: 5_000 });
+    const { marker, config } = markedProgressServer();
+    await connections.list("demo/slow", config);
+    const pid = processMentioning(marker);
+
+    const busy = connections.call("demo/slow", config, "block", { ms: 600 });
+    expect(await failure(connections.list("demo/slow", config))).toMatchObject({
+      failure: "timeout",
+      message: 'The MCP server "slow" did not list its tools within 200 ms.',
+    });
+    expect(textOf(await busy)).toBe("blocked for 600 ms");
+    expect(processMentioning(marker)).toBe(pid);
+    expect(lost).toEqual([]);
+  });
+
   it("passes the server's progress notifications on, in order", async () => {
     connections = new McpConnections(() => undefined);
     const { config } = markedProgressServer();
