@@ -189,6 +189,17 @@ describe("McpConnections: one call's trouble stays its own", () => {
     expect(await failure(connections.call("demo/slow", config, "sleep", { ms: 0 }, { signal: caller.signal }))).toMatchObject({ failure: "cancelled" });
   });
 
+  it("masks the server's secrets in its progress messages", async () => {
+    connections = new McpConnections(() => undefined);
+    const { config } = markedProgressServer();
+    const secret = "prog-secret-4c1d7e";
+    const withSecret: McpServerConfig = { ...(config as McpStdioConfig), args: [...((config as McpStdioConfig).args ?? []), { value: secret, secret: true }] };
+    const heard: McpProgress[] = [];
+    await connections.call("demo/slow", withSecret, "count", { steps: 3, note: `token ${secret}` }, { onProgress: (progress) => heard.push(progress) });
+    expect(heard.length).toBeGreaterThanOrEqual(2);
+    for (const progress of heard) expect(progress.message).toBe(`step ${progress.progress}: token ********`);
+  });
+
   it("keeps the process when a listing times out on a server that is only busy", async () => {
     const lost: string[] = [];
     connections = new McpConnections((key) => lost.push(key), { listTimeoutMs: 200, pingTimeoutMs: 5_000 });
