@@ -36,7 +36,7 @@ import { answersOf, initializeParams, onlyAnswers, toolListFingerprint } from "@
 import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gateway/tool-call";
 import { checkOutputSchema, mcpTool } from "@/lib/gateway/served-tools";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "@/lib/selection/tool-search-definition";
-import { limitMcpResult, mcpResultMaxChars } from "@/lib/sources/mcp";
+import { limitMcpResult, type McpCallOptions, mcpResultMaxChars } from "@/lib/sources/mcp";
 import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
 import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
@@ -215,11 +215,22 @@ async function callTool(session: GatewaySession, caller: Caller, name: string, a
     return search(session, caller, parseInput(toolSearchInput, name, args), () => extra.sendNotification({ method: "notifications/tools/list_changed" }));
   }
   const approve = (message: string) => askApproval(session, message, extra);
+  // The client's cancellation reaches the upstream call, and the upstream's progress reaches the client (on the call's stream).
+  const progressToken = extra._meta?.progressToken;
+  const upstream: McpCallOptions = {
+    signal: extra.signal,
+    ...(progressToken === undefined
+      ? {}
+      : {
+          onProgress: (progress) =>
+            void extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...progress } }).catch(() => undefined),
+        }),
+  };
   if (name === TOOL_CALL_NAME) {
     const call = parseInput(toolCallInput, name, args);
-    return callCatalogTool(session, caller, { name: call.name, args: call.arguments ?? {}, via: TOOL_CALL_NAME }, approve);
+    return callCatalogTool(session, caller, { name: call.name, args: call.arguments ?? {}, via: TOOL_CALL_NAME }, approve, upstream);
   }
-  return callCatalogTool(session, caller, { name, args, via: "direct" }, approve);
+  return callCatalogTool(session, caller, { name, args, via: "direct" }, approve, upstream);
 }
 
 /**
@@ -300,6 +311,7 @@ async function callCatalogTool(
   caller: Caller,
   call: GatewayCall,
   approve: (message: string) => Promise<Exclude<CallApproval, null>>,
+  upstream: McpCallOptions,
 ): Promise<CallToolResult> {
   const { name, args } = call;
   let checked = await checkNow(session, name);
@@ -332,7 +344,10 @@ async function callCatalogTool(
       checkOutputSchema(
         name,
         tool.meta.outputSchema,
-        await callMcpToolForModel(getDb(), session.catalogId, tool.sourceRef, tool.meta.mcpName, args, { upstreamDetails: caller.access === "admin" }),
+        await callMcpToolForModel(getDb(), session.catalogId, tool.sourceRef, tool.meta.mcpName, args, {
+          upstreamDetails: caller.access === "admin",
+          ...upstream,
+        }),
       ),
       mcpResultMaxChars(process.env),
     );
@@ -343,7 +358,9 @@ async function callCatalogTool(
     };
   } catch (error) {
     // The server failed (a timeout, a crash): the model reads what happened, as with a tool's own error.
-    result = textResult(error instanceof Error ? error.message : String(error), true);
+    // A call the client gave up is recorded as such: nobody reads its answer.
+    const message = upstream.signal?.aborted ? "Cancelled by the client." : error instanceof Error ? error.message : String(error);
+    result = textResult(message, true);
   }
   const latencyMs = Math.round(performance.now() - started);
   const decision = await record({ outcome: result.isError ? "error" : "ok", reason: result.isError ? errorTextOf(result) : null, approval }, latencyMs);

@@ -23,6 +23,7 @@ import {
   instanceAdminPowerOf,
   mcpCallTimeoutMs,
   mcpConnectTimeoutMs,
+  type McpCallOptions,
   McpConnections,
   McpSourceError,
   type McpServerConfig,
@@ -285,13 +286,33 @@ async function disconnectWhere(selected: (key: string) => boolean): Promise<void
   await pool().disconnectWhere(selected);
 }
 
-/** Calls a live MCP tool for the playground, on the server's connection. */
-export async function callMcpServerTool(db: Db, catalogId: string, server: string, mcpName: string, args: Record<string, unknown>): Promise<McpToolResult> {
+/**
+ * Calls a live MCP tool on the server's connection. A failure that leaves the server without a
+ * connection (it could not be started or reached, or it went away) takes its tools out of this
+ * instance at once; one call's timeout, cancellation or error leaves the server to its other
+ * callers. A server this instance had lost and that answers again is synced, which puts its tools back.
+ */
+export async function callMcpServerTool(
+  db: Db,
+  catalogId: string,
+  server: string,
+  mcpName: string,
+  args: Record<string, unknown>,
+  options: McpCallOptions = {},
+): Promise<McpToolResult> {
   const config: McpServerConfig = await getMcpServerConfig(db, catalogId, server);
+  const key = keyOf(catalogId, server);
   try {
-    return await pool().call(keyOf(catalogId, server), config, mcpName, args);
+    const result = await pool().call(key, config, mcpName, args, options);
+    if (unreachable.has(key)) {
+      void syncMcpServer(db, catalogId, server)
+        .catch(passOverDeleted)
+        .catch((error: unknown) => console.warn(`The sync of ${key}, which answered again, failed:`, error));
+    }
+    return result;
   } catch (error) {
-    if (error instanceof McpSourceError) await markServerDown(db, catalogId, server, error.message);
+    // A wedged server being restarted still has its connection being opened: it is lost only if that fails.
+    if (error instanceof McpSourceError && !pool().keys().includes(key)) await markServerDown(db, catalogId, server, error.message);
     throw error;
   }
 }
@@ -307,10 +328,10 @@ export async function callMcpToolForModel(
   server: string,
   mcpName: string,
   args: Record<string, unknown>,
-  options: { upstreamDetails: boolean },
+  options: { upstreamDetails: boolean } & McpCallOptions,
 ): Promise<McpToolResult> {
   try {
-    return await callMcpServerTool(db, catalogId, server, mcpName, args);
+    return await callMcpServerTool(db, catalogId, server, mcpName, args, { signal: options.signal, onProgress: options.onProgress });
   } catch (error) {
     if (options.upstreamDetails || !(error instanceof McpSourceError)) throw error;
     throw new Error(`The MCP server "${server}" failed (${error.failure}); team admins see the details on the Sources page.`);

@@ -14,7 +14,9 @@ export function mcpTool(definition: ToolDefinition, meta?: ToolMeta | null): Mcp
     name: definition.name,
     ...(meta?.title ? { title: meta.title } : {}),
     description: definition.description,
-    inputSchema: (meta?.inputSchemaDialect ? { $schema: meta.inputSchemaDialect, ...definition.inputSchema } : definition.inputSchema) as McpTool["inputSchema"],
+    inputSchema: (meta?.inputSchemaDialect
+      ? { $schema: meta.inputSchemaDialect, ...definition.inputSchema }
+      : definition.inputSchema) as McpTool["inputSchema"],
     ...(meta?.outputSchema ? { outputSchema: meta.outputSchema as McpTool["outputSchema"] } : {}),
     ...(meta?.annotations ? { annotations: meta.annotations } : {}),
     ...(meta?._meta ? { _meta: meta._meta } : {}),

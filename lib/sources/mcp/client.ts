@@ -16,7 +16,7 @@ import { mcpSecretValues, redactMcpConfig } from "./secrets";
 import { childEnvironment } from "./stdio-policy";
 
 /** What went wrong, so a sources page can say more than "failed". */
-export type McpFailure = "config" | "spawn" | "timeout" | "connection" | "protocol";
+export type McpFailure = "config" | "spawn" | "timeout" | "connection" | "protocol" | "cancelled";
 
 export class McpSourceError extends ToolshedError {
   constructor(
@@ -47,6 +47,26 @@ export interface McpToolResult {
   /** True when the tool itself reports failure: the model should see the content and adapt. */
   isError: boolean;
   structuredContent?: Record<string, unknown>;
+}
+
+/** A server's report of how far a call has come (MCP `notifications/progress`). */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface McpCallOptions {
+  /** Gives the call up: the server is told to cancel it (`notifications/cancelled`), and nothing else on the connection is touched. */
+  signal?: AbortSignal;
+  /** Hears the server's progress notifications for the call, as they come. */
+  onProgress?: (progress: McpProgress) => void;
+}
+
+/** What every request to a server is sent with: its SDK timeout, and the signal that cancels it. */
+export interface RequestOptions {
+  timeout: number;
+  signal: AbortSignal;
 }
 
 const CLIENT_INFO = { name: "toolshed", version: "0.1.0" };
@@ -244,7 +264,7 @@ function describe(error: unknown, config: McpServerConfig, stderrTail: string): 
  * Their prose is scrubbed of the server's secrets first: definitions are stored and shown to every
  * reader of the catalog (ToolSearch, tool lists), and a server may echo what it was sent.
  */
-export async function listToolsOn(client: Client, config: McpServerConfig, requestOptions: { timeout: number }): Promise<McpServerListing> {
+export async function listToolsOn(client: Client, config: McpServerConfig, requestOptions: RequestOptions): Promise<McpServerListing> {
   const { scrub } = secretScrubber(config);
   const serverVersion = scrubJson(client.getServerVersion(), scrub);
   const serverInfo = serverVersion && {
@@ -279,21 +299,30 @@ export async function listToolsOn(client: Client, config: McpServerConfig, reque
 
 /**
  * Calls one tool on a connected server: the one way every live call goes (gateway, playground), so
- * its result, error results included, is scrubbed of the server's secrets here, before anyone
- * reads or stores it; a failure is scrubbed by `describeFailure`.
+ * its result, error results included, and its progress messages are scrubbed of the server's
+ * secrets here, before anyone reads or stores them; a failure is scrubbed by `describeFailure`.
  */
 export async function callToolOn(
   client: Client,
   config: McpServerConfig,
   mcpName: string,
   args: Record<string, unknown>,
-  requestOptions: { timeout: number },
+  requestOptions: RequestOptions,
+  onProgress?: (progress: McpProgress) => void,
 ): Promise<McpToolResult> {
-  const result = (await client.callTool({ name: mcpName, arguments: args }, undefined, requestOptions)) as CallToolResult;
+  const { scrub } = secretScrubber(config);
+  const onprogress =
+    onProgress &&
+    (({ progress, total, message }: McpProgress) =>
+      onProgress({ progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message: scrub(message) }) }));
+  const result = (await client.callTool({ name: mcpName, arguments: args }, undefined, {
+    ...requestOptions,
+    ...(onprogress ? { onprogress } : {}),
+  })) as CallToolResult;
   const answer: McpToolResult = {
     content: result.content,
     isError: result.isError === true,
     ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
   };
-  return scrubToolResult(answer, secretScrubber(config).scrub);
+  return scrubToolResult(answer, scrub);
 }

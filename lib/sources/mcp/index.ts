@@ -1,7 +1,9 @@
 export { adaptMcpTools, type McpToolDraft, type McpToolProblem } from "./adapt";
 export {
   McpSourceError,
+  type McpCallOptions,
   type McpFailure,
+  type McpProgress,
   type McpServerInfo,
   type McpServerListing,
   type McpToolResult,
