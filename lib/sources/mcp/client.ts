@@ -2,7 +2,15 @@ import "server-only";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, McpError, type CallToolResult, type ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  McpError,
+  type CallToolResult,
+  type ContentBlock,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ToolshedError } from "../../errors";
 import { hostSecretValues, longestSecretForm, scrubJson, secretMasker } from "../../secrets/scrub";
@@ -168,6 +176,21 @@ export function openTransport(config: McpServerConfig): Connection {
     raw = (raw + chunk.toString("utf8")).slice(-(STDERR_TAIL_CHARS + longest));
   });
   return { client, transport, stderrTail: () => scrub(raw).slice(-STDERR_TAIL_CHARS).trim() };
+}
+
+/**
+ * Hands the SDK each response one turn of the event loop later than it arrives. The SDK runs a
+ * notification's handler a microtask after it arrives but settles a response at once, and forgets
+ * a call's progress handler with it: a server's last progress notification, read in the same
+ * chunk as its answer, would be dropped. Connected first: the SDK's message handler is in place.
+ */
+export function answerAfterNotifications({ transport }: Connection): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) setImmediate(() => deliver(message));
+    else deliver(message);
+  };
 }
 
 export function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {

@@ -4,6 +4,7 @@ import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelco
 import { ToolshedError } from "../../errors";
 import type { McpServerConfig } from "./config";
 import {
+  answerAfterNotifications,
   callToolOn,
   close,
   describeFailure,
@@ -198,6 +199,7 @@ export class McpConnections {
       await close(connection, false);
       throw new McpSourceError("connection", config.name, `The connection to the MCP server "${config.name}" was closed while it was being opened.`);
     }
+    answerAfterNotifications(connection);
     connection.client.onclose = () => {
       if (entry.closing || this.live.get(key) !== entry) return;
       this.live.delete(key);
