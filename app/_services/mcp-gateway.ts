@@ -84,7 +84,7 @@ function sessions(): GatewaySessions<GatewaySession> {
   return shared.toolshedGatewaySessions;
 }
 
-/** For tests: ends every session. */
+/** Ends every session, closing its streams: at shutdown (app/_services/shutdown.ts), and for tests. */
 export function closeGatewaySessions(): void {
   sessions().closeAll();
 }

@@ -243,6 +243,11 @@ async function disconnectWhere(selected: (key: string) => boolean): Promise<void
   await pool().disconnectWhere(selected);
 }
 
+/** Closes every MCP connection of this instance (stdio servers exit): the server is shutting down. */
+export async function closeMcpConnections(): Promise<void> {
+  await state.pool?.disconnectAll();
+}
+
 /** Calls a live MCP tool for the playground, on the server's connection. */
 export async function callMcpServerTool(db: Db, catalogId: string, server: string, mcpName: string, args: Record<string, unknown>): Promise<McpToolResult> {
   const config: McpServerConfig = await getMcpServerConfig(db, catalogId, server);
