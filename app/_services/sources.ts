@@ -9,6 +9,7 @@ import {
   createMcpServer,
   deleteMcpServer,
   getMcpServerConfig,
+  type McpServerView,
   recordMcpHealth,
   scrubMcpServerText,
 } from "@/db/queries/mcp-servers";
@@ -75,7 +76,10 @@ const unreachable = state.unreachable;
 
 const keyOf = (catalogId: string, server: string) => `${catalogId}/${server}`;
 
-/** The process-wide MCP connections; a server that dies is unreachable for this instance at once. */
+/**
+ * The process-wide MCP connections; a server that dies is unreachable for this instance at once.
+ * Each connection being opened says in the log what it waits for (a first start may take a while).
+ */
 function pool(): McpConnections {
   state.pool ??= new McpConnections(
     (key, reason) => {
@@ -83,8 +87,19 @@ function pool(): McpConnections {
       void markServerDown(getDb(), catalogId, server, reason);
     },
     { callTimeoutMs: mcpCallTimeoutMs(process.env), connectTimeoutMs: mcpConnectTimeoutMs(process.env) },
+    (key, opening) => console.log(`MCP ${key}: ${opening.message}`),
   );
   return state.pool;
+}
+
+/**
+ * A server as this instance answers with it: "starting" while this instance opens its connection
+ * (its first start, or again after it was lost or edited), saying what that waits for and since when.
+ */
+export function withOpeningStatus(catalogId: string, view: McpServerView): McpServerView {
+  const opening = state.pool?.openingOf(keyOf(catalogId, view.name));
+  if (!opening) return view;
+  return { ...view, status: "starting", starting: { since: opening.since.toISOString(), message: opening.message } };
 }
 
 /**

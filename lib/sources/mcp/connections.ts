@@ -27,8 +27,16 @@ interface Live {
 interface Attempt {
   fingerprint: string;
   promise: Promise<Connection>;
+  /** What it waits for, since when (McpConnections.openingOf). */
+  opening: McpOpening;
   /** Set by `disconnect` while the handshake runs: the connection is closed as soon as it is open. */
   cancel: { requested: boolean };
+}
+
+/** A connection being opened: since when, and what it waits for, in words for the operator. */
+export interface McpOpening {
+  since: Date;
+  message: string;
 }
 
 export interface McpConnectionTimeouts {
@@ -59,10 +67,22 @@ export const mcpCallTimeoutMs = (env: Env = process.env) => millisecondsFromEnv(
 export const mcpConnectTimeoutMs = (env: Env = process.env) => millisecondsFromEnv(MCP_CONNECT_TIMEOUT_ENV, DEFAULT_TIMEOUTS.connectTimeoutMs, env);
 
 /**
+ * What opening a server's connection waits for, and how long it may: a first start can take long
+ * (a cold `npx -y` downloads its package first), and until the handshake the server lists nothing.
+ */
+export function openingMessage(config: McpServerConfig, connectTimeoutMs: number): string {
+  const limit = `(up to ${connectTimeoutMs / 1000} s, ${MCP_CONNECT_TIMEOUT_ENV})`;
+  if (config.transport !== "stdio") return `Waiting for the MCP server "${config.name}" to answer the MCP handshake ${limit}.`;
+  const npx = /(^|[/\\])npx(\.cmd)?$/.test(config.command);
+  return `Waiting for the MCP server "${config.name}" to start and answer the MCP handshake ${limit}${npx ? "; a first `npx -y` run downloads its package first" : ""}.`;
+}
+
+/**
  * Long-lived connections to MCP servers, one per key (e.g. `catalog/server`), as an agent host
  * keeps them: a stdio server runs as long as it is connected. When a connection drops without
  * being asked to (the process died, the HTTP server went away), `onLost` is told at once, so the
  * registry can take the server's tools out of "registered" without waiting for the next sync.
+ * `onOpening` is told each time a connection starts to be opened, with what it waits for.
  */
 export class McpConnections {
   private readonly live = new Map<string, Live>();
@@ -72,12 +92,18 @@ export class McpConnections {
   constructor(
     private readonly onLost: (key: string, reason: string) => void,
     timeouts: Partial<McpConnectionTimeouts> = {},
+    private readonly onOpening: (key: string, opening: McpOpening) => void = () => {},
   ) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
   }
 
   isConnected(key: string): boolean {
     return this.live.has(key);
+  }
+
+  /** The key's connection while it is being opened (its server starting, its handshake running). */
+  openingOf(key: string): McpOpening | undefined {
+    return this.opening.get(key)?.opening;
   }
 
   /** Lists the server's tools on its connection, connecting (or reconnecting) first if needed. */
@@ -149,8 +175,10 @@ export class McpConnections {
     }
     // No await between the checks above and registering the attempt: nobody else can start one.
     const cancel = { requested: false };
-    const attempt: Attempt = { fingerprint, cancel, promise: this.open(key, config, fingerprint, cancel) };
+    const opening = { since: new Date(), message: openingMessage(config, this.timeouts.connectTimeoutMs) };
+    const attempt: Attempt = { fingerprint, cancel, opening, promise: this.open(key, config, fingerprint, cancel) };
     this.opening.set(key, attempt);
+    this.onOpening(key, opening);
     const settled = () => {
       if (this.opening.get(key) === attempt) this.opening.delete(key);
     };

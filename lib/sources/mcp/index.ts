@@ -23,7 +23,9 @@ export {
   mcpCallTimeoutMs,
   mcpConnectTimeoutMs,
   McpConnections,
+  openingMessage,
   type McpConnectionTimeouts,
+  type McpOpening,
 } from "./connections";
 export { registryNamesForServer } from "./names";
 export {

@@ -33,7 +33,7 @@ export default async function SourcesRoute({ params }: { params: Promise<{ catal
     errors: local.errors,
   };
   const agents = (await listAgents(db, catalog)).map(({ name, description, mode }) => ({ name, description, mode }));
-  const servers = (await listMcpServers(db, catalog)).map((server) => mcpServerViewFor(server, access));
+  const servers = (await listMcpServers(db, catalog)).map((server) => mcpServerViewFor(catalog, server, access));
   return (
     <SourcesPage
       catalogId={catalog}
