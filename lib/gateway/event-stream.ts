@@ -6,8 +6,13 @@
  */
 const OPENING = new TextEncoder().encode(": stream open\n\n");
 
-/** The response, its event stream (if it is one) opened by an SSE comment; anything else as it is. */
-export function withOpenedEventStream(response: Response): Response {
+/**
+ * The response, its event stream (if it is one) opened by an SSE comment; anything else as it is.
+ * `closesConnection` (the GET stream, which holds its connection as long as the session lasts):
+ * the connection closes when the stream ends, rather than idling on until its keep-alive timeout,
+ * which would hold up a server that is stopping (it waits for every connection) by that long.
+ */
+export function withOpenedEventStream(response: Response, { closesConnection = false } = {}): Response {
   const body = response.body;
   if (body === null || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
   const reader = body.getReader();
@@ -23,5 +28,7 @@ export function withOpenedEventStream(response: Response): Response {
     // A client that leaves cancels the stream underneath: the transport forgets it.
     cancel: (reason) => reader.cancel(reason),
   });
-  return new Response(opened, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const headers = new Headers(response.headers);
+  if (closesConnection) headers.set("connection", "close");
+  return new Response(opened, { status: response.status, statusText: response.statusText, headers });
 }

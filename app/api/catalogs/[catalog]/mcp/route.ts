@@ -9,7 +9,8 @@ import { parseWith, refuseOtherMethods } from "@/lib/http";
  * session's stream of server messages, DELETE ends the session. A session is opened by an
  * initialize POST to `…/mcp?model=…&agent=…` and serves that model and agent; every request
  * sends the token (`Authorization: Bearer`) of whoever opened it. Its event streams start with a
- * comment, so that their headers leave at once (lib/gateway/event-stream.ts).
+ * comment, so that their headers leave at once, and the GET stream's connection closes with it
+ * (lib/gateway/event-stream.ts).
  */
 const gateway = catalogRoute<{ catalog: string }>(
   "read",
@@ -21,6 +22,7 @@ const gateway = catalogRoute<{ catalog: string }>(
         if (query.has("flags")) fields.flags = query.getAll("flags");
         return parseWith(mcpGatewayQuery, fields);
       }),
+      { closesConnection: request.method === "GET" },
     ),
   { limit: "read" },
 );
