@@ -53,7 +53,7 @@ export interface RateLimits {
 }
 
 /** What a class's limiter is made with: its `keyPrefix` keeps the classes apart in a store they share. */
-export interface LimiterOptions {
+interface LimiterOptions {
   keyPrefix: string;
   points: number;
   duration: number;
@@ -63,7 +63,7 @@ export interface LimiterOptions {
 export type LimiterFactory = (options: LimiterOptions) => RateLimiterAbstract;
 
 /** Counters in this process's memory: each instance counts alone. */
-export const inMemoryLimiters: LimiterFactory = (options) => new RateLimiterMemory(options);
+const inMemoryLimiters: LimiterFactory = (options) => new RateLimiterMemory(options);
 
 /** Independent limiters for the given configuration, from `limiterFor` (tests build their own; the app shares one). */
 export function createRateLimits(env: RateLimitEnv, limiterFor: LimiterFactory = inMemoryLimiters): RateLimits {

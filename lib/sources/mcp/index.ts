@@ -25,7 +25,6 @@ export {
   McpConnections,
   openingMessage,
   type McpConnectionTimeouts,
-  type McpOpening,
 } from "./connections";
 export { registryNamesForServer } from "./names";
 export {
