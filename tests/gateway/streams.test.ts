@@ -145,3 +145,22 @@ describe("a server holding a gateway GET stream", () => {
     expect(Date.now() - signalled).toBeLessThan(3_000);
   });
 });
+
+describe("the shutdown's signal handlers, without Next's", () => {
+  it.each(["SIGTERM", "SIGINT"] as const)("end the process on %s as the signal would have", { timeout: 60_000 }, async (signal) => {
+    const started = spawn(process.execPath, ["--import", "tsx", "tests/support/shutdown-alone.ts"], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise<string | number | null>((resolve) => started.once("exit", (code, ended) => resolve(ended ?? code)));
+    try {
+      await within(
+        50_000,
+        new Promise<void>((resolve) => started.stdout?.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve())),
+        "the process's start",
+      );
+      started.kill(signal);
+      expect(await within(3_000, exited, "the exit")).toBe(signal);
+    } finally {
+      // One that did not end is ended here, not left behind.
+      if (started.exitCode === null && started.signalCode === null) started.kill("SIGKILL");
+    }
+  });
+});
