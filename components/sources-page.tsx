@@ -11,6 +11,7 @@ import type { FieldError } from "@/lib/tools/validate";
 import { withContentKeys } from "./content-keys";
 import { FieldErrors, errorsUnder, invalidProps } from "./field-errors";
 import { useCan } from "./catalog-access";
+import { McpAddWaiting } from "./mcp-add-waiting";
 import { McpServerRow, mcpServersKey } from "./mcp-server-row";
 import { RelativeTime } from "./relative-time";
 
@@ -55,6 +56,8 @@ interface Props {
   addableTransports: Transport[];
   /** Whether this person may reload the folders (instance admins). */
   mayReload: boolean;
+  /** How long a server's first start may take (TOOLSHED_MCP_CONNECT_TIMEOUT_MS): the add form says so while it waits. */
+  connectTimeoutMs: number;
 }
 
 async function fetchMcpServers(catalogId: string): Promise<McpServerView[]> {
@@ -64,12 +67,12 @@ async function fetchMcpServers(catalogId: string): Promise<McpServerView[]> {
   return body.servers as McpServerView[];
 }
 
-export function SourcesPage({ catalogId, servers, local, catalogAgents, renderedAt, addableTransports, mayReload }: Props) {
+export function SourcesPage({ catalogId, servers, local, catalogAgents, renderedAt, addableTransports, mayReload, connectTimeoutMs }: Props) {
   const now = useNow(renderedAt);
   const isAdmin = useCan("admin");
   return (
     <div className="stack" data-testid="sources-page">
-      <McpServersSection catalogId={catalogId} initial={servers} now={now} addableTransports={addableTransports} />
+      <McpServersSection catalogId={catalogId} initial={servers} now={now} addableTransports={addableTransports} connectTimeoutMs={connectTimeoutMs} />
       <div className="spread">
         <p className="muted small" style={{ margin: 0 }} data-testid="local-loaded-at">
           Plugins, skills and file agents were read from their folders <RelativeTime iso={local.loadedAt} now={now} />.
@@ -103,11 +106,13 @@ function McpServersSection({
   initial,
   now,
   addableTransports,
+  connectTimeoutMs,
 }: {
   catalogId: string;
   initial: McpServerView[];
   now: number;
   addableTransports: Transport[];
+  connectTimeoutMs: number;
 }) {
   const isAdmin = useCan("admin");
   // Health changes on its own (a server dies, the periodic sync runs): poll while the page is open.
@@ -162,7 +167,7 @@ function McpServersSection({
         </div>
       )}
       {isAdmin && addableTransports.length > 0 ? (
-        <AddMcpServerForm catalogId={catalogId} transports={addableTransports} />
+        <AddMcpServerForm catalogId={catalogId} transports={addableTransports} connectTimeoutMs={connectTimeoutMs} />
       ) : isAdmin ? (
         <p className="muted small" data-testid="sources-instance-admin-note">
           {INSTANCE_ADMIN_NOTE} While the operator lets MCP servers reach private addresses, HTTP servers need one too.
@@ -199,7 +204,7 @@ function parsePairs(text: string, separator: "=" | ":", field: string, example: 
   return { values, problems };
 }
 
-function AddMcpServerForm({ catalogId, transports }: { catalogId: string; transports: Transport[] }) {
+function AddMcpServerForm({ catalogId, transports, connectTimeoutMs }: { catalogId: string; transports: Transport[]; connectTimeoutMs: number }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
@@ -434,6 +439,7 @@ function AddMcpServerForm({ catalogId, transports }: { catalogId: string; transp
           {add.isPending ? "Connecting…" : "Add server"}
         </button>
       </div>
+      {add.isPending && <McpAddWaiting name={name.trim()} transport={transport} command={command.trim()} connectTimeoutMs={connectTimeoutMs} />}
     </form>
   );
 }

@@ -15,6 +15,7 @@ import {
   type McpServerListing,
   type McpToolResult,
 } from "./client";
+import { MCP_CONNECT_TIMEOUT_ENV, openingMessage } from "./opening";
 
 interface Live {
   connection: Connection;
@@ -50,8 +51,6 @@ const DEFAULT_TIMEOUTS: McpConnectionTimeouts = { connectTimeoutMs: 60_000, list
 
 /** How long a tool call may take on its server before it fails as a timeout. */
 export const MCP_CALL_TIMEOUT_ENV = "TOOLSHED_MCP_CALL_TIMEOUT_MS";
-/** How long a server may take to start and complete the MCP handshake. */
-export const MCP_CONNECT_TIMEOUT_ENV = "TOOLSHED_MCP_CONNECT_TIMEOUT_MS";
 
 type Env = Record<string, string | undefined>;
 
@@ -65,17 +64,6 @@ function millisecondsFromEnv(variable: string, fallback: number, env: Env): numb
 
 export const mcpCallTimeoutMs = (env: Env = process.env) => millisecondsFromEnv(MCP_CALL_TIMEOUT_ENV, DEFAULT_TIMEOUTS.callTimeoutMs, env);
 export const mcpConnectTimeoutMs = (env: Env = process.env) => millisecondsFromEnv(MCP_CONNECT_TIMEOUT_ENV, DEFAULT_TIMEOUTS.connectTimeoutMs, env);
-
-/**
- * What opening a server's connection waits for, and how long it may: a first start can take long
- * (a cold `npx -y` downloads its package first), and until the handshake the server lists nothing.
- */
-export function openingMessage(config: McpServerConfig, connectTimeoutMs: number): string {
-  const limit = `(up to ${connectTimeoutMs / 1000} s, ${MCP_CONNECT_TIMEOUT_ENV})`;
-  if (config.transport !== "stdio") return `Waiting for the MCP server "${config.name}" to answer the MCP handshake ${limit}.`;
-  const npx = /(^|[/\\])npx(\.cmd)?$/.test(config.command);
-  return `Waiting for the MCP server "${config.name}" to start and answer the MCP handshake ${limit}${npx ? "; a first `npx -y` run downloads its package first" : ""}.`;
-}
 
 /**
  * Long-lived connections to MCP servers, one per key (e.g. `catalog/server`), as an agent host
