@@ -72,7 +72,7 @@ const sessions = new GatewaySessionStore<GatewayTurn>({
   listFingerprint: async (session) => toolListFingerprint(await listTools(session)),
 });
 
-/** Stops serving every session on this instance (tests, shutdown): their rows stay, another instance may go on. */
+/** Stops serving every session on this instance, closing its streams (shutdown: app/_services/shutdown.ts, and tests): their rows stay, another instance may go on. */
 export function closeGatewaySessions(): void {
   sessions.closeAll();
 }

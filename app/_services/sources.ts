@@ -9,6 +9,7 @@ import {
   createMcpServer,
   deleteMcpServer,
   getMcpServerConfig,
+  type McpServerView,
   recordMcpHealth,
   scrubMcpServerText,
 } from "@/db/queries/mcp-servers";
@@ -83,7 +84,8 @@ const keyOf = (catalogId: string, server: string) => `${catalogId}/${server}`;
 
 /**
  * The process-wide MCP connections; a server that dies is unreachable for this instance at once,
- * and one that says its tools changed is synced at once (listChanged).
+ * and one that says its tools changed is synced at once (listChanged). Each connection being
+ * opened says in the log what it waits for (a first start may take a while).
  */
 function pool(): McpConnections {
   state.pool ??= new McpConnections(
@@ -92,7 +94,7 @@ function pool(): McpConnections {
       void markServerDown(getDb(), catalogId, server, reason);
     },
     { callTimeoutMs: mcpCallTimeoutMs(process.env), connectTimeoutMs: mcpConnectTimeoutMs(process.env) },
-    listChanged,
+    { onListChanged: listChanged, onOpening: (key, opening) => console.log(`MCP ${key}: ${opening.message}`) },
   );
   return state.pool;
 }
@@ -121,6 +123,16 @@ function listChanged(key: string): void {
       .catch(passOverDeleted)
       .catch((error: unknown) => console.warn(`MCP sync of ${key} after it said its tools changed failed:`, error));
   }, LIST_CHANGED_SYNC_DELAY_MS).unref();
+}
+
+/**
+ * A server as this instance answers with it: "starting" while this instance opens its connection
+ * (its first start, or again after it was lost or edited), saying what that waits for and since when.
+ */
+export function withOpeningStatus(catalogId: string, view: McpServerView): McpServerView {
+  const opening = state.pool?.openingOf(keyOf(catalogId, view.name));
+  if (!opening) return view;
+  return { ...view, status: "starting", starting: { since: opening.since.toISOString(), message: opening.message } };
 }
 
 /**
@@ -284,6 +296,11 @@ export async function removeCatalog(db: Db, catalogId: string): Promise<void> {
 async function disconnectWhere(selected: (key: string) => boolean): Promise<void> {
   for (const key of unreachable) if (selected(key)) unreachable.delete(key);
   await pool().disconnectWhere(selected);
+}
+
+/** Closes every MCP connection of this instance (stdio servers exit): the server is shutting down. */
+export async function closeMcpConnections(): Promise<void> {
+  await state.pool?.disconnectAll();
 }
 
 /**

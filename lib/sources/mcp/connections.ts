@@ -20,6 +20,7 @@ import {
   type McpToolResult,
   type RequestOptions,
 } from "./client";
+import { MCP_CONNECT_TIMEOUT_ENV, openingMessage } from "./opening";
 
 interface Live {
   connection: Connection;
@@ -32,8 +33,16 @@ interface Live {
 interface Attempt {
   fingerprint: string;
   promise: Promise<Connection>;
+  /** What it waits for, since when (McpConnections.openingOf). */
+  opening: McpOpening;
   /** Set by `disconnect` while the handshake runs: the connection is closed as soon as it is open. */
   cancel: { requested: boolean };
+}
+
+/** A connection being opened: since when, and what it waits for, in words for the operator. */
+export interface McpOpening {
+  since: Date;
+  message: string;
 }
 
 export interface McpConnectionTimeouts {
@@ -49,8 +58,6 @@ const DEFAULT_TIMEOUTS: McpConnectionTimeouts = { connectTimeoutMs: 60_000, list
 
 /** How long a tool call may take on its server before it fails as a timeout. */
 export const MCP_CALL_TIMEOUT_ENV = "TOOLSHED_MCP_CALL_TIMEOUT_MS";
-/** How long a server may take to start and complete the MCP handshake. */
-export const MCP_CONNECT_TIMEOUT_ENV = "TOOLSHED_MCP_CONNECT_TIMEOUT_MS";
 
 type Env = Record<string, string | undefined>;
 
@@ -65,6 +72,12 @@ function millisecondsFromEnv(variable: string, fallback: number, env: Env): numb
 export const mcpCallTimeoutMs = (env: Env = process.env) => millisecondsFromEnv(MCP_CALL_TIMEOUT_ENV, DEFAULT_TIMEOUTS.callTimeoutMs, env);
 export const mcpConnectTimeoutMs = (env: Env = process.env) => millisecondsFromEnv(MCP_CONNECT_TIMEOUT_ENV, DEFAULT_TIMEOUTS.connectTimeoutMs, env);
 
+/** What a connection's owner is told besides its loss (see McpConnections). */
+export interface McpConnectionEvents {
+  onListChanged?: (key: string) => void;
+  onOpening?: (key: string, opening: McpOpening) => void;
+}
+
 /**
  * Long-lived connections to MCP servers, one per key (e.g. `catalog/server`), as an agent host
  * keeps them: a stdio server runs as long as it is connected, and every caller's requests share
@@ -73,7 +86,8 @@ export const mcpConnectTimeoutMs = (env: Env = process.env) => millisecondsFromE
  * When a connection drops without being asked to (the process died, the HTTP server went away),
  * `onLost` is told at once, so the registry can take the server's tools out of "registered"
  * without waiting for the next sync; when a server says its tools changed
- * (`notifications/tools/list_changed`), `onListChanged` is told, so the registry lists them again.
+ * (`notifications/tools/list_changed`), `onListChanged` is told, so the registry lists them again;
+ * `onOpening` is told each time a connection starts to be opened, with what it waits for.
  */
 export class McpConnections {
   private readonly live = new Map<string, Live>();
@@ -87,13 +101,18 @@ export class McpConnections {
   constructor(
     private readonly onLost: (key: string, reason: string) => void,
     timeouts: Partial<McpConnectionTimeouts> = {},
-    private readonly onListChanged: (key: string) => void = () => undefined,
+    private readonly events: McpConnectionEvents = {},
   ) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
   }
 
   isConnected(key: string): boolean {
     return this.live.has(key);
+  }
+
+  /** The key's connection while it is being opened (its server starting, its handshake running). */
+  openingOf(key: string): McpOpening | undefined {
+    return this.opening.get(key)?.opening;
   }
 
   /** Lists the server's tools on its connection, connecting (or reconnecting) first if needed. */
@@ -166,8 +185,10 @@ export class McpConnections {
     }
     // No await between the checks above and registering the attempt: nobody else can start one.
     const cancel = { requested: false };
-    const attempt: Attempt = { fingerprint, cancel, promise: this.open(key, config, fingerprint, cancel) };
+    const opening = { since: new Date(), message: openingMessage(config, this.timeouts.connectTimeoutMs) };
+    const attempt: Attempt = { fingerprint, cancel, opening, promise: this.open(key, config, fingerprint, cancel) };
     this.opening.set(key, attempt);
+    this.events.onOpening?.(key, opening);
     const settled = () => {
       if (this.opening.get(key) === attempt) this.opening.delete(key);
     };
@@ -209,7 +230,7 @@ export class McpConnections {
     };
     // Only while this is the key's connection: a replaced or closing one has nothing to say.
     connection.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (!entry.closing && this.live.get(key) === entry) this.onListChanged(key);
+      if (!entry.closing && this.live.get(key) === entry) this.events.onListChanged?.(key);
     });
     this.live.set(key, entry);
     return connection;
