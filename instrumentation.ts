@@ -5,7 +5,8 @@
  * that says to run it), make sure someone can sign in (the operator's admin, or a one-time setup
  * link in the log), then load plugins, skills and agent files, connect the MCP servers, and keep
  * them synced; prune the decision log now and then (those two rounds run once across the
- * instances sharing the database: see app/_services/leases.ts).
+ * instances sharing the database: see app/_services/leases.ts); on SIGTERM or SIGINT, close the MCP
+ * gateway's streams and the MCP connections so that the server can stop (app/_services/shutdown.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -31,5 +32,7 @@ export async function register() {
   // The decision log keeps what TOOLSHED_DECISION_RETENTION_DAYS / _ROWS say, cleaned up hourly by
   // the instance holding the cleanup's lease.
   const { startDecisionCleanup } = await import("./app/_services/retention");
-  startDecisionCleanup(db);
+  const stopDecisionCleanup = startDecisionCleanup(db);
+  const { shutDownOnSignals } = await import("./app/_services/shutdown");
+  shutDownOnSignals(stopDecisionCleanup);
 }

@@ -1,19 +1,19 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
-import { addMcpServerAction, deleteMcpServerAction, reloadSourcesAction, syncMcpServerAction } from "@/app/catalogs/[catalog]/sources/actions";
+import { addMcpServerAction, reloadSourcesAction } from "@/app/catalogs/[catalog]/sources/actions";
 import type { McpServerView } from "@/db/queries/mcp-servers";
 import type { SourceLoadError } from "@/lib/sources/source-file";
 import type { FieldError } from "@/lib/tools/validate";
-import { ConfirmButton } from "./confirm-button";
-import { LocalTime } from "./local-time";
 import { withContentKeys } from "./content-keys";
 import { FieldErrors, errorsUnder, invalidProps } from "./field-errors";
 import { useCan } from "./catalog-access";
+import { McpAddWaiting } from "./mcp-add-waiting";
+import { McpServerRow, mcpServersKey } from "./mcp-server-row";
+import { RelativeTime } from "./relative-time";
 
 export interface PluginSummary {
   name: string;
@@ -56,9 +56,9 @@ interface Props {
   addableTransports: Transport[];
   /** Whether this person may reload the folders (instance admins). */
   mayReload: boolean;
+  /** How long a server's first start may take (TOOLSHED_MCP_CONNECT_TIMEOUT_MS): the add form says so while it waits. */
+  connectTimeoutMs: number;
 }
-
-const serversKey = (catalogId: string) => ["mcp-servers", catalogId] as const;
 
 async function fetchMcpServers(catalogId: string): Promise<McpServerView[]> {
   const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/mcp-servers`, { headers: { accept: "application/json" } });
@@ -67,12 +67,12 @@ async function fetchMcpServers(catalogId: string): Promise<McpServerView[]> {
   return body.servers as McpServerView[];
 }
 
-export function SourcesPage({ catalogId, servers, local, catalogAgents, renderedAt, addableTransports, mayReload }: Props) {
+export function SourcesPage({ catalogId, servers, local, catalogAgents, renderedAt, addableTransports, mayReload, connectTimeoutMs }: Props) {
   const now = useNow(renderedAt);
   const isAdmin = useCan("admin");
   return (
     <div className="stack" data-testid="sources-page">
-      <McpServersSection catalogId={catalogId} initial={servers} now={now} addableTransports={addableTransports} />
+      <McpServersSection catalogId={catalogId} initial={servers} now={now} addableTransports={addableTransports} connectTimeoutMs={connectTimeoutMs} />
       <div className="spread">
         <p className="muted small" style={{ margin: 0 }} data-testid="local-loaded-at">
           Plugins, skills and file agents were read from their folders <RelativeTime iso={local.loadedAt} now={now} />.
@@ -98,21 +98,6 @@ function useNow(start: number): number {
   return now;
 }
 
-function relative(iso: string, now: number): string {
-  const seconds = Math.round((now - new Date(iso).getTime()) / 1000);
-  if (seconds < 10) return "just now";
-  if (seconds < 60) return `${seconds} s ago`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.floor(hours / 24)} days ago`;
-}
-
-function RelativeTime({ iso, now }: { iso: string; now: number }) {
-  return <LocalTime iso={iso} label={relative(iso, now)} />;
-}
-
 // ---------------------------------------------------------------------------------------------
 // MCP servers
 
@@ -121,16 +106,18 @@ function McpServersSection({
   initial,
   now,
   addableTransports,
+  connectTimeoutMs,
 }: {
   catalogId: string;
   initial: McpServerView[];
   now: number;
   addableTransports: Transport[];
+  connectTimeoutMs: number;
 }) {
   const isAdmin = useCan("admin");
   // Health changes on its own (a server dies, the periodic sync runs): poll while the page is open.
   const { data: servers = initial, error } = useQuery({
-    queryKey: serversKey(catalogId),
+    queryKey: mcpServersKey(catalogId),
     queryFn: () => fetchMcpServers(catalogId),
     initialData: initial,
     refetchInterval: 5_000,
@@ -180,7 +167,7 @@ function McpServersSection({
         </div>
       )}
       {isAdmin && addableTransports.length > 0 ? (
-        <AddMcpServerForm catalogId={catalogId} transports={addableTransports} />
+        <AddMcpServerForm catalogId={catalogId} transports={addableTransports} connectTimeoutMs={connectTimeoutMs} />
       ) : isAdmin ? (
         <p className="muted small" data-testid="sources-instance-admin-note">
           {INSTANCE_ADMIN_NOTE} While the operator lets MCP servers reach private addresses, HTTP servers need one too.
@@ -191,148 +178,6 @@ function McpServersSection({
         </p>
       )}
     </section>
-  );
-}
-
-const STATUS_CLASS: Record<McpServerView["status"], string> = { connected: "ok", error: "off", never: "" };
-
-function McpServerRow({ catalogId, server, now }: { catalogId: string; server: McpServerView; now: number }) {
-  const router = useRouter();
-  const queryClient = useQueryClient();
-  const settle = () => {
-    void queryClient.invalidateQueries({ queryKey: serversKey(catalogId) });
-    router.refresh();
-  };
-  const sync = useMutation({
-    mutationFn: async () => {
-      const result = await syncMcpServerAction(catalogId, server.name);
-      if (!result.ok) throw new Error(result.error.message);
-      return result.data;
-    },
-    onSuccess: ({ sync: outcome, server: after }) => {
-      queryClient.setQueryData<McpServerView[]>(serversKey(catalogId), (list) => list?.map((item) => (item.name === after.name ? after : item)));
-      if (outcome.error) toast.error(`Could not sync ${server.name}`, { description: outcome.error, duration: 10_000 });
-      else toast.success(`Synced ${server.name}: ${syncCounts(outcome)}`);
-    },
-    onError: (error) => toast.error(`Could not sync ${server.name}`, { description: error.message }),
-    onSettled: settle,
-  });
-  const remove = useMutation({
-    mutationFn: async () => {
-      const result = await deleteMcpServerAction(catalogId, server.name);
-      if (!result.ok) throw new Error(result.error.message);
-    },
-    onSuccess: () => toast.success(`Deleted MCP server ${server.name}`),
-    onError: (error) => toast.error(error.message),
-    onSettled: settle,
-  });
-  const isAdmin = useCan("admin");
-  const config = server.config;
-  const toolsHref = `/catalogs/${catalogId}/tools?source=mcp&q=${encodeURIComponent(`${server.name}__`)}`;
-  return (
-    <>
-      <tr data-testid={`mcp-server-${server.name}`} data-status={server.status}>
-        <td className="name">{server.name}</td>
-        <td className="small">
-          <span className="badge">{config.transport}</span>{" "}
-          {config.transport === "stdio" ? (
-            <>
-              <code data-testid={`mcp-command-${server.name}`}>
-                {[config.command, ...(config.args ?? []).map((arg) => (typeof arg === "string" ? arg : arg.value))].join(" ")}
-              </code>
-              <SecretList values={config.env} separator="=" testId={`mcp-env-${server.name}`} />
-            </>
-          ) : (
-            <>
-              <code data-testid={`mcp-url-${server.name}`}>{config.url}</code>
-              <SecretList values={config.headers} separator=": " testId={`mcp-headers-${server.name}`} />
-            </>
-          )}
-        </td>
-        <td>
-          <span className={`badge ${STATUS_CLASS[server.status]}`} data-testid={`mcp-status-${server.name}`}>
-            {server.status}
-          </span>
-        </td>
-        <td className="small" data-testid={`mcp-last-sync-${server.name}`}>
-          {server.lastSyncAt ? <RelativeTime iso={server.lastSyncAt} now={now} /> : <span className="faint">never</span>}
-        </td>
-        <td className="small" style={{ whiteSpace: "nowrap" }}>
-          <Link href={toolsHref} data-testid={`mcp-tools-${server.name}`} title="Show these tools on the Tools page">
-            {server.registeredCount} / {server.toolCount} registered
-          </Link>
-        </td>
-        <td className="small" data-testid={`mcp-info-${server.name}`}>
-          {server.serverInfo ? (
-            <>
-              {server.serverInfo.title ?? server.serverInfo.name} <span className="faint">{server.serverInfo.version}</span>
-            </>
-          ) : (
-            <span className="faint">unknown</span>
-          )}
-        </td>
-        <td>
-          {isAdmin && (
-            <div className="row" style={{ justifyContent: "flex-end", flexWrap: "nowrap" }}>
-              <button
-                type="button"
-                className="small-button"
-                onClick={() => sync.mutate()}
-                disabled={sync.isPending || remove.isPending}
-                data-testid={`mcp-sync-${server.name}`}
-              >
-                {sync.isPending ? "Syncing…" : "Sync"}
-              </button>
-              <ConfirmButton
-                label={remove.isPending ? "Deleting…" : "Delete"}
-                className="danger small-button"
-                title={`Delete MCP server ${server.name}?`}
-                body="Its connection is closed and its tools leave the catalog; their audit history stays."
-                confirmLabel="Delete server"
-                onConfirm={() => remove.mutate()}
-                testId={`mcp-delete-${server.name}`}
-              />
-            </div>
-          )}
-        </td>
-      </tr>
-      {server.lastError && (
-        <tr className="sources-error-row">
-          <td colSpan={7}>
-            <div
-              className={server.status === "error" ? "error-box small" : "sources-warn-box small"}
-              role={server.status === "error" ? "alert" : undefined}
-              data-testid={`mcp-error-${server.name}`}
-            >
-              <b>{server.status === "error" ? "Error" : "Warning"}:</b> <span className="sources-pre">{server.lastError}</span>
-            </div>
-          </td>
-        </tr>
-      )}
-    </>
-  );
-}
-
-function syncCounts(outcome: { added: string[]; updated: string[]; unregistered: string[]; conflicts: unknown[] }): string {
-  const parts = [`${outcome.added.length} added`, `${outcome.updated.length} updated`, `${outcome.unregistered.length} unregistered`];
-  if (outcome.conflicts.length) parts.push(`${outcome.conflicts.length} name conflict(s)`);
-  return parts.join(", ");
-}
-
-/** Env variables or headers: the names only; their values are secrets and never come back from the server. */
-function SecretList({ values, separator, testId }: { values: Record<string, string> | undefined; separator: string; testId: string }) {
-  const names = Object.keys(values ?? {});
-  if (names.length === 0) return null;
-  return (
-    <div className="sources-secrets" data-testid={testId}>
-      {names.map((name) => (
-        <span key={name} className="tag mono">
-          {name}
-          {separator}
-          {values![name]}
-        </span>
-      ))}
-    </div>
   );
 }
 
@@ -359,7 +204,7 @@ function parsePairs(text: string, separator: "=" | ":", field: string, example: 
   return { values, problems };
 }
 
-function AddMcpServerForm({ catalogId, transports }: { catalogId: string; transports: Transport[] }) {
+function AddMcpServerForm({ catalogId, transports, connectTimeoutMs }: { catalogId: string; transports: Transport[]; connectTimeoutMs: number }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
@@ -392,7 +237,7 @@ function AddMcpServerForm({ catalogId, transports }: { catalogId: string; transp
       setHeaders("");
       if (sync.error) toast.error(`Added ${server.name}, but it could not be reached`, { description: sync.error, duration: 10_000 });
       else toast.success(`Added ${server.name}: ${sync.added.length} tool(s) registered`);
-      void queryClient.invalidateQueries({ queryKey: serversKey(catalogId) });
+      void queryClient.invalidateQueries({ queryKey: mcpServersKey(catalogId) });
       router.refresh();
     },
     onError: (error) => toast.error(error.message),
@@ -594,6 +439,7 @@ function AddMcpServerForm({ catalogId, transports }: { catalogId: string; transp
           {add.isPending ? "Connecting…" : "Add server"}
         </button>
       </div>
+      {add.isPending && <McpAddWaiting name={name.trim()} transport={transport} command={command.trim()} connectTimeoutMs={connectTimeoutMs} />}
     </form>
   );
 }

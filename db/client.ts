@@ -302,6 +302,13 @@ export function openPostgres(url: string): Db {
   return db as unknown as Db;
 }
 
+/** The pool behind a PostgreSQL handle (isPostgres), for a library that queries through node-postgres itself. */
+export function postgresPoolOf(db: Db): Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error("Not a PostgreSQL handle opened by db/client.ts.");
+  return pool;
+}
+
 /** Whether the handle is on PostgreSQL (else SQLite): for the few statements the two write differently. */
 export function isPostgres(db: Db): boolean {
   return postgresHandles.has(db);

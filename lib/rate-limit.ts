@@ -6,9 +6,11 @@
  * changes, `read` for the rest. Each class allows a number of requests per caller in a fixed
  * 60-second window, set by environment (`0` = unlimited). Classes and callers never share points,
  * so a request refused in one class costs nothing in another, and one caller cannot use up
- * another's. The counters live in this process's memory (`rate-limiter-flexible`).
+ * another's. The counters live where the limiters' factory keeps them (`rate-limiter-flexible`):
+ * this process's memory by default; a store the instances share when several serve one database
+ * (app/_services/rate-limits.ts chooses).
  */
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
 export const RATE_LIMIT_CLASSES = ["read", "write", "model", "auth"] as const;
 export type RateLimitClass = (typeof RATE_LIMIT_CLASSES)[number];
@@ -50,12 +52,25 @@ export interface RateLimits {
   consume(kind: RateLimitClass, key: string): Promise<RateLimitResult>;
 }
 
-/** Independent limiters for the given configuration (tests build their own; the app shares one). */
-export function createRateLimits(env: RateLimitEnv): RateLimits {
+/** What a class's limiter is made with: its `keyPrefix` keeps the classes apart in a store they share. */
+interface LimiterOptions {
+  keyPrefix: string;
+  points: number;
+  duration: number;
+}
+
+/** Makes the limiter of one class. */
+export type LimiterFactory = (options: LimiterOptions) => RateLimiterAbstract;
+
+/** Counters in this process's memory: each instance counts alone. */
+const inMemoryLimiters: LimiterFactory = (options) => new RateLimiterMemory(options);
+
+/** Independent limiters for the given configuration, from `limiterFor` (tests build their own; the app shares one). */
+export function createRateLimits(env: RateLimitEnv, limiterFor: LimiterFactory = inMemoryLimiters): RateLimits {
   const limits = rateLimitsFromEnv(env);
-  const limiters = new Map<RateLimitClass, RateLimiterMemory>();
+  const limiters = new Map<RateLimitClass, RateLimiterAbstract>();
   for (const kind of RATE_LIMIT_CLASSES) {
-    if (limits[kind] > 0) limiters.set(kind, new RateLimiterMemory({ points: limits[kind], duration: RATE_LIMIT_WINDOW_SECONDS }));
+    if (limits[kind] > 0) limiters.set(kind, limiterFor({ keyPrefix: `rate-limit:${kind}`, points: limits[kind], duration: RATE_LIMIT_WINDOW_SECONDS }));
   }
   return {
     async consume(kind, key) {
@@ -70,20 +85,4 @@ export function createRateLimits(env: RateLimitEnv): RateLimits {
       }
     },
   };
-}
-
-const shared = globalThis as unknown as { toolshedRateLimits?: RateLimits };
-
-/**
- * Charges one request of `kind` to `key` on the process-wide limiters, configured from
- * `process.env` at first use (an invalid variable rejects every call, naming the variable).
- */
-export async function consumeRateLimit(kind: RateLimitClass, key: string): Promise<RateLimitResult> {
-  shared.toolshedRateLimits ??= createRateLimits(process.env);
-  return shared.toolshedRateLimits.consume(kind, key);
-}
-
-/** Forgets every counter; the next call reads the environment again. For tests. */
-export function resetRateLimits(): void {
-  delete shared.toolshedRateLimits;
 }

@@ -1,13 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  consumeRateLimit,
-  createRateLimits,
-  RATE_LIMIT_CLASSES,
-  rateLimitsFromEnv,
-  resetRateLimits,
-  type RateLimitClass,
-  type RateLimits,
-} from "../lib/rate-limit";
+import { consumeRateLimit, resetRateLimits } from "@/app/_services/rate-limits";
+import { createRateLimits, RATE_LIMIT_CLASSES, rateLimitsFromEnv, type RateLimitClass, type RateLimits } from "../lib/rate-limit";
 
 async function consumeTimes(limits: RateLimits, kind: RateLimitClass, key: string, times: number) {
   const results = [];

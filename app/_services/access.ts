@@ -11,7 +11,8 @@ import { safeReturnPath } from "@/lib/auth/forms";
 import { configuredOrigins, crossSiteProblem, REQUESTED_PATH_HEADER } from "@/lib/auth/origin";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { handle } from "@/lib/http";
-import { consumeRateLimit, type RateLimitClass } from "@/lib/rate-limit";
+import type { RateLimitClass } from "@/lib/rate-limit";
+import { consumeRateLimit } from "./rate-limits";
 import { getAuth } from "./auth";
 
 const ACCESS_WORDS: Record<Access, string> = { read: "viewer", write: "editor", admin: "admin" };

@@ -21,6 +21,7 @@ import { toToolSearchAnswer, unavailableToolMessage } from "@/lib/ai/turn-tools"
 import type { mcpGatewayQuery } from "@/lib/api-schemas";
 import { actorOf, principalKey, type Access, type Principal } from "@/lib/auth/policy";
 import { ToolshedError } from "@/lib/errors";
+import { readBodyText } from "@/lib/http";
 import {
   argumentsFingerprint,
   type CallApproval,
@@ -33,9 +34,9 @@ import {
 } from "@/lib/gateway/call-check";
 import { answersOf, initializeParams, onlyAnswers, toolListFingerprint } from "@/lib/gateway/messages";
 import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gateway/tool-call";
+import { checkOutputSchema, mcpTool } from "@/lib/gateway/served-tools";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "@/lib/selection/tool-search-definition";
-import { limitMcpResult, mcpResultMaxChars } from "@/lib/sources/mcp";
-import type { ToolDefinition } from "@/lib/tools/types";
+import { limitMcpResult, type McpCallOptions, mcpResultMaxChars } from "@/lib/sources/mcp";
 import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
 import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
@@ -71,7 +72,7 @@ const sessions = new GatewaySessionStore<GatewayTurn>({
   listFingerprint: async (session) => toolListFingerprint(await listTools(session)),
 });
 
-/** Stops serving every session on this instance (tests, shutdown): their rows stay, another instance may go on. */
+/** Stops serving every session on this instance, closing its streams (shutdown: app/_services/shutdown.ts, and tests): their rows stay, another instance may go on. */
 export function closeGatewaySessions(): void {
   sessions.closeAll();
 }
@@ -80,13 +81,28 @@ function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }
 
-/** The JSON body of a POST, read from a copy (the transport reads the request itself); undefined when it is none. */
-async function bodyOf(request: Request): Promise<unknown> {
-  if (request.method !== "POST" || !request.headers.get("content-type")?.includes("application/json")) return undefined;
-  return request
-    .clone()
-    .json()
-    .catch(() => undefined);
+/** What the SDK's transport accepts in one request (its own default). */
+const GATEWAY_BODY_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * A POST's JSON body, read once here (within the limit) and handed to the transport parsed: the
+ * gateway decides from it whether it opens a session or carries answers. Undefined for other
+ * methods and other content types, which the transport answers itself; a Response for a body too
+ * large or not JSON.
+ */
+async function readBody(request: Request): Promise<{ body?: unknown } | Response> {
+  if (request.method !== "POST" || !request.headers.get("content-type")?.includes("application/json")) return {};
+  let text: string;
+  try {
+    text = await readBodyText(request, GATEWAY_BODY_LIMIT);
+  } catch (error) {
+    return jsonRpcError(413, -32000, error instanceof Error ? error.message : String(error));
+  }
+  try {
+    return { body: JSON.parse(text) as unknown };
+  } catch {
+    return jsonRpcError(400, ErrorCode.ParseError, "Parse error: the body is not valid JSON.");
+  }
 }
 
 /**
@@ -97,7 +113,10 @@ async function bodyOf(request: Request): Promise<unknown> {
 export async function handleGatewayRequest(request: Request, catalogId: string, caller: Caller, turn: () => GatewayTurn): Promise<Response> {
   const authInfo: AuthInfo = { token: "", clientId: principalKey(caller.principal), scopes: [caller.access], extra: { caller } };
   const sessionId = request.headers.get("mcp-session-id");
-  const body = await bodyOf(request);
+  const read = await readBody(request);
+  if (read instanceof Response) return read;
+  const { body } = read;
+  const options = { authInfo, ...(body === undefined ? {} : { parsedBody: body }) };
   if (sessionId) {
     const session = await sessions.find(sessionId, catalogId, principalKey(caller.principal));
     if (!session) return jsonRpcError(404, -32001, "Session not found: start a new one (initialize without Mcp-Session-Id).");
@@ -105,7 +124,7 @@ export async function handleGatewayRequest(request: Request, catalogId: string, 
       await sessions.deliverAnswers(session, answersOf(body));
       return new Response(null, { status: 202 });
     }
-    return session.transport.handleRequest(request, { authInfo });
+    return session.transport.handleRequest(request, options);
   }
   if (request.method !== "POST") return jsonRpcError(400, ErrorCode.InvalidRequest, "Bad Request: this request needs an Mcp-Session-Id header.");
   const { hello, problem } = initializeParams(body);
@@ -128,7 +147,7 @@ export async function handleGatewayRequest(request: Request, catalogId: string, 
     return conversation.id;
   });
   await session.server.connect(session.transport);
-  const response = await session.transport.handleRequest(request, { authInfo });
+  const response = await session.transport.handleRequest(request, options);
   // The transport refused the request (e.g. its Accept header): nothing to keep.
   if (session.transport.sessionId === undefined) await session.server.close();
   return response;
@@ -171,20 +190,11 @@ async function currentTurnSet(session: GatewaySession) {
   return { revision: state.revision, view, names, records };
 }
 
-function mcpTool(definition: ToolDefinition, annotations?: Record<string, unknown>): McpTool {
-  return {
-    name: definition.name,
-    description: definition.description,
-    inputSchema: definition.inputSchema as McpTool["inputSchema"],
-    ...(annotations ? { annotations } : {}),
-  };
-}
-
 async function listTools(session: GatewaySession): Promise<McpTool[]> {
   const { view, names, records } = await currentTurnSet(session);
   return [
-    // An MCP tool's annotations are its server's, pinned with its definition (lib/tools/pinning.ts).
-    ...names.map((name) => mcpTool(view.visible.get(name)!, records.get(name)?.meta?.annotations)),
+    // An MCP tool's title, output schema, annotations and _meta are its server's, pinned with its definition (lib/tools/pinning.ts).
+    ...names.map((name) => mcpTool(view.visible.get(name)!, records.get(name)?.meta)),
     mcpTool(TOOL_SEARCH_DEFINITION),
     mcpTool(TOOL_CALL_DEFINITION),
   ];
@@ -206,11 +216,22 @@ async function callTool(session: GatewaySession, caller: Caller, name: string, a
     return search(session, caller, parseInput(toolSearchInput, name, args), () => extra.sendNotification({ method: "notifications/tools/list_changed" }));
   }
   const approve = (message: string) => askApproval(session, message, extra);
+  // The client's cancellation reaches the upstream call, and the upstream's progress reaches the client (on the call's stream).
+  const progressToken = extra._meta?.progressToken;
+  const upstream: McpCallOptions = {
+    signal: extra.signal,
+    ...(progressToken === undefined
+      ? {}
+      : {
+          onProgress: (progress) =>
+            void extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...progress } }).catch(() => undefined),
+        }),
+  };
   if (name === TOOL_CALL_NAME) {
     const call = parseInput(toolCallInput, name, args);
-    return callCatalogTool(session, caller, { name: call.name, args: call.arguments ?? {}, via: TOOL_CALL_NAME }, approve);
+    return callCatalogTool(session, caller, { name: call.name, args: call.arguments ?? {}, via: TOOL_CALL_NAME }, approve, upstream);
   }
-  return callCatalogTool(session, caller, { name, args, via: "direct" }, approve);
+  return callCatalogTool(session, caller, { name, args, via: "direct" }, approve, upstream);
 }
 
 /**
@@ -291,6 +312,7 @@ async function callCatalogTool(
   caller: Caller,
   call: GatewayCall,
   approve: (message: string) => Promise<Exclude<CallApproval, null>>,
+  upstream: McpCallOptions,
 ): Promise<CallToolResult> {
   const { name, args } = call;
   let checked = await checkNow(session, name);
@@ -320,7 +342,14 @@ async function callCatalogTool(
   let result: CallToolResult;
   try {
     const answer = limitMcpResult(
-      await callMcpToolForModel(getDb(), session.catalogId, tool.sourceRef, tool.meta.mcpName, args, { upstreamDetails: caller.access === "admin" }),
+      checkOutputSchema(
+        name,
+        tool.meta.outputSchema,
+        await callMcpToolForModel(getDb(), session.catalogId, tool.sourceRef, tool.meta.mcpName, args, {
+          upstreamDetails: caller.access === "admin",
+          ...upstream,
+        }),
+      ),
       mcpResultMaxChars(process.env),
     );
     result = {
@@ -330,7 +359,9 @@ async function callCatalogTool(
     };
   } catch (error) {
     // The server failed (a timeout, a crash): the model reads what happened, as with a tool's own error.
-    result = textResult(error instanceof Error ? error.message : String(error), true);
+    // A call the client gave up is recorded as such: nobody reads its answer.
+    const message = upstream.signal?.aborted ? "Cancelled by the client." : error instanceof Error ? error.message : String(error);
+    result = textResult(message, true);
   }
   const latencyMs = Math.round(performance.now() - started);
   const decision = await record({ outcome: result.isError ? "error" : "ok", reason: result.isError ? errorTextOf(result) : null, approval }, latencyMs);

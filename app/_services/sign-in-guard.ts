@@ -7,7 +7,7 @@ import { ADDRESS_LOCKOUT, EMAIL_LOCKOUT, secondsLocked } from "@/lib/auth/lockou
 import { peerAddressOf } from "@/lib/auth/peer-address";
 import { ToolshedError } from "@/lib/errors";
 import { readBodyText } from "@/lib/http";
-import { consumeRateLimit } from "@/lib/rate-limit";
+import { consumeRateLimit } from "./rate-limits";
 import { getAuth } from "./auth";
 
 /**

@@ -9,6 +9,7 @@ import {
   createMcpServer,
   deleteMcpServer,
   getMcpServerConfig,
+  type McpServerView,
   recordMcpHealth,
   scrubMcpServerText,
 } from "@/db/queries/mcp-servers";
@@ -23,6 +24,7 @@ import {
   instanceAdminPowerOf,
   mcpCallTimeoutMs,
   mcpConnectTimeoutMs,
+  type McpCallOptions,
   McpConnections,
   McpSourceError,
   type McpServerConfig,
@@ -65,6 +67,11 @@ interface SourcesState {
    * answers (see catalogState) until a sync of the server succeeds here.
    */
   unreachable?: Set<string>;
+  /**
+   * The servers (by `catalog/server`) that said their tools changed and whose sync for it has not
+   * started yet: further notifications meanwhile are covered by it (see listChanged).
+   */
+  listChanges?: Set<string>;
 }
 
 const shared = globalThis as unknown as { toolshedSources?: SourcesState };
@@ -75,7 +82,11 @@ const unreachable = state.unreachable;
 
 const keyOf = (catalogId: string, server: string) => `${catalogId}/${server}`;
 
-/** The process-wide MCP connections; a server that dies is unreachable for this instance at once. */
+/**
+ * The process-wide MCP connections; a server that dies is unreachable for this instance at once,
+ * and one that says its tools changed is synced at once (listChanged). Each connection being
+ * opened says in the log what it waits for (a first start may take a while).
+ */
 function pool(): McpConnections {
   state.pool ??= new McpConnections(
     (key, reason) => {
@@ -83,8 +94,45 @@ function pool(): McpConnections {
       void markServerDown(getDb(), catalogId, server, reason);
     },
     { callTimeoutMs: mcpCallTimeoutMs(process.env), connectTimeoutMs: mcpConnectTimeoutMs(process.env) },
+    { onListChanged: listChanged, onOpening: (key, opening) => console.log(`MCP ${key}: ${opening.message}`) },
   );
   return state.pool;
+}
+
+/** How long after a server's first `tools/list_changed` its sync starts: a server changing several tools sends a burst. */
+export const LIST_CHANGED_SYNC_DELAY_MS = 200;
+
+/**
+ * A server said its tools changed: it is synced shortly (definition pinning applies as at any
+ * sync: a changed definition is held back), rather than at the next periodic round. Notifications
+ * that come before that sync starts listing add nothing; one that comes once it has started gets
+ * a sync of its own, queued after it (syncs of one server never overlap).
+ */
+function listChanged(key: string): void {
+  state.listChanges ??= new Set();
+  const waiting = state.listChanges;
+  if (waiting.has(key)) return;
+  waiting.add(key);
+  const [catalogId, server] = key.split("/");
+  const sync = () => {
+    waiting.delete(key);
+    return syncNow(getDb(), catalogId, server);
+  };
+  setTimeout(() => {
+    afterPreviousSync(key, sync)
+      .catch(passOverDeleted)
+      .catch((error: unknown) => console.warn(`MCP sync of ${key} after it said its tools changed failed:`, error));
+  }, LIST_CHANGED_SYNC_DELAY_MS).unref();
+}
+
+/**
+ * A server as this instance answers with it: "starting" while this instance opens its connection
+ * (its first start, or again after it was lost or edited), saying what that waits for and since when.
+ */
+export function withOpeningStatus(catalogId: string, view: McpServerView): McpServerView {
+  const opening = state.pool?.openingOf(keyOf(catalogId, view.name));
+  if (!opening) return view;
+  return { ...view, status: "starting", starting: { since: opening.since.toISOString(), message: opening.message } };
 }
 
 /**
@@ -192,7 +240,7 @@ async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor:
   return { ...result, error: message };
 }
 
-/** The registry's drafts of the tools a server listed. */
+/** The registry's drafts of the tools a server listed: what the gateway serves of each besides its definition goes in its meta, pinned with it. */
 function toolDrafts(listing: McpServerListing): SourceToolDraft[] {
   return listing.tools.map((tool) => ({
     name: tool.name,
@@ -200,7 +248,14 @@ function toolDrafts(listing: McpServerListing): SourceToolDraft[] {
     description: tool.description,
     inputSchema: tool.inputSchema,
     tags: tool.tags,
-    meta: { mcpName: tool.mcpName, ...(tool.annotations ? { annotations: tool.annotations } : {}) },
+    meta: {
+      mcpName: tool.mcpName,
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      ...(tool.title ? { title: tool.title } : {}),
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+      ...(tool._meta ? { _meta: tool._meta } : {}),
+      ...(tool.inputSchemaDialect ? { inputSchemaDialect: tool.inputSchemaDialect } : {}),
+    },
   }));
 }
 
@@ -243,13 +298,38 @@ async function disconnectWhere(selected: (key: string) => boolean): Promise<void
   await pool().disconnectWhere(selected);
 }
 
-/** Calls a live MCP tool for the playground, on the server's connection. */
-export async function callMcpServerTool(db: Db, catalogId: string, server: string, mcpName: string, args: Record<string, unknown>): Promise<McpToolResult> {
+/** Closes every MCP connection of this instance (stdio servers exit): the server is shutting down. */
+export async function closeMcpConnections(): Promise<void> {
+  await state.pool?.disconnectAll();
+}
+
+/**
+ * Calls a live MCP tool on the server's connection. A failure that leaves the server without a
+ * connection (it could not be started or reached, or it went away) takes its tools out of this
+ * instance at once; one call's timeout, cancellation or error leaves the server to its other
+ * callers. A server this instance had lost and that answers again is synced, which puts its tools back.
+ */
+export async function callMcpServerTool(
+  db: Db,
+  catalogId: string,
+  server: string,
+  mcpName: string,
+  args: Record<string, unknown>,
+  options: McpCallOptions = {},
+): Promise<McpToolResult> {
   const config: McpServerConfig = await getMcpServerConfig(db, catalogId, server);
+  const key = keyOf(catalogId, server);
   try {
-    return await pool().call(keyOf(catalogId, server), config, mcpName, args);
+    const result = await pool().call(key, config, mcpName, args, options);
+    if (unreachable.has(key)) {
+      void syncMcpServer(db, catalogId, server)
+        .catch(passOverDeleted)
+        .catch((error: unknown) => console.warn(`The sync of ${key}, which answered again, failed:`, error));
+    }
+    return result;
   } catch (error) {
-    if (error instanceof McpSourceError) await markServerDown(db, catalogId, server, error.message);
+    // A wedged server being restarted still has its connection being opened: it is lost only if that fails.
+    if (error instanceof McpSourceError && !pool().keys().includes(key)) await markServerDown(db, catalogId, server, error.message);
     throw error;
   }
 }
@@ -265,10 +345,10 @@ export async function callMcpToolForModel(
   server: string,
   mcpName: string,
   args: Record<string, unknown>,
-  options: { upstreamDetails: boolean },
+  options: { upstreamDetails: boolean } & McpCallOptions,
 ): Promise<McpToolResult> {
   try {
-    return await callMcpServerTool(db, catalogId, server, mcpName, args);
+    return await callMcpServerTool(db, catalogId, server, mcpName, args, { signal: options.signal, onProgress: options.onProgress });
   } catch (error) {
     if (options.upstreamDetails || !(error instanceof McpSourceError)) throw error;
     throw new Error(`The MCP server "${server}" failed (${error.failure}); team admins see the details on the Sources page.`);

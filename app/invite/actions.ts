@@ -12,7 +12,7 @@ import { acceptInvitation, findOpenInvitation, type OpenInvitation } from "@/db/
 import { runAction, type ActionResult } from "@/lib/action-result";
 import { ToolshedError } from "@/lib/errors";
 import { parseWith } from "@/lib/http";
-import { consumeRateLimit } from "@/lib/rate-limit";
+import { consumeRateLimit } from "@/app/_services/rate-limits";
 import { invitedAccountBody } from "@/lib/team-schemas";
 
 const linkSecret = z.string().min(1).max(200);

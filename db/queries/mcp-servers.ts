@@ -24,7 +24,10 @@ import { writeSourceListings, type SourceSyncResult, type SourceToolDraft } from
 export interface McpServerView {
   name: string;
   config: McpServerConfig;
-  status: McpServerRow["status"];
+  /** As stored; or "starting", never stored: the instance answering is opening its connection (app/_services/sources.ts). */
+  status: McpServerRow["status"] | "starting";
+  /** While "starting": since when, and what it waits for. */
+  starting: { since: string; message: string } | null;
   lastSyncAt: string | null;
   lastError: string | null;
   toolCount: number;
@@ -42,6 +45,7 @@ async function toView(db: Db, row: McpServerRow): Promise<McpServerView> {
     // Redacted again: a row an older version wrote may still hold its secrets in the clear.
     config: redactMcpConfig(row.config),
     status: row.status,
+    starting: null,
     lastSyncAt: row.lastSyncAt?.toISOString() ?? null,
     lastError: row.lastError,
     toolCount: rows.length,

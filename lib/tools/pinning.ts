@@ -3,10 +3,10 @@ import type { HeldBack, InputSchema, ToolMeta, ToolSource } from "./types";
 
 /**
  * Definition pinning: an MCP server is someone else's code, and what it says a tool is (its
- * description, schema, annotations) goes straight into a model's prompt. So a tool of an MCP
- * server is offered only while its definition is the one an editor approved; a server that
- * rewrites it (say, to slip instructions into a description) has the tool held back until an
- * editor approves or rejects the change. Plugins and skills are files of this deployment, as
+ * description, schemas, annotations, title, `_meta`) goes straight to a model and its client. So
+ * a tool of an MCP server is offered only while its definition is the one an editor approved; a
+ * server that rewrites it (say, to slip instructions into a description) has the tool held back
+ * until an editor approves or rejects the change. Plugins and skills are files of this deployment, as
  * trusted as its code, and are not pinned.
  *
  * First listing: the tools a server lists the first time the catalog has none of its tools (when
@@ -21,7 +21,7 @@ export interface PinnedDefinition {
   summary: string;
   description: string;
   inputSchema: InputSchema;
-  /** The tool's name on its server and the server's annotations (readOnlyHint, …). */
+  /** The tool's name on its server and what the server says of it besides: annotations (readOnlyHint, …), title, output schema, `_meta`. */
   meta: ToolMeta | null;
 }
 

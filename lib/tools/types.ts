@@ -33,11 +33,19 @@ export interface ToolDefinition {
   inputSchema: InputSchema;
 }
 
-/** What calling a source's tool needs and what its source said of it: its name on the MCP server, the server's annotations. */
+/** What calling a source's tool needs and what its source said of it: its name on the MCP server, what the server lists of it besides its definition. */
 export interface ToolMeta {
   mcpName?: string;
   /** The MCP server's hints (readOnlyHint, destructiveHint, …), as given: pinned with the definition (see pinning.ts). */
   annotations?: Record<string, unknown>;
+  /** The MCP server's display name for the tool. */
+  title?: string;
+  /** The JSON Schema the MCP server says its structured results follow: the gateway checks each result against it. */
+  outputSchema?: Record<string, unknown>;
+  /** The MCP server's `_meta` for the tool, scrubbed of its secrets, served as given. */
+  _meta?: Record<string, unknown>;
+  /** The `$schema` the MCP server declared for the input schema: the unified format has no dialect key, the gateway serves it back. */
+  inputSchemaDialect?: string;
 }
 
 /** Why a tool of a pinned source is held back: never approved (its server added it later), or changed since it was (see pinning.ts). */

@@ -1,4 +1,4 @@
-import AjvDraft07 from "ajv";
+import AjvDraft07, { type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import { textProblem } from "../safe-text";
 import { Lru } from "./lru";
@@ -143,25 +143,31 @@ interface AjvInternals {
 }
 
 /**
- * Compiles the schema to find what only compilation finds (unresolvable references, bad regular
- * expressions…), then takes everything the compilation registered back out of the validator:
- * otherwise every compiled schema stays cached for good, a schema's `$id` is taken by its first
- * validation (the second one failed with "already exists"), and one tool's ids could resolve
- * another tool's references.
+ * Compiles the schema, then takes everything the compilation registered back out of the
+ * validator (the returned function keeps what it needs): otherwise every compiled schema stays
+ * cached for good, a schema's `$id` is taken by its first compilation (the second one failed with
+ * "already exists"), and one tool's ids could resolve another tool's references.
  */
-function compileError(ajv: SchemaValidator, schema: object): string | undefined {
+function compileDetached(ajv: SchemaValidator, schema: object): ValidateFunction {
   const internals = ajv as unknown as AjvInternals;
   const refs = new Set(Object.keys(internals.refs));
   const schemas = new Set(Object.keys(internals.schemas));
   try {
-    ajv.compile(schema);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
+    return ajv.compile(schema);
   } finally {
     for (const key of Object.keys(internals.refs)) if (!refs.has(key)) delete internals.refs[key];
     for (const key of Object.keys(internals.schemas)) if (!schemas.has(key)) delete internals.schemas[key];
     internals._cache?.delete(schema);
+  }
+}
+
+/** What only compilation finds (unresolvable references, bad regular expressions…). */
+function compileError(ajv: SchemaValidator, schema: object): string | undefined {
+  try {
+    compileDetached(ajv, schema);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
   }
 }
 
@@ -256,6 +262,54 @@ export function validateInputSchema(schema: unknown, field = "inputSchema"): Fie
 
 function toFieldErrors(problems: SchemaProblem[], field: string): FieldError[] {
   return problems.map(({ at, message, tooLarge }) => (tooLarge ? { field: `${field}${at}`, message, tooLarge } : { field: `${field}${at}`, message }));
+}
+
+/** An MCP tool's output schema: checked as an input schema is (an object at its root, a usable JSON Schema), in its own words. */
+export function validateOutputSchema(schema: unknown, field = "outputSchema"): FieldError[] {
+  return validateInputSchema(schema, field).map((error) => ({
+    ...error,
+    message: error.message.replace(/\b(I|i)nput schema/, (_match, initial: string) => `${initial === "I" ? "O" : "o"}utput schema`),
+  }));
+}
+
+/**
+ * Compiled validators per schema text, for checking values against a schema again and again (an
+ * MCP tool's structured results against its output schema, at every call). Bounded by entries and
+ * by the characters of the texts it keeps.
+ */
+const VALIDATORS_MAX_ENTRIES = 1_000;
+const VALIDATORS_MAX_CHARACTERS = 8 * 1024 * 1024;
+const compiledValidators = new Lru<string, ValidateFunction>({
+  maxEntries: VALIDATORS_MAX_ENTRIES,
+  maxWeight: VALIDATORS_MAX_CHARACTERS,
+  weigh: (_validate, text) => text.length,
+});
+
+/** For tests: the number of schema texts whose compiled validator is cached. */
+export function cachedValidators(): number {
+  return compiledValidators.size;
+}
+
+/** Where a value breaks a schema: a JSON Pointer into the value ("" for the value itself) and what is wrong there. */
+export interface SchemaViolation {
+  path: string;
+  message: string;
+}
+
+/**
+ * The first way `value` breaks `schema`, or undefined when it conforms. The schema must be one
+ * validateInputSchema or validateOutputSchema accepted; a `$schema` of draft-06 or 07 is honoured.
+ */
+export function schemaViolation(schema: Record<string, unknown>, value: unknown): SchemaViolation | undefined {
+  const text = JSON.stringify(schema);
+  let validate = compiledValidators.get(text);
+  if (validate === undefined) {
+    validate = compileDetached(validatorFor(schema), schema);
+    compiledValidators.set(text, validate);
+  }
+  if (validate(value)) return undefined;
+  const [first] = validate.errors ?? [];
+  return { path: first?.instancePath ?? "", message: first?.message ?? "does not match the schema" };
 }
 
 export function validateTags(tags: unknown, field = "tags"): FieldError[] {

@@ -22,7 +22,7 @@ import { findTool } from "@/db/queries/tools";
 import { createTeam } from "@/db/queries/teams";
 import { seed } from "@/db/seed";
 import type { Access } from "@/lib/auth/policy";
-import { resetRateLimits } from "@/lib/rate-limit";
+import { resetRateLimits } from "@/app/_services/rate-limits";
 import { APP_ORIGIN, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";
 import { browserHeaders, signedInAs } from "./sessions";
 

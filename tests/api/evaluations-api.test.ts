@@ -8,7 +8,7 @@ import { createCatalog } from "@/db/queries/catalogs";
 import { countDecisions } from "@/db/queries/decisions";
 import { countRunningEvaluations } from "@/db/queries/evaluations";
 import { createCustomTool } from "@/db/queries/tools";
-import { resetRateLimits } from "@/lib/rate-limit";
+import { resetRateLimits } from "@/app/_services/rate-limits";
 import { createLocalSelector } from "@/lib/selection/local-selector";
 import type { Selector } from "@/lib/selection/selector";
 import { apiRequest, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";

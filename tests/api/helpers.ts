@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { createApiToken } from "@/db/queries/api-tokens";
 import { DEFAULT_TEAM } from "@/db/queries/teams";
 import type { TokenScope } from "@/lib/auth/policy";
-import { resetRateLimits } from "@/lib/rate-limit";
+import { resetRateLimits } from "@/app/_services/rate-limits";
 import { freshDatabase } from "../support/fresh-database";
 
 // Route handlers read plugins, skills and agent files from these folders: empty unless a test fills them.

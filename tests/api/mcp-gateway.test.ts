@@ -1,8 +1,17 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema, ToolListChangedNotificationSchema, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type ElicitResult,
+  type Progress,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { closeGatewaySessions } from "@/app/_services/mcp-gateway";
 import type { Db } from "@/db/client";
@@ -11,10 +20,16 @@ import { listDecisions } from "@/db/queries/decisions";
 import { syncSourceTools } from "@/db/queries/source-tools";
 import { listTools } from "@/db/queries/tools";
 import { useEnv } from "../sources/helpers";
+import { processMarker, processMentioning } from "../support/processes";
 import { routeApiRequest } from "../support/api-routes";
 import { apiRequest, asInstanceAdmin, createTestToken, useFreshDatabase } from "./helpers";
 
-useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs env=DEMO_MCP_HANG_TOOLS`, TOOLSHED_MCP_CALL_TIMEOUT_MS: "1500" });
+const PROGRESS_SERVER = "tests/sources/fixtures/progress-server.mjs";
+
+useEnv({
+  TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs env=DEMO_MCP_HANG_TOOLS; ${process.execPath} ${PROGRESS_SERVER}`,
+  TOOLSHED_MCP_CALL_TIMEOUT_MS: "1500",
+});
 
 /** Toolshed over real HTTP: each request goes to the route handler its path names, answers stream back as they come. */
 let server: Server;
@@ -503,6 +518,24 @@ describe("the MCP gateway's sessions, kept in the database", () => {
     expect(await toolNames(client)).not.toContain("grep");
   });
 
+  it("refuses a body that is too large or not JSON, and an initialize that is broken, saying what is wrong", async () => {
+    const post = (body: string) =>
+      fetch(`${base}/api/catalogs/team/mcp?model=gpt-5&agent=build`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${readToken}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body,
+      });
+    const tooLarge = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { padding: "x".repeat(5 * 1024 * 1024) } }));
+    expect(tooLarge.status).toBe(413);
+    const notJson = await post("{ not json");
+    expect(notJson.status).toBe(400);
+    expect((await notJson.json()).error).toMatchObject({ code: -32700 });
+    const broken = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { capabilities: {} } }));
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error.message).toMatch(/^Invalid initialize request: .*\(params\.protocolVersion\)$/);
+    expect(await listConversations(db, "team")).toEqual([]);
+  });
+
   it("ends a session for good when its client ends it", async () => {
     const { transport } = await connect(readToken);
     const sessionId = transport.sessionId!;
@@ -518,5 +551,88 @@ describe("the MCP gateway's sessions, kept in the database", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }),
     });
     expect(listing.status).toBe(404);
+  });
+});
+
+describe("the MCP gateway's long calls", () => {
+  let marker: string;
+  const folder = mkdtempSync(path.join(tmpdir(), "toolshed-gateway-abort-"));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  beforeEach(async () => {
+    marker = processMarker("gateway-slow");
+    const added = await send(
+      "POST",
+      "/api/catalogs/team/mcp-servers",
+      { name: "slow", transport: "stdio", command: process.execPath, args: [PROGRESS_SERVER, marker] },
+      await asInstanceAdmin(),
+    );
+    expect(added.status).toBe(201);
+  });
+  afterEach(async () => {
+    await send("DELETE", "/api/catalogs/team/mcp-servers/slow");
+  });
+
+  /** A gateway session that has found the slow server's tools. */
+  const sessionWithSlowTools = async () => {
+    const { client } = await connect(readToken);
+    await search(client, "select:slow__sleep,slow__count,slow__wait_for_abort");
+    return client;
+  };
+
+  it("keeps one session's timeout to itself: the other session's call on the same process succeeds, and the process stays", async () => {
+    const [first, second] = [await sessionWithSlowTools(), await sessionWithSlowTools()];
+    const pid = processMentioning(marker);
+
+    const timingOut = first.callTool({ name: "slow__sleep", arguments: { ms: 10_000 } });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    // In flight when the first call times out (at 1500 ms).
+    const meanwhile = second.callTool({ name: "slow__sleep", arguments: { ms: 1_000 } });
+    const timedOut = await timingOut;
+    expect(timedOut.isError).toBe(true);
+    expect(textOf(timedOut)).toBe('The MCP server "slow" failed (timeout); team admins see the details on the Sources page.');
+    expect(textOf(await meanwhile)).toBe("slept 1000 ms");
+
+    expect(textOf(await second.callTool({ name: "slow__sleep", arguments: { ms: 0 } }))).toBe("slept 0 ms");
+    expect(textOf(await first.callTool({ name: "slow__sleep", arguments: { ms: 0 } }))).toBe("slept 0 ms");
+    expect(processMentioning(marker)).toBe(pid);
+  });
+
+  it("passes the server's progress notifications on to the client that asked for them, in order", async () => {
+    const client = await sessionWithSlowTools();
+    const heard: Progress[] = [];
+    const result = await client.callTool({ name: "slow__count", arguments: { steps: 5 } }, undefined, { onprogress: (progress) => heard.push(progress) });
+    expect(textOf(result)).toBe("counted to 5");
+    // The SDK may drop the last notification, read together with the answer (see tests/sources/mcp-connections.test.ts).
+    expect(heard.length).toBeGreaterThanOrEqual(2);
+    expect(heard).toEqual([1, 2, 3, 4, 5].slice(0, heard.length).map((step) => ({ progress: step, total: 5, message: `step ${step}` })));
+  });
+
+  it("cancels the upstream call when the client gives it up, and records the call as cancelled", async () => {
+    const client = await sessionWithSlowTools();
+    const seen = path.join(folder, `${marker}.txt`);
+    const givenUp = new AbortController();
+    setTimeout(() => givenUp.abort("the user pressed stop"), 300);
+    await expect(client.callTool({ name: "slow__wait_for_abort", arguments: { file: seen } }, undefined, { signal: givenUp.signal })).rejects.toThrow();
+    await expect
+      .poll(() => existsSync(seen) && readFileSync(seen, "utf8"), { timeout: 1_000 })
+      .toBe('aborted: The caller gave up waiting for the MCP server "slow" to answer the call to wait_for_abort');
+    await vi.waitFor(async () =>
+      expect((await callDecisions()).map((decision) => [decision.result.outcome, decision.result.reason])).toContainEqual([
+        "error",
+        "Cancelled by the client.",
+      ]),
+    );
+  });
+
+  it("cancels the upstream call when the client ends its session", async () => {
+    const { client, transport } = await connect(readToken);
+    await search(client, "select:slow__wait_for_abort");
+    const seen = path.join(folder, `${marker}-session.txt`);
+    const pending = client.callTool({ name: "slow__wait_for_abort", arguments: { file: seen } }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await transport.terminateSession();
+    await expect.poll(() => existsSync(seen), { timeout: 1_000 }).toBe(true);
+    await client.close();
+    expect(await pending).toBeInstanceOf(Error);
   });
 });

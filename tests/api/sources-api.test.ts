@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callMcpServerTool, reloadLocalSources, syncAllSources, syncLocalSources } from "@/app/_services/sources";
 import * as exportRoute from "@/app/api/catalogs/[catalog]/export/route";
@@ -139,6 +141,60 @@ describe("MCP servers", () => {
     expect(bad.body.error.problems.map((problem: { field: string }) => problem.field)).toEqual(["name", "url"]);
   });
 });
+
+/** A Streamable HTTP MCP server with one tool, `hello`, answering each request on its own (no sessions), on `port` (0: any). */
+async function helloHttpServer(port = 0): Promise<{ url: string; stop: () => Promise<void> }> {
+  const server: Server = createServer(async (request, response) => {
+    const mcp = new McpServer({ name: "hello", version: "1.0.0" });
+    mcp.registerTool("hello", { description: "Says hello to whoever asks." }, async () => ({ content: [{ type: "text", text: "hello" }] }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    response.on("close", () => void mcp.close());
+    await mcp.connect(transport);
+    await transport.handleRequest(request, response);
+  });
+  await new Promise<void>((done) => server.listen(port, "127.0.0.1", done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    },
+  };
+}
+
+describe("an MCP server over HTTP", () => {
+  const status = async () => (await json(serverRoute.GET(jsonRequest("GET"), params({ catalog: "team", name: "remote" })))).body.server.status;
+  const found = async () => (await search("select:remote__hello")).body.tools.map((tool: { name: string }) => tool.name);
+
+  it("is down as soon as a call cannot reach it, and up again as soon as a call succeeds", async () => {
+    await withEnv({ TOOLSHED_MCP_ALLOW_PRIVATE: "1" }, async () => {
+      let upstream = await helloHttpServer();
+      const port = Number(new URL(upstream.url).port);
+      try {
+        const added = await json(
+          serversRoute.POST(jsonRequest("POST", { name: "remote", transport: "http", url: upstream.url }, await asInstanceAdmin()), team),
+        );
+        expect(added.body.server).toMatchObject({ status: "connected", registeredCount: 1 });
+        expect(textOf(await callMcpServerTool(db, "team", "remote", "hello", {}))).toBe("hello");
+
+        await upstream.stop();
+        await expect(callMcpServerTool(db, "team", "remote", "hello", {})).rejects.toThrow(/Could not reach the MCP server "remote"/);
+        expect(await status()).toBe("error");
+        expect(await found()).toEqual([]);
+
+        upstream = await helloHttpServer(port);
+        expect(textOf(await callMcpServerTool(db, "team", "remote", "hello", {}))).toBe("hello");
+        await waitFor(async () => (await status()) === "connected");
+        expect(await found()).toEqual(["remote__hello"]);
+      } finally {
+        await serverRoute.DELETE(jsonRequest("DELETE"), params({ catalog: "team", name: "remote" }));
+        await upstream.stop();
+      }
+    });
+  });
+});
+
+const textOf = (result: { content: { type: string; text?: string }[] }) => result.content.map((block) => block.text).join("\n");
 
 /** A Streamable HTTP "MCP server" that fails every request with a body echoing what it was sent. */
 async function echoingHttpServer(): Promise<{ url: string; seen: IncomingMessage[]; close: () => void }> {

@@ -17,9 +17,7 @@ import { type GatewayProxy, startGatewayProxy } from "../support/gateway-proxy";
  *
  * Every scenario is classified: those the gateway must pass (its tools, and the Streamable HTTP
  * transport under them), and those of what it does not offer, each with the reason (README's
- * table). A scenario of the first kind that fails today, while other work of issue 22 lands, is in
- * EXPECTED_FAILURES_TODAY, with the check's message: the list only shrinks. A listed scenario that
- * passes fails this test until its entry goes, as does an unlisted one that fails. The suite also
+ * table); one of the second kind that starts to pass fails this test until it moves to the first. The suite also
  * runs against the fixture server on its own, which passes every scenario the gateway must pass
  * and every one it fails only for not passing on what an upstream server sends or asks: a failure
  * through the gateway is the gateway's.
@@ -48,14 +46,6 @@ const MUST_PASS = [
   "tools-call-with-progress",
   "json-schema-2020-12",
 ];
-
-/** Of MUST_PASS, those that fail today, with (the start of) the failing check's message; remove each as its fix lands. */
-const EXPECTED_FAILURES_TODAY: Record<string, string> = {
-  // The gateway does not pass an upstream server's progress notifications on to its client.
-  "tools-call-with-progress": "No progress notifications received",
-  // The registry drops an MCP tool's $schema as it syncs it (lib/sources/mcp/adapt.ts); $defs and additionalProperties stay.
-  "json-schema-2020-12": "$schema field missing from inputSchema",
-};
 
 const NO_RESOURCES = "The gateway declares no resources capability (resources/* is Method not found).";
 const NO_PROMPTS = "The gateway declares no prompts capability (prompts/* is Method not found).";
@@ -216,14 +206,8 @@ describe("the MCP conformance suite's server scenarios against the gateway", () 
     expect([...run.scenarios.keys()].sort()).toEqual([...MUST_PASS, ...Object.keys(NOT_OFFERED)].sort());
   });
 
-  it.each(MUST_PASS.filter((scenario) => !(scenario in EXPECTED_FAILURES_TODAY)))("%s passes", (scenario) => {
+  it.each(MUST_PASS)("%s passes", (scenario) => {
     expect(run.scenarios.get(scenario)?.passed, describeResult(run, scenario)).toBe(true);
-  });
-
-  it.each(Object.entries(EXPECTED_FAILURES_TODAY))("%s fails today: %s", (scenario, message) => {
-    const result = run.scenarios.get(scenario);
-    expect(result?.passed, `${scenario} passes now: remove it from EXPECTED_FAILURES_TODAY`).toBe(false);
-    expect(result?.failures.join("\n")).toContain(message);
   });
 
   it.each(Object.entries(NOT_OFFERED))("%s fails: %s", (scenario) => {
@@ -238,7 +222,7 @@ describe("the same scenarios against the fixture server on its own (Streamable H
     run = await runServerScenarios(await startListening("The fixture server", [FIXTURE, "--http"]), SUITE_TIMEOUT_MS);
   }, STARTUP_TIMEOUT_MS + SUITE_TIMEOUT_MS);
 
-  // So a failure through the gateway, expected or not, is the gateway's, not the fixture's.
+  // So a failure through the gateway is the gateway's, not the fixture's.
   it.each([...MUST_PASS, ...NOT_PASSED_ON])("%s passes", (scenario) => {
     expect(run.scenarios.get(scenario)?.passed, describeResult(run, scenario)).toBe(true);
   });

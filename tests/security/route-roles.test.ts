@@ -33,7 +33,8 @@ interface TableRow {
 /** The rows of README's route table (its section is found by its heading). */
 function readRouteTable(): TableRow[] {
   const readme = readFileSync(path.join(process.cwd(), "README.md"), "utf8");
-  const section = readme.split(/^### Who may call each route$/m)[1];
+  // From its heading to the next one: README has other tables further on.
+  const section = readme.split(/^### Who may call each route$/m)[1]?.split(/^#{1,3} /m)[0];
   if (!section) throw new Error('README.md has no "### Who may call each route" section');
   const lines = section.split("\n").filter((line) => line.startsWith("|"));
   const header = lines[0].split("|").map((cell) => cell.trim());

@@ -48,7 +48,7 @@ describe("registryNamesForServer", () => {
 });
 
 describe("adaptMcpTools", () => {
-  it("adapts a tool to the unified format, keeping the MCP name and server", () => {
+  it("adapts a tool to the unified format, keeping the MCP name and server, and its input schema's dialect beside it", () => {
     const long = `${"Finds issues by text. ".repeat(15)}Returns at most 50.`;
     const { tools, problems } = adaptMcpTools("github", [
       {
@@ -72,9 +72,32 @@ describe("adaptMcpTools", () => {
         mcpName: "search.issues",
         title: "Search issues",
         annotations: { readOnlyHint: true },
+        inputSchemaDialect: "http://json-schema.org/draft-07/schema#",
       },
     ]);
     expect(tools[0].summary.length).toBeLessThanOrEqual(200);
+  });
+
+  it("keeps a tool's output schema (its dialect too: results are checked in it) and its _meta", () => {
+    const outputSchema = { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { n: { type: "number" } } };
+    const _meta = { "example.com/ui": { widget: "table" } };
+    const [tool] = adaptMcpTools("srv", [{ name: "count", description: "Counts.", inputSchema: objectSchema, outputSchema, _meta }]).tools;
+    expect(tool).toMatchObject({ outputSchema, _meta });
+  });
+
+  it("reports a tool whose output schema is unusable, in the output schema's words", () => {
+    const { tools, problems } = adaptMcpTools("srv", [
+      { name: "scalar_output", description: "x", inputSchema: objectSchema, outputSchema: { type: "string" } },
+      { name: "bad_output", description: "x", inputSchema: objectSchema, outputSchema: { type: "object", properties: { a: { type: "strin" } } } },
+      { name: "text_output", description: "x", inputSchema: objectSchema, outputSchema: "an object" },
+      { name: "null_output", description: "x", inputSchema: objectSchema, outputSchema: null },
+    ]);
+    expect(tools.map((tool) => tool.mcpName)).toEqual(["null_output"]);
+    expect(problems.map((problem) => [problem.mcpName, problem.message])).toEqual([
+      ["scalar_output", 'The root of an output schema must have type "object". (outputSchema.type)'],
+      ["bad_output", expect.stringMatching(/^Not a valid JSON Schema.*\(outputSchema\.properties\.a\.type\)$/)],
+      ["text_output", "Output schema must be a JSON object. (outputSchema)"],
+    ]);
   });
 
   it("falls back to the title, then to a generated summary, when there is no description", () => {

@@ -13,6 +13,8 @@ export interface ToolshedHttpServer {
   /** Every request's method and path, in arrival order. */
   requests: string[];
   close(): Promise<void>;
+  /** Stops listening and resolves once every response has ended, as Next's server stops on SIGTERM. */
+  closeGracefully(): Promise<void>;
 }
 
 async function readBody(incoming: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> {
@@ -37,7 +39,7 @@ export async function startToolshedHttpServer(): Promise<ToolshedHttpServer> {
       outgoing.flushHeaders();
       // Streamed as it comes, so that the MCP gateway's event streams stay open; a client that leaves ends the stream.
       const reader = response.body?.getReader();
-      incoming.on("close", () => void reader?.cancel().catch(() => undefined));
+      outgoing.on("close", () => void reader?.cancel().catch(() => undefined));
       for (let part = await reader?.read().catch(() => undefined); part && !part.done; part = await reader?.read().catch(() => undefined)) {
         outgoing.write(part.value);
       }
@@ -57,5 +59,6 @@ export async function startToolshedHttpServer(): Promise<ToolshedHttpServer> {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
+    closeGracefully: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }

@@ -3,7 +3,8 @@
  * starts what the server starts (instrumentation.ts: accounts, the MCP sync and its periodic
  * round, the decision-log retention), then answers the API over HTTP (toolshed-http-server.ts).
  * Its database is TOOLSHED_DATABASE_URL's (or TOOLSHED_DB's). Prints "listening <url>" once it
- * answers; stops when its stdin closes.
+ * answers; stops when its stdin closes, and on SIGTERM as `next start` does: it stops listening
+ * and exits once every response has ended.
  *
  *   node --import tsx tests/support/toolshed-instance.ts
  *
@@ -25,4 +26,6 @@ process.env.NEXT_RUNTIME = "nodejs";
 await register();
 delete process.env.NEXT_RUNTIME;
 const server = await startToolshedHttpServer();
+// Beside register()'s own handler (app/_services/shutdown.ts), and for good (not once), as Next's is.
+process.on("SIGTERM", () => void server.closeGracefully().then(() => process.exit(143)));
 process.stdout.write(`listening ${server.url}\n`);

@@ -1,6 +1,6 @@
 import { nameProblem, showUnsafe } from "../../safe-text";
 import type { InputSchema, ToolDefinition } from "../../tools/types";
-import { summarize, validateToolDraft, type FieldError } from "../../tools/validate";
+import { summarize, validateOutputSchema, validateToolDraft, type FieldError } from "../../tools/validate";
 import { registryNamesForServer } from "./names";
 
 /** An MCP tool in the unified format, with what is needed to call it on its server. */
@@ -13,6 +13,12 @@ export interface McpToolDraft extends ToolDefinition {
   title?: string;
   /** The server's hints (readOnlyHint, destructiveHint, ...), as given: informative, not trusted. */
   annotations?: Record<string, unknown>;
+  /** The JSON Schema of the tool's structured results, as given (its `$schema` kept: results are checked in its dialect). */
+  outputSchema?: Record<string, unknown>;
+  /** The server's `_meta` for the tool, as given. */
+  _meta?: Record<string, unknown>;
+  /** The input schema's `$schema`, kept apart: the unified format has no dialect key. */
+  inputSchemaDialect?: string;
 }
 
 /** A tool the server lists that cannot enter the registry; the server's other tools still do. */
@@ -29,13 +35,21 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 const nonEmptyText = (value: unknown): string | undefined => (typeof value === "string" && value.trim().length > 0 ? value.trim() : undefined);
 
-/** validateToolDraft, except that a schema the validator chokes on is one tool's problem, not the server's. */
-function checkDraft(draft: McpToolDraft): FieldError[] {
+/** A check of one schema, except that a schema the validator chokes on is one tool's problem, not the server's. */
+function schemaCheck(field: string, check: () => FieldError[]): FieldError[] {
   try {
-    return validateToolDraft(draft);
+    return check();
   } catch (error) {
-    return [{ field: "inputSchema", message: `Not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}` }];
+    return [{ field, message: `Not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}` }];
   }
+}
+
+/** Everything wrong with a draft, its output schema (absent or null: none) included. */
+function checkDraft(draft: McpToolDraft, listedOutputSchema: unknown): FieldError[] {
+  return [
+    ...schemaCheck("inputSchema", () => validateToolDraft(draft)),
+    ...(listedOutputSchema == null ? [] : schemaCheck("outputSchema", () => validateOutputSchema(listedOutputSchema))),
+  ];
 }
 
 /**
@@ -67,8 +81,8 @@ export function adaptMcpTools(server: string, listed: readonly unknown[]): { too
     const tool = usable.get(mcpName) as Record<string, unknown>;
     const description = typeof tool.description === "string" ? tool.description.trim() : "";
     const title = nonEmptyText(tool.title) ?? (isRecord(tool.annotations) ? nonEmptyText(tool.annotations.title) : undefined);
-    // Servers built on the SDK declare draft-07 in `$schema`; the unified format has no dialect key.
-    const { $schema: _dialect, ...inputSchema } = isRecord(tool.inputSchema) ? tool.inputSchema : { $schema: undefined };
+    // Servers built on the SDK declare draft-07 in `$schema`; the unified format has no dialect key, so it is kept beside.
+    const { $schema: dialect, ...inputSchema } = isRecord(tool.inputSchema) ? tool.inputSchema : { $schema: undefined };
     const draft: McpToolDraft = {
       name: names[index],
       source: "mcp",
@@ -80,8 +94,11 @@ export function adaptMcpTools(server: string, listed: readonly unknown[]): { too
       mcpName,
       ...(title ? { title } : {}),
       ...(isRecord(tool.annotations) ? { annotations: tool.annotations } : {}),
+      ...(isRecord(tool.outputSchema) ? { outputSchema: tool.outputSchema } : {}),
+      ...(isRecord(tool._meta) ? { _meta: tool._meta } : {}),
+      ...(typeof dialect === "string" ? { inputSchemaDialect: dialect } : {}),
     };
-    const errors = checkDraft(draft);
+    const errors = checkDraft(draft, tool.outputSchema);
     if (errors.length > 0) {
       problems.push({ mcpName, message: `${errors[0].message} (${errors[0].field})`, errors });
     } else {

@@ -2,7 +2,15 @@ import "server-only";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, McpError, type CallToolResult, type ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  McpError,
+  type CallToolResult,
+  type ContentBlock,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ToolshedError } from "../../errors";
 import { hostSecretValues, longestSecretForm, scrubJson, secretMasker } from "../../secrets/scrub";
@@ -16,7 +24,7 @@ import { mcpSecretValues, redactMcpConfig } from "./secrets";
 import { childEnvironment } from "./stdio-policy";
 
 /** What went wrong, so a sources page can say more than "failed". */
-export type McpFailure = "config" | "spawn" | "timeout" | "connection" | "protocol";
+export type McpFailure = "config" | "spawn" | "timeout" | "connection" | "protocol" | "cancelled";
 
 export class McpSourceError extends ToolshedError {
   constructor(
@@ -47,6 +55,26 @@ export interface McpToolResult {
   /** True when the tool itself reports failure: the model should see the content and adapt. */
   isError: boolean;
   structuredContent?: Record<string, unknown>;
+}
+
+/** A server's report of how far a call has come (MCP `notifications/progress`). */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface McpCallOptions {
+  /** Gives the call up: the server is told to cancel it (`notifications/cancelled`), and nothing else on the connection is touched. */
+  signal?: AbortSignal;
+  /** Hears the server's progress notifications for the call, as they come. */
+  onProgress?: (progress: McpProgress) => void;
+}
+
+/** What every request to a server is sent with: its SDK timeout, and the signal that cancels it. */
+export interface RequestOptions {
+  timeout: number;
+  signal: AbortSignal;
 }
 
 const CLIENT_INFO = { name: "toolshed", version: "0.1.0" };
@@ -150,6 +178,21 @@ export function openTransport(config: McpServerConfig): Connection {
   return { client, transport, stderrTail: () => scrub(raw).slice(-STDERR_TAIL_CHARS).trim() };
 }
 
+/**
+ * Hands the SDK each response one turn of the event loop later than it arrives. The SDK runs a
+ * notification's handler a microtask after it arrives but settles a response at once, and forgets
+ * a call's progress handler with it: a server's last progress notification, read in the same
+ * chunk as its answer, would be dropped. Connected first: the SDK's message handler is in place.
+ */
+export function answerAfterNotifications({ transport }: Connection): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) setImmediate(() => deliver(message));
+    else deliver(message);
+  };
+}
+
 export function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -244,7 +287,7 @@ function describe(error: unknown, config: McpServerConfig, stderrTail: string): 
  * Their prose is scrubbed of the server's secrets first: definitions are stored and shown to every
  * reader of the catalog (ToolSearch, tool lists), and a server may echo what it was sent.
  */
-export async function listToolsOn(client: Client, config: McpServerConfig, requestOptions: { timeout: number }): Promise<McpServerListing> {
+export async function listToolsOn(client: Client, config: McpServerConfig, requestOptions: RequestOptions): Promise<McpServerListing> {
   const { scrub } = secretScrubber(config);
   const serverVersion = scrubJson(client.getServerVersion(), scrub);
   const serverInfo = serverVersion && {
@@ -279,21 +322,30 @@ export async function listToolsOn(client: Client, config: McpServerConfig, reque
 
 /**
  * Calls one tool on a connected server: the one way every live call goes (gateway, playground), so
- * its result, error results included, is scrubbed of the server's secrets here, before anyone
- * reads or stores it; a failure is scrubbed by `describeFailure`.
+ * its result, error results included, and its progress messages are scrubbed of the server's
+ * secrets here, before anyone reads or stores them; a failure is scrubbed by `describeFailure`.
  */
 export async function callToolOn(
   client: Client,
   config: McpServerConfig,
   mcpName: string,
   args: Record<string, unknown>,
-  requestOptions: { timeout: number },
+  requestOptions: RequestOptions,
+  onProgress?: (progress: McpProgress) => void,
 ): Promise<McpToolResult> {
-  const result = (await client.callTool({ name: mcpName, arguments: args }, undefined, requestOptions)) as CallToolResult;
+  const { scrub } = secretScrubber(config);
+  const onprogress =
+    onProgress &&
+    (({ progress, total, message }: McpProgress) =>
+      onProgress({ progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message: scrub(message) }) }));
+  const result = (await client.callTool({ name: mcpName, arguments: args }, undefined, {
+    ...requestOptions,
+    ...(onprogress ? { onprogress } : {}),
+  })) as CallToolResult;
   const answer: McpToolResult = {
     content: result.content,
     isError: result.isError === true,
     ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
   };
-  return scrubToolResult(answer, secretScrubber(config).scrub);
+  return scrubToolResult(answer, scrub);
 }

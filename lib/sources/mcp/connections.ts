@@ -1,7 +1,10 @@
 import "server-only";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ToolshedError } from "../../errors";
 import type { McpServerConfig } from "./config";
 import {
+  answerAfterNotifications,
   callToolOn,
   close,
   describeFailure,
@@ -12,9 +15,12 @@ import {
   sdkTimeout,
   withDeadline,
   type Connection,
+  type McpCallOptions,
   type McpServerListing,
   type McpToolResult,
+  type RequestOptions,
 } from "./client";
+import { MCP_CONNECT_TIMEOUT_ENV, openingMessage } from "./opening";
 
 interface Live {
   connection: Connection;
@@ -27,23 +33,31 @@ interface Live {
 interface Attempt {
   fingerprint: string;
   promise: Promise<Connection>;
+  /** What it waits for, since when (McpConnections.openingOf). */
+  opening: McpOpening;
   /** Set by `disconnect` while the handshake runs: the connection is closed as soon as it is open. */
   cancel: { requested: boolean };
+}
+
+/** A connection being opened: since when, and what it waits for, in words for the operator. */
+export interface McpOpening {
+  since: Date;
+  message: string;
 }
 
 export interface McpConnectionTimeouts {
   connectTimeoutMs: number;
   listTimeoutMs: number;
   callTimeoutMs: number;
+  /** After a request timed out: how long the server has to answer a ping before it counts as wedged and is restarted. */
+  pingTimeoutMs: number;
 }
 
 /** A cold `npx -y <server>` downloads its package before it answers: 17 s was seen, so a minute. */
-const DEFAULT_TIMEOUTS: McpConnectionTimeouts = { connectTimeoutMs: 60_000, listTimeoutMs: 10_000, callTimeoutMs: 60_000 };
+const DEFAULT_TIMEOUTS: McpConnectionTimeouts = { connectTimeoutMs: 60_000, listTimeoutMs: 10_000, callTimeoutMs: 60_000, pingTimeoutMs: 5_000 };
 
 /** How long a tool call may take on its server before it fails as a timeout. */
 export const MCP_CALL_TIMEOUT_ENV = "TOOLSHED_MCP_CALL_TIMEOUT_MS";
-/** How long a server may take to start and complete the MCP handshake. */
-export const MCP_CONNECT_TIMEOUT_ENV = "TOOLSHED_MCP_CONNECT_TIMEOUT_MS";
 
 type Env = Record<string, string | undefined>;
 
@@ -58,20 +72,36 @@ function millisecondsFromEnv(variable: string, fallback: number, env: Env): numb
 export const mcpCallTimeoutMs = (env: Env = process.env) => millisecondsFromEnv(MCP_CALL_TIMEOUT_ENV, DEFAULT_TIMEOUTS.callTimeoutMs, env);
 export const mcpConnectTimeoutMs = (env: Env = process.env) => millisecondsFromEnv(MCP_CONNECT_TIMEOUT_ENV, DEFAULT_TIMEOUTS.connectTimeoutMs, env);
 
+/** What a connection's owner is told besides its loss (see McpConnections). */
+export interface McpConnectionEvents {
+  onListChanged?: (key: string) => void;
+  onOpening?: (key: string, opening: McpOpening) => void;
+}
+
 /**
  * Long-lived connections to MCP servers, one per key (e.g. `catalog/server`), as an agent host
- * keeps them: a stdio server runs as long as it is connected. When a connection drops without
- * being asked to (the process died, the HTTP server went away), `onLost` is told at once, so the
- * registry can take the server's tools out of "registered" without waiting for the next sync.
+ * keeps them: a stdio server runs as long as it is connected, and every caller's requests share
+ * it. A request that times out or is given up is cancelled on its own (the server is sent
+ * `notifications/cancelled`); the connection is closed only when the server is gone or wedged.
+ * When a connection drops without being asked to (the process died, the HTTP server went away),
+ * `onLost` is told at once, so the registry can take the server's tools out of "registered"
+ * without waiting for the next sync; when a server says its tools changed
+ * (`notifications/tools/list_changed`), `onListChanged` is told, so the registry lists them again;
+ * `onOpening` is told each time a connection starts to be opened, with what it waits for.
  */
 export class McpConnections {
   private readonly live = new Map<string, Live>();
   private readonly opening = new Map<string, Attempt>();
   private readonly timeouts: McpConnectionTimeouts;
+  /** The ping each connection is answering after a timeout: concurrent timeouts share one. */
+  private readonly pings = new WeakMap<Connection, Promise<boolean>>();
+  /** Why a connection was closed as wedged: what its requests still in flight fail with. */
+  private readonly wedged = new WeakMap<Connection, McpSourceError>();
 
   constructor(
     private readonly onLost: (key: string, reason: string) => void,
     timeouts: Partial<McpConnectionTimeouts> = {},
+    private readonly events: McpConnectionEvents = {},
   ) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
   }
@@ -80,18 +110,24 @@ export class McpConnections {
     return this.live.has(key);
   }
 
+  /** The key's connection while it is being opened (its server starting, its handshake running). */
+  openingOf(key: string): McpOpening | undefined {
+    return this.opening.get(key)?.opening;
+  }
+
   /** Lists the server's tools on its connection, connecting (or reconnecting) first if needed. */
   async list(key: string, rawConfig: McpServerConfig): Promise<McpServerListing> {
     const { connection, config } = await this.connect(key, rawConfig);
-    return this.run(key, config, connection, this.timeouts.listTimeoutMs, "list its tools", (requestOptions) =>
+    return this.run(key, config, connection, this.timeouts.listTimeoutMs, "list its tools", undefined, (requestOptions) =>
       listToolsOn(connection.client, config, requestOptions),
     );
   }
 
-  async call(key: string, rawConfig: McpServerConfig, mcpName: string, args: Record<string, unknown>): Promise<McpToolResult> {
+  /** Calls a tool; `options.signal` gives the call up, `options.onProgress` hears the server's progress notifications. */
+  async call(key: string, rawConfig: McpServerConfig, mcpName: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<McpToolResult> {
     const { connection, config } = await this.connect(key, rawConfig);
-    return this.run(key, config, connection, this.timeouts.callTimeoutMs, `answer the call to ${mcpName}`, (requestOptions) =>
-      callToolOn(connection.client, config, mcpName, args, requestOptions),
+    return this.run(key, config, connection, this.timeouts.callTimeoutMs, `answer the call to ${mcpName}`, options.signal, (requestOptions) =>
+      callToolOn(connection.client, config, mcpName, args, requestOptions, options.onProgress),
     );
   }
 
@@ -149,8 +185,10 @@ export class McpConnections {
     }
     // No await between the checks above and registering the attempt: nobody else can start one.
     const cancel = { requested: false };
-    const attempt: Attempt = { fingerprint, cancel, promise: this.open(key, config, fingerprint, cancel) };
+    const opening = { since: new Date(), message: openingMessage(config, this.timeouts.connectTimeoutMs) };
+    const attempt: Attempt = { fingerprint, cancel, opening, promise: this.open(key, config, fingerprint, cancel) };
     this.opening.set(key, attempt);
+    this.events.onOpening?.(key, opening);
     const settled = () => {
       if (this.opening.get(key) === attempt) this.opening.delete(key);
     };
@@ -182,6 +220,7 @@ export class McpConnections {
       await close(connection, false);
       throw new McpSourceError("connection", config.name, `The connection to the MCP server "${config.name}" was closed while it was being opened.`);
     }
+    answerAfterNotifications(connection);
     connection.client.onclose = () => {
       if (entry.closing || this.live.get(key) !== entry) return;
       this.live.delete(key);
@@ -189,33 +228,121 @@ export class McpConnections {
       const how = config.transport === "stdio" ? "the server process exited" : "the connection closed";
       this.onLost(key, `Disconnected: ${how}.${tail ? ` The server wrote to stderr: ${tail}` : ""}`);
     };
+    // Only while this is the key's connection: a replaced or closing one has nothing to say.
+    connection.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (!entry.closing && this.live.get(key) === entry) this.events.onListChanged?.(key);
+    });
     this.live.set(key, entry);
     return connection;
   }
 
-  /** Runs a request within its deadline; a failure closes the connection so the next use starts afresh. */
+  /**
+   * Runs one request within its deadline. A timeout, or the caller's signal, cancels that request
+   * only; the connection is closed only when the server is gone (an HTTP server that cannot be
+   * reached or lost the session) or wedged (see `failed`).
+   */
   private async run<T>(
     key: string,
     config: McpServerConfig,
     connection: Connection,
     timeoutMs: number,
     label: string,
-    work: (requestOptions: { timeout: number }) => Promise<T>,
+    signal: AbortSignal | undefined,
+    work: (requestOptions: RequestOptions) => Promise<T>,
   ): Promise<T> {
+    const request = new AbortController();
+    let stop: (error: McpSourceError) => void = () => undefined;
+    const stopped = new Promise<never>((_, reject) => {
+      stop = (error) => {
+        // Aborting the request makes the SDK send the server `notifications/cancelled` for it, with this reason.
+        request.abort(error.message);
+        reject(error);
+      };
+    });
+    const timer = setTimeout(
+      () => stop(new McpSourceError("timeout", config.name, `The MCP server "${config.name}" did not ${label} within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const givenUp = () => stop(new McpSourceError("cancelled", config.name, `The caller gave up waiting for the MCP server "${config.name}" to ${label}`));
+    signal?.addEventListener("abort", givenUp, { once: true });
     try {
-      return await withDeadline(
-        work(sdkTimeout(timeoutMs)),
-        timeoutMs,
-        () => new McpSourceError("timeout", config.name, `The MCP server "${config.name}" did not ${label} within ${timeoutMs} ms`),
-      );
+      if (signal?.aborted) givenUp();
+      return await Promise.race([stopped, work({ ...sdkTimeout(timeoutMs), signal: request.signal })]);
     } catch (error) {
-      const entry = this.live.get(key);
-      if (entry?.connection === connection) {
-        entry.closing = true;
-        this.live.delete(key);
-      }
-      await close(connection, true);
-      throw describeFailure(error, config, connection.stderrTail());
+      throw describeFailure(await this.failed(key, config, connection, error), config, connection.stderrTail());
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", givenUp);
     }
   }
+
+  /**
+   * What a failed request reports, once the connection was closed if the failure says the server
+   * is gone or wedged: after a timeout, a server still connected that answers not even a ping is
+   * wedged, and restarted.
+   */
+  private async failed(key: string, config: McpServerConfig, connection: Connection, error: unknown): Promise<unknown> {
+    const timedOut = error instanceof McpSourceError && error.failure === "timeout";
+    if (timedOut && this.live.get(key)?.connection === connection && !(await this.answersPing(connection))) {
+      this.wedged.set(connection, this.wedged.get(connection) ?? wedgedError(config, this.timeouts.pingTimeoutMs));
+    }
+    const wedged = this.wedged.get(connection);
+    if (wedged) {
+      // Started again at once, for the callers still using it: lost only if it does not start.
+      if (this.drop(key, connection)) {
+        this.connect(key, config).catch((restart: unknown) =>
+          this.onLost(key, `${wedged.message}. Restarting it failed: ${describeFailure(restart, config, "").message}`),
+        );
+      }
+      return wedged;
+    }
+    if (config.transport === "http" && isConnectionLoss(error) && this.drop(key, connection)) {
+      this.onLost(key, `Disconnected: ${describeFailure(error, config, "").message}`);
+    }
+    return error;
+  }
+
+  /**
+   * Whether a server whose request timed out still answers a ping: a slow tool on a working
+   * server does, a wedged server (its process stuck, its HTTP endpoint gone silent) does not. Any
+   * answer, an error too, counts.
+   */
+  private answersPing(connection: Connection): Promise<boolean> {
+    let ping = this.pings.get(connection);
+    if (!ping) {
+      ping = connection.client.ping({ timeout: this.timeouts.pingTimeoutMs }).then(
+        () => true,
+        (error: unknown) => error instanceof McpError && error.code !== ErrorCode.RequestTimeout && error.code !== ErrorCode.ConnectionClosed,
+      );
+      const settled = () => this.pings.delete(connection);
+      ping.then(settled, settled);
+      this.pings.set(connection, ping);
+    }
+    return ping;
+  }
+
+  /** Closes a connection found dead, if it is still the key's; true for the one caller that closed it. */
+  private drop(key: string, connection: Connection): boolean {
+    const entry = this.live.get(key);
+    if (entry?.connection !== connection) return false;
+    entry.closing = true;
+    this.live.delete(key);
+    void close(connection, true);
+    return true;
+  }
+}
+
+function wedgedError(config: McpServerConfig, pingTimeoutMs: number): McpSourceError {
+  const restarted = config.transport === "stdio" ? "its process was ended and started again" : "its connection was closed and opened again";
+  return new McpSourceError(
+    "timeout",
+    config.name,
+    `The MCP server "${config.name}" stopped answering (not even a ping within ${pingTimeoutMs} ms) and was restarted: ${restarted}, and the calls it had not answered were given up`,
+  );
+}
+
+/** An HTTP request's failure that says the server is gone: unreachable, failing, or without the session. */
+function isConnectionLoss(error: unknown): boolean {
+  if (error instanceof TypeError && error.message === "fetch failed") return true;
+  return error instanceof StreamableHTTPError && error.code !== undefined && (error.code === 404 || error.code >= 500);
 }

@@ -1,7 +1,9 @@
 export { adaptMcpTools, type McpToolDraft, type McpToolProblem } from "./adapt";
 export {
   McpSourceError,
+  type McpCallOptions,
   type McpFailure,
+  type McpProgress,
   type McpServerInfo,
   type McpServerListing,
   type McpToolResult,
@@ -19,13 +21,13 @@ export {
 } from "./config";
 export {
   MCP_CALL_TIMEOUT_ENV,
-  MCP_CONNECT_TIMEOUT_ENV,
   mcpCallTimeoutMs,
   mcpConnectTimeoutMs,
   McpConnections,
   type McpConnectionTimeouts,
 } from "./connections";
 export { registryNamesForServer } from "./names";
+export { MCP_CONNECT_TIMEOUT_ENV, openingMessage } from "./opening";
 export {
   DEFAULT_MCP_RESULT_MAX_CHARS,
   isMcpToolResult,

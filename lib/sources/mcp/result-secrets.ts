@@ -48,11 +48,14 @@ export function scrubToolResult(result: McpToolResult, scrub: Scrub): McpToolRes
 
 const PROSE_FIELDS = new Set(["description", "title"]);
 
+/** Where a server puts whatever it likes: masked whole, keys and values. */
+const FREE_FIELD = "_meta";
+
 /**
  * A listed tool with every secret masked in its prose (descriptions and titles, its schemas'
- * included), where a server may echo what it was sent. Names, property names and enum values are
- * left alone: they are what calls are made with, and a configuration value that is no secret (say,
- * an env `FORMAT=json`) may well be one of them.
+ * included) and anywhere in its `_meta`, where a server may echo what it was sent. Names, property
+ * names and enum values are left alone: they are what calls are made with, and a configuration
+ * value that is no secret (say, an env `FORMAT=json`) may well be one of them.
  */
 export function scrubToolDefinition<T>(definition: T, scrub: Scrub): T {
   if (Array.isArray(definition)) return definition.map((item) => scrubToolDefinition(item, scrub)) as T;
@@ -60,7 +63,7 @@ export function scrubToolDefinition<T>(definition: T, scrub: Scrub): T {
   return Object.fromEntries(
     Object.entries(definition).map(([key, value]) => [
       key,
-      PROSE_FIELDS.has(key) && typeof value === "string" ? scrub(value) : scrubToolDefinition(value, scrub),
+      key === FREE_FIELD ? scrubJson(value, scrub) : PROSE_FIELDS.has(key) && typeof value === "string" ? scrub(value) : scrubToolDefinition(value, scrub),
     ]),
   ) as T;
 }

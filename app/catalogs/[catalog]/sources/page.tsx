@@ -6,7 +6,7 @@ import { listAgents } from "@/db/queries/agents";
 import { listMcpServers } from "@/db/queries/mcp-servers";
 import { SourcesPage, type LocalSourcesSummary, type Transport } from "@/components/sources-page";
 import { isInstanceAdmin } from "@/lib/auth/policy";
-import { allowsPrivateAddresses } from "@/lib/sources/mcp";
+import { allowsPrivateAddresses, mcpConnectTimeoutMs } from "@/lib/sources/mcp";
 
 export const metadata = { title: "Sources" };
 
@@ -33,7 +33,7 @@ export default async function SourcesRoute({ params }: { params: Promise<{ catal
     errors: local.errors,
   };
   const agents = (await listAgents(db, catalog)).map(({ name, description, mode }) => ({ name, description, mode }));
-  const servers = (await listMcpServers(db, catalog)).map((server) => mcpServerViewFor(server, access));
+  const servers = (await listMcpServers(db, catalog)).map((server) => mcpServerViewFor(catalog, server, access));
   return (
     <SourcesPage
       catalogId={catalog}
@@ -43,6 +43,7 @@ export default async function SourcesRoute({ params }: { params: Promise<{ catal
       renderedAt={Date.now()}
       addableTransports={addableTransports}
       mayReload={instanceAdmin}
+      connectTimeoutMs={mcpConnectTimeoutMs()}
     />
   );
 }

@@ -9,7 +9,7 @@ import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 type Params = { catalog: string };
 
 export const GET = catalogRoute<Params>("read", async ({ params, access }) =>
-  Response.json({ servers: (await listMcpServers(getDb(), params.catalog)).map((server) => mcpServerViewFor(server, access)) }),
+  Response.json({ servers: (await listMcpServers(getDb(), params.catalog)).map((server) => mcpServerViewFor(params.catalog, server, access)) }),
 );
 
 /**

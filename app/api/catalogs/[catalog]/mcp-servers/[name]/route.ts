@@ -8,7 +8,7 @@ import { refuseOtherMethods } from "@/lib/http";
 type Params = { catalog: string; name: string };
 
 export const GET = catalogRoute<Params>("read", async ({ params, access }) =>
-  Response.json({ server: mcpServerViewFor(await getMcpServer(getDb(), params.catalog, params.name), access) }),
+  Response.json({ server: mcpServerViewFor(params.catalog, await getMcpServer(getDb(), params.catalog, params.name), access) }),
 );
 
 /** Removes the server and its tools (their audit history stays) and closes its connection. */

@@ -1,0 +1,168 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { toast } from "sonner";
+import { deleteMcpServerAction, syncMcpServerAction } from "@/app/catalogs/[catalog]/sources/actions";
+import type { McpServerView } from "@/db/queries/mcp-servers";
+import { useCan } from "./catalog-access";
+import { ConfirmButton } from "./confirm-button";
+import { RelativeTime } from "./relative-time";
+
+/** The query of the catalog's servers, which the Sources page polls. */
+export const mcpServersKey = (catalogId: string) => ["mcp-servers", catalogId] as const;
+
+const STATUS_CLASS: Record<McpServerView["status"], string> = { connected: "ok", error: "off", never: "", starting: "warn" };
+
+/** One MCP server of the Sources page: its configuration, status, tools, and (for admins) sync and delete. */
+export function McpServerRow({ catalogId, server, now }: { catalogId: string; server: McpServerView; now: number }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const settle = () => {
+    void queryClient.invalidateQueries({ queryKey: mcpServersKey(catalogId) });
+    router.refresh();
+  };
+  const sync = useMutation({
+    mutationFn: async () => {
+      const result = await syncMcpServerAction(catalogId, server.name);
+      if (!result.ok) throw new Error(result.error.message);
+      return result.data;
+    },
+    onSuccess: ({ sync: outcome, server: after }) => {
+      queryClient.setQueryData<McpServerView[]>(mcpServersKey(catalogId), (list) => list?.map((item) => (item.name === after.name ? after : item)));
+      if (outcome.error) toast.error(`Could not sync ${server.name}`, { description: outcome.error, duration: 10_000 });
+      else toast.success(`Synced ${server.name}: ${syncCounts(outcome)}`);
+    },
+    onError: (error) => toast.error(`Could not sync ${server.name}`, { description: error.message }),
+    onSettled: settle,
+  });
+  const remove = useMutation({
+    mutationFn: async () => {
+      const result = await deleteMcpServerAction(catalogId, server.name);
+      if (!result.ok) throw new Error(result.error.message);
+    },
+    onSuccess: () => toast.success(`Deleted MCP server ${server.name}`),
+    onError: (error) => toast.error(error.message),
+    onSettled: settle,
+  });
+  const isAdmin = useCan("admin");
+  const config = server.config;
+  const toolsHref = `/catalogs/${catalogId}/tools?source=mcp&q=${encodeURIComponent(`${server.name}__`)}`;
+  return (
+    <>
+      <tr data-testid={`mcp-server-${server.name}`} data-status={server.status}>
+        <td className="name">{server.name}</td>
+        <td className="small">
+          <span className="badge">{config.transport}</span>{" "}
+          {config.transport === "stdio" ? (
+            <>
+              <code data-testid={`mcp-command-${server.name}`}>
+                {[config.command, ...(config.args ?? []).map((arg) => (typeof arg === "string" ? arg : arg.value))].join(" ")}
+              </code>
+              <SecretList values={config.env} separator="=" testId={`mcp-env-${server.name}`} />
+            </>
+          ) : (
+            <>
+              <code data-testid={`mcp-url-${server.name}`}>{config.url}</code>
+              <SecretList values={config.headers} separator=": " testId={`mcp-headers-${server.name}`} />
+            </>
+          )}
+        </td>
+        <td>
+          <span className={`badge ${STATUS_CLASS[server.status]}`} data-testid={`mcp-status-${server.name}`}>
+            {server.status}
+          </span>
+        </td>
+        <td className="small" data-testid={`mcp-last-sync-${server.name}`}>
+          {server.lastSyncAt ? <RelativeTime iso={server.lastSyncAt} now={now} /> : <span className="faint">never</span>}
+        </td>
+        <td className="small" style={{ whiteSpace: "nowrap" }}>
+          <Link href={toolsHref} data-testid={`mcp-tools-${server.name}`} title="Show these tools on the Tools page">
+            {server.registeredCount} / {server.toolCount} registered
+          </Link>
+        </td>
+        <td className="small" data-testid={`mcp-info-${server.name}`}>
+          {server.serverInfo ? (
+            <>
+              {server.serverInfo.title ?? server.serverInfo.name} <span className="faint">{server.serverInfo.version}</span>
+            </>
+          ) : (
+            <span className="faint">unknown</span>
+          )}
+        </td>
+        <td>
+          {isAdmin && (
+            <div className="row" style={{ justifyContent: "flex-end", flexWrap: "nowrap" }}>
+              <button
+                type="button"
+                className="small-button"
+                onClick={() => sync.mutate()}
+                disabled={sync.isPending || remove.isPending}
+                data-testid={`mcp-sync-${server.name}`}
+              >
+                {sync.isPending ? "Syncing…" : "Sync"}
+              </button>
+              <ConfirmButton
+                label={remove.isPending ? "Deleting…" : "Delete"}
+                className="danger small-button"
+                title={`Delete MCP server ${server.name}?`}
+                body="Its connection is closed and its tools leave the catalog; their audit history stays."
+                confirmLabel="Delete server"
+                onConfirm={() => remove.mutate()}
+                testId={`mcp-delete-${server.name}`}
+              />
+            </div>
+          )}
+        </td>
+      </tr>
+      {server.starting ? (
+        <tr className="sources-error-row">
+          <td colSpan={7}>
+            <div className="sources-warn-box small" role="status" data-testid={`mcp-starting-${server.name}`}>
+              <b>Starting</b> (<RelativeTime iso={server.starting.since} now={now} />
+              ): <span className="sources-pre">{server.starting.message}</span>
+            </div>
+          </td>
+        </tr>
+      ) : (
+        server.lastError && (
+          <tr className="sources-error-row">
+            <td colSpan={7}>
+              <div
+                className={server.status === "error" ? "error-box small" : "sources-warn-box small"}
+                role={server.status === "error" ? "alert" : undefined}
+                data-testid={`mcp-error-${server.name}`}
+              >
+                <b>{server.status === "error" ? "Error" : "Warning"}:</b> <span className="sources-pre">{server.lastError}</span>
+              </div>
+            </td>
+          </tr>
+        )
+      )}
+    </>
+  );
+}
+
+function syncCounts(outcome: { added: string[]; updated: string[]; unregistered: string[]; conflicts: unknown[] }): string {
+  const parts = [`${outcome.added.length} added`, `${outcome.updated.length} updated`, `${outcome.unregistered.length} unregistered`];
+  if (outcome.conflicts.length) parts.push(`${outcome.conflicts.length} name conflict(s)`);
+  return parts.join(", ");
+}
+
+/** Env variables or headers: the names only; their values are secrets and never come back from the server. */
+function SecretList({ values, separator, testId }: { values: Record<string, string> | undefined; separator: string; testId: string }) {
+  const names = Object.keys(values ?? {});
+  if (names.length === 0) return null;
+  return (
+    <div className="sources-secrets" data-testid={testId}>
+      {names.map((name) => (
+        <span key={name} className="tag mono">
+          {name}
+          {separator}
+          {values![name]}
+        </span>
+      ))}
+    </div>
+  );
+}
