@@ -31,8 +31,9 @@ export const MAX_RUNNING_PER_CATALOG = 2;
 const PROGRESS_EVERY_MS = 250;
 
 /**
- * A run's state is its row, which every instance reads, and the instance running it writes its
- * heartbeat at least this often, also while one case waits long on a model selector.
+ * A run's state is its row, which every instance reads; no instance knows what another runs, so
+ * whether a run is still alive is in the row too: the instance running it writes its heartbeat at
+ * least this often, also while one case waits long on a model selector.
  */
 export const EVALUATION_HEARTBEAT_MS = 5_000;
 
