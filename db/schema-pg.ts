@@ -222,6 +222,7 @@ export const evaluations = pgTable(
     createdBy: text("created_by").notNull(),
     createdAt: timestamps.createdAt,
     finishedAt: instant("finished_at"),
+    heartbeatAt: instant("heartbeat_at"),
   },
   (table) => [index("evaluations_catalog_created").on(table.catalogId, table.createdAt)],
 );

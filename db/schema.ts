@@ -243,6 +243,11 @@ export const evaluations = sqliteTable(
     createdBy: text("created_by").notNull(),
     createdAt: timestamps.createdAt,
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+    /**
+     * Written while the run runs (by whichever instance runs it): a running row whose heartbeat is
+     * older than the staleness limit lost its instance, and any instance's read marks it failed.
+     */
+    heartbeatAt: integer("heartbeat_at", { mode: "timestamp_ms" }),
   },
   (table) => [index("evaluations_catalog_created").on(table.catalogId, table.createdAt)],
 );

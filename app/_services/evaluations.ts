@@ -4,11 +4,11 @@ import {
   countRunningEvaluations,
   createEvaluation,
   failEvaluation,
-  failInterruptedEvaluations,
+  failStaleEvaluations,
   finishEvaluation,
   getEvaluation,
   pageEvaluations,
-  reportEvaluationProgress,
+  recordEvaluationHeartbeat,
   type Evaluation,
   type EvaluationSummary,
   type StoredCase,
@@ -30,10 +30,22 @@ export const MAX_RUNNING_PER_CATALOG = 2;
 /** Progress is written at most this often: a local run finishes thousands of cases a second. */
 const PROGRESS_EVERY_MS = 250;
 
-// The runs this process is running; a row still "running" that is not here was cut short by a restart.
-const shared = globalThis as unknown as { toolshedRunningEvaluations?: Set<string> };
-shared.toolshedRunningEvaluations ??= new Set<string>();
-const running = shared.toolshedRunningEvaluations;
+/**
+ * A run's state is its row, which every instance reads; no instance knows what another runs, so
+ * whether a run is still alive is in the row too: the instance running it writes its heartbeat at
+ * least this often, also while one case waits long on a model selector.
+ */
+export const EVALUATION_HEARTBEAT_MS = 5_000;
+
+/**
+ * A running row whose heartbeat is older than this lost its instance (it stopped or crashed), and
+ * the next read of the catalog's runs, on any instance, marks it failed. Six heartbeats: a few
+ * missed writes or a busy event loop do not fail a live run. The instances' clocks must agree to
+ * well within it, as for the leases.
+ */
+export const EVALUATION_STALE_AFTER_MS = 30_000;
+
+const staleBefore = () => new Date(Date.now() - EVALUATION_STALE_AFTER_MS);
 
 /** The selectors a run may name: the local one first, then every other this server has configured. */
 export function availableSelectors(): string[] {
@@ -84,6 +96,13 @@ async function runInBackground(
   const corpus = catalogCorpus(state.catalogId, state.revision, state.tools);
   const indexKey = `${state.catalogId}@${state.revision}:evaluation`;
   let reported = Date.now();
+  // Set once the row is no longer running (another instance took the run for stopped): the run gives up.
+  let abandoned = false;
+  const beat = async (progressDone?: number) => {
+    if (!(await recordEvaluationHeartbeat(db, evaluation.id, progressDone))) abandoned = true;
+  };
+  const heartbeat = setInterval(() => void beat().catch((error: unknown) => console.error("Evaluation heartbeat failed:", error)), EVALUATION_HEARTBEAT_MS);
+  heartbeat.unref();
   try {
     const outcome = await evaluateCases(cases, {
       k: evaluation.k,
@@ -91,16 +110,20 @@ async function runInBackground(
       select: (query, depth) => selector.select({ candidates, messages: [{ role: "user", content: query }], k: depth, indexKey, corpus }),
       summaryOf: (name) => summaries.get(name) ?? "",
       onProgress: async (done) => {
+        if (abandoned) throw new Error("The run was taken for stopped.");
         if (Date.now() - reported < PROGRESS_EVERY_MS) return;
         reported = Date.now();
-        await reportEvaluationProgress(db, evaluation.id, done);
+        await beat(done);
       },
     });
     const stored: StoredCase[] = cases.map((labelled, index) => ({ ...labelled, chosen: outcome.chosen[index] }));
     await finishEvaluation(db, evaluation.id, { metrics: { ...outcome.metrics, fallbacks: outcome.fallbacks }, misses: outcome.misses, cases: stored });
   } catch (error) {
+    if (abandoned) return;
     console.error("Evaluation failed:", error);
     await failEvaluation(db, evaluation.id, error instanceof ToolshedError ? error.message : "Internal error: the server log has details.");
+  } finally {
+    clearInterval(heartbeat);
   }
 }
 
@@ -127,10 +150,9 @@ export async function startEvaluation(
     throw ToolshedError.fromFieldErrors(problems, "Cases name tools this catalog does not have");
   }
   const selector = selectorById(request.selector);
-  // One transaction, so that no other request counts the runs, or takes this one for interrupted,
-  // between the count and `running` holding the new run.
+  // One transaction, so that no other request, on this instance or another, starts a run between the count and the new row.
   const evaluation = await writeTransaction(db, async (tx) => {
-    await failInterruptedEvaluations(tx, catalogId, [...running]);
+    await failStaleEvaluations(tx, catalogId, staleBefore());
     if ((await countRunningEvaluations(tx, catalogId)) >= MAX_RUNNING_PER_CATALOG) {
       throw new ToolshedError("conflict", `${MAX_RUNNING_PER_CATALOG} evaluations of this catalog are running: wait for one to finish.`);
     }
@@ -143,20 +165,19 @@ export async function startEvaluation(
       cases: request.cases,
       createdBy: actor,
     });
-    running.add(created.id);
     return created;
   });
-  void runInBackground(db, evaluation, state, selector, request.cases).finally(() => running.delete(evaluation.id));
+  void runInBackground(db, evaluation, state, selector, request.cases);
   return evaluationView(evaluation);
 }
 
 export async function getCatalogEvaluation(db: Db, catalogId: string, id: string) {
-  await failInterruptedEvaluations(db, catalogId, [...running]);
+  await failStaleEvaluations(db, catalogId, staleBefore());
   return evaluationView(await getEvaluation(db, catalogId, id));
 }
 
 export async function listCatalogEvaluations(db: Db, catalogId: string, filter: { setName?: string; limit?: number; cursor?: number }) {
-  await failInterruptedEvaluations(db, catalogId, [...running]);
+  await failStaleEvaluations(db, catalogId, staleBefore());
   const page = await pageEvaluations(db, catalogId, filter);
   return { evaluations: page.evaluations.map(evaluationView), nextCursor: page.nextCursor };
 }

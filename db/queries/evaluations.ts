@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, count, eq, getTableColumns, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, getTableColumns, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
 import type { LabelledCase } from "@/lib/evaluation/cases";
 import type { EvaluationMiss } from "@/lib/evaluation/run";
@@ -58,15 +58,25 @@ export async function createEvaluation(
   await requireCatalog(db, run.catalogId);
   const [row] = await db
     .insert(evaluations)
-    .values({ ...run, id: randomUUID(), status: "running", progressTotal: run.cases.length })
+    .values({ ...run, id: randomUUID(), status: "running", progressTotal: run.cases.length, heartbeatAt: new Date() })
     .returning();
   return { ...toSummary(row), misses: null };
 }
 
-export async function reportEvaluationProgress(db: Db, id: string, done: number): Promise<void> {
-  await db.update(evaluations).set({ progressDone: done }).where(eq(evaluations.id, id));
+/**
+ * Marks the run alive now (and, given, its progress), if it is still running: false once it is not
+ * (another instance took it for stopped, see failStaleEvaluations), for its runner to give up.
+ */
+export async function recordEvaluationHeartbeat(db: Db, id: string, progressDone?: number): Promise<boolean> {
+  const alive = await db
+    .update(evaluations)
+    .set({ heartbeatAt: new Date(), ...(progressDone === undefined ? {} : { progressDone }) })
+    .where(and(eq(evaluations.id, id), eq(evaluations.status, "running")))
+    .returning({ id: evaluations.id });
+  return alive.length > 0;
 }
 
+/** Only a running run is finished or failed: one already taken for stopped stays as it was told. */
 export async function finishEvaluation(
   db: Db,
   id: string,
@@ -75,22 +85,31 @@ export async function finishEvaluation(
   await db
     .update(evaluations)
     .set({ status: "done", metrics: outcome.metrics, misses: outcome.misses, cases: outcome.cases, progressDone: outcome.cases.length, finishedAt: new Date() })
-    .where(eq(evaluations.id, id));
+    .where(and(eq(evaluations.id, id), eq(evaluations.status, "running")));
 }
 
 export async function failEvaluation(db: Db, id: string, error: string): Promise<void> {
-  await db.update(evaluations).set({ status: "failed", error, finishedAt: new Date() }).where(eq(evaluations.id, id));
+  await db
+    .update(evaluations)
+    .set({ status: "failed", error, finishedAt: new Date() })
+    .where(and(eq(evaluations.id, id), eq(evaluations.status, "running")));
 }
 
 /**
- * Marks a catalog's runs that say "running" but are not (the server stopped while they ran) as
- * failed. `running` are the ids this process is running.
+ * Marks a catalog's runs that say "running" but whose heartbeat stopped before `staleBefore` (the
+ * instance running them stopped) as failed. A run without a heartbeat dates from before there was one.
  */
-export async function failInterruptedEvaluations(db: Db, catalogId: string, running: readonly string[]): Promise<void> {
+export async function failStaleEvaluations(db: Db, catalogId: string, staleBefore: Date): Promise<void> {
   await db
     .update(evaluations)
-    .set({ status: "failed", error: "The server stopped before this run finished: run it again.", finishedAt: new Date() })
-    .where(and(eq(evaluations.catalogId, catalogId), eq(evaluations.status, "running"), notInArray(evaluations.id, [...running])));
+    .set({ status: "failed", error: "The server running this evaluation stopped before it finished: run it again.", finishedAt: new Date() })
+    .where(
+      and(
+        eq(evaluations.catalogId, catalogId),
+        eq(evaluations.status, "running"),
+        or(isNull(evaluations.heartbeatAt), lt(evaluations.heartbeatAt, staleBefore)),
+      ),
+    );
 }
 
 export async function countRunningEvaluations(db: Db, catalogId: string): Promise<number> {

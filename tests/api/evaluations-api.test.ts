@@ -1,12 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as evaluationRoute from "@/app/api/catalogs/[catalog]/evaluations/[id]/route";
 import * as evaluationsRoute from "@/app/api/catalogs/[catalog]/evaluations/route";
 import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
-import { availableSelectors } from "@/app/_services/evaluations";
+import { availableSelectors, EVALUATION_HEARTBEAT_MS, EVALUATION_STALE_AFTER_MS } from "@/app/_services/evaluations";
 import type { Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { countDecisions } from "@/db/queries/decisions";
-import { countRunningEvaluations } from "@/db/queries/evaluations";
+import { countRunningEvaluations, createEvaluation, failStaleEvaluations } from "@/db/queries/evaluations";
 import { createCustomTool } from "@/db/queries/tools";
 import { resetRateLimits } from "@/app/_services/rate-limits";
 import { createLocalSelector } from "@/lib/selection/local-selector";
@@ -39,6 +39,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.useRealTimers();
   delete SELECTORS.toolshedSelectors;
   delete process.env.TOOLSHED_RATE_LIMIT_MODEL;
   resetRateLimits();
@@ -169,5 +170,94 @@ describe("POST /api/catalogs/{c}/evaluations", () => {
     const localRun = await start({ cases: CASES, selector: "local" });
     expect(localRun.status).toBe(202);
     await finished(localRun.body.evaluation.id);
+  });
+});
+
+/** A test double of a selector whose first call waits until `release()`: a case that takes long, as a model's may. */
+function gatedSelector() {
+  const local = createLocalSelector();
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let calls = 0;
+  const selector: Selector = {
+    id: "local",
+    async select(input) {
+      if (++calls === 1) await gate;
+      return local.select(input);
+    },
+  };
+  return { selector, release, calls: () => calls };
+}
+
+/** Lets the database writes that heartbeats started land (real time: only Date and intervals are faked). */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe("a run's state in the database, for every instance", () => {
+  it("reports a run that another instance runs as running while its heartbeat is fresh, and as failed once it is stale", async () => {
+    // Written as another instance would have: this process is not running it.
+    const other = await createEvaluation(db, {
+      catalogId: CATALOG,
+      revision: 1,
+      setName: "elsewhere",
+      selector: "local",
+      k: 3,
+      cases: CASES,
+      createdBy: "test",
+    });
+    expect((await read(other.id)).body.evaluation).toMatchObject({ status: "running", error: null });
+    expect((await list()).body.evaluations[0]).toMatchObject({ id: other.id, status: "running" });
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + EVALUATION_STALE_AFTER_MS - 1_000);
+    expect((await read(other.id)).body.evaluation.status).toBe("running");
+
+    vi.setSystemTime(Date.now() + 2_000);
+    const { evaluation } = (await read(other.id)).body;
+    expect(evaluation).toMatchObject({
+      status: "failed",
+      error: "The server running this evaluation stopped before it finished: run it again.",
+      metrics: null,
+    });
+    expect(evaluation.finishedAt).not.toBeNull();
+    expect(await countRunningEvaluations(db, CATALOG)).toBe(0);
+  });
+
+  it("keeps a run alive with heartbeats while one case takes longer than the staleness limit", async () => {
+    const gated = gatedSelector();
+    SELECTORS.toolshedSelectors = { local: gated.selector, aux: createLocalSelector() };
+    vi.useFakeTimers({ toFake: ["Date", "setInterval", "clearInterval"] });
+    const { id } = (await start({ cases: CASES, selector: "local" })).body.evaluation;
+
+    for (let waited = 0; waited <= EVALUATION_STALE_AFTER_MS; waited += EVALUATION_HEARTBEAT_MS) {
+      await vi.advanceTimersByTimeAsync(EVALUATION_HEARTBEAT_MS);
+      await settle();
+    }
+    expect((await read(id)).body.evaluation).toMatchObject({ status: "running", progress: { done: 0, total: 3 } });
+
+    gated.release();
+    expect((await finished(id)).evaluation).toMatchObject({ status: "done", progress: { done: 3, total: 3 } });
+  });
+
+  it("leaves a run that was taken for stopped failed: its runner gives up and writes no result over it", async () => {
+    const gated = gatedSelector();
+    SELECTORS.toolshedSelectors = { local: gated.selector, aux: createLocalSelector() };
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const { id } = (await start({ cases: CASES, selector: "local" })).body.evaluation;
+
+    // As an instance whose clock runs ahead would: the run's heartbeat looks stale to it.
+    await failStaleEvaluations(db, CATALOG, new Date(Date.now() + 1_000));
+    await vi.advanceTimersByTimeAsync(EVALUATION_HEARTBEAT_MS);
+    await settle();
+    gated.release();
+    await settle();
+
+    const { evaluation } = (await read(id)).body;
+    expect(evaluation).toMatchObject({
+      status: "failed",
+      error: "The server running this evaluation stopped before it finished: run it again.",
+      metrics: null,
+      misses: null,
+    });
+    expect(gated.calls()).toBe(1);
   });
 });

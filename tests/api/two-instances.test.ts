@@ -251,6 +251,34 @@ describe("two instances on one PostgreSQL database", { timeout: 60_000 }, () => 
     expect(await toolNamed(b, "ledger_1499")).toMatchObject({ description: "Reads entry 1499 of the ledger with its amounts." });
   });
 
+  it("follows on B an evaluation that A runs, to the result A reports", async () => {
+    const tools = [
+      { name: "refund_payment", summary: "Refunds a card payment to the customer." },
+      { name: "book_room", summary: "Books a meeting room for a time slot." },
+    ];
+    for (const tool of tools) await send(a, "POST", "/api/catalogs/team/tools", { ...tool, description: tool.summary, inputSchema: { type: "object" } });
+    // Many cases, so that the run is still running while B reads it.
+    const cases = Array.from({ length: 2_000 }, (_, index) =>
+      index % 2 === 0
+        ? { query: `refund the card payment of order ${index}`, expected: ["refund_payment"] }
+        : { query: `book a meeting room for team ${index}`, expected: ["book_room"] },
+    );
+    const { evaluation } = await send(a, "POST", "/api/catalogs/team/evaluations", { cases, k: 3, selector: "local", name: "across" });
+    const seen: { status: string; progress: { done: number; total: number }; error: string | null }[] = [];
+    let followed: (typeof seen)[number];
+    for (;;) {
+      followed = (await send(b, "GET", evaluation.url)).evaluation;
+      seen.push(followed);
+      if (followed.status !== "running") break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(seen[0]).toMatchObject({ status: "running", progress: { total: 2_000 } });
+    expect(followed).toMatchObject({ status: "done", error: null, progress: { done: 2_000, total: 2_000 } });
+    expect((await send(a, "GET", evaluation.url)).evaluation).toEqual(followed);
+    const listed = (await send(b, "GET", "/api/catalogs/team/evaluations?name=across")).evaluations;
+    expect(listed).toEqual([expect.objectContaining({ id: evaluation.id, status: "done" })]);
+  });
+
   it("serves one MCP gateway session from either instance: opened on A, searched on B, called and approved across both, told of changes on B's stream", async () => {
     await send(a, "POST", "/api/catalogs/team/agents", {
       name: "asking",

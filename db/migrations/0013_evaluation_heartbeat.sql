@@ -1,0 +1,1 @@
+ALTER TABLE `evaluations` ADD `heartbeat_at` integer;
