@@ -51,6 +51,7 @@ export default defineConfig({
             "tests/db/schema-parity.test.ts",
             "tests/db/postgres-migrate.test.ts",
             "tests/db/server-only.test.ts",
+            "tests/db/import-cycles.test.ts",
           ],
           globalSetup: ["tests/support/postgres-global-setup.ts"],
           setupFiles: ["tests/support/postgres-cleanup.ts"],

@@ -6,7 +6,7 @@ import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { importJobAction, previewImportAction, startImportAction } from "@/app/catalogs/[catalog]/tools/actions";
 import type { ImportPreview, PreviewedTool } from "@/db/import-job";
-import type { ImportResult } from "@/db/queries/tool-import";
+import type { ImportResult } from "@/lib/catalogs/import-plan";
 import { queryKeys } from "./api-client";
 import { JsonFileButton } from "./json-file-button";
 import { settleAction } from "./save-state";

@@ -1,10 +1,12 @@
 import "server-only";
 import { checkImportSize, parseImport, type ImportedTool } from "@/lib/catalogs/exchange";
-import { type ErrorCode, ToolshedError } from "@/lib/errors";
+import type { ImportProgress } from "@/lib/catalogs/import-job";
+import type { ImportedField, ImportResult } from "@/lib/catalogs/import-plan";
+import { ToolshedError } from "@/lib/errors";
 import type { FieldError } from "@/lib/tools/validate";
 import type { Db } from "./client";
 import { getCatalog } from "./queries/catalogs";
-import { importDrafts, planImport, type ImportedField, type ImportResult } from "./queries/tool-import";
+import { importDrafts, planCatalogImport } from "./queries/tool-import";
 
 /**
  * An import to run: the document as UTF-8 bytes or text of JSON (an HTTP body, a file: decoded
@@ -16,22 +18,6 @@ export interface ImportJobInput {
   bytes?: Uint8Array;
   text?: string;
   document?: unknown;
-}
-
-export interface ImportProgress {
-  /** Tools validated so far (all of them once the job writes). */
-  done: number;
-  /** Tools in the document; 0 until it is read. */
-  total: number;
-  phase: "reading" | "validating" | "writing";
-}
-
-/** Why a job failed, in the API's error shape: what failed, and every problem with its field. */
-export interface ImportJobError {
-  code: ErrorCode | "internal";
-  message: string;
-  field?: string;
-  problems?: FieldError[];
 }
 
 /** How often (in tools) validation reports progress. */
@@ -151,7 +137,7 @@ export async function previewImportJob(db: Db, input: ImportJobInput, report: (p
   report({ done: 0, total: 0, phase: "reading" });
   const checked = checkImport(readDocument(input), (done, total) => report({ done, total, phase: "validating" }));
   const { revision } = await getCatalog(db, input.catalogId);
-  const plan = await planImport(db, input.catalogId, checked.tools);
+  const plan = await planCatalogImport(db, input.catalogId, checked.tools);
   const placeOf = new Map(checked.tools.map((tool, position) => [tool.name, checked.indexes[position]]));
   const placed = (name: string): PreviewedTool => ({ name, index: placeOf.get(name)! });
   return {

@@ -3,8 +3,9 @@ import { Worker } from "node:worker_threads";
 import { ToolshedError, type ErrorCode } from "@/lib/errors";
 import type { FieldError } from "@/lib/tools/validate";
 import { type DatabaseLocation, locationOf, type Db } from "./client";
-import type { ImportJobInput, ImportPreview, ImportProgress } from "./import-job";
-import type { ImportResult } from "./queries/tool-import";
+import type { ImportJobInput, ImportPreview } from "./import-job";
+import type { ImportProgress } from "@/lib/catalogs/import-job";
+import type { ImportResult } from "@/lib/catalogs/import-plan";
 
 /** What a job does: import, or work out what an import would do (a dry run, writing nothing). */
 export type ImportMode = "import" | "preview";

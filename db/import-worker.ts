@@ -9,7 +9,8 @@ import "server-only";
 import { parentPort } from "node:worker_threads";
 import { ToolshedError } from "@/lib/errors";
 import { type DatabaseLocation, type Db, openLocation } from "./client";
-import { previewImportJob, runImportJob, type ImportProgress } from "./import-job";
+import type { ImportProgress } from "@/lib/catalogs/import-job";
+import { previewImportJob, runImportJob } from "./import-job";
 import type { WorkerReply, WorkerRequest } from "./import-runner";
 
 const connections = new Map<string, Db>();

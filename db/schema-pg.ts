@@ -15,12 +15,12 @@ import type { AgentMode, PermissionRule } from "../lib/rules/agents";
 import type { ModelRule } from "../lib/rules/model-rules";
 import type { DefinitionOverride } from "../lib/rules/overrides";
 import type { ProviderProfile } from "../lib/rules/providers";
+import type { ImportJobError, ImportProgress } from "../lib/catalogs/import-job";
+import type { ImportResult } from "../lib/catalogs/import-plan";
 import type { McpServerConfig } from "../lib/sources/mcp/config";
 import type { PinnedDefinition } from "../lib/tools/pinning";
 import type { DecisionKind, DecisionPath } from "../lib/selection/types";
 import type { InputSchema, ToolMeta, ToolRequirements, ToolSource } from "../lib/tools/types";
-import type { ImportJobError, ImportProgress } from "./import-job";
-import type { ImportResult } from "./queries/tool-import";
 import type { EvaluationCase, GatewayClientHello, TeamRole, TokenScope } from "./schema";
 
 /** A JSON value stored as its text, as SQLite's `text({ mode: "json" })`: keys keep their order. */

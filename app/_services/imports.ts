@@ -1,10 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { type Db, isPostgres } from "@/db/client";
-import type { ImportJobError, ImportJobInput, ImportPreview, ImportProgress } from "@/db/import-job";
+import type { ImportJobInput, ImportPreview } from "@/db/import-job";
 import { runImport, runImportPreview } from "@/db/import-runner";
 import { deleteImportJobsFinishedBefore, findImportJob, saveImportJob } from "@/db/queries/import-jobs";
-import type { ImportResult } from "@/db/queries/tool-import";
+import type { ImportJobError, ImportProgress } from "@/lib/catalogs/import-job";
+import type { ImportResult } from "@/lib/catalogs/import-plan";
 import { notFound, ToolshedError } from "@/lib/errors";
 
 /**

@@ -13,7 +13,8 @@ import {
   recordMcpHealth,
   scrubMcpServerText,
 } from "@/db/queries/mcp-servers";
-import { deleteSourceTools, sourceRefsOf, syncSourceTools, type SourceSyncResult, type SourceToolDraft } from "@/db/queries/source-tools";
+import { deleteSourceTools, sourceRefsOf, syncSourceTools } from "@/db/queries/source-tools";
+import type { SourceSyncResult, SourceToolDraft } from "@/lib/sources/sync-plan";
 import type { ToolRecord } from "@/db/queries/tools";
 import { actorOf, requireInstanceAdmin, type Principal } from "@/lib/auth/policy";
 import { ToolshedError } from "@/lib/errors";

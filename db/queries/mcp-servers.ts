@@ -13,12 +13,13 @@ import {
   type McpConfigSecrets,
   type McpServerConfig,
 } from "@/lib/sources/mcp";
+import type { SourceSyncResult, SourceToolDraft } from "@/lib/sources/sync-plan";
 import { writeTransaction, type Db } from "../client";
 import { auditEntries, mcpServers, tools } from "../tables";
 import type { McpServerRow } from "../schema";
 import { recordChanges, recordManyChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
-import { writeSourceListings, type SourceSyncResult, type SourceToolDraft } from "./source-tools";
+import { writeSourceListings } from "./source-tools";
 
 /** A server as pages and the API show it: every secret (env, headers, URL credentials and query values, secret args) is ********. */
 export interface McpServerView {

@@ -1,41 +1,12 @@
 import "server-only";
 import type { Database } from "better-sqlite3";
 import { eq, sql } from "drizzle-orm";
-import type { InputSchema, ToolSource } from "@/lib/tools/types";
+import { type ImportDraft, type ImportPlan, type ImportResult, planImport, type StoredTool } from "@/lib/catalogs/import-plan";
 import { chunkedInsert, chunkedUpdate, insertChunks } from "../chunks";
 import { type Db, isPostgres, sqliteOf, withSqlite, writeTransaction } from "../client";
 import { catalogs, tools } from "../tables";
 import { insertChangeRows, recordChanges } from "./audit";
 import { catalogFingerprint } from "./guards";
-
-/** A validated tool of an import (lib/catalogs/exchange.ts `parseImport`). */
-export interface ImportDraft {
-  name: string;
-  /** Whose definition it is; "custom" when not said. */
-  source?: ToolSource;
-  summary: string;
-  description: string;
-  inputSchema: InputSchema;
-  tags?: string[];
-  enabled?: boolean;
-}
-
-/** A tool of the file left alone, and why. */
-export interface SkippedTool {
-  name: string;
-  reason: string;
-}
-
-/** What an import may change on a tool it updates. */
-export type ImportedField = "summary" | "description" | "inputSchema" | "tags" | "enabled";
-
-export interface ImportResult {
-  created: string[];
-  updated: string[];
-  unchanged: string[];
-  skipped: SkippedTool[];
-  revision: number;
-}
 
 /** What an import reads of the catalog's tools: JSON columns as their text, compared and copied as such. */
 const STORED_COLUMNS = {
@@ -52,22 +23,6 @@ const STORED_COLUMNS = {
   sourceRef: tools.sourceRef,
   meta: sql<string | null>`${tools.meta}`,
 };
-/** A tool as STORED_COLUMNS reads it. */
-interface StoredTool {
-  id: number;
-  name: string;
-  source: ToolSource;
-  summary: string;
-  description: string;
-  inputSchema: string;
-  enabled: boolean;
-  tags: string;
-  registered: boolean;
-  requires: string;
-  sourceRef: string | null;
-  meta: string | null;
-}
-
 /** A row of STORED_COLUMNS as SQLite gives it. */
 type SqliteStoredTool = Omit<StoredTool, "enabled" | "registered"> & { enabled: number; registered: number };
 
@@ -107,25 +62,13 @@ async function storedTools(db: Db, catalogId: string): Promise<Map<string, Store
   });
 }
 
-/** A tool the import updates, as UPDATE_COLUMNS: `managed` when its source defines it (only tags and enabled change then). */
-type UpdateRow = [id: number, managed: boolean, summary: string, description: string, inputSchema: string, tags: string, enabled: boolean, updatedAt: Date];
-
 /**
- * What an import will write, worked out before the write lock is taken: rows to insert, rows to
- * update and audit entries, every JSON value already serialised. `fingerprint` is the state of the
- * catalog it was computed from; the write plans again if the catalog changed meanwhile.
+ * What an import will write, worked out before the write lock is taken (lib/catalogs/import-plan.ts)
+ * from the catalog in the state `fingerprint` names; the write plans again if the catalog changed meanwhile.
  */
-export interface ImportPlan {
+export interface CatalogImportPlan extends ImportPlan {
   catalogId: string;
   fingerprint: string;
-  /** Rows of TOOL_COLUMNS. */
-  inserts: unknown[][];
-  updates: UpdateRow[];
-  /** Rows of STAGED_AUDIT_COLUMNS. */
-  audit: [subject: string, before: string | null, after: string][];
-  result: Omit<ImportResult, "revision">;
-  /** The fields each updated tool changes, by its name. */
-  changedFields: Map<string, ImportedField[]>;
 }
 
 const TOOL_COLUMNS = [
@@ -147,130 +90,34 @@ const TOOL_COLUMNS = [
 const UPDATE_COLUMNS = ["id", "managed", "summary", "description", "input_schema", "tags", "enabled", "updated_at"];
 const STAGED_AUDIT_COLUMNS = ["subject", "before", "after"];
 
-/** The audit snapshot of a stored tool: the same fields, in the same order, as db/queries/tools.ts writes. */
-function storedSnapshot(row: StoredTool) {
-  return {
-    name: row.name,
-    source: row.source,
-    summary: row.summary,
-    description: row.description,
-    inputSchema: JSON.parse(row.inputSchema) as unknown,
-    enabled: row.enabled,
-    tags: JSON.parse(row.tags) as unknown,
-    registered: row.registered,
-    requires: JSON.parse(row.requires) as unknown,
-    sourceRef: row.sourceRef,
-    meta: row.meta === null ? null : (JSON.parse(row.meta) as unknown),
-  };
-}
+/** The plan's new tools as rows of TOOL_COLUMNS. */
+const insertRows = (plan: CatalogImportPlan, now: Date) =>
+  plan.creates.map((tool) => [
+    plan.catalogId,
+    tool.name,
+    "custom",
+    tool.summary,
+    tool.description,
+    tool.inputSchema,
+    tool.enabled,
+    tool.tags,
+    true,
+    "{}",
+    null,
+    null,
+    now,
+    now,
+  ]);
 
-/**
- * Why a tool of the file is left alone, or undefined when it applies: a tool applies only to a
- * tool of the same source, or is new and custom. A source's tool is never created or defined by
- * an import: its source does that (an MCP server this catalog lacks, say, is not made up).
- */
-function skipReason(draft: ImportDraft, source: ToolSource, row: StoredTool | undefined): string | undefined {
-  if (row ? row.source === source : source === "custom") return undefined;
-  if (!row) return `It comes from the ${source} source, which does not provide it in this catalog: add that source here and import again to take its state.`;
-  if (source === "custom")
-    return `Here "${draft.name}" comes from the ${row.source} source, which defines it: the file's custom definition is not imported over it.`;
-  return `In the file it comes from the ${source} source, here from the ${row.source} source: not the same tool.`;
-}
+/** The plan's updates as rows of UPDATE_COLUMNS. */
+const updateRows = (plan: CatalogImportPlan, now: Date) =>
+  plan.updates.map((update) => [update.id, update.managed, update.summary, update.description, update.inputSchema, update.tags, update.enabled, now]);
 
-/**
- * The fields a draft changes on its stored tool: on a tool another source manages, only the state
- * a person may set (tags, enabled). Values as planImport stores them (schema and tags serialised).
- */
-function changedFields(row: StoredTool, managed: boolean, next: { summary: string; description: string; schema: string; tags: string; enabled: boolean }) {
-  const fields: ImportedField[] = [];
-  if (!managed && next.summary !== row.summary) fields.push("summary");
-  if (!managed && next.description !== row.description) fields.push("description");
-  if (!managed && next.schema !== row.inputSchema) fields.push("inputSchema");
-  if (next.tags !== row.tags) fields.push("tags");
-  if (next.enabled !== row.enabled) fields.push("enabled");
-  return fields;
-}
-
-/**
- * Works out an import against the catalog as it is, tool by tool by its source in the file
- * (custom when it says none): a new custom tool is created, an existing custom one replaced; a
- * tool another source manages takes only what a person may change on it (enabled, tags) and its
- * source keeps its definition. Anything else is skipped with the reason. Reads only.
- */
-export async function planImport(db: Db, catalogId: string, drafts: ImportDraft[], now = new Date()): Promise<ImportPlan> {
+/** Reads the catalog and works out an import against it as it is (see planImport). Reads only. */
+export async function planCatalogImport(db: Db, catalogId: string, drafts: ImportDraft[]): Promise<CatalogImportPlan> {
   // Read first: a change landing between it and the tools' read only makes the plan look stale.
   const fingerprint = await catalogFingerprint(db, catalogId);
-  const existing = await storedTools(db, catalogId);
-
-  const plan: ImportPlan = {
-    catalogId,
-    fingerprint,
-    inserts: [],
-    updates: [],
-    audit: [],
-    result: { created: [], updated: [], unchanged: [], skipped: [] },
-    changedFields: new Map(),
-  };
-  for (const draft of drafts) {
-    const row = existing.get(draft.name);
-    const source = draft.source ?? "custom";
-    const reason = skipReason(draft, source, row);
-    if (reason !== undefined) {
-      plan.result.skipped.push({ name: draft.name, reason });
-      continue;
-    }
-    const schema = JSON.stringify(draft.inputSchema);
-    const tags = draft.tags ?? [];
-    if (!row) {
-      const enabled = draft.enabled ?? true;
-      plan.inserts.push([
-        catalogId,
-        draft.name,
-        "custom",
-        draft.summary,
-        draft.description,
-        schema,
-        enabled,
-        JSON.stringify(tags),
-        true,
-        "{}",
-        null,
-        null,
-        now,
-        now,
-      ]);
-      const after = {
-        name: draft.name,
-        source: "custom",
-        summary: draft.summary,
-        description: draft.description,
-        inputSchema: draft.inputSchema,
-        enabled,
-        tags,
-        registered: true,
-        requires: {},
-        sourceRef: null,
-        meta: null,
-      };
-      plan.audit.push([draft.name, null, JSON.stringify(after)]);
-      plan.result.created.push(draft.name);
-      continue;
-    }
-    const enabled = draft.enabled ?? row.enabled;
-    const managed = source !== "custom";
-    const fields = changedFields(row, managed, { summary: draft.summary, description: draft.description, schema, tags: JSON.stringify(tags), enabled });
-    if (fields.length === 0) {
-      plan.result.unchanged.push(draft.name);
-      continue;
-    }
-    const before = storedSnapshot(row);
-    const changes = managed ? { enabled, tags } : { summary: draft.summary, description: draft.description, inputSchema: draft.inputSchema, tags, enabled };
-    plan.updates.push([row.id, managed, draft.summary, draft.description, schema, JSON.stringify(tags), enabled, now]);
-    plan.audit.push([draft.name, JSON.stringify(before), JSON.stringify({ ...before, ...changes })]);
-    plan.result.updated.push(draft.name);
-    plan.changedFields.set(draft.name, fields);
-  }
-  return plan;
+  return { catalogId, fingerprint, ...planImport(drafts, await storedTools(db, catalogId)) };
 }
 
 /**
@@ -278,9 +125,9 @@ export async function planImport(db: Db, catalogId: string, drafts: ImportDraft[
  * created or updated tool, all or nothing. A catalog that changed since the plan was made is
  * planned again inside the transaction. `drafts` are the plan's input, for that case.
  */
-export function writeImport(db: Db, plan: ImportPlan, drafts: ImportDraft[], actor: string): Promise<ImportResult> {
+export function writeImport(db: Db, plan: CatalogImportPlan, drafts: ImportDraft[], actor: string): Promise<ImportResult> {
   return writeTransaction(db, async (tx) => {
-    const current = (await catalogFingerprint(tx, plan.catalogId)) === plan.fingerprint ? plan : await planImport(tx, plan.catalogId, drafts);
+    const current = (await catalogFingerprint(tx, plan.catalogId)) === plan.fingerprint ? plan : await planCatalogImport(tx, plan.catalogId, drafts);
     if (current.audit.length === 0) {
       const [{ revision }] = await tx.select({ revision: catalogs.revision }).from(catalogs).where(eq(catalogs.id, plan.catalogId));
       return { ...current.result, revision };
@@ -288,8 +135,9 @@ export function writeImport(db: Db, plan: ImportPlan, drafts: ImportDraft[], act
     // The revision first: writers of one catalog meet at its row, where PostgreSQL sends the later
     // one back to start again (new names both add would otherwise fail the later one as taken).
     const revision = await recordChanges(tx, plan.catalogId, actor, []);
-    if (isPostgres(tx)) await writeRows(tx, current, revision, actor);
-    else writeStaged(sqliteOf(tx), current, revision, actor);
+    const now = new Date();
+    if (isPostgres(tx)) await writeRows(tx, current, revision, actor, now);
+    else writeStaged(sqliteOf(tx), current, revision, actor, now);
     return { ...current.result, revision };
   });
 }
@@ -300,14 +148,14 @@ export function writeImport(db: Db, plan: ImportPlan, drafts: ImportDraft[], act
  * times quicker than binding every row against the indexed tables. Staged inside the write
  * transaction (on the connection it holds), so that two imports never stage over each other.
  */
-function writeStaged(sqlite: Database, plan: ImportPlan, revision: number, actor: string): void {
+function writeStaged(sqlite: Database, plan: CatalogImportPlan, revision: number, actor: string, now: Date): void {
   sqlite.exec(`
     CREATE TEMP TABLE IF NOT EXISTS import_tools (${TOOL_COLUMNS.join(", ")});
     CREATE TEMP TABLE IF NOT EXISTS import_updates (${UPDATE_COLUMNS.join(", ")});
     CREATE TEMP TABLE IF NOT EXISTS import_audit (${STAGED_AUDIT_COLUMNS.join(", ")});`);
   try {
-    insertChunks(sqlite, "temp.import_tools", TOOL_COLUMNS, plan.inserts);
-    insertChunks(sqlite, "temp.import_updates", UPDATE_COLUMNS, plan.updates);
+    insertChunks(sqlite, "temp.import_tools", TOOL_COLUMNS, insertRows(plan, now));
+    insertChunks(sqlite, "temp.import_updates", UPDATE_COLUMNS, updateRows(plan, now));
     insertChunks(sqlite, "temp.import_audit", STAGED_AUDIT_COLUMNS, plan.audit);
     sqlite.exec(`INSERT INTO tools (${TOOL_COLUMNS.join(", ")}) SELECT ${TOOL_COLUMNS.join(", ")} FROM temp.import_tools`);
     sqlite.exec(`UPDATE tools SET summary = u.summary, description = u.description, input_schema = u.input_schema, tags = u.tags, enabled = u.enabled, updated_at = u.updated_at
@@ -327,23 +175,23 @@ function writeStaged(sqlite: Database, plan: ImportPlan, revision: number, actor
 }
 
 /** The write of writeImport on PostgreSQL: multi-row INSERTs and UPDATE … FROM (VALUES …) straight into the tables. */
-async function writeRows(tx: Db, plan: ImportPlan, revision: number, actor: string): Promise<void> {
-  await chunkedInsert(tx, "tools", TOOL_COLUMNS, plan.inserts);
-  const own = plan.updates.filter(([, managed]) => !managed);
-  const managed = plan.updates.filter(([, managed]) => managed);
+async function writeRows(tx: Db, plan: CatalogImportPlan, revision: number, actor: string, now: Date): Promise<void> {
+  await chunkedInsert(tx, "tools", TOOL_COLUMNS, insertRows(plan, now));
+  const own = plan.updates.filter((update) => !update.managed);
+  const managed = plan.updates.filter((update) => update.managed);
   await chunkedUpdate(
     tx,
     "tools",
     "id",
     ["summary", "description", "input_schema", "tags", "enabled", "updated_at"],
-    own.map(([id, , summary, description, inputSchema, tags, enabled, updatedAt]) => [id, summary, description, inputSchema, tags, enabled, updatedAt]),
+    own.map(({ id, summary, description, inputSchema, tags, enabled }) => [id, summary, description, inputSchema, tags, enabled, now]),
   );
   await chunkedUpdate(
     tx,
     "tools",
     "id",
     ["tags", "enabled", "updated_at"],
-    managed.map(([id, , , , , tags, enabled, updatedAt]) => [id, tags, enabled, updatedAt]),
+    managed.map(({ id, tags, enabled }) => [id, tags, enabled, now]),
   );
   await insertChangeRows(
     tx,
@@ -354,7 +202,7 @@ async function writeRows(tx: Db, plan: ImportPlan, revision: number, actor: stri
   );
 }
 
-/** Plans and writes an import (see planImport and writeImport). */
+/** Plans and writes an import (see planCatalogImport and writeImport). */
 export async function importDrafts(db: Db, catalogId: string, drafts: ImportDraft[], actor: string): Promise<ImportResult> {
-  return writeImport(db, await planImport(db, catalogId, drafts), drafts, actor);
+  return writeImport(db, await planCatalogImport(db, catalogId, drafts), drafts, actor);
 }

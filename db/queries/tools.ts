@@ -1,5 +1,6 @@
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
+import type { ImportDraft, ImportResult } from "@/lib/catalogs/import-plan";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { deletingTools, renamingTool, toolReferences, type ToolNameChanges, type ToolReferences } from "@/lib/rules/tool-references";
 import { heldBackState, pinnedDefinitionOf } from "@/lib/tools/pinning";
@@ -13,7 +14,7 @@ import { isUnchanged, recordChanges, type ChangeAuthor, type ChangeEntry, type T
 import { renameToolInConversations } from "./conversations";
 import { requireCatalog } from "./guards";
 import { getRules, rewriteToolReferencesInCatalogRules } from "./rules";
-import { importDrafts, type ImportDraft, type ImportResult } from "./tool-import";
+import { importDrafts } from "./tool-import";
 
 export interface ToolRecord extends Tool {
   /** The MCP server, plugin file or skill the tool came from; null for built-in and custom tools. */
@@ -213,10 +214,8 @@ export async function deleteTool(db: Db, catalogId: string, name: string, actor:
   });
 }
 
-export type { ImportResult };
-
 /**
- * Writes already-validated imported tools in one transaction (see planImport: new names become
+ * Writes already-validated imported tools in one transaction (see planImport, lib/catalogs/import-plan.ts: new names become
  * custom tools, custom tools are replaced, a source's tools take only their enabled state and
  * tags, the rest is skipped with its reason). Large imports run as jobs off the main thread
  * (app/_services/imports.ts); this is the same write.

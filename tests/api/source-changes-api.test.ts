@@ -3,7 +3,8 @@ import * as auditRoute from "@/app/api/catalogs/[catalog]/tools/[name]/audit/rou
 import * as toolsRoute from "@/app/api/catalogs/[catalog]/tools/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import type { Db } from "@/db/client";
-import { syncSourceTools, type SourceToolDraft } from "@/db/queries/source-tools";
+import { syncSourceTools } from "@/db/queries/source-tools";
+import type { SourceToolDraft } from "@/lib/sources/sync-plan";
 import { apiRequest, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const team = params({ catalog: "team" });

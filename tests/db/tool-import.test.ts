@@ -8,15 +8,16 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { locationOf, migrateDatabase, type Db } from "@/db/client";
 import { usesPostgres } from "@/db/dialect";
-import { runImportJob, validateImport, type ImportProgress } from "@/db/import-job";
+import { runImportJob, validateImport } from "@/db/import-job";
 import { runImport, stopImportWorker } from "@/db/import-runner";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
 import { getConversation } from "@/db/queries/conversations";
-import { planImport, writeImport } from "@/db/queries/tool-import";
+import { planCatalogImport, writeImport } from "@/db/queries/tool-import";
 import { createCustomTool, getTool, importTools, listTools, updateTool } from "@/db/queries/tools";
 import { tools } from "@/db/tables";
 import { parseImport } from "@/lib/catalogs/exchange";
+import type { ImportProgress } from "@/lib/catalogs/import-job";
 import { ToolshedError } from "@/lib/errors";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 import { rejection, thrown } from "./support/thrown";
@@ -80,7 +81,7 @@ describe("the import write", () => {
 
   it("plans again inside the write when the catalog changed after the plan", async () => {
     const drafts = parseImport(labelledSet(2));
-    const plan = await planImport(db, "team", drafts);
+    const plan = await planCatalogImport(db, "team", drafts);
     expect(plan.result.created).toEqual(["tool_0", "tool_1"]);
     await createCustomTool(db, "team", { name: "tool_1", summary: "Made meanwhile.", description: "", inputSchema: { type: "object", properties: {} } }, ACTOR);
     const result = await writeImport(db, plan, drafts, ACTOR);
