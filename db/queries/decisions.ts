@@ -25,7 +25,7 @@ export type DecisionSummary = Omit<Decision, "input" | "raw">;
  * `messages` follow them. Stored instead of a copy of the conversation, which every turn would
  * otherwise store again.
  */
-export interface TranscriptRef {
+interface TranscriptRef {
   through: number;
   count: number;
 }
@@ -125,8 +125,8 @@ export interface DecisionFilter {
   cursor?: string;
 }
 
-export const DECISION_PAGE_DEFAULT = 50;
-export const DECISION_PAGE_MAX = 500;
+const DECISION_PAGE_DEFAULT = 50;
+const DECISION_PAGE_MAX = 500;
 
 interface Position {
   createdAt: number;

@@ -21,7 +21,7 @@ export interface ImportDraft {
 }
 
 /** A tool of the file left alone, and why. */
-export interface SkippedTool {
+interface SkippedTool {
   name: string;
   reason: string;
 }
