@@ -7,7 +7,7 @@ import { percentile } from "./metrics";
 import { syntheticCatalog, syntheticConversations } from "./synthetic";
 import { fixed, markdownTable } from "./table";
 
-export const CATALOG_SIZES = [200, 1_000, 10_000] as const;
+const CATALOG_SIZES = [200, 1_000, 10_000] as const;
 const SELECTIONS = 500;
 const WARM_UP = 50;
 const TOP_K = 10;

@@ -1,5 +1,5 @@
 // The quality metrics live in lib/, shared with the Evaluate page; the bench reads them from there.
-export { mean, ndcgAtK, qualityFigures, recallAtK, type QualityFigures } from "../lib/evaluation/metrics";
+export { mean, qualityFigures, recallAtK, type QualityFigures } from "../lib/evaluation/metrics";
 
 /** Nearest-rank percentile (p in 0..100) of unsorted samples. */
 export function percentile(samples: readonly number[], p: number): number {

@@ -11,7 +11,7 @@ import { percentile } from "./metrics";
 import { seededRandom } from "./synthetic";
 import { fixed, markdownTable } from "./table";
 
-export const PIPELINE_CATALOG_SIZES = [100, 1_000, 10_000] as const;
+const PIPELINE_CATALOG_SIZES = [100, 1_000, 10_000] as const;
 const WARM_UP = 20;
 const REQUESTS = 300;
 const MODELS = ["gpt-5", "gpt-5-mini", "gpt-4.1", "gpt-oss-120b", "claude-sonnet-4-5", "gemini-2.5-pro", "llama-3.3-70b"];
@@ -32,7 +32,7 @@ function pickSource(roll: number): ToolSource {
   return SOURCE_MIX[0][0];
 }
 
-export interface PipelineLatency {
+interface PipelineLatency {
   tools: number;
   requests: number;
   p50Ms: number;
@@ -42,7 +42,7 @@ export interface PipelineLatency {
 }
 
 /** The built-ins plus generated custom, plugin, MCP and skill tools, some disabled or unregistered. */
-export function syntheticPipelineCatalog(size: number, seed = 11): PipelineTool[] {
+function syntheticPipelineCatalog(size: number, seed = 11): PipelineTool[] {
   const random = seededRandom(seed);
   const builtins: PipelineTool[] = BUILTIN_TOOLS.map((tool) => ({ ...tool, source: "builtin", enabled: true, registered: true }));
   const extras = Array.from({ length: Math.max(0, size - builtins.length) }, (_, index): PipelineTool => {
@@ -105,7 +105,7 @@ function requestContexts(catalog: PipelineTool[]): PipelineContext[] {
 }
 
 /** Latency of one runPipeline call per request, across models and agents, per catalog size. */
-export function measurePipeline(sizes: readonly number[] = PIPELINE_CATALOG_SIZES, requests = REQUESTS): PipelineLatency[] {
+function measurePipeline(sizes: readonly number[] = PIPELINE_CATALOG_SIZES, requests = REQUESTS): PipelineLatency[] {
   return sizes.map((size) => {
     const catalog = syntheticPipelineCatalog(size);
     const contexts = requestContexts(catalog);

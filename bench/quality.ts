@@ -27,7 +27,7 @@ const asQuery = (query: string) => [{ role: "user" as const, content: query }];
  * split into clauses (lib/selection/local/intents.ts) and the clauses' rankings fused by
  * reciprocal rank. The AI SDK's default matcher only where asked: it is slow on large catalogs.
  */
-export function selectorsUnderTest(candidates: SelectorCandidate[], options: { aiSdk?: boolean } = {}): NamedSearch[] {
+function selectorsUnderTest(candidates: SelectorCandidate[], options: { aiSdk?: boolean } = {}): NamedSearch[] {
   const local = createLocalIndex(candidates);
   const bm25 = new BM25(candidates);
   const bm25Parameters = new BM25(candidates, { parameters: true });

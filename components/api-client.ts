@@ -77,7 +77,7 @@ export function fetchTool(catalogId: string, name: string) {
 
 export type { ToolPage };
 
-export const TOOL_PAGE_SIZE = 100;
+const TOOL_PAGE_SIZE = 100;
 
 /** One page of tools searched and filtered on the server; `cursor` is the previous page's nextCursor. */
 export function fetchToolPage(catalogId: string, filters: ToolPageFilters, cursor?: string, signal?: AbortSignal) {

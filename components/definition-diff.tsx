@@ -27,7 +27,7 @@ const inFull = (value: unknown) => (value === undefined ? "—" : typeof value =
 const SIGNS = { added: "+", removed: "−", changed: "~" } as const;
 
 /** An input schema's changes property by property (added, removed, changed and how), not two blocks of JSON. */
-export function SchemaDiff({ before, after }: { before: unknown; after: unknown }) {
+function SchemaDiff({ before, after }: { before: unknown; after: unknown }) {
   const changes = schemaChanges(before, after);
   return (
     <ul className="schema-diff small" aria-label="Input schema changes">

@@ -1,4 +1,4 @@
-import { createLoader, createSerializer, parseAsArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { parseAsArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
 import type { ToolListConfig } from "./api-client";
 
 export const FORMATS = ["ai-sdk", "openai", "anthropic"] as const;
@@ -43,11 +43,6 @@ export const simulatorParsers = {
 };
 
 export type SimulatorValues = { [Key in keyof typeof simulatorParsers]: ReturnType<(typeof simulatorParsers)[Key]["parseServerSide"]> };
-
-/** The simulator's state from a URL's query. */
-export const loadSimulatorState = createLoader(simulatorParsers);
-/** The query that restores the state (keys at their default left out). */
-export const serializeSimulatorState = createSerializer(simulatorParsers);
 
 const keyOf = (pane: Pane, key: keyof PaneState) => (pane === "a" ? key : `b${key}`) as keyof SimulatorValues;
 

@@ -15,20 +15,20 @@ import { McpAddWaiting } from "./mcp-add-waiting";
 import { McpServerRow, mcpServersKey } from "./mcp-server-row";
 import { RelativeTime } from "./relative-time";
 
-export interface PluginSummary {
+interface PluginSummary {
   name: string;
   file: string;
   tools: { name: string; summary: string }[];
   hasDefinitionHook: boolean;
 }
 
-export interface SkillSummary {
+interface SkillSummary {
   name: string;
   description: string;
   file: string;
 }
 
-export interface AgentSummary {
+interface AgentSummary {
   name: string;
   description: string;
   mode: string;

@@ -30,7 +30,7 @@ export function useTeamAction() {
 }
 
 /** A value shown once (an invitation link, a token's secret): read-only, selected on focus, copyable. */
-export function OneTimeValue({ label, value, note, testId }: { label: string; value: string; note: React.ReactNode; testId: string }) {
+function OneTimeValue({ label, value, note, testId }: { label: string; value: string; note: React.ReactNode; testId: string }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState(false);

@@ -19,7 +19,7 @@ export function useToolFilters() {
 }
 
 /** `value`, once it has stopped changing for `delayMs`: what the server is asked for. */
-export function useSettledValue<T>(value: T, delayMs: number): T {
+function useSettledValue<T>(value: T, delayMs: number): T {
   const [settled, setSettled] = useState(value);
   useEffect(() => {
     const timer = setTimeout(() => setSettled(value), delayMs);

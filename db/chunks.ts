@@ -8,7 +8,7 @@ import { type Db, executeOnPostgres, isPostgres, withSqlite } from "./client";
  * (PostgreSQL 65,535) and a catalog may hold 50,000 tools: 500 rows of up to 14 columns stay far
  * below that limit.
  */
-export const ROWS_PER_STATEMENT = 500;
+const ROWS_PER_STATEMENT = 500;
 
 /** `items` in consecutive slices of at most ROWS_PER_STATEMENT, one statement's worth each. */
 export function chunksOf<T>(items: readonly T[]): T[][] {

@@ -37,7 +37,7 @@ export const POSTGRES_MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrat
  * transactions begin immediately: they take the write lock first instead of starting as a reader
  * and failing with SQLITE_BUSY when they try to write after another connection did.
  */
-export const BUSY_TIMEOUT_MS = 5_000;
+const BUSY_TIMEOUT_MS = 5_000;
 
 /**
  * What this module knows of the handles it opened, kept on globalThis: Next bundles this module

@@ -8,7 +8,7 @@ import type { ImportProgress } from "@/lib/catalogs/import-job";
 import type { ImportResult } from "@/lib/catalogs/import-plan";
 
 /** What a job does: import, or work out what an import would do (a dry run, writing nothing). */
-export type ImportMode = "import" | "preview";
+type ImportMode = "import" | "preview";
 
 /** What the main thread sends the import worker: one import or preview, on the database at `location`. */
 export interface WorkerRequest {
@@ -18,7 +18,7 @@ export interface WorkerRequest {
   input: ImportJobInput;
 }
 
-export interface SerializedError {
+interface SerializedError {
   code: ErrorCode | "internal";
   message: string;
   field?: string;

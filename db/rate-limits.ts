@@ -9,7 +9,7 @@ import { type Db, postgresPoolOf } from "./client";
  * never race to create it and the app's role needs no CREATE right. Not in db/schema-pg.ts: only
  * the library reads and writes it, with its own SQL, and SQLite has no counterpart.
  */
-export const RATE_LIMITS_TABLE = "rate_limits";
+const RATE_LIMITS_TABLE = "rate_limits";
 
 /**
  * Limiters whose counters are rows of the database at `db` (a PostgreSQL handle), shared by every

@@ -13,7 +13,7 @@ import { TOOL_SOURCES } from "./tools/types";
 const timestamp = z.string().describe("ISO 8601 date-time.");
 const nameList = z.array(z.string());
 
-export const errorResponse = z.object({
+const errorResponse = z.object({
   error: z.object({
     code: z.enum([
       "bad_request",

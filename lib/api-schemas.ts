@@ -61,7 +61,7 @@ const turnFields = {
   selector: safeName().min(1).max(200).optional(),
 };
 
-export const messageSchema = z.strictObject({
+const messageSchema = z.strictObject({
   role: z.enum(["user", "assistant", "system", "tool"]),
   content: z.string().max(100_000),
 });

@@ -33,7 +33,7 @@ import { apiTokenBody, createTeamBody, invitationBody, memberRoleBody } from "./
  */
 
 export const HTTP_METHODS = ["get", "post", "put", "patch", "delete"] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** Who may call an operation: anyone, any signed-in caller, or a role (token scope) in the catalog's or team's team. */
 type Access = "public" | "signed-in" | "read" | "write" | "admin" | "better-auth";
@@ -96,7 +96,7 @@ const requestSchemas = {
 const NO_CONTENT: Answer = { description: "Done; no body." };
 
 /** Every route file under app/api, by its path with `{parameters}`, and the methods it answers. */
-export const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
+const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
   "/api/health": { get: { summary: "Liveness check", access: "public", responses: { 200: "Health" } } },
   "/api/openapi.json": {
     get: { summary: "This OpenAPI document", access: "public", responses: { 200: { description: "The OpenAPI 3.1 document.", schema: { type: "object" } } } },

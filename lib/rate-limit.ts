@@ -17,10 +17,10 @@ export type RateLimitClass = (typeof RATE_LIMIT_CLASSES)[number];
 
 export type RateLimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
+const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 /** The variable and default (requests per window) of each class. */
-export const RATE_LIMIT_SETTINGS: Readonly<Record<RateLimitClass, { variable: string; fallback: number }>> = {
+const RATE_LIMIT_SETTINGS: Readonly<Record<RateLimitClass, { variable: string; fallback: number }>> = {
   read: { variable: "TOOLSHED_RATE_LIMIT_READ", fallback: 600 },
   write: { variable: "TOOLSHED_RATE_LIMIT_WRITE", fallback: 120 },
   model: { variable: "TOOLSHED_RATE_LIMIT_MODEL", fallback: 30 },

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every test: lint and formatting (Biome), type check, unit tests (vitest: on SQLite, and the database and API suites again on a throwaway
+# Every test: lint and formatting (Biome, with the layering's import rules), type check, dead code (knip), unit tests (vitest: on SQLite, and the database and API suites again on a throwaway
 # PostgreSQL, Debian's postgresql), then a production build and the browser tests (Playwright, Debian's chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 npx biome ci .
 npx tsc --noEmit -p .
+# Unused files, exports and dependencies (knip.json); --no-install: the pinned devDependency, never a download.
+npx --no-install knip --no-progress
 npx vitest run
 npx next build
 npx playwright test

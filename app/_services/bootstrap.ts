@@ -51,7 +51,7 @@ async function ensureAdmin(db: Db, email: string, password: string): Promise<voi
   await grantInstanceAdmin(db, user.id, "TOOLSHED_ADMIN_EMAIL");
 }
 
-export function checkPassword(password: string, field = "password"): void {
+function checkPassword(password: string, field = "password"): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw new ToolshedError("bad_request", `A password has at least ${MIN_PASSWORD_LENGTH} characters.`, field);
   }

@@ -25,7 +25,7 @@ import { selectorById, selectorRegistry } from "./selection";
 import { catalogState } from "./sources";
 
 /** Runs of one catalog at once: each holds a selector busy (an LLM one for minutes). */
-export const MAX_RUNNING_PER_CATALOG = 2;
+const MAX_RUNNING_PER_CATALOG = 2;
 
 /** Progress is written at most this often: a local run finishes thousands of cases a second. */
 const PROGRESS_EVERY_MS = 250;
@@ -53,12 +53,12 @@ export function availableSelectors(): string[] {
   return [...new Set([LOCAL_SELECTOR_ID, ...ids])];
 }
 
-export function evaluationUrl(catalogId: string, id: string): string {
+function evaluationUrl(catalogId: string, id: string): string {
   return `/api/catalogs/${encodeURIComponent(catalogId)}/evaluations/${encodeURIComponent(id)}`;
 }
 
 /** A run as the API answers it: the four metrics under their names, model fallbacks apart. */
-export function evaluationView<T extends EvaluationSummary>(evaluation: T) {
+function evaluationView<T extends EvaluationSummary>(evaluation: T) {
   const { metrics, ...rest } = evaluation;
   return {
     ...rest,

@@ -34,13 +34,13 @@ const KEEP_FINISHED_MS = 60 * 60 * 1000;
  * Where jobs are kept: on PostgreSQL in the database, so that the instance a poll reaches knows the
  * job another instance runs; on SQLite, which one instance serves, in that process's memory.
  */
-export interface ImportJobStore {
+interface ImportJobStore {
   save(job: ImportJob): Promise<void>;
   get(id: string): Promise<ImportJob | undefined>;
 }
 
 /** Jobs in this process's memory: finished ones are forgotten after an hour, and at most 500 are kept. */
-export class MemoryImportJobStore implements ImportJobStore {
+class MemoryImportJobStore implements ImportJobStore {
   private readonly jobs = new Map<string, ImportJob>();
 
   constructor(
@@ -68,7 +68,7 @@ export class MemoryImportJobStore implements ImportJobStore {
 }
 
 /** Jobs in the database (import_jobs): a finished job's save forgets those finished over an hour before. */
-export class DatabaseImportJobStore implements ImportJobStore {
+class DatabaseImportJobStore implements ImportJobStore {
   constructor(private readonly db: Db) {}
 
   async save(job: ImportJob): Promise<void> {
@@ -101,13 +101,13 @@ export class DatabaseImportJobStore implements ImportJobStore {
 
 const shared = globalThis as unknown as { toolshedImportJobs?: MemoryImportJobStore };
 
-export function importJobStore(db: Db): ImportJobStore {
+function importJobStore(db: Db): ImportJobStore {
   if (isPostgres(db)) return new DatabaseImportJobStore(db);
   shared.toolshedImportJobs ??= new MemoryImportJobStore();
   return shared.toolshedImportJobs;
 }
 
-export function importJobUrl(catalogId: string, id: string): string {
+function importJobUrl(catalogId: string, id: string): string {
   return `/api/catalogs/${encodeURIComponent(catalogId)}/import-jobs/${encodeURIComponent(id)}`;
 }
 
@@ -237,11 +237,6 @@ export async function startImport(
   if (first === "large") return { job: { id: job.id, url: importJobUrl(catalogId, job.id) } };
   if ("error" in first) throw first.error;
   return { result: first.result };
-}
-
-/** Imports and waits for the result however large the import is (the work still runs off this thread). */
-export async function importAndWait(db: Db, catalogId: string, document: ImportDocument, actor: string): Promise<ImportResult> {
-  return runImport(db, jobInput(catalogId, document, actor));
 }
 
 /**

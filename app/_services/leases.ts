@@ -6,7 +6,7 @@ import { releaseLease, takeLease } from "@/db/queries/leases";
 const shared = globalThis as unknown as { toolshedInstanceId?: string };
 /** This process among the instances sharing the database: random, so a restarted process is a new holder. */
 shared.toolshedInstanceId ??= randomUUID();
-export const instanceId: string = shared.toolshedInstanceId;
+const instanceId: string = shared.toolshedInstanceId;
 
 /** The least a lease outlasts its interval by: a round that starts late by up to this keeps it. */
 const LEASE_MARGIN_MS = 5_000;

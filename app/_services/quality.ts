@@ -6,8 +6,8 @@ import type { Tool } from "@/lib/tools/types";
 import { catalogState } from "./sources";
 
 /** Findings listed per kind at most; `counts` has every one. */
-export const MAX_FINDINGS_PER_KIND = 200;
-export const DEFAULT_USAGE_DAYS = 30;
+const MAX_FINDINGS_PER_KIND = 200;
+const DEFAULT_USAGE_DAYS = 30;
 
 // What the tools' text says, per catalog state: a state is shared while its revision (and the
 // local sources) last, so the report is worked out once per revision. Use is read each time.

@@ -416,7 +416,7 @@ export async function syncLocalSources(db: Db, catalogId: string): Promise<void>
 // and die with it when it is replaced or evicted.
 export const CATALOG_STATES_CACHED = 8;
 /** About 2–3 kB a tool with its derived lists: a few hundred MB at most. */
-export const CATALOG_STATE_TOOLS_CACHED = 150_000;
+const CATALOG_STATE_TOOLS_CACHED = 150_000;
 
 /** A catalog as this instance answers with it: its revision, and the version of the local sources merged in. */
 export type AnsweredCatalogState = CatalogState & { revision: number; sourcesVersion: string };

@@ -5,7 +5,7 @@
  */
 
 /** How a service's tool names are spelled in the combined catalog. */
-export type NamingStyle = "snake" | "camel" | "double";
+type NamingStyle = "snake" | "camel" | "double";
 
 export interface ServiceSpec {
   /** Key used by the requests: `${key}:${tool}`. */
@@ -119,7 +119,7 @@ function parameterSchema(token: string, shared: Record<string, string>): { name:
   };
 }
 
-export function toolName(spec: Pick<ServiceSpec, "prefix" | "style">, snake: string): string {
+function toolName(spec: Pick<ServiceSpec, "prefix" | "style">, snake: string): string {
   switch (spec.style) {
     case "snake":
       return `${spec.prefix}_${snake}`;

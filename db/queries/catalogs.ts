@@ -20,8 +20,8 @@ export interface Catalog {
   revision: number;
 }
 
-export const CATALOG_NAME_MAX = 80;
-export const CATALOG_DESCRIPTION_MAX = 2_000;
+const CATALOG_NAME_MAX = 80;
+const CATALOG_DESCRIPTION_MAX = 2_000;
 
 function toCatalog(row: CatalogRow): Catalog {
   return { id: row.id, teamId: row.teamId, name: row.name, description: row.description, revision: row.revision };

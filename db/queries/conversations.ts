@@ -32,7 +32,7 @@ function toConversation(row: ConversationRow, history: string[]): Conversation {
 }
 
 /** The conversation's tool history, in the order the tools joined it. */
-export async function historyOf(db: Tx, conversationId: string): Promise<string[]> {
+async function historyOf(db: Tx, conversationId: string): Promise<string[]> {
   const rows = await db
     .select({ name: conversationTools.name })
     .from(conversationTools)

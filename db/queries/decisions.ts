@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, count, desc, eq, isNotNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNotNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import type { DecisionKind, DecisionPath } from "@/lib/selection/types";
 import { isPostgres, writeTransaction, type Db } from "../client";
@@ -25,7 +25,7 @@ export type DecisionSummary = Omit<Decision, "input" | "raw">;
  * `messages` follow them. Stored instead of a copy of the conversation, which every turn would
  * otherwise store again.
  */
-export interface TranscriptRef {
+interface TranscriptRef {
   through: number;
   count: number;
 }
@@ -125,8 +125,8 @@ export interface DecisionFilter {
   cursor?: string;
 }
 
-export const DECISION_PAGE_DEFAULT = 50;
-export const DECISION_PAGE_MAX = 500;
+const DECISION_PAGE_DEFAULT = 50;
+const DECISION_PAGE_MAX = 500;
 
 interface Position {
   createdAt: number;
@@ -226,11 +226,6 @@ export async function pageDecisions(db: Db, catalogId: string, filter: DecisionF
   };
 }
 
-/** The decisions of pageDecisions' page, alone. */
-export async function listDecisions(db: Db, catalogId: string, filter: DecisionFilter = {}): Promise<DecisionSummary[]> {
-  return (await pageDecisions(db, catalogId, filter)).decisions;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Retention
 
@@ -261,9 +256,4 @@ export async function deleteOldDecisions(db: Db, catalogId: string, rule: { befo
     .where(sql`${rowid} IN (SELECT rowid FROM ${decisions} WHERE ${decisions.catalogId} = ${catalogId} AND (${sql.join(expired, sql` OR `)}) LIMIT ${limit})`)
     .returning({ id: decisions.id });
   return deleted.length;
-}
-
-/** How many decisions a catalog holds (for tests and the settings page). */
-export async function countDecisions(db: Db, catalogId: string): Promise<number> {
-  return (await db.select({ count: count() }).from(decisions).where(eq(decisions.catalogId, catalogId)))[0].count;
 }

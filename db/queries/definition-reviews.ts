@@ -10,8 +10,8 @@ import { recordChanges } from "./audit";
 import { requireCatalog } from "./guards";
 import { findRow } from "./tools";
 
-export const APPROVE_DEFINITION_ACTION = "approve-definition";
-export const REJECT_DEFINITION_ACTION = "reject-definition";
+const APPROVE_DEFINITION_ACTION = "approve-definition";
+const REJECT_DEFINITION_ACTION = "reject-definition";
 
 /** A held-back tool (lib/tools/pinning.ts): what an editor approved, what its server lists now, and the digest an approval must name. */
 export interface DefinitionReview {

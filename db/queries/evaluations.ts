@@ -131,18 +131,7 @@ export async function getEvaluation(db: Db, catalogId: string, id: string): Prom
   return { ...toSummary(row), misses: (row.misses as EvaluationMiss[] | null) ?? null };
 }
 
-/** The cases of one run, with what was chosen for each once it is done. */
-export async function evaluationCases(db: Db, catalogId: string, id: string): Promise<StoredCase[]> {
-  const [row] = await db
-    .select({ cases: evaluations.cases })
-    .from(evaluations)
-    .where(and(eq(evaluations.id, id), eq(evaluations.catalogId, catalogId)))
-    .limit(1);
-  if (!row) throw notFound(`Evaluation "${id}"`, "id");
-  return row.cases as StoredCase[];
-}
-
-export const EVALUATION_PAGE_DEFAULT = 50;
+const EVALUATION_PAGE_DEFAULT = 50;
 
 // Newest first by rowid: SQLite gives each new row a rowid above every existing one (PostgreSQL's
 // rowid column is an identity, a bigint read as a number).

@@ -34,7 +34,7 @@ export interface Invitation {
   acceptedBy: InvitationAcceptor | null;
 }
 
-export interface InvitationAcceptor {
+interface InvitationAcceptor {
   userId: string;
   name: string;
   email: string;

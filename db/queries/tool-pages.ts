@@ -7,16 +7,16 @@ import { auditEntries, catalogs, tools } from "../tables";
 import type { Tx } from "./audit";
 import { toToolRecord, type ToolRecord } from "./tools";
 
-export const TOOL_PAGE_DEFAULT_LIMIT = 100;
-export const TOOL_PAGE_MAX_LIMIT = 500;
+const TOOL_PAGE_DEFAULT_LIMIT = 100;
+const TOOL_PAGE_MAX_LIMIT = 500;
 /** How many tags the facet lists, most used first. */
-export const TAG_FACET_LIMIT = 200;
+const TAG_FACET_LIMIT = 200;
 /** How many catalogs keep a search index in memory (per database), the least recently used going first. */
 const CACHED_CATALOGS = 16;
 /** Up to this many changed tools since the index was made, it is patched; beyond, made again. */
 const PATCH_MAX_CHANGES = 2_000;
 
-export type ToolStateFilter = "all" | "enabled" | "disabled";
+type ToolStateFilter = "all" | "enabled" | "disabled";
 
 export interface ToolPageQuery {
   /** Words that must all occur (case-insensitive, as substrings) in the name, summary or tags. */
@@ -35,7 +35,7 @@ export interface ToolPageQuery {
   limit?: number;
 }
 
-export interface ToolFacets {
+interface ToolFacets {
   /** Every source in the catalog with its number of tools (the whole catalog, whatever the filters). */
   sources: { source: ToolSource; count: number }[];
   /** The most used tags (at most TAG_FACET_LIMIT) with their number of tools, most used first. */
@@ -81,7 +81,7 @@ interface CatalogIndex {
 const indexes = new WeakMap<Db, Map<string, CatalogIndex>>();
 
 /** The words of a search, lower-cased like the haystacks they are looked for in. */
-export function searchWords(q: string | undefined): string[] {
+function searchWords(q: string | undefined): string[] {
   return [...new Set((q ?? "").toLowerCase().split(/\s+/).filter(Boolean))];
 }
 
@@ -275,9 +275,4 @@ export async function listToolPage(db: Db, catalogId: string, query: ToolPageQue
     revision: index.revision,
     ...(changed ? { sourceChanges: Object.fromEntries(page.map((entry) => [entry.name, changed.get(entry.name)!.toISOString()])) } : {}),
   };
-}
-
-/** The facets alone (sources and tags with their counts), from the same index. */
-export async function toolFacets(db: Db, catalogId: string): Promise<ToolFacets> {
-  return (await catalogIndex(db, catalogId)).facets;
 }

@@ -78,7 +78,7 @@ export async function getTool(db: Db, catalogId: string, name: string): Promise<
   return tool;
 }
 
-export interface CustomToolInput {
+interface CustomToolInput {
   name: string;
   summary: string;
   description: string;

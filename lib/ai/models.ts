@@ -13,15 +13,15 @@ import type { Selector } from "../selection/selector";
 /** The environment as plain strings (e.g. `process.env`), passed in so configuration stays testable. */
 export type ModelEnv = Readonly<Record<string, string | undefined>>;
 
-export type RemoteProvider = "openai" | "anthropic" | "openai-compatible";
+type RemoteProvider = "openai" | "anthropic" | "openai-compatible";
 export type ModelSpec = { provider: "local" } | { provider: RemoteProvider; model: string };
 export type RemoteModelSpec = Extract<ModelSpec, { model: string }>;
 
-export const AUX_MODEL_VARIABLE = "TOOLSHED_AUX_MODEL";
-export const MAIN_MODEL_VARIABLE = "TOOLSHED_MAIN_MODEL";
+const AUX_MODEL_VARIABLE = "TOOLSHED_AUX_MODEL";
+const MAIN_MODEL_VARIABLE = "TOOLSHED_MAIN_MODEL";
 export const EMBEDDING_MODEL_VARIABLE = "TOOLSHED_EMBEDDING_MODEL";
-export const EMBEDDING_TIMEOUT_VARIABLE = "TOOLSHED_EMBEDDING_TIMEOUT_MS";
-export const EMBEDDING_BATCH_VARIABLE = "TOOLSHED_EMBEDDING_BATCH";
+const EMBEDDING_TIMEOUT_VARIABLE = "TOOLSHED_EMBEDDING_TIMEOUT_MS";
+const EMBEDDING_BATCH_VARIABLE = "TOOLSHED_EMBEDDING_BATCH";
 
 const REMOTE_PROVIDERS: readonly RemoteProvider[] = ["openai", "anthropic", "openai-compatible"];
 const ACCEPTED_FORMS = "local, openai:<model>, anthropic:<model> or openai-compatible:<model>";
@@ -50,7 +50,7 @@ export function parseModelSpec(value: string, variable: string = AUX_MODEL_VARIA
   return { provider, model };
 }
 
-export function formatModelSpec(spec: ModelSpec): string {
+function formatModelSpec(spec: ModelSpec): string {
   return spec.provider === "local" ? "local" : `${spec.provider}:${spec.model}`;
 }
 

@@ -16,7 +16,7 @@ export type SimulatedToolMetadata = { simulated: true; placeholder: string };
  * A stand-in result for a simulated tool call, from what the tool's description says it returns,
  * marked as simulated so nobody mistakes it for a real answer.
  */
-export function simulatedPlaceholder(tool: Pick<FinalTool, "name" | "description">): string {
+function simulatedPlaceholder(tool: Pick<FinalTool, "name" | "description">): string {
   const returns = tool.description.split(/(?<=[.!?])\s+/).find((sentence) => /\breturns?\b/i.test(sentence));
   return JSON.stringify({ simulated: true, tool: tool.name, result: returns ? `(${returns.trim()})` : "(no output described)" }, null, 2);
 }

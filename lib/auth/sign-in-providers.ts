@@ -4,7 +4,7 @@
  * (`TOOLSHED_OIDC_ISSUER` or `TOOLSHED_OIDC_DISCOVERY_URL`, `TOOLSHED_OIDC_CLIENT_ID`,
  * `TOOLSHED_OIDC_CLIENT_SECRET`, optional `TOOLSHED_OIDC_NAME`). Either is used only when complete.
  */
-export interface OidcProviderConfig {
+interface OidcProviderConfig {
   providerId: "oidc";
   name: string;
   discoveryUrl: string;

@@ -7,10 +7,6 @@ export function newApiToken(): string {
   return TOKEN_PREFIX + randomBytes(32).toString("base64url");
 }
 
-export function looksLikeApiToken(value: string): boolean {
-  return value.startsWith(TOKEN_PREFIX) && /^tsk_[A-Za-z0-9_-]{43}$/.test(value);
-}
-
 /** Enough of the token for a person to tell tokens apart, nowhere near enough to use one. */
 export function tokenDisplayPrefix(token: string): string {
   return token.slice(0, TOKEN_PREFIX.length + 6);

@@ -18,7 +18,7 @@ export interface ImportDraft {
 }
 
 /** A tool of the file left alone, and why. */
-export interface SkippedTool {
+interface SkippedTool {
   name: string;
   reason: string;
 }
@@ -54,7 +54,7 @@ export interface StoredTool {
 }
 
 /** A tool an import creates: always custom, registered, with no requirements, source ref or meta. JSON values serialised. */
-export interface ImportCreate {
+interface ImportCreate {
   name: string;
   summary: string;
   description: string;
@@ -64,7 +64,7 @@ export interface ImportCreate {
 }
 
 /** A tool an import updates: `managed` when its source defines it, and then only tags and enabled change. JSON values serialised. */
-export interface ImportUpdate {
+interface ImportUpdate {
   id: number;
   managed: boolean;
   summary: string;

@@ -3,12 +3,12 @@ import { safeName, safeText } from "../safe-text";
 
 /** Limits of one evaluation run: every case is a selector call, and an LLM selector's call is slow and paid for. */
 export const MAX_EVALUATION_CASES = 2_000;
-export const MAX_QUERY_CHARS = 2_000;
-export const MAX_EXPECTED_TOOLS = 20;
+const MAX_QUERY_CHARS = 2_000;
+const MAX_EXPECTED_TOOLS = 20;
 export const MAX_SET_NAME_CHARS = 100;
 
 /** One labelled case: a request and the tools it needs (`id` as a labelled set names it, if it does). */
-export const evaluationCaseSchema = z.strictObject({
+const evaluationCaseSchema = z.strictObject({
   id: safeName().max(200).optional(),
   query: safeText().trim().min(1, "Write the request.").max(MAX_QUERY_CHARS),
   expected: z.array(safeName().trim().min(1).max(64)).min(1, "Name at least one tool the request needs.").max(MAX_EXPECTED_TOOLS),
@@ -25,7 +25,7 @@ export const evaluationCasesSchema = z
  * A labelled set as bench/data keeps them: `{ tools?, cases: [{ id?, query, expected }] }`. Its
  * tools are not read (the catalog's own are what is evaluated); other fields are ignored.
  */
-export const labelledSetFileSchema = z.object({
+const labelledSetFileSchema = z.object({
   cases: z.array(z.object({ id: z.union([z.string(), z.number()]).optional(), query: z.string(), expected: z.array(z.string()) })),
 });
 

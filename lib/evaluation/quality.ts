@@ -19,10 +19,10 @@ export interface QualityFinding {
 }
 
 /** Pairs at least this similar are reported: below it, the texts differ in words that carry weight. */
-export const CONFUSABLE_THRESHOLD = 0.8;
+const CONFUSABLE_THRESHOLD = 0.8;
 
 /** A summary with fewer content words than this (after function words) is too short to rank on. */
-export const MIN_SUMMARY_WORDS = 3;
+const MIN_SUMMARY_WORDS = 3;
 
 /**
  * Words that say an action happens but not to what: a summary made only of these and the tool's

@@ -3,7 +3,7 @@ import type { LabelledCase } from "./cases";
 import { evaluationMetrics, qualityFigures, type EvaluationMetric } from "./metrics";
 
 /** The ranking is read this deep whatever k is, so recall@10 and nDCG@10 always mean the same. */
-export const METRIC_DEPTH = 10;
+const METRIC_DEPTH = 10;
 
 export const DEFAULT_EVALUATION_K = 10;
 

@@ -6,20 +6,20 @@ export type ProviderFormat = (typeof PROVIDER_FORMATS)[number];
 
 /** A Chat Completions function tool. `strict` is left out: it is optional, and strict mode
  * would reject ordinary schemas (optional properties, no `additionalProperties: false`). */
-export interface OpenAITool {
+interface OpenAITool {
   type: "function";
   function: { name: string; description: string; parameters: InputSchema };
 }
 
 /** A Messages API client tool. */
-export interface AnthropicTool {
+interface AnthropicTool {
   name: string;
   description: string;
   input_schema: InputSchema;
 }
 
 /** The AI SDK's tool shape, with the name carried alongside since the SDK keys tools by name. */
-export interface AiSdkTool {
+interface AiSdkTool {
   name: string;
   description: string;
   inputSchema: InputSchema;

@@ -35,7 +35,7 @@ interface SchemaCounts {
 
 /** Past this many other (name, description) pairs under one schema object, they are dropped. */
 const MAX_PAIRS_PER_SCHEMA = 100_000;
-export const TOKEN_CONTENT_CACHE_ENTRIES = 200_000;
+const TOKEN_CONTENT_CACHE_ENTRIES = 200_000;
 
 const byIdentity: Record<ProviderFormat, WeakMap<InputSchema, SchemaCounts>> = {
   "ai-sdk": new WeakMap(),
@@ -77,7 +77,7 @@ function remember(schemas: WeakMap<InputSchema, SchemaCounts>, tool: ToolDefinit
 }
 
 /** Tokens of one definition in one format: its JSON as sent, encoded with o200k_base. */
-export function definitionTokens(tool: ToolDefinition, format: ProviderFormat): number {
+function definitionTokens(tool: ToolDefinition, format: ProviderFormat): number {
   const schemas = byIdentity[format];
   const known = knownCount(schemas.get(tool.inputSchema), tool);
   if (known !== undefined) return known;

@@ -48,7 +48,7 @@ export interface ToolList {
  * Bounded per state by lists and by the tools they hold; the lists die with their state.
  */
 export const TOOL_LISTS_PER_STATE = 32;
-export const TOOL_LIST_TOOLS_PER_STATE = 600_000;
+const TOOL_LIST_TOOLS_PER_STATE = 600_000;
 const computed = new WeakMap<CatalogState, Lru<string, ToolList>>();
 const stateOfList = new WeakMap<ToolList, CatalogState>();
 

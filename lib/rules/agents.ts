@@ -29,7 +29,7 @@ export interface Agent {
 
 export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-export const PermissionRuleSchema = z.object({
+const PermissionRuleSchema = z.object({
   pattern: safeName(),
   action: z.enum(PERMISSION_ACTIONS),
 }) satisfies z.ZodType<PermissionRule>;

@@ -20,7 +20,7 @@
 import type { FieldError } from "../tools/validate";
 
 export const PATTERN_MAX = 200;
-export const PATTERN_CHARACTERS = /^[A-Za-z0-9._:*/-]+$/;
+const PATTERN_CHARACTERS = /^[A-Za-z0-9._:*/-]+$/;
 
 export type Matcher = (subject: string) => boolean;
 

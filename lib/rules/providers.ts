@@ -29,10 +29,6 @@ export interface CatalogSettings {
   searchServiceConfigured: boolean;
 }
 
-export const CatalogSettingsSchema = z.object({
-  searchServiceConfigured: z.boolean(),
-}) satisfies z.ZodType<CatalogSettings>;
-
 export const DEFAULT_CATALOG_SETTINGS: CatalogSettings = { searchServiceConfigured: false };
 
 export interface KnownModel {

@@ -1,3 +1,3 @@
-export { DEFAULT_SECRET_KEY_FILE, deriveKey, getSecretKey, parseSecretKey } from "./key";
+export { deriveKey, getSecretKey, parseSecretKey } from "./key";
 export { decryptSecret, encryptSecret } from "./encrypt";
-export { hostSecretValues, longestSecretForm, MIN_SECRET_LENGTH, scrubJson, scrubSecrets, SECRET_MASK, secretForms, secretMasker } from "./scrub";
+export { hostSecretValues, scrubSecrets, SECRET_MASK, secretForms } from "./scrub";

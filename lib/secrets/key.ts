@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const KEY_BYTES = 32;
-export const DEFAULT_SECRET_KEY_FILE = "./data/secret.key";
+const DEFAULT_SECRET_KEY_FILE = "./data/secret.key";
 
 type Env = Record<string, string | undefined>;
 

@@ -8,7 +8,7 @@ export const SECRET_MASK = "********";
  * short is not a secret anyone relies on. A 3-character value is short enough to be guessed but
  * still one people use (a PIN, a test token), so it is masked in every form.
  */
-export const MIN_SECRET_LENGTH = 3;
+const MIN_SECRET_LENGTH = 3;
 
 /**
  * Base64 of `bytes` as it appears inside a longer base64 stream where it starts `offset` bytes

@@ -39,7 +39,7 @@ export interface EmbeddingIndexOptions {
 }
 
 export const DEFAULT_EMBEDDING_BATCH = 256;
-export const DEFAULT_EMBEDDING_BATCH_TIMEOUT_MS = 60_000;
+const DEFAULT_EMBEDDING_BATCH_TIMEOUT_MS = 60_000;
 /** A few catalogs' revisions: 50,000 tools of 1,536 dimensions are ≈ 300 MB. */
 const MATRIX_CACHE_ENTRIES = 8;
 const MATRIX_CACHE_BYTES = 1024 ** 3;
@@ -64,7 +64,7 @@ export function embeddingText(candidate: SelectorCandidate): string {
 }
 
 /** The key of a tool's vector: the hash of the text it was computed from, so an edit re-embeds the tool. */
-export function definitionHash(text: string): string {
+function definitionHash(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 

@@ -65,13 +65,13 @@ export interface DecisionOutcome {
   call: CallOutcome | null;
 }
 
-export interface ScoreChange {
+interface ScoreChange {
   name: string;
   before: number;
   after: number;
 }
 
-export interface NewRejection extends Rejection {
+interface NewRejection extends Rejection {
   /** The reason it was rejected before, when it was rejected then for another reason. */
   previousReason?: string;
 }

@@ -7,7 +7,7 @@ import { verifyNames, type Rejection, type RegistryView } from "./verify";
 export const TOOL_SEARCH_DEFAULT_RESULTS = 5;
 const SELECT_PREFIX = /^select:/i;
 
-export type ToolSearchPath = "exact" | "semantic";
+type ToolSearchPath = "exact" | "semantic";
 
 export interface ToolSearchResult {
   path: ToolSearchPath;

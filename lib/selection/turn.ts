@@ -1,7 +1,7 @@
 import { TOOL_SEARCH_NAME } from "./tool-search-definition";
 import { rejectionReason, type Rejection, type RegistryView } from "./verify";
 
-export type ToolOrigin = "base" | "preselected" | "history" | "entry";
+type ToolOrigin = "base" | "preselected" | "history" | "entry";
 
 export interface TurnToolEntry {
   name: string;

@@ -26,11 +26,11 @@ export interface SkillToolDraft extends ToolDefinition {
   tags: string[];
 }
 
-export const SKILL_FILE = "SKILL.md";
+const SKILL_FILE = "SKILL.md";
 /** Lowercase words of letters and digits joined by single hyphens, as the Agent Skills format requires. */
-export const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const SKILL_NAME_MAX = 64;
-export const SKILL_DESCRIPTION_MAX = 1_024;
+const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const SKILL_NAME_MAX = 64;
+const SKILL_DESCRIPTION_MAX = 1_024;
 
 /**
  * The front matter of the Agent Skills format. Toolshed uses the name and description; the other

@@ -219,7 +219,7 @@ export function readFrontMatter<S extends z.ZodObject>(text: string, file: strin
 }
 
 /** Source files are meant to be read by people and models: anything larger is a mistake. */
-export const SOURCE_FILE_MAX_BYTES = 256 * 1024;
+const SOURCE_FILE_MAX_BYTES = 256 * 1024;
 
 export async function readSourceFile(file: string): Promise<string> {
   const { size } = await stat(file);

@@ -26,7 +26,7 @@ export interface SourceSyncResult {
   conflicts: FieldError[];
 }
 
-export type SyncedSource = Extract<ToolSource, "mcp" | "plugin" | "skill">;
+type SyncedSource = Extract<ToolSource, "mcp" | "plugin" | "skill">;
 
 /** What one source (an MCP server, a plugin file, the skills) lists now. */
 export interface SourceListing {
@@ -36,7 +36,7 @@ export interface SourceListing {
 }
 
 /** A tool as its source defines it, as audit entries record it before and after a sync. */
-export interface SourceDefinition {
+interface SourceDefinition {
   summary: string;
   description: string;
   inputSchema: InputSchema;
@@ -67,7 +67,7 @@ export interface ListingState {
 }
 
 /** A tool a sync adds: enabled and registered, with its source's definition. */
-export interface SourceToolInsert {
+interface SourceToolInsert {
   name: string;
   source: SyncedSource;
   sourceRef: string;
@@ -77,7 +77,7 @@ export interface SourceToolInsert {
 }
 
 /** An audit entry of a sync, one per tool it writes. */
-export interface SourceToolChange {
+interface SourceToolChange {
   subjectKind: "tool";
   subject: string;
   action: string;

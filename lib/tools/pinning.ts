@@ -49,7 +49,7 @@ export function definitionDigest(definition: PinnedDefinition): string {
     .digest("base64url");
 }
 
-export function sameDefinition(a: PinnedDefinition, b: PinnedDefinition): boolean {
+function sameDefinition(a: PinnedDefinition, b: PinnedDefinition): boolean {
   return canonicalJson(pinnedDefinitionOf(a)) === canonicalJson(pinnedDefinitionOf(b));
 }
 

@@ -13,11 +13,11 @@ export interface FieldError {
 }
 
 export const DESCRIPTION_MAX = 20_000;
-export const SCHEMA_MAX_BYTES = 64 * 1024;
-export const SCHEMA_MAX_PROPERTIES = 1_000;
+const SCHEMA_MAX_BYTES = 64 * 1024;
+const SCHEMA_MAX_PROPERTIES = 1_000;
 export const SCHEMA_MAX_DEPTH = 32;
-export const TAGS_MAX = 20;
-export const TAG_PATTERN = /^[a-z0-9][a-z0-9._-]{0,31}$/;
+const TAGS_MAX = 20;
+const TAG_PATTERN = /^[a-z0-9][a-z0-9._-]{0,31}$/;
 
 /** The fields a person or importer supplies for a tool; everything else is derived. */
 export type ToolDraft = Partial<Record<"name" | "source" | "summary" | "description" | "inputSchema" | "tags" | "enabled", unknown>>;

@@ -17,7 +17,7 @@ import * as decisionRoute from "@/app/api/decisions/[id]/route";
 import type { Db } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog } from "@/db/queries/catalogs";
-import { listDecisions } from "@/db/queries/decisions";
+import { listDecisions } from "../support/decisions";
 import { findTool } from "@/db/queries/tools";
 import { createTeam } from "@/db/queries/teams";
 import { seed } from "@/db/seed";

@@ -5,7 +5,7 @@ import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
 import { availableSelectors, EVALUATION_HEARTBEAT_MS, EVALUATION_STALE_AFTER_MS } from "@/app/_services/evaluations";
 import type { Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
-import { countDecisions } from "@/db/queries/decisions";
+import { countDecisions } from "../support/decisions";
 import { countRunningEvaluations, createEvaluation, failStaleEvaluations } from "@/db/queries/evaluations";
 import { createCustomTool } from "@/db/queries/tools";
 import { resetRateLimits } from "@/app/_services/rate-limits";

@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { closeGatewaySessions } from "@/app/_services/mcp-gateway";
 import type { Db } from "@/db/client";
 import { listConversations, listMessages } from "@/db/queries/conversations";
-import { listDecisions } from "@/db/queries/decisions";
+import { listDecisions } from "../support/decisions";
 import { syncSourceTools } from "@/db/queries/source-tools";
 import { listTools } from "@/db/queries/tools";
 import { useEnv } from "../sources/helpers";

@@ -6,7 +6,7 @@ import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
 import * as replayRoute from "@/app/api/decisions/[id]/replay/route";
 import type { Db } from "@/db/client";
 import { getConversation } from "@/db/queries/conversations";
-import { listDecisions } from "@/db/queries/decisions";
+import { listDecisions } from "../support/decisions";
 import { seed } from "@/db/seed";
 import { apiRequest, jsonRequest, params, useFreshDatabase } from "./helpers";
 

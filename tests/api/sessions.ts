@@ -5,7 +5,7 @@ import { setMemberRole } from "@/db/queries/teams";
 import type { TeamRole } from "@/lib/auth/policy";
 import { APP_ORIGIN } from "./helpers";
 
-export const TEST_PASSWORD = "correct horse battery";
+const TEST_PASSWORD = "correct horse battery";
 
 /** Creates a person with a role in a team (and an instance admin, if asked), signs them in, and returns the Cookie header of their session. */
 export async function signedInAs(db: Db, email: string, role: TeamRole | null, teamId = "default", options: { instanceAdmin?: boolean } = {}): Promise<string> {

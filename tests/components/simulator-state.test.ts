@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { loadSimulatorState, paneValues, readPane, serializeSimulatorState, type PaneState, type SimulatorValues } from "@/components/simulator-state";
+import { createLoader, createSerializer } from "nuqs/server";
+import { type PaneState, paneValues, readPane, type SimulatorValues, simulatorParsers } from "@/components/simulator-state";
+
+// What the page's useQueryStates reads from and writes to the URL, with the same parsers.
+const loadSimulatorState = createLoader(simulatorParsers);
+const serializeSimulatorState = createSerializer(simulatorParsers);
 
 const paneA: PaneState = { model: "gpt-5", agent: "build", mode: "plan", provider: "azure", flags: ["experimental.lsp", "beta"], why: "edit" };
 const paneB: PaneState = { model: "claude-sonnet-4-5", agent: "plan", mode: "", provider: "", flags: [], why: "bash & co?" };

@@ -2,13 +2,17 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { type UrlUpdateEvent, withNuqsTestingAdapter } from "nuqs/adapters/testing";
+import { createLoader } from "nuqs/server";
 import { createElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { toolListAction } from "@/app/catalogs/[catalog]/simulator/actions";
 import type { ToolListResponse } from "@/components/api-client";
 import { CatalogRevisionProvider } from "@/components/catalog-revision";
 import { Simulator } from "@/components/simulator";
-import { loadSimulatorState, readPane } from "@/components/simulator-state";
+import { readPane, simulatorParsers } from "@/components/simulator-state";
+
+/** The simulator's state from a URL's query, read with the page's own parsers. */
+const loadSimulatorState = createLoader(simulatorParsers);
 
 vi.mock("@/app/catalogs/[catalog]/simulator/actions", () => ({ toolListAction: vi.fn() }));
 

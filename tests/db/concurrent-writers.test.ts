@@ -7,7 +7,7 @@ import { migrateDatabase } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
 import { createConversation, getConversation } from "@/db/queries/conversations";
-import { countDecisions } from "@/db/queries/decisions";
+import { countDecisions } from "../support/decisions";
 import { createCustomTool, listTools } from "@/db/queries/tools";
 import { SERVER_TSX_ARGS } from "../support/server-process";
 

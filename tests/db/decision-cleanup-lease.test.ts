@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DECISION_CLEANUP_LEASE, startDecisionCleanup } from "@/app/_services/retention";
 import { createCatalog } from "@/db/queries/catalogs";
-import { countDecisions, recordDecision } from "@/db/queries/decisions";
+import { recordDecision } from "@/db/queries/decisions";
+import { countDecisions } from "../support/decisions";
 import { releaseLease, takeLease } from "@/db/queries/leases";
 import { freshDatabase } from "../support/fresh-database";
 

@@ -4,7 +4,8 @@ import { cleanupDecisions, DEFAULT_RETENTION, retentionFromEnv } from "@/app/_se
 import { writeTransaction, type Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { createConversation, deleteConversation, listMessages, listTranscript } from "@/db/queries/conversations";
-import { countDecisions, getDecision, pageDecisions, recordDecision, type NewDecision } from "@/db/queries/decisions";
+import { getDecision, pageDecisions, recordDecision, type NewDecision } from "@/db/queries/decisions";
+import { countDecisions } from "../support/decisions";
 import { decisions } from "@/db/tables";
 import { ToolshedError } from "@/lib/errors";
 import { freshDatabase } from "../support/fresh-database";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ndcgAtK, percentile, recallAtK } from "../../bench/metrics";
+import { ndcgAtK } from "../../lib/evaluation/metrics";
+import { percentile, recallAtK } from "../../bench/metrics";
 import { syntheticCatalog } from "../../bench/synthetic";
 
 describe("bench metrics", () => {

@@ -8,7 +8,7 @@ import { BUILTIN_TOOLS } from "../../lib/tools/builtin";
 import type { Tool } from "../../lib/tools/types";
 
 /** The demo catalog as the registry holds it: the built-in tools plus the demo's custom tools. */
-export function demoCatalogTools(): Tool[] {
+function demoCatalogTools(): Tool[] {
   return [
     ...BUILTIN_TOOLS.map(
       (tool): Tool => ({ ...tool, tags: [...tool.tags], requires: { ...tool.requires }, source: "builtin", enabled: true, registered: true }),

@@ -20,7 +20,7 @@ interface Check {
   errorMessage?: string;
 }
 
-export interface ScenarioResult {
+interface ScenarioResult {
   scenario: string;
   /** No check failed (the suite's ✓). */
   passed: boolean;

@@ -19,7 +19,7 @@ export type ScriptedReply =
   | { hang: true; textFirst?: string }
   | { status: number; body?: unknown };
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   /** The parsed JSON body (the Chat Completions request), or undefined for a GET. */
@@ -28,7 +28,7 @@ export interface RecordedRequest {
 }
 
 /** The parts of a Chat Completions request the server reads; the rest is recorded as sent. */
-export interface ChatCompletionRequest {
+interface ChatCompletionRequest {
   model?: string;
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
@@ -39,7 +39,7 @@ export interface ChatCompletionRequest {
 }
 
 /** Replies matched by rule (first match wins), then taken from a queue, then `otherwise`. */
-export interface ScriptDefinition {
+interface ScriptDefinition {
   rules?: { lastMessageContains?: string; requestContains?: string; reply: ScriptedReply }[];
   replies?: ScriptedReply[];
   otherwise?: ScriptedReply;

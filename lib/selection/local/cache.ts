@@ -3,9 +3,9 @@ import type { SelectorCandidate } from "../types";
 import { createLocalIndex, type LocalIndex } from "./bm25f";
 
 /** Enough for a few catalogs, each with an index over the catalog and some over candidate sets. */
-export const LOCAL_INDEX_CACHE_ENTRIES = 16;
+const LOCAL_INDEX_CACHE_ENTRIES = 16;
 /** ≈ 0.2 kB of postings per indexed tool: 400,000 tools is ≈ 80 MB at most. */
-export const LOCAL_INDEX_CACHE_DOCUMENTS = 400_000;
+const LOCAL_INDEX_CACHE_DOCUMENTS = 400_000;
 
 /**
  * An LRU of built indexes, keyed by the caller (e.g. `${catalogId}@${revision}`), so an index

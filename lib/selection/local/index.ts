@@ -1,4 +1,4 @@
-export { createLocalIndex, type LocalIndex } from "./bm25f";
+export { createLocalIndex } from "./bm25f";
 export { BM25 } from "./bm25";
 export { LocalIndexCache } from "./cache";
 export { DEFAULT_SETTINGS, type LocalRankingSettings } from "./settings";

@@ -1,13 +1,13 @@
 export type FieldName = "name" | "summary" | "description" | "tags" | "parameters" | "parameterText" | "service";
 
-export interface FieldSettings {
+interface FieldSettings {
   /** How much one occurrence in this field counts relative to the others. */
   weight: number;
   /** BM25 length normalisation for this field (0 = none, 1 = full). */
   b: number;
 }
 
-export interface ConversationWeights {
+interface ConversationWeights {
   user: number;
   assistant: number;
   tool: number;
@@ -16,14 +16,14 @@ export interface ConversationWeights {
   turnDecay: number;
 }
 
-export interface IntentSettings {
+interface IntentSettings {
   /** How much each task's own ranking counts, relative to the whole request's, when a request names several. */
   weight: number;
   /** Weight of the rest of the conversation's words in each task's query. */
   context: number;
 }
 
-export interface FeedbackSettings {
+interface FeedbackSettings {
   /** Best tools of the first pass whose terms are read. */
   documents: number;
   /** Terms added to the query. */
@@ -32,7 +32,7 @@ export interface FeedbackSettings {
   weight: number;
 }
 
-export interface CoverageSettings {
+interface CoverageSettings {
   /** Weight of covering each intent of a multi-task request against the fused score (0 turns it off). */
   weight: number;
   /** Best fused tools among which the top k is chosen. */

@@ -37,7 +37,7 @@ export class McpSourceError extends ToolshedError {
   }
 }
 
-export interface McpServerInfo {
+interface McpServerInfo {
   name: string;
   version: string;
   title?: string;

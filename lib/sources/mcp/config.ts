@@ -4,7 +4,7 @@ import { z } from "zod";
  * A server name is the prefix of its tools' names (`server__tool`). Without "__" inside and "_"
  * at the end, the prefix is unambiguous: tools of two servers can never get the same name.
  */
-export const MCP_SERVER_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+const MCP_SERVER_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 const serverName = z
   .string()
@@ -30,7 +30,7 @@ const argument = z.union([z.string().max(4_000), z.strictObject({ value: z.strin
   error: 'An argument is a string, or { "value": "…", "secret": true } for a secret one.',
 });
 
-export const McpStdioConfigSchema = z.strictObject({
+const McpStdioConfigSchema = z.strictObject({
   name: serverName,
   transport: z.literal("stdio"),
   command: z.string().trim().min(1, "The command is required.").max(1_000),
@@ -38,7 +38,7 @@ export const McpStdioConfigSchema = z.strictObject({
   env: namedValues(/^[A-Za-z_][A-Za-z0-9_]*$/, "environment variable").optional(),
 });
 
-export const McpHttpConfigSchema = z.strictObject({
+const McpHttpConfigSchema = z.strictObject({
   name: serverName,
   transport: z.literal("http"),
   url: z.url({ protocol: /^https?$/, error: "The URL must be an http:// or https:// address." }).max(2_000),

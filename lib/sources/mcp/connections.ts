@@ -57,7 +57,7 @@ export interface McpConnectionTimeouts {
 const DEFAULT_TIMEOUTS: McpConnectionTimeouts = { connectTimeoutMs: 60_000, listTimeoutMs: 10_000, callTimeoutMs: 60_000, pingTimeoutMs: 5_000 };
 
 /** How long a tool call may take on its server before it fails as a timeout. */
-export const MCP_CALL_TIMEOUT_ENV = "TOOLSHED_MCP_CALL_TIMEOUT_MS";
+const MCP_CALL_TIMEOUT_ENV = "TOOLSHED_MCP_CALL_TIMEOUT_MS";
 
 type Env = Record<string, string | undefined>;
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 
-export const TOOL_NAME_MAX = 64;
+const TOOL_NAME_MAX = 64;
 const HASH_LENGTH = 8;
 const INVALID_CHARACTERS = /[^a-zA-Z0-9_-]/g;
 

@@ -149,7 +149,7 @@ export type Resolver = (
  * for every new connection, so a name that resolved to a public address when checked and to a
  * private one when connecting (DNS rebinding) is still refused.
  */
-export function guardedLookup(resolve: Resolver = dnsLookup, env: Env = process.env) {
+function guardedLookup(resolve: Resolver = dnsLookup, env: Env = process.env) {
   return (hostname: string, options: { all?: boolean; family?: number | string; hints?: number }, callback: LookupCallback): void => {
     resolve(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses) => {
       if (error) return callback(error, []);
@@ -186,7 +186,7 @@ function guardedAgent(resolve: Resolver): Agent {
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 /** Headers that never follow a redirect to another origin (the configured ones are added to these). */
 const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie"];
 

@@ -7,7 +7,7 @@ import type { McpToolResult } from "./client";
  * conversation and the model's next step). A server may answer with megabytes; what is over the
  * limit is cut, with a note that says so.
  */
-export const MCP_RESULT_MAX_CHARS_ENV = "TOOLSHED_MCP_RESULT_MAX_CHARS";
+const MCP_RESULT_MAX_CHARS_ENV = "TOOLSHED_MCP_RESULT_MAX_CHARS";
 export const DEFAULT_MCP_RESULT_MAX_CHARS = 100_000;
 
 export function mcpResultMaxChars(env: Record<string, string | undefined> = process.env): number {
@@ -21,7 +21,7 @@ export function mcpResultMaxChars(env: Record<string, string | undefined> = proc
 const count = (n: number) => n.toLocaleString("en-US");
 
 /** The note that ends a cut result. */
-export function truncationNote(total: number, limit: number): string {
+function truncationNote(total: number, limit: number): string {
   return `… [truncated: ${count(total)} characters, limit ${count(limit)}]`;
 }
 

@@ -2,13 +2,13 @@ import { argumentValue, type McpStdioConfig } from "./config";
 
 type Env = Record<string, string | undefined>;
 
-export const STDIO_COMMANDS_ENV = "TOOLSHED_MCP_STDIO_COMMANDS";
+const STDIO_COMMANDS_ENV = "TOOLSHED_MCP_STDIO_COMMANDS";
 /**
  * The repository's demo server, as the demo catalog starts it, with the one variable it reads
  * that is harmless to allow: DEMO_MCP_TOKEN shows how a secret variable is stored and masked.
  * Its test switches (hang, crash, fewer tools) are allowed by the tests that use them.
  */
-export const DEFAULT_STDIO_COMMANDS = "node mcp-servers/demo-server.mjs env=DEMO_MCP_TOKEN";
+const DEFAULT_STDIO_COMMANDS = "node mcp-servers/demo-server.mjs env=DEMO_MCP_TOKEN";
 
 /** One allowed command line: the command, the arguments every use of it starts with, and the variables it may set. */
 export interface StdioCommandLine {
@@ -21,7 +21,7 @@ const ENV_WORD = "env=";
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A malformed TOOLSHED_MCP_STDIO_COMMANDS: the operator's mistake, which stops the start. */
-export class StdioCommandsError extends Error {
+class StdioCommandsError extends Error {
   constructor(line: string, problem: string) {
     super(`${STDIO_COMMANDS_ENV} is malformed in the line "${line}": ${problem}`);
     this.name = "StdioCommandsError";
@@ -68,7 +68,7 @@ export function parseStdioCommands(text: string | undefined): StdioCommandLine[]
 
 export const allowedStdioCommands = (env: Env = process.env) => parseStdioCommands(env[STDIO_COMMANDS_ENV]);
 
-export const formatCommandLine = (line: Pick<StdioCommandLine, "command" | "args">) => [line.command, ...line.args].join(" ");
+const formatCommandLine = (line: Pick<StdioCommandLine, "command" | "args">) => [line.command, ...line.args].join(" ");
 
 /** The allowed lines this configuration matches: the same command, and arguments that start with the line's arguments. */
 export function matchingStdioCommands(config: Pick<McpStdioConfig, "command" | "args">, allowed: StdioCommandLine[]): StdioCommandLine[] {

@@ -1,3 +1,3 @@
 export { pluginDefinitionHooks } from "./hooks";
-export { loadPlugins, PLUGIN_NAME_PATTERN } from "./load";
-export type { LoadedPlugin, PluginHooks, PluginToolDraft, PluginToolSpec, ToolshedPlugin } from "./types";
+export { loadPlugins } from "./load";
+export type { LoadedPlugin } from "./types";

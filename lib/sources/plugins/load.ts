@@ -11,7 +11,7 @@ import { inputSchemaFromZod } from "../../tools/zod-schema";
 import { isMissing, toLoadError, type SourceLoadError } from "../source-file";
 import type { LoadedPlugin, PluginHooks, PluginToolDraft } from "./types";
 
-export const PLUGIN_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+const PLUGIN_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 const PLUGIN_FILE = /^[^.].*(?<!\.d)\.(ts|mts|mjs|js)$/;
 const TYPESCRIPT_FILE = /\.m?ts$/;
 

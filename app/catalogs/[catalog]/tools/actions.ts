@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { authorizeCatalogAction } from "@/app/_services/access";
-import { getImportJob, importAndWait, previewImport, startImport, type ImportDocument } from "@/app/_services/imports";
+import { getImportJob, previewImport, startImport, type ImportDocument } from "@/app/_services/imports";
 import { getDb } from "@/db/client";
 import { reviewDefinition } from "@/db/queries/definition-reviews";
 import { createCustomTool, deleteTool, updateTool } from "@/db/queries/tools";
@@ -55,16 +55,6 @@ export async function reviewDefinitionAction(catalogId: string, verdict: unknown
 /** The document as JSON text (what the page read from the file: parsed off the server's main thread) or parsed. */
 function importDocument(document: unknown): ImportDocument {
   return typeof document === "string" ? { text: document } : { document };
-}
-
-/** Imports and waits for the result, however large the import (it runs in the import worker). */
-export async function importToolsAction(catalogId: string, document: unknown) {
-  return runAction(async () => {
-    const { actor } = await authorizeCatalogAction(catalogId, "write");
-    const result = await importAndWait(getDb(), catalogId, importDocument(document), actor);
-    refresh(catalogId);
-    return result;
-  });
 }
 
 /** What importing the document would do, tool by tool, as POST …/import?dryRun=1 answers it (editors: it is an import's first step). */
