@@ -21,7 +21,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 npx biome ci .
 npx tsc --noEmit -p .
-# Unused files, exports and dependencies (knip.json); --no-install: the pinned devDependency, never a download.
+# Unused files, exports and dependencies (knip.jsonc); --no-install: the pinned devDependency, never a download.
 npx --no-install knip --no-progress
 npx vitest run
 npx next build
