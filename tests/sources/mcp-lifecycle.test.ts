@@ -117,10 +117,16 @@ describe("a server this instance cannot reach is its own knowledge, not the regi
   });
 
   const toolOf = async (name: string) => (await catalogState(db, "team")).tools.find((tool) => tool.name === name);
-  /** Kills the server's process and waits until this instance has taken its tools out. */
+  /** Kills the server's process and waits until this instance has taken its tools out and recorded its health (two writes, not one). */
   async function killServer(pid: number): Promise<void> {
     process.kill(pid, "SIGKILL");
-    await vi.waitFor(async () => expect(await toolOf("notes__notes_search")).toMatchObject({ unavailableHere: true }), { timeout: 10_000 });
+    await vi.waitFor(
+      async () => {
+        expect(await toolOf("notes__notes_search")).toMatchObject({ unavailableHere: true });
+        expect(await getMcpServer(db, "team", "notes")).toMatchObject({ status: "error" });
+      },
+      { timeout: 10_000 },
+    );
   }
 
   it("leaves its tools out of this instance's answers, keeps the registry and its revision, and a sync brings them back", async () => {
