@@ -1,3 +1,4 @@
+import "server-only";
 export { loadAgentFiles, parseAgentFile, type FileAgent } from "./agents";
 export { sourceFolders, type SourceFolders } from "./folders";
 export * from "./mcp";

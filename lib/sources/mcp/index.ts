@@ -1,3 +1,4 @@
+import "server-only";
 export { adaptMcpTools, type McpToolDraft, type McpToolProblem } from "./adapt";
 export {
   McpSourceError,

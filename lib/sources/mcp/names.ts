@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 
 export const TOOL_NAME_MAX = 64;
