@@ -37,6 +37,7 @@ import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gatew
 import { checkOutputSchema, mcpTool } from "@/lib/gateway/served-tools";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "@/lib/selection/tool-search-definition";
 import { limitMcpResult, type McpCallOptions, mcpResultMaxChars } from "@/lib/sources/mcp";
+import { toolArgumentsProblem } from "@/lib/tools/validate";
 import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
 import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
@@ -338,6 +339,12 @@ async function callCatalogTool(
     if (!checked.check.allowed) throw await refusal(checked.check, approval);
   }
   const { tool } = checked.check;
+  // Arguments the tool's stored schema refuses never reach its server: the model reads why, and corrects them.
+  const invalid = toolArgumentsProblem(name, tool.inputSchema, args);
+  if (invalid !== undefined) {
+    await record({ outcome: "refused", reason: invalid, approval });
+    return textResult(invalid, true);
+  }
   const started = performance.now();
   let result: CallToolResult;
   try {

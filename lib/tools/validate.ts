@@ -327,6 +327,18 @@ export function schemaViolation(schema: Record<string, unknown>, value: unknown)
   return { path: first?.instancePath ?? "", message: first?.message ?? "does not match the schema" };
 }
 
+/**
+ * Why a model's or client's arguments to a tool are refused before they reach the tool's server,
+ * or undefined when they match its input schema as the catalog stores it: the tool, where in the
+ * arguments and what is wrong, in words the model can correct the call by.
+ */
+export function toolArgumentsProblem(tool: string, inputSchema: InputSchema, args: unknown): string | undefined {
+  const violation = schemaViolation(inputSchema, args);
+  if (violation === undefined) return undefined;
+  const at = violation.path === "" ? "" : ` at ${violation.path}`;
+  return `The arguments do not match the input schema of ${tool}${at}: ${violation.message}. ${tool} was not called; call it again with arguments that match its schema.`;
+}
+
 export function validateTags(tags: unknown, field = "tags"): FieldError[] {
   if (tags === undefined) return [];
   if (!Array.isArray(tags)) return [{ field, message: "Tags must be a list of strings." }];
