@@ -340,7 +340,7 @@ async function callCatalogTool(
   }
   const { tool } = checked.check;
   // Arguments the tool's stored schema refuses never reach its server: the model reads why, and corrects them.
-  const invalid = toolArgumentsProblem(name, tool.inputSchema, args);
+  const invalid = toolArgumentsProblem(tool, args);
   if (invalid !== undefined) {
     await record({ outcome: "refused", reason: invalid, approval });
     return textResult(invalid, true);

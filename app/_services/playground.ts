@@ -186,7 +186,7 @@ export async function playTurn(
           const record = records.get(tool.name);
           if (!record?.sourceRef || !record.meta?.mcpName) return { error: `${tool.name} has no live backend.` };
           // Arguments the tool's stored schema refuses never reach its server (as in the MCP gateway).
-          const invalid = toolArgumentsProblem(tool.name, record.inputSchema, args ?? {});
+          const invalid = toolArgumentsProblem(record, args ?? {});
           if (invalid !== undefined) return { error: invalid };
           return callMcpToolForModel(db, catalogId, record.sourceRef, record.meta.mcpName, (args ?? {}) as Record<string, unknown>, {
             upstreamDetails: options.upstreamDetails,

@@ -2,7 +2,7 @@ import AjvDraft07, { type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import { textProblem } from "../safe-text";
 import { Lru } from "./lru";
-import { SUMMARY_MAX, TOOL_NAME_PATTERN, TOOL_SOURCES, type InputSchema } from "./types";
+import { SUMMARY_MAX, TOOL_NAME_PATTERN, TOOL_SOURCES, type InputSchema, type ToolDefinition, type ToolMeta } from "./types";
 
 /** One problem with one field, phrased for the person who has to fix it. */
 export interface FieldError {
@@ -329,14 +329,19 @@ export function schemaViolation(schema: Record<string, unknown>, value: unknown)
 
 /**
  * Why a model's or client's arguments to a tool are refused before they reach the tool's server,
- * or undefined when they match its input schema as the catalog stores it: the tool, where in the
- * arguments and what is wrong, in words the model can correct the call by.
+ * or undefined when they match its input schema as the catalog stores it, in the dialect its MCP
+ * server declared: the tool, where in the arguments and what is wrong, in words the model can
+ * correct the call by.
  */
-export function toolArgumentsProblem(tool: string, inputSchema: InputSchema, args: unknown): string | undefined {
-  const violation = schemaViolation(inputSchema, args);
+export function toolArgumentsProblem(
+  tool: Pick<ToolDefinition, "name" | "inputSchema"> & { meta?: Pick<ToolMeta, "inputSchemaDialect"> | null },
+  args: unknown,
+): string | undefined {
+  const dialect = tool.meta?.inputSchemaDialect;
+  const violation = schemaViolation(dialect ? { $schema: dialect, ...tool.inputSchema } : tool.inputSchema, args);
   if (violation === undefined) return undefined;
   const at = violation.path === "" ? "" : ` at ${violation.path}`;
-  return `The arguments do not match the input schema of ${tool}${at}: ${violation.message}. ${tool} was not called; call it again with arguments that match its schema.`;
+  return `The arguments do not match the input schema of ${tool.name}${at}: ${violation.message}. ${tool.name} was not called; call it again with arguments that match its schema.`;
 }
 
 export function validateTags(tags: unknown, field = "tags"): FieldError[] {
