@@ -19,7 +19,8 @@ const SERVICE_SETS = [
 ];
 
 /**
- * Usage: npx tsx bench/run.ts [path-to-labelled-set]
+ * Usage: npx tsx --conditions=react-server bench/run.ts [path-to-labelled-set] (under React's server
+ * condition, where the "server-only" marker of the model providers' module loads).
  * Prints every section as Markdown; each section is one function so more can be added.
  */
 interface Section {

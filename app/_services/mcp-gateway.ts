@@ -37,6 +37,7 @@ import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gatew
 import { checkOutputSchema, mcpTool } from "@/lib/gateway/served-tools";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "@/lib/selection/tool-search-definition";
 import { limitMcpResult, type McpCallOptions, mcpResultMaxChars } from "@/lib/sources/mcp";
+import { toolArgumentsProblem } from "@/lib/tools/validate";
 import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
 import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
@@ -294,6 +295,8 @@ async function checkNow(session: GatewaySession, name: string) {
   };
 }
 
+type GatewayTool = Extract<CallCheck, { allowed: true }>["tool"];
+
 interface GatewayCall {
   name: string;
   args: Record<string, unknown>;
@@ -325,6 +328,14 @@ async function callCatalogTool(
       : new McpError(ErrorCode.InvalidRequest, refused.reason);
   };
   if (!checked.check.allowed) throw await refusal(checked.check, null);
+  // Arguments the tool's stored schema refuses never reach its server, nor the user's approval: the model reads why, and corrects them.
+  const refuseArguments = async (tool: GatewayTool, approval: CallApproval) => {
+    const invalid = toolArgumentsProblem(tool, args);
+    if (invalid !== undefined) await record({ outcome: "refused", reason: invalid, approval });
+    return invalid;
+  };
+  const invalidArguments = await refuseArguments(checked.check.tool, null);
+  if (invalidArguments !== undefined) return textResult(invalidArguments, true);
   let approval: CallApproval = null;
   if (checked.check.needsApproval) {
     approval = await approve(`Agent "${session.turn.agent}" wants to call ${name} with these arguments:\n${JSON.stringify(args, null, 2)}\nAllow this call?`);
@@ -338,6 +349,11 @@ async function callCatalogTool(
     if (!checked.check.allowed) throw await refusal(checked.check, approval);
   }
   const { tool } = checked.check;
+  if (approval !== null) {
+    // Its definition may have changed while the user was asked.
+    const invalid = await refuseArguments(tool, approval);
+    if (invalid !== undefined) return textResult(invalid, true);
+  }
   const started = performance.now();
   let result: CallToolResult;
   try {

@@ -12,6 +12,7 @@ import { TOOL_SEARCH_NAME } from "@/lib/selection/tool-search-definition";
 import type { RegistryView } from "@/lib/selection/verify";
 import { readTurnView, runPreselection, runToolSearchCall, type TurnRequest } from "./selection";
 import { mcpResultMaxChars } from "@/lib/sources/mcp";
+import { toolArgumentsProblem } from "@/lib/tools/validate";
 import { callMcpToolForModel } from "./sources";
 
 const MAX_STEPS = 8;
@@ -184,6 +185,9 @@ export async function playTurn(
         execute: async (tool, args) => {
           const record = records.get(tool.name);
           if (!record?.sourceRef || !record.meta?.mcpName) return { error: `${tool.name} has no live backend.` };
+          // Arguments the tool's stored schema refuses never reach its server (as in the MCP gateway).
+          const invalid = toolArgumentsProblem(record, args ?? {});
+          if (invalid !== undefined) return { error: invalid };
           return callMcpToolForModel(db, catalogId, record.sourceRef, record.meta.mcpName, (args ?? {}) as Record<string, unknown>, {
             upstreamDetails: options.upstreamDetails,
           });

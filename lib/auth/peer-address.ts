@@ -6,6 +6,7 @@
  * a request that reached Next before the header was installed (during start-up) and brought its
  * own header is not believed.
  */
+import "server-only";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 

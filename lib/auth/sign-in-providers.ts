@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * Sign-in methods besides e-mail and password, configured by environment: GitHub
  * (`GITHUB_CLIENT_ID`, `GITHUB_CLIENT_SECRET`) and any OpenID Connect provider

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes, hkdfSync } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

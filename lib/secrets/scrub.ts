@@ -1,3 +1,5 @@
+import "server-only";
+
 /** What a secret is replaced with wherever it would be shown. */
 export const SECRET_MASK = "********";
 

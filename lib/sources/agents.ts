@@ -1,3 +1,4 @@
+import "server-only";
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, extname, join } from "node:path";

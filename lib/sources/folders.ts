@@ -1,3 +1,5 @@
+import "server-only";
+
 export interface SourceFolders {
   plugins: string;
   skills: string;

@@ -1,3 +1,4 @@
+import "server-only";
 import { readFile, stat } from "node:fs/promises";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type YAMLError } from "yaml";
 import { z } from "zod";

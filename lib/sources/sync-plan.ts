@@ -1,3 +1,4 @@
+import "server-only";
 import type { FieldError } from "../tools/validate";
 import { isPinnedSource, type PinnedDefinition, pinnedDefinitionOf } from "../tools/pinning";
 import { SOURCE_REDEFINE_ACTION, type InputSchema, type ToolMeta, type ToolSource } from "../tools/types";

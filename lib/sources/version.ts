@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { relative } from "node:path";
 import type { FileAgent } from "./agents";

@@ -2,7 +2,7 @@ import AjvDraft07, { type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import { textProblem } from "../safe-text";
 import { Lru } from "./lru";
-import { SUMMARY_MAX, TOOL_NAME_PATTERN, TOOL_SOURCES, type InputSchema } from "./types";
+import { SUMMARY_MAX, TOOL_NAME_PATTERN, TOOL_SOURCES, type InputSchema, type ToolDefinition, type ToolMeta } from "./types";
 
 /** One problem with one field, phrased for the person who has to fix it. */
 export interface FieldError {
@@ -23,13 +23,40 @@ const TAG_PATTERN = /^[a-z0-9][a-z0-9._-]{0,31}$/;
 export type ToolDraft = Partial<Record<"name" | "source" | "summary" | "description" | "inputSchema" | "tags" | "enabled", unknown>>;
 
 const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: false } as const;
-const ajv2020 = new Ajv2020(AJV_OPTIONS);
-const ajvDraft07 = new AjvDraft07(AJV_OPTIONS);
-type SchemaValidator = typeof ajv2020 | typeof ajvDraft07;
 
-/** Draft-07 schemas (common from MCP servers and older generators) are checked as draft-07; the rest as 2020-12. */
-function validatorFor(schema: Record<string, unknown>): SchemaValidator {
-  return typeof schema.$schema === "string" && /draft-0[67]/.test(schema.$schema) ? ajvDraft07 : ajv2020;
+/**
+ * Per dialect, one validator holding the meta-schemas that judges schemas (nothing untrusted is
+ * compiled in it), and one that compiles accepted schemas and is emptied after every compilation
+ * with removeSchema(), which drops every schema, id, anchor and cache entry but the meta-schemas.
+ * So nothing a schema registers outlives its compilation (the returned function keeps what it
+ * needs): the same `$id` compiles again, one tool's ids cannot resolve another tool's references,
+ * and the registry does not grow. The compiler keeps registering a schema's own `$id` while it
+ * compiles (rather than addUsedSchema: false) so that Ajv still refuses an `$id` naming a
+ * meta-schema. It is emptied once at the start too, so it is in the same state before every
+ * compilation.
+ */
+function dialect(Validator: typeof Ajv2020 | typeof AjvDraft07) {
+  return { check: new Validator(AJV_OPTIONS), compile: new Validator({ ...AJV_OPTIONS, validateSchema: false }).removeSchema() };
+}
+type Dialect = ReturnType<typeof dialect>;
+const draft2020 = dialect(Ajv2020);
+const draft07 = dialect(AjvDraft07);
+
+/**
+ * The `$schema` values accepted (also with an empty fragment), and their dialect; without one a
+ * schema is 2020-12. Any other value is refused rather than looked up: Ajv keeps whatever a
+ * lookup finds under the text looked up, so every spelling of a meta-schema or of a place in it
+ * would stay in its registry for good.
+ */
+const DIALECTS = new Map<string, Dialect>([
+  ["https://json-schema.org/draft/2020-12/schema", draft2020],
+  ["http://json-schema.org/schema", draft2020],
+  ["http://json-schema.org/draft-07/schema", draft07],
+]);
+
+function dialectOf(schema: Record<string, unknown>): Dialect | undefined {
+  if (schema.$schema === undefined) return draft2020;
+  return typeof schema.$schema === "string" ? DIALECTS.get(schema.$schema.replace(/#$/, "")) : undefined;
 }
 
 export function validateToolName(name: unknown, field = "name"): FieldError[] {
@@ -136,47 +163,38 @@ export function compilesTrivially(schema: unknown, root = true): boolean {
   return true;
 }
 
-interface AjvInternals {
-  refs: Record<string, unknown>;
-  schemas: Record<string, unknown>;
-  _cache?: { delete(key: unknown): boolean };
-}
-
-/**
- * Compiles the schema, then takes everything the compilation registered back out of the
- * validator (the returned function keeps what it needs): otherwise every compiled schema stays
- * cached for good, a schema's `$id` is taken by its first compilation (the second one failed with
- * "already exists"), and one tool's ids could resolve another tool's references.
- */
-function compileDetached(ajv: SchemaValidator, schema: object): ValidateFunction {
-  const internals = ajv as unknown as AjvInternals;
-  const refs = new Set(Object.keys(internals.refs));
-  const schemas = new Set(Object.keys(internals.schemas));
+/** See dialect(): the compiler is emptied whether or not the compilation succeeds. */
+function compileDetached(dialect: Dialect, schema: object): ValidateFunction {
   try {
-    return ajv.compile(schema);
+    return dialect.compile.compile(schema);
   } finally {
-    for (const key of Object.keys(internals.refs)) if (!refs.has(key)) delete internals.refs[key];
-    for (const key of Object.keys(internals.schemas)) if (!schemas.has(key)) delete internals.schemas[key];
-    internals._cache?.delete(schema);
+    dialect.compile.removeSchema();
   }
 }
 
 /** What only compilation finds (unresolvable references, bad regular expressions…). */
-function compileError(ajv: SchemaValidator, schema: object): string | undefined {
+function compileError(dialect: Dialect, schema: object): string | undefined {
   try {
-    compileDetached(ajv, schema);
+    compileDetached(dialect, schema);
     return undefined;
   } catch (error) {
     return (error as Error).message;
   }
 }
 
-/** For tests: how much the shared validators hold, which must not grow with what they validate. */
+/**
+ * For tests: how much the validators hold, which must not grow with what they validate. Ajv has
+ * no public way to list its registry, so this reads its fields, and fails if they are gone
+ * rather than measure nothing.
+ */
 export function schemaValidatorFootprint(): number {
-  return [ajv2020, ajvDraft07].reduce((sum, ajv) => {
-    const internals = ajv as unknown as AjvInternals & { _cache?: { size: number } };
-    return sum + Object.keys(internals.refs).length + Object.keys(internals.schemas).length + (internals._cache?.size ?? 0);
-  }, 0);
+  return [draft2020, draft07]
+    .flatMap(({ check, compile }) => [check, compile])
+    .reduce((sum, ajv) => {
+      const { refs, schemas, _cache } = ajv as unknown as { refs?: object; schemas?: object; _cache?: Map<unknown, unknown> };
+      if (!refs || !schemas || !(_cache instanceof Map)) throw new Error("Ajv's registry is not where schemaValidatorFootprint looks.");
+      return sum + Object.keys(refs).length + Object.keys(schemas).length + _cache.size;
+    }, 0);
 }
 
 /** A problem relative to the schema's own field, so one cached result serves any field name. */
@@ -215,15 +233,12 @@ function checkSchema(schema: object): SchemaProblem[] {
   if (measured.depth > SCHEMA_MAX_DEPTH) return tooDeep();
   const root = schema as Record<string, unknown>;
   if (root.type !== "object") return [{ at: ".type", message: 'The root of an input schema must have type "object".' }];
-  const ajv = validatorFor(root);
-  let valid: boolean;
-  try {
-    valid = ajv.validateSchema(schema) as boolean;
-  } catch (error) {
-    // Ajv throws rather than reports for a `$schema` it does not know.
-    return [{ at: ".$schema", message: `Not a valid JSON Schema: ${(error as Error).message}.` }];
+  const schemaDialect = dialectOf(root);
+  if (schemaDialect === undefined) {
+    return [{ at: ".$schema", message: "Not a valid JSON Schema: $schema names no dialect Toolshed knows (JSON Schema 2020-12 or draft-07)." }];
   }
-  if (!valid) {
+  const ajv = schemaDialect.check;
+  if (!ajv.validateSchema(schema)) {
     // The meta-schema reports one mistake several ways (enum, type, anyOf): keep the first per place.
     const firstPerPlace = new Map<string, string>();
     for (const error of ajv.errors ?? []) {
@@ -233,7 +248,7 @@ function checkSchema(schema: object): SchemaProblem[] {
     return [...firstPerPlace].map(([at, message]) => ({ at, message: `Not a valid JSON Schema: ${message}.` }));
   }
   if (compilesTrivially(schema)) return [];
-  const problem = compileError(ajv, schema);
+  const problem = compileError(schemaDialect, schema);
   return problem === undefined ? [] : [{ at: "", message: `Not a valid JSON Schema: ${problem}` }];
 }
 
@@ -298,18 +313,35 @@ export interface SchemaViolation {
 
 /**
  * The first way `value` breaks `schema`, or undefined when it conforms. The schema must be one
- * validateInputSchema or validateOutputSchema accepted; a `$schema` of draft-06 or 07 is honoured.
+ * validateInputSchema or validateOutputSchema accepted; a `$schema` of draft-07 is honoured.
  */
 export function schemaViolation(schema: Record<string, unknown>, value: unknown): SchemaViolation | undefined {
   const text = JSON.stringify(schema);
   let validate = compiledValidators.get(text);
   if (validate === undefined) {
-    validate = compileDetached(validatorFor(schema), schema);
+    validate = compileDetached(dialectOf(schema) ?? draft2020, schema);
     compiledValidators.set(text, validate);
   }
   if (validate(value)) return undefined;
   const [first] = validate.errors ?? [];
   return { path: first?.instancePath ?? "", message: first?.message ?? "does not match the schema" };
+}
+
+/**
+ * Why a model's or client's arguments to a tool are refused before they reach the tool's server,
+ * or undefined when they match its input schema as the catalog stores it, in the dialect its MCP
+ * server declared: the tool, where in the arguments and what is wrong, in words the model can
+ * correct the call by.
+ */
+export function toolArgumentsProblem(
+  tool: Pick<ToolDefinition, "name" | "inputSchema"> & { meta?: Pick<ToolMeta, "inputSchemaDialect"> | null },
+  args: unknown,
+): string | undefined {
+  const dialect = tool.meta?.inputSchemaDialect;
+  const violation = schemaViolation(dialect ? { $schema: dialect, ...tool.inputSchema } : tool.inputSchema, args);
+  if (violation === undefined) return undefined;
+  const at = violation.path === "" ? "" : ` at ${violation.path}`;
+  return `The arguments do not match the input schema of ${tool.name}${at}: ${violation.message}. ${tool.name} was not called; call it again with arguments that match its schema.`;
 }
 
 export function validateTags(tags: unknown, field = "tags"): FieldError[] {

@@ -19,6 +19,7 @@ import { listConversations, listMessages } from "@/db/queries/conversations";
 import { listDecisions } from "../support/decisions";
 import { syncSourceTools } from "@/db/queries/source-tools";
 import { listTools } from "@/db/queries/tools";
+import { McpConnections } from "@/lib/sources/mcp";
 import { useEnv } from "../sources/helpers";
 import { processMarker, processMentioning } from "../support/processes";
 import { routeApiRequest } from "../support/api-routes";
@@ -392,6 +393,42 @@ describe("the MCP gateway's calls in the decision log", () => {
     expect(enabled.catalogChanges.map((change: { subject: string }) => change.subject)).toContain("notes__notes_search");
   });
 
+  it("refuses arguments the tool's stored schema does not accept, saying where and what, and sends nothing to its server", async () => {
+    const upstream = vi.spyOn(McpConnections.prototype, "call");
+    try {
+      const { client } = await connect(readToken);
+      await search(client, "select:notes__notes_get,notes__notes_create,notes__notes_search");
+      const missing = await client.callTool({ name: "notes__notes_get", arguments: {} });
+      expect(missing.isError).toBe(true);
+      expect(textOf(missing)).toBe(
+        "The arguments do not match the input schema of notes__notes_get: must have required property 'id'. notes__notes_get was not called; call it again with arguments that match its schema.",
+      );
+      const wrongType = await client.callTool({ name: "ToolCall", arguments: { name: "notes__notes_get", arguments: { id: 7 } } });
+      expect(wrongType.isError).toBe(true);
+      expect(textOf(wrongType)).toContain("the input schema of notes__notes_get at /id: must be string.");
+      const badTag = await client.callTool({ name: "notes__notes_create", arguments: { title: "Leaked note", body: "Never stored.", tags: ["Not a tag"] } });
+      expect(badTag.isError).toBe(true);
+      expect(textOf(badTag)).toContain('the input schema of notes__notes_create at /tags/0: must match pattern "^[a-z0-9-]+$".');
+      expect(upstream).not.toHaveBeenCalled();
+
+      const decisions = await callDecisions();
+      expect(decisions.map((decision) => decision.result)).toEqual([
+        expect.objectContaining({ outcome: "refused", reason: textOf(badTag), approval: null }),
+        expect.objectContaining({ outcome: "refused", reason: textOf(wrongType) }),
+        expect.objectContaining({ outcome: "refused", reason: textOf(missing) }),
+      ]);
+      expect(decisions[0].rejected).toEqual([{ name: "notes__notes_create", reason: textOf(badTag) }]);
+      const [conversation] = await listConversations(db, "team");
+      expect((await listMessages(db, conversation.id)).filter((message) => (message.details as { gatewayCall?: unknown }).gatewayCall)).toEqual([]);
+      // The server never saw the note, and still answers calls whose arguments match.
+      const found = await client.callTool({ name: "notes__notes_search", arguments: { query: "Leaked" } });
+      expect(JSON.parse(textOf(found))).toEqual({ matches: [] });
+      expect(upstream).toHaveBeenCalledTimes(1);
+    } finally {
+      upstream.mockRestore();
+    }
+  });
+
   it("replays a call as refused once the agent's permissions deny the tool", async () => {
     const { client } = await connect(readToken, "model=gpt-5&agent=guarded");
     await search(client, "select:notes__notes_get");
@@ -437,6 +474,20 @@ describe("the MCP gateway's calls in the decision log", () => {
     expect(decisions[1].rejected).toEqual([{ name: "notes__notes_get", reason: "The user declined this call of notes__notes_get: it was not made." }]);
     const replay = await replayOf(decisions[2].id);
     expect(replay.after.call).toMatchObject({ outcome: "allowed", needsApproval: true });
+  });
+
+  it("does not ask the user to approve a call whose arguments the tool's schema refuses", async () => {
+    const asked: string[] = [];
+    const { client } = await connect(readToken, "model=gpt-5&agent=careful", (message) => {
+      asked.push(message);
+      return { action: "accept" };
+    });
+    const result = await client.callTool({ name: "notes__notes_get", arguments: { id: 7 } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("at /id: must be string");
+    expect(asked).toEqual([]);
+    const [decision] = await callDecisions();
+    expect(decision.result).toMatchObject({ outcome: "refused", approval: null, reason: expect.stringContaining("/id") });
   });
 
   it("checks a call again once the user approved it: a tool disabled while they were asked is not called", async () => {

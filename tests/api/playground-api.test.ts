@@ -1,19 +1,23 @@
 import { readFileSync } from "node:fs";
 import type { InferUIMessageChunk } from "ai";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as conversationRoute from "@/app/api/catalogs/[catalog]/conversations/[id]/route";
 import * as playgroundRoute from "@/app/api/catalogs/[catalog]/playground/route";
 import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
 import * as decisionRoute from "@/app/api/decisions/[id]/route";
 import * as replayRoute from "@/app/api/decisions/[id]/replay/route";
+import { callMcpServerTool } from "@/app/_services/sources";
 import { pendingSimulatedCalls, turnsOf, uiMessagesOf } from "@/components/playground-chat";
 import type { Db } from "@/db/client";
 import { decisions } from "@/db/tables";
 import { seed } from "@/db/seed";
 import type { PlaygroundDataParts, PlaygroundUIMessage } from "@/lib/playground/messages";
+import { McpConnections } from "@/lib/sources/mcp";
+import { useEnv } from "../sources/helpers";
+import { routeApiRequest } from "../support/api-routes";
 import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
-import { apiRequest, jsonRequest, params, useFreshDatabase } from "./helpers";
+import { apiRequest, asInstanceAdmin, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const demo = params({ catalog: "demo" });
 const e2eScript = JSON.parse(readFileSync("e2e/fixtures/playground-script.json", "utf8"));
@@ -285,6 +289,69 @@ describe("playground turns of several steps, and aborted ones", () => {
     for (let read = await reader.read(); !read.done; read = await reader.read()) rest += read.value;
     expect(chunksOf(rest).map((chunk) => chunk.type)).toContain("abort");
     await expectAborted(conversationId);
+  });
+});
+
+describe("playground calls of live MCP tools", () => {
+  useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs` });
+  useScriptedMainModel({
+    rules: [
+      {
+        lastMessageContains: "call the notes tools",
+        reply: { toolCalls: [{ name: "ToolSearch", arguments: { query: "select:notes__notes_get,notes__notes_create" } }] },
+      },
+      {
+        lastMessageContains: "callable from your next step",
+        reply: {
+          toolCalls: [
+            { name: "notes__notes_get", arguments: {} },
+            { name: "notes__notes_create", arguments: { title: "Leaked note", body: "Never stored.", tags: ["Not a tag"] } },
+          ],
+        },
+      },
+      { lastMessageContains: "do not match the input schema", reply: { text: "I will correct the arguments." } },
+    ],
+    otherwise: { text: "The script has no reply for this request." },
+  });
+  let db: Db;
+  beforeEach(async () => {
+    db = await useFreshDatabase();
+    await seed(db, { demo: true });
+    const server = { name: "notes", transport: "stdio", command: process.execPath, args: ["mcp-servers/demo-server.mjs"] };
+    const added = await routeApiRequest(
+      apiRequest("/api/catalogs/demo/mcp-servers", {
+        method: "POST",
+        body: JSON.stringify(server),
+        headers: { ...(await asInstanceAdmin()), "content-type": "application/json" },
+      }),
+    );
+    expect(added.status).toBe(201);
+  });
+  afterEach(async () => {
+    await routeApiRequest(apiRequest("/api/catalogs/demo/mcp-servers/notes", { method: "DELETE", headers: await asInstanceAdmin() }));
+  });
+
+  it("refuses arguments the tool's stored schema does not accept with an error the model reads, and sends nothing to the server", async () => {
+    const upstream = vi.spyOn(McpConnections.prototype, "call");
+    try {
+      const chunks = await play({ message: "Please call the notes tools" });
+      const notesCalls = new Set(only(chunks, "tool-input-available").flatMap((chunk) => (chunk.toolName.startsWith("notes__") ? [chunk.toolCallId] : [])));
+      const outputs = only(chunks, "tool-output-available").filter((chunk) => notesCalls.has(chunk.toolCallId));
+      expect(outputs.map((chunk) => chunk.output)).toEqual([
+        {
+          error:
+            "The arguments do not match the input schema of notes__notes_get: must have required property 'id'. notes__notes_get was not called; call it again with arguments that match its schema.",
+        },
+        { error: expect.stringContaining('the input schema of notes__notes_create at /tags/0: must match pattern "^[a-z0-9-]+$".') },
+      ]);
+      expect(textOf(chunks)).toBe("I will correct the arguments.");
+      expect(upstream).not.toHaveBeenCalled();
+      // The server never saw the note.
+      const found = await callMcpServerTool(db, "demo", "notes", "notes_search", { query: "Leaked" });
+      expect(found.structuredContent).toEqual({ matches: [] });
+    } finally {
+      upstream.mockRestore();
+    }
   });
 });
 

@@ -68,9 +68,16 @@ describe("McpConnections", () => {
   it("does not report a connection closed on purpose, and gives up on a hanging server at its deadline and ends it", async () => {
     const lost: string[] = [];
     const hanging = markedDemo("hang", { DEMO_MCP_HANG: "1" });
+    // The healthy server gets the default deadline: a short one is for the hanging server only, and a
+    // healthy start can take longer than that on a loaded machine.
+    const healthy = new McpConnections((key) => lost.push(key));
+    try {
+      await healthy.list("a/notes", { name: "notes", transport: "stdio", command: process.execPath, args: [DEMO_SERVER] });
+      await healthy.disconnect("a/notes");
+    } finally {
+      await healthy.disconnectAll();
+    }
     connections = new McpConnections((key) => lost.push(key), { connectTimeoutMs: 1_500 });
-    await connections.list("a/notes", { name: "notes", transport: "stdio", command: process.execPath, args: [DEMO_SERVER] });
-    await connections.disconnect("a/notes");
     await expect(connections.list("a/hang", hanging.config)).rejects.toMatchObject({
       failure: "timeout",
       message: expect.stringMatching(/did not complete the MCP handshake within 1500 ms/),

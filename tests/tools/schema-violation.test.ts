@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cachedValidators, schemaValidatorFootprint, schemaViolation } from "@/lib/tools/validate";
+import { cachedValidators, schemaValidatorFootprint, schemaViolation, toolArgumentsProblem } from "@/lib/tools/validate";
 
 const forecast = {
   type: "object",
@@ -34,5 +34,23 @@ describe("schemaViolation", () => {
     }
     expect(cachedValidators()).toBe(cached + 50);
     expect(schemaValidatorFootprint()).toBe(before);
+  });
+});
+
+describe("toolArgumentsProblem", () => {
+  // Stored without its `$schema` (the dialect is kept beside it); `minContains` is a 2020-12 keyword that draft-07 does not have.
+  const labeller = {
+    name: "label",
+    inputSchema: { type: "object" as const, properties: { tags: { type: "array", contains: { const: "x" }, minContains: 2 } }, required: ["tags"] },
+  };
+
+  it("names the tool, the place and the problem, and checks in the dialect the tool's server declared", () => {
+    expect(toolArgumentsProblem(labeller, { tags: ["x"] })).toBe(
+      "The arguments do not match the input schema of label at /tags: must contain at least 2 valid item(s). label was not called; call it again with arguments that match its schema.",
+    );
+    expect(toolArgumentsProblem(labeller, {})).toContain("of label: must have required property 'tags'.");
+    const draft07 = { ...labeller, meta: { inputSchemaDialect: "http://json-schema.org/draft-07/schema#" } };
+    expect(toolArgumentsProblem(draft07, { tags: ["x"] })).toBeUndefined();
+    expect(toolArgumentsProblem(draft07, { tags: ["y"] })).toContain("of label at /tags/0: must be equal to constant.");
   });
 });

@@ -58,6 +58,29 @@ describe("schemas with $id", () => {
   });
 });
 
+describe("$schema", () => {
+  it("accepts the dialects by name, and refuses other spellings and places in a meta-schema without keeping them", () => {
+    for (const dialect of ["https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema", "http://json-schema.org/schema"]) {
+      expect(validateInputSchema({ $schema: dialect, type: "object" })).toEqual([]);
+      expect(validateInputSchema({ $schema: `${dialect}#`, type: "object" })).toEqual([]);
+    }
+    const before = schemaValidatorFootprint();
+    expect(before).toBeGreaterThan(0);
+    for (let index = 0; index < 50; index++) {
+      for (const $schema of [
+        `https://json-schema.org/draft/2020-12/schema#/allOf/${index % 7}`,
+        `https://json-schema.org/draft/2020-12/x${index}/../schema`,
+        `HTTP://JSON-SCHEMA.ORG/draft-07/schema?${index}`,
+      ]) {
+        expect(validateInputSchema({ $schema, type: "object", title: `${index}` })).toEqual([
+          { field: "inputSchema.$schema", message: expect.stringContaining("names no dialect Toolshed knows") },
+        ]);
+      }
+    }
+    expect(schemaValidatorFootprint()).toBe(before);
+  });
+});
+
 describe("schema depth", () => {
   it("counts arrays as levels, like objects", () => {
     expect(validateInputSchema({ type: "object", enum: [nestedArrays(SCHEMA_MAX_DEPTH)] })).toEqual([

@@ -12,8 +12,9 @@ describe("validateInputSchema", () => {
 
   it("refuses an unknown $schema with an error instead of throwing", () => {
     expect(validateInputSchema({ $schema: "https://example.com/nope", type: "object" })).toEqual([
-      { field: "inputSchema.$schema", message: expect.stringContaining("no schema with key or ref") },
+      { field: "inputSchema.$schema", message: expect.stringContaining("names no dialect Toolshed knows") },
     ]);
+    expect(validateInputSchema({ $schema: 7, type: "object" })).toMatchObject([{ field: "inputSchema.$schema" }]);
   });
 
   it("refuses a root that is not an object schema, and schemas nested too deeply (as invalid, not too large)", () => {

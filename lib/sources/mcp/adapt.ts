@@ -1,3 +1,4 @@
+import "server-only";
 import { nameProblem, showUnsafe } from "../../safe-text";
 import type { InputSchema, ToolDefinition } from "../../tools/types";
 import { summarize, validateOutputSchema, validateToolDraft, type FieldError } from "../../tools/validate";

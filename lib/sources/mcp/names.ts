@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 
 const TOOL_NAME_MAX = 64;

@@ -1,3 +1,4 @@
+import "server-only";
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "node:dns";
 import { BlockList, isIP } from "node:net";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";

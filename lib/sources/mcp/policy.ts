@@ -1,3 +1,4 @@
+import "server-only";
 import type { McpServerConfig } from "./config";
 import { ALLOW_PRIVATE_ENV, allowsPrivateAddresses, hostRefusal } from "./network-policy";
 import { stdioPolicyProblem } from "./stdio-policy";

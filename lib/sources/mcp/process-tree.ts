@@ -1,3 +1,4 @@
+import "server-only";
 import { readdirSync, readFileSync } from "node:fs";
 
 /** A process as /proc describes it; the start time tells it apart from a later process given the same id. */

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import { ToolshedError } from "../../errors";
 import type { McpToolResult } from "./client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { SECRET_MASK } from "../../secrets/scrub";
 import type { McpServerConfig } from "./config";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { argumentValue, type McpStdioConfig } from "./config";
 
 type Env = Record<string, string | undefined>;

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DefinitionHook, PipelineTool } from "../../pipeline/types";
 import type { LoadedPlugin } from "./types";
 
