@@ -304,8 +304,8 @@ interface GatewayCall {
 }
 
 /**
- * Calls a tool of the session's turn set, checked at call time: a tool this model and agent may
- * not see now (denied, disabled, held back, not found yet, or not in the catalog) is refused with
+ * Calls any tool this model and agent may use, listed in the session or not, checked at call time:
+ * a tool they may not see now (denied, disabled, held back, or not in the catalog) is refused with
  * the same words whatever the reason, so a refusal tells nothing about what exists (the decision
  * log, which the catalog's readers see, says which). A tool the agent must ask about waits for the
  * user's approval. Every call, made or refused, is a decision of the session's conversation.
