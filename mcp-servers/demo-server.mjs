@@ -20,22 +20,11 @@ import { z } from "zod";
 
 const log = (message) => process.stderr.write(`[demo-mcp] ${message}\n`);
 
-if (process.env.DEMO_MCP_CRASH === "1") {
-  // Echoes its token like a careless server would, so tests can check that clients mask it.
-  log(`fatal: simulated crash at start-up (DEMO_MCP_CRASH=1, DEMO_MCP_TOKEN=${process.env.DEMO_MCP_TOKEN ?? ""})`);
-  process.exit(1);
-}
+const json = (value) => ({ content: [{ type: "text", text: JSON.stringify(value, null, 2) }], structuredContent: value });
+const failure = (text) => ({ content: [{ type: "text", text }], isError: true });
 
-if (process.env.DEMO_MCP_HANG === "1") {
-  log("hanging on purpose (DEMO_MCP_HANG=1): requests will never be answered");
-  process.stdin.resume();
-  // Stays alive even when stdin closes, like a server stuck in a loop: only a signal ends it.
-  setInterval(() => {}, 60_000);
-} else {
-  await serve();
-}
-
-async function serve() {
+/** The notes tools, over a store that lives as long as the process and starts with four notes. */
+function notesTools() {
   const notes = new Map(
     [
       {
@@ -61,10 +50,7 @@ async function serve() {
     ].map((note, index) => [`note-${index + 1}`, { id: `note-${index + 1}`, ...note }]),
   );
 
-  const json = (value) => ({ content: [{ type: "text", text: JSON.stringify(value, null, 2) }], structuredContent: value });
-  const failure = (text) => ({ content: [{ type: "text", text }], isError: true });
-
-  const tools = {
+  return {
     notes_search: {
       title: "Search notes",
       description:
@@ -120,39 +106,43 @@ async function serve() {
       annotations: { destructiveHint: true, idempotentHint: true },
       run: ({ id }) => (notes.delete(id) ? json({ deleted: id }) : failure(`No note has the id "${id}".`)),
     },
-    weather_forecast: {
-      title: "Weather forecast",
-      description:
-        "Daily weather forecast for a city: condition, high and low temperature and chance of rain for each of the next days. Demo data: the same city always gets the same forecast.",
-      inputSchema: {
-        city: z.string().min(1).describe('City name, optionally with the country, e.g. "Lyon, France".'),
-        days: z.int().min(1).max(7).default(3).describe("How many days, from today."),
-        units: z.enum(["metric", "imperial"]).default("metric").describe("Celsius (metric) or Fahrenheit (imperial)."),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-      run: ({ city, days, units }) => {
-        const conditions = ["sunny", "partly cloudy", "cloudy", "light rain", "showers", "windy"];
-        let seed = [...city.toLowerCase()].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7);
-        const next = () => {
-          seed = (seed * 1_103_515_245 + 12_345) >>> 0;
-          return seed / 2 ** 32;
-        };
-        const toUnits = (celsius) => Math.round(units === "metric" ? celsius : celsius * 1.8 + 32);
-        const forecast = Array.from({ length: days }, (_, day) => {
-          const low = 4 + Math.round(next() * 14);
-          return {
-            day,
-            condition: conditions[Math.floor(next() * conditions.length)],
-            high: toUnits(low + 3 + Math.round(next() * 9)),
-            low: toUnits(low),
-            chanceOfRain: Math.round(next() * 100),
-          };
-        });
-        return json({ city, units, forecast });
-      },
-    },
   };
+}
 
+const weatherForecast = {
+  title: "Weather forecast",
+  description:
+    "Daily weather forecast for a city: condition, high and low temperature and chance of rain for each of the next days. Demo data: the same city always gets the same forecast.",
+  inputSchema: {
+    city: z.string().min(1).describe('City name, optionally with the country, e.g. "Lyon, France".'),
+    days: z.int().min(1).max(7).default(3).describe("How many days, from today."),
+    units: z.enum(["metric", "imperial"]).default("metric").describe("Celsius (metric) or Fahrenheit (imperial)."),
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: ({ city, days, units }) => {
+    const conditions = ["sunny", "partly cloudy", "cloudy", "light rain", "showers", "windy"];
+    let seed = [...city.toLowerCase()].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7);
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const toUnits = (celsius) => Math.round(units === "metric" ? celsius : celsius * 1.8 + 32);
+    const forecast = Array.from({ length: days }, (_, day) => {
+      const low = 4 + Math.round(next() * 14);
+      return {
+        day,
+        condition: conditions[Math.floor(next() * conditions.length)],
+        high: toUnits(low + 3 + Math.round(next() * 9)),
+        low: toUnits(low),
+        chanceOfRain: Math.round(next() * 100),
+      };
+    });
+    return json({ city, units, forecast });
+  },
+};
+
+async function serve() {
+  const tools = { ...notesTools(), weather_forecast: weatherForecast };
   const only = process.env.DEMO_MCP_TOOLS?.split(",")
     .map((name) => name.trim())
     .filter(Boolean);
@@ -163,4 +153,19 @@ async function serve() {
   for (const [name, { run, ...config }] of offered) server.registerTool(name, config, async (args) => (hanging.has(name) ? never() : run(args)));
   await server.connect(new StdioServerTransport());
   log(`ready with ${offered.length} tools: ${offered.map(([name]) => name).join(", ")}`);
+}
+
+if (process.env.DEMO_MCP_CRASH === "1") {
+  // Echoes its token like a careless server would, so tests can check that clients mask it.
+  log(`fatal: simulated crash at start-up (DEMO_MCP_CRASH=1, DEMO_MCP_TOKEN=${process.env.DEMO_MCP_TOKEN ?? ""})`);
+  process.exit(1);
+}
+
+if (process.env.DEMO_MCP_HANG === "1") {
+  log("hanging on purpose (DEMO_MCP_HANG=1): requests will never be answered");
+  process.stdin.resume();
+  // Stays alive even when stdin closes, like a server stuck in a loop: only a signal ends it.
+  setInterval(() => {}, 60_000);
+} else {
+  await serve();
 }
