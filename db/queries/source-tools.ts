@@ -1,7 +1,15 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { deletingTools } from "@/lib/rules/tool-references";
-import { type ListingState, planSync, type SourceListing, type SourceSyncResult, type StoredSourceTool, type SyncPlan } from "@/lib/sources/sync-plan";
+import {
+  type ListingState,
+  planSync,
+  type SourceDefinition,
+  type SourceListing,
+  type SourceSyncResult,
+  type StoredSourceTool,
+  type SyncPlan,
+} from "@/lib/sources/sync-plan";
 import type { ToolSource } from "@/lib/tools/types";
 import { chunkedInsert, chunkedUpdate, chunksOf } from "../chunks";
 import { readTransaction, writeTransaction, type Db } from "../client";
@@ -25,23 +33,19 @@ const STORED_COLUMNS = {
   registered: tools.registered,
 };
 
+/** The definition a listing gives a tool, as the raw columns chunkedInsert and chunkedUpdate write. */
+const DEFINITION_COLUMNS = ["summary", "description", "input_schema", "tags", "source_tags", "meta"];
+
+function definitionValues(values: SourceDefinition): unknown[] {
+  const { summary, description, inputSchema, tags, sourceTags, meta } = values;
+  return [summary, description, JSON.stringify(inputSchema), JSON.stringify(tags), JSON.stringify(sourceTags), meta && JSON.stringify(meta)];
+}
+
 /** The columns a sync gives a new tool (the others take their defaults: enabled, registered, no requirements). */
-const INSERT_COLUMNS = [
-  "catalog_id",
-  "name",
-  "source",
-  "source_ref",
-  "summary",
-  "description",
-  "input_schema",
-  "tags",
-  "source_tags",
-  "meta",
-  "approved_definition",
-];
+const INSERT_COLUMNS = ["catalog_id", "name", "source", "source_ref", ...DEFINITION_COLUMNS, "approved_definition"];
 
 /** What a sync sets on a listed tool it already has. */
-const UPDATE_COLUMNS = ["summary", "description", "input_schema", "tags", "source_tags", "meta", "registered", "updated_at"];
+const UPDATE_COLUMNS = [...DEFINITION_COLUMNS, "registered", "updated_at"];
 
 /** The id and name of each registered tool of one source. */
 function registeredToolsOf(tx: Tx, catalogId: string, source: ToolSource, sourceRef: string): Promise<{ id: number; name: string }[]> {
@@ -148,12 +152,7 @@ async function writePlan(tx: Tx, plan: CatalogSyncPlan): Promise<void> {
       name,
       source,
       sourceRef,
-      values.summary,
-      values.description,
-      JSON.stringify(values.inputSchema),
-      JSON.stringify(values.tags),
-      JSON.stringify(values.sourceTags),
-      values.meta && JSON.stringify(values.meta),
+      ...definitionValues(values),
       approvedDefinition && JSON.stringify(approvedDefinition),
     ]),
   );
@@ -163,17 +162,7 @@ async function writePlan(tx: Tx, plan: CatalogSyncPlan): Promise<void> {
     "tools",
     "id",
     UPDATE_COLUMNS,
-    plan.updates.map(({ id, values }) => [
-      id,
-      values.summary,
-      values.description,
-      JSON.stringify(values.inputSchema),
-      JSON.stringify(values.tags),
-      JSON.stringify(values.sourceTags),
-      values.meta && JSON.stringify(values.meta),
-      true,
-      updatedAt,
-    ]),
+    plan.updates.map(({ id, values }) => [id, ...definitionValues(values), true, updatedAt]),
   );
   await unregister(tx, plan.gone);
 }

@@ -37,7 +37,7 @@ export interface SourceListing {
 }
 
 /** A tool as its source defines it, as audit entries record it before and after a sync. */
-interface SourceDefinition {
+export interface SourceDefinition {
   summary: string;
   description: string;
   inputSchema: InputSchema;
