@@ -15,7 +15,7 @@ import { ConfirmButton } from "./confirm-button";
 import { AuditTimeline } from "./audit-history";
 import { FieldDiff } from "./definition-diff";
 import { ToolEditor } from "./tool-editor";
-import { EnabledSwitch, useEnabledToggle } from "./tool-table";
+import { EnabledSwitch, useEnabledToggle } from "./tool-enabled-switch";
 import { CodeBlock } from "./code-block";
 import { LocalTime } from "./local-time";
 

@@ -2,7 +2,8 @@
 
 import { debounce, parseAsString, useQueryStates } from "nuqs";
 import { useEffect, useState, type RefObject } from "react";
-import type { ToolPageFilters } from "./api-client";
+import { TOOL_SOURCES } from "@/lib/tools/types";
+import type { ToolPage, ToolPageFilters } from "./api-client";
 
 /** How long typing rests before the search goes to the URL and the server. */
 export const SEARCH_DEBOUNCE_MS = 200;
@@ -49,5 +50,74 @@ export function ToolSearchBox({ inputRef }: { inputRef: RefObject<HTMLInputEleme
       }}
       data-testid="tool-search"
     />
+  );
+}
+
+/**
+ * The table's pickers: source and tag with how many tools have each (`facets`), state, changed
+ * since a day, and the "changed at revision" filter an import's "show" sets.
+ */
+export function ToolFilterPickers({ facets }: { facets: ToolPage["facets"] | undefined }) {
+  const [filters, setFilters] = useToolFilters();
+  const sourceCounts = new Map(facets?.sources.map((entry) => [entry.source, entry.count]));
+  const tagOptions = facets?.tags ?? [];
+  return (
+    <>
+      <select
+        aria-label="Filter by source"
+        value={filters.source || "all"}
+        onChange={(event) => setFilters({ source: event.target.value === "all" ? "" : event.target.value })}
+        data-testid="source-filter"
+      >
+        <option value="all">All sources</option>
+        {TOOL_SOURCES.map((name) => (
+          <option key={name} value={name}>
+            {name} ({sourceCounts.get(name) ?? 0})
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="Filter by state"
+        value={filters.state || "all"}
+        onChange={(event) => setFilters({ state: event.target.value === "all" ? "" : event.target.value })}
+        data-testid="state-filter"
+      >
+        <option value="all">Enabled and disabled</option>
+        <option value="enabled">Enabled only</option>
+        <option value="disabled">Disabled only</option>
+      </select>
+      {(tagOptions.length > 0 || filters.tag) && (
+        <select aria-label="Filter by tag" value={filters.tag} onChange={(event) => setFilters({ tag: event.target.value })} data-testid="tag-filter">
+          <option value="">Any tag</option>
+          {filters.tag && !tagOptions.some((option) => option.tag === filters.tag) && <option value={filters.tag}>{filters.tag}</option>}
+          {tagOptions.map((option) => (
+            <option key={option.tag} value={option.tag}>
+              {option.tag} ({option.count})
+            </option>
+          ))}
+        </select>
+      )}
+      <label
+        className="row small"
+        title="Only the tools whose MCP server, plugin or skill changed their summary, description or input schema since this day (UTC)"
+      >
+        Changed by its source since
+        <input
+          type="date"
+          aria-label="Changed by its source since"
+          value={filters.changedSince}
+          onChange={(event) => setFilters({ changedSince: event.target.value })}
+          data-testid="changed-since-filter"
+        />
+      </label>
+      {filters.changedIn && (
+        <span className="badge" data-testid="changed-in-filter">
+          Only the tools changed at revision {filters.changedIn}
+          <button type="button" className="ghost small-button" aria-label="Show every tool again" onClick={() => setFilters({ changedIn: null })}>
+            ×
+          </button>
+        </span>
+      )}
+    </>
   );
 }

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { evaluationBody } from "@/lib/api-schemas";
+import { type LabelledCase, MAX_SET_NAME_CHARS } from "@/lib/evaluation/cases";
+
+/**
+ * The evaluation page's form: the cases as typed (the expected tools comma-separated, `caseId` as
+ * a labelled set names the case) and the run's settings. The cases' own rules are checked by the
+ * server (checkCasesAction), whose problems show above the cases.
+ */
+export const evaluationFormSchema = z.object({
+  cases: z.array(z.object({ caseId: z.string().optional(), query: z.string(), expected: z.string() })),
+  name: z.string().max(MAX_SET_NAME_CHARS),
+  selector: z.string().min(1),
+  k: evaluationBody.shape.k.unwrap(),
+});
+
+export type EvaluationForm = z.infer<typeof evaluationFormSchema>;
+export type DraftCase = EvaluationForm["cases"][number];
+
+export function draftOf(labelled: LabelledCase = { query: "", expected: [] }): DraftCase {
+  return { ...(labelled.id === undefined ? {} : { caseId: labelled.id }), query: labelled.query, expected: labelled.expected.join(", ") };
+}
+
+/** The cases a run sends: the rows with a request or a tool, trimmed. */
+export function casesOf(drafts: readonly DraftCase[]): LabelledCase[] {
+  return drafts
+    .map((draft) => {
+      const expected = draft.expected
+        .split(",")
+        .map((name) => name.trim())
+        .filter(Boolean);
+      return { ...(draft.caseId === undefined ? {} : { id: draft.caseId }), query: draft.query.trim(), expected };
+    })
+    .filter((labelled) => labelled.query || labelled.expected.length > 0);
+}
+
+/** The body that starts a run; an empty set name is left to the server's default. */
+export function runBody(form: EvaluationForm) {
+  return { cases: casesOf(form.cases), k: form.k, selector: form.selector, name: form.name.trim() || undefined };
+}
