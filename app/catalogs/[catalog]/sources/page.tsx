@@ -4,7 +4,9 @@ import { localSources } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
 import { listMcpServers } from "@/db/queries/mcp-servers";
-import { SourcesPage, type LocalSourcesSummary, type Transport } from "@/components/sources-page";
+import type { Transport } from "@/components/mcp-add-form-schema";
+import { SourcesPage } from "@/components/sources-page";
+import type { LocalSourcesSummary } from "@/components/sources-folders";
 import { isInstanceAdmin } from "@/lib/auth/policy";
 import { allowsPrivateAddresses, mcpConnectTimeoutMs } from "@/lib/sources/mcp";
 

@@ -1,0 +1,125 @@
+import type { UseFormRegister } from "react-hook-form";
+import type { FieldError } from "@/lib/tools/validate";
+import { FieldErrors, errorsUnder, invalidProps } from "./field-errors";
+import type { McpAddFormValues } from "./mcp-add-form-schema";
+
+interface FieldsProps {
+  register: UseFormRegister<McpAddFormValues>;
+  problems: FieldError[];
+}
+
+/** What a stdio server runs: its command, arguments (plain and secret) and environment. */
+export function McpStdioFields({ register, problems }: FieldsProps) {
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="mcp-command">
+          Command <span className="hint">the program only, e.g. node or npx; run from the app&apos;s working directory</span>
+        </label>
+        <input
+          id="mcp-command"
+          {...register("command")}
+          className="mono"
+          placeholder="node"
+          spellCheck={false}
+          data-testid="mcp-command"
+          {...invalidProps("mcp-command", errorsUnder(problems, "command"))}
+        />
+        <FieldErrors problems={errorsUnder(problems, "command")} testId="mcp-errors-command" fieldId="mcp-command" />
+      </div>
+      <div className="grid-2">
+        <div className="field">
+          <label htmlFor="mcp-args">
+            Arguments <span className="hint">one argument per line, no shell quoting</span>
+          </label>
+          <textarea
+            id="mcp-args"
+            rows={3}
+            {...register("args")}
+            className="mono"
+            placeholder={"mcp-servers/demo-server.mjs\n--verbose"}
+            spellCheck={false}
+            data-testid="mcp-args"
+            {...invalidProps("mcp-args", errorsUnder(problems, "args"))}
+          />
+          <label htmlFor="mcp-secret-args">
+            Secret arguments{" "}
+            <span className="hint">
+              after the others, one per line; stored encrypted and never shown again, but visible to every local user (ps) while the server runs: a variable the
+              operator allows (Environment) keeps a secret better
+            </span>
+          </label>
+          <textarea
+            id="mcp-secret-args"
+            rows={2}
+            {...register("secretArgs")}
+            className="mono"
+            placeholder="--api-key=…"
+            spellCheck={false}
+            autoComplete="off"
+            data-testid="mcp-secret-args"
+          />
+          <FieldErrors problems={errorsUnder(problems, "args")} testId="mcp-errors-args" fieldId="mcp-args" />
+        </div>
+        <div className="field">
+          <label htmlFor="mcp-env">
+            Environment{" "}
+            <span className="hint">KEY=value, one per line, only names the operator allows for the command; values are secret and never shown again</span>
+          </label>
+          <textarea
+            id="mcp-env"
+            rows={3}
+            {...register("env")}
+            className="mono"
+            placeholder="API_TOKEN=…"
+            spellCheck={false}
+            autoComplete="off"
+            data-testid="mcp-env"
+            {...invalidProps("mcp-env", errorsUnder(problems, "env"))}
+          />
+          <FieldErrors problems={errorsUnder(problems, "env")} testId="mcp-errors-env" fieldId="mcp-env" />
+        </div>
+      </div>
+    </>
+  );
+}
+
+/** Where a Streamable HTTP server answers, and the headers sent to it. */
+export function McpHttpFields({ register, problems }: FieldsProps) {
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="mcp-url">
+          URL <span className="hint">the Streamable HTTP endpoint, http:// or https://</span>
+        </label>
+        <input
+          id="mcp-url"
+          {...register("url")}
+          className="mono"
+          placeholder="https://example.com/mcp"
+          spellCheck={false}
+          data-testid="mcp-url"
+          {...invalidProps("mcp-url", errorsUnder(problems, "url"))}
+        />
+        <FieldErrors problems={errorsUnder(problems, "url")} testId="mcp-errors-url" fieldId="mcp-url" />
+      </div>
+      <div className="field">
+        <label htmlFor="mcp-headers">
+          Headers <span className="hint">Name: value, one per line; values are secret and never shown again</span>
+        </label>
+        <textarea
+          id="mcp-headers"
+          rows={3}
+          {...register("headers")}
+          className="mono"
+          placeholder="Authorization: Bearer …"
+          spellCheck={false}
+          autoComplete="off"
+          data-testid="mcp-headers"
+          {...invalidProps("mcp-headers", errorsUnder(problems, "headers"))}
+        />
+        <FieldErrors problems={errorsUnder(problems, "headers")} testId="mcp-errors-headers" fieldId="mcp-headers" />
+      </div>
+    </>
+  );
+}
