@@ -7,7 +7,7 @@ import type { ReplayResponse } from "@/app/_services/replay";
 import type { DecisionKind } from "@/lib/selection/types";
 import { CallReplayVerdict } from "./call-decision";
 import { withContentKeys } from "./content-keys";
-import { ScoreBar } from "./decision-detail";
+import { ScoreBar } from "./score-bar";
 import { LocalTime } from "./local-time";
 import { SelectorPicker } from "./selector-picker";
 

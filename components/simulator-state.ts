@@ -17,6 +17,9 @@ export interface PaneState {
   why: string;
 }
 
+/** A change to a pane, made to its state as it is when the change applies. */
+export type PaneChange = (pane: PaneState) => PaneState;
+
 const text = parseAsString.withDefault("");
 /** Flags are names without commas (the flag field splits on them). */
 const flagList = parseAsArrayOf(parseAsString, ",").withDefault([]);
@@ -77,4 +80,29 @@ export function toolListConfig(pane: PaneState, format: SimulatorValues["format"
     flags: pane.flags,
     format,
   };
+}
+
+/** A pane's text fields as they apply: what is typed, trimmed, and the flags typed to add, as names. */
+export interface TypedSettings {
+  model: string;
+  mode: string;
+  newFlags: string[];
+}
+
+/** Flags typed into the flag field: names, comma-separated (a flag has no comma: see flagList). */
+export function typedFlags(text: string): string[] {
+  return text
+    .split(",")
+    .map((flag) => flag.trim())
+    .filter(Boolean);
+}
+
+/**
+ * What applying one typed field changes in a pane, or undefined when it changes nothing: a value
+ * already in use, an empty model (a pane always has one), no flag typed. Typed flags are added.
+ */
+export function typedChange(field: keyof TypedSettings, typed: TypedSettings, applied: PaneState): PaneChange | undefined {
+  if (field === "model") return typed.model && typed.model !== applied.model ? (state) => ({ ...state, model: typed.model }) : undefined;
+  if (field === "mode") return typed.mode !== applied.mode ? (state) => ({ ...state, mode: typed.mode }) : undefined;
+  return typed.newFlags.length > 0 ? (state) => ({ ...state, flags: [...new Set([...state.flags, ...typed.newFlags])] }) : undefined;
 }

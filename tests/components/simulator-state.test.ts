@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createLoader, createSerializer } from "nuqs/server";
-import { type PaneState, paneValues, readPane, type SimulatorValues, simulatorParsers } from "@/components/simulator-state";
+import { type PaneState, paneValues, readPane, type SimulatorValues, simulatorParsers, typedChange, typedFlags } from "@/components/simulator-state";
 
 // What the page's useQueryStates reads from and writes to the URL, with the same parsers.
 const loadSimulatorState = createLoader(simulatorParsers);
@@ -41,5 +41,28 @@ describe("the simulator's state in the URL", () => {
     expect(Object.keys(paneValues("b", paneB)).every((key) => key.startsWith("b"))).toBe(true);
     expect(Object.keys(paneValues("a", paneA)).some((key) => key.startsWith("b"))).toBe(false);
     expect(paneValues("b", undefined)).toEqual({ bmodel: null, bagent: null, bmode: null, bprovider: null, bflags: null, bwhy: null });
+  });
+});
+
+describe("a pane's typed settings, applied", () => {
+  const typed = { model: "gpt-5", mode: "plan", newFlags: [] };
+
+  it("reads the flag field as comma-separated names", () => {
+    expect(typedFlags(" beta, ,experimental.lsp ,")).toEqual(["beta", "experimental.lsp"]);
+    expect(typedFlags("  ")).toEqual([]);
+  });
+
+  it("changes only what differs from the setting in use, and never empties the model", () => {
+    expect(typedChange("model", typed, paneA)).toBeUndefined();
+    expect(typedChange("model", { ...typed, model: "" }, paneA)).toBeUndefined();
+    expect(typedChange("model", { ...typed, model: "gpt-5-mini" }, paneA)?.(paneB)).toEqual({ ...paneB, model: "gpt-5-mini" });
+    expect(typedChange("mode", typed, paneA)).toBeUndefined();
+    expect(typedChange("mode", { ...typed, mode: "" }, paneA)?.(paneA)).toEqual({ ...paneA, mode: "" });
+  });
+
+  it("adds typed flags to those on in the pane's state when it applies, once each", () => {
+    expect(typedChange("newFlags", typed, paneA)).toBeUndefined();
+    const change = typedChange("newFlags", { ...typed, newFlags: ["beta", "new"] }, paneB);
+    expect(change?.(paneA).flags).toEqual(["experimental.lsp", "beta", "new"]);
   });
 });

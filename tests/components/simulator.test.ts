@@ -125,6 +125,48 @@ describe("the simulator", () => {
     await showsResult("b", "claude-sonnet-4-5", "plan");
   });
 
+  it("applies flags typed, comma-separated, on Enter and empties the field", async () => {
+    const { lastUrl } = renderSimulator("?model=gpt-5&agent=build");
+    await showsResult("a", "gpt-5", "build");
+    const flag = pane("a").getByRole("textbox", { name: "Another flag" }) as HTMLInputElement;
+    fireEvent.change(flag, { target: { value: "beta, new" } });
+    fireEvent.keyDown(flag, { key: "Enter" });
+    await vi.waitFor(() => expect(readPane(lastUrl(), "a")?.flags).toEqual(["beta", "new"]));
+    await vi.waitFor(() => expect(flag.value).toBe(""));
+    expect((pane("a").getByRole("checkbox", { name: "beta" }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it("keeps what is typed and not applied while the pane's other settings and its result change", async () => {
+    renderSimulator("?model=gpt-5&agent=build");
+    await showsResult("a", "gpt-5", "build");
+    const mode = pane("a").getByTestId("mode-input") as HTMLInputElement;
+    const flag = pane("a").getByRole("textbox", { name: "Another flag" }) as HTMLInputElement;
+    fireEvent.change(mode, { target: { value: "review" } });
+    fireEvent.change(flag, { target: { value: "beta" } });
+    fireEvent.change(pane("a").getByTestId("why-input"), { target: { value: "edit" } });
+    fireEvent.change(pane("a").getByTestId("agent-select"), { target: { value: "plan" } });
+    await showsResult("a", "gpt-5", "plan");
+    expect(mode.value).toBe("review");
+    expect(pane("a").getByTestId("mode-input-unapplied")).toBeTruthy();
+    expect(flag.value).toBe("beta");
+  });
+
+  it("applies a setting trimmed when its field is left, and never an empty model", async () => {
+    const { lastUrl } = renderSimulator("?model=gpt-5&agent=build");
+    await showsResult("a", "gpt-5", "build");
+    const model = pane("a").getByTestId("model-input") as HTMLInputElement;
+    fireEvent.change(model, { target: { value: "  gpt-5-mini " } });
+    fireEvent.blur(model);
+    await showsResult("a", "gpt-5-mini", "build");
+    await vi.waitFor(() => expect(model.value).toBe("gpt-5-mini"));
+    expect(pane("a").queryByTestId("model-input-unapplied")).toBeNull();
+    fireEvent.change(model, { target: { value: " " } });
+    fireEvent.keyDown(model, { key: "Enter" });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(readPane(lastUrl(), "a")?.model).toBe("gpt-5-mini");
+    expect(pane("a").getByTestId("model-input-unapplied")).toBeTruthy();
+  });
+
   it("keeps the last good result on screen, marked, when a new configuration fails, with Retry", async () => {
     renderSimulator("?model=gpt-5&agent=build");
     await showsResult("a", "gpt-5", "build");
