@@ -6,7 +6,7 @@ import { useState } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { getJson, postJson } from "./api-client";
 import { EvaluationCases, useCaseCheck } from "./evaluation-cases";
-import { draftOf, type EvaluationForm, evaluationFormSchema, runBody } from "./evaluation-form";
+import { draftOf, type EvaluationForm, evaluationFormSchema, rowsOf, runBody } from "./evaluation-form";
 import { RunResult } from "./evaluation-result";
 import { EvaluationRunForm } from "./evaluation-run-form";
 import { type EvaluationRun, evaluationsUrl } from "./evaluation-runs";
@@ -28,7 +28,7 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
   const run = useMutation({
     mutationFn: async (values: EvaluationForm) => {
       const body = runBody(values);
-      if (!(await caseCheck.check(body.cases))) throw new Error("Fix the cases first.");
+      if (!(await caseCheck.check(body.cases, rowsOf(values.cases)))) throw new Error("Fix the cases first.");
       return postJson<{ evaluation: EvaluationRun }>(evaluationsUrl(catalogId), body);
     },
     onSuccess: ({ evaluation }) => setRunId(evaluation.id),

@@ -14,8 +14,8 @@ const SHOWN_CASES = 200;
 export function useCaseCheck(catalogId: string) {
   const [unknown, setUnknown] = useState<UnknownNames[]>([]);
   const [problem, setProblem] = useState<string>();
-  /** Whether the cases may run. */
-  const check = async (cases: LabelledCase[]) => {
+  /** Whether the cases may run; `rows` are the form rows the cases came from, which the unknown ones are reported by. */
+  const check = async (cases: LabelledCase[], rows = cases.map((_, index) => index)) => {
     const result = await checkCasesAction(catalogId, cases);
     if (!result.ok) {
       setProblem(result.error.message);
@@ -23,7 +23,7 @@ export function useCaseCheck(catalogId: string) {
       return false;
     }
     setProblem(undefined);
-    setUnknown(result.data);
+    setUnknown(result.data.map((entry) => ({ ...entry, index: rows[entry.index] })));
     return result.data.length === 0;
   };
   return { unknown, problem, check, setProblem, clearUnknown: () => setUnknown([]) };

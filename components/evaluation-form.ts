@@ -23,15 +23,24 @@ export function draftOf(labelled: LabelledCase = { query: "", expected: [] }): D
 
 /** The cases a run sends: the rows with a request or a tool, trimmed. */
 export function casesOf(drafts: readonly DraftCase[]): LabelledCase[] {
+  return sentCases(drafts).map(({ labelled }) => labelled);
+}
+
+/** The row of each case casesOf sends (empty rows are not sent, so a case's position is not its row's). */
+export function rowsOf(drafts: readonly DraftCase[]): number[] {
+  return sentCases(drafts).map(({ row }) => row);
+}
+
+function sentCases(drafts: readonly DraftCase[]): { labelled: LabelledCase; row: number }[] {
   return drafts
-    .map((draft) => {
+    .map((draft, row) => {
       const expected = draft.expected
         .split(",")
         .map((name) => name.trim())
         .filter(Boolean);
-      return { ...(draft.caseId === undefined ? {} : { id: draft.caseId }), query: draft.query.trim(), expected };
+      return { labelled: { ...(draft.caseId === undefined ? {} : { id: draft.caseId }), query: draft.query.trim(), expected }, row };
     })
-    .filter((labelled) => labelled.query || labelled.expected.length > 0);
+    .filter(({ labelled }) => labelled.query || labelled.expected.length > 0);
 }
 
 /** The body that starts a run; an empty set name is left to the server's default. */

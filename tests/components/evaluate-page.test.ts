@@ -123,6 +123,25 @@ describe("the evaluation page's form", () => {
     expect(posted()).toEqual([]);
   });
 
+  it("reports and leaves out the row of an unknown case, not the case at its position among the sent ones, when an empty row comes first", async () => {
+    // The server numbers the cases it was sent; the empty first row was not sent, so its case 0 is the form's row 1.
+    vi.mocked(checkCasesAction).mockResolvedValue({ ok: true, data: [{ index: 0, names: ["nope"] }] });
+    renderPage();
+    fireEvent.click(screen.getByTestId("add-case"));
+    fireEvent.click(screen.getByTestId("add-case"));
+    type(input("Request of case 2"), "do the thing");
+    type(input("Expected tools of case 2"), "nope");
+    type(input("Request of case 3"), "refund the card payment");
+    type(input("Expected tools of case 3"), "op_a1");
+    fireEvent.click(runButton());
+    expect((await screen.findByTestId("unknown-tools")).textContent).toContain("case 2: nope");
+
+    fireEvent.click(screen.getByTestId("leave-out-unknown"));
+    expect(input("Request of case 1").value).toBe("");
+    expect(input("Request of case 2").value).toBe("refund the card payment");
+    expect(screen.queryByLabelText("Request of case 3")).toBeNull();
+  });
+
   it("says so beside the settings when k is out of range, and asks the server nothing", async () => {
     renderPage();
     type(input("Request of case 1"), "refund the card payment");
