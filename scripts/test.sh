@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test: lint and formatting (Biome, with the layering's import rules), type check, dead code (knip), unit tests (vitest: on SQLite, and the database and API suites again on a throwaway
-# PostgreSQL, Debian's postgresql), then a production build and the browser tests (Playwright, Debian's chromium).
+# PostgreSQL, Debian's postgresql; then the SQLite suite again on Node 22), then a production build and the browser tests (Playwright, Debian's chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
@@ -24,5 +24,6 @@ npx tsc --noEmit -p .
 # Unused files, exports and dependencies (knip.jsonc); --no-install: the pinned devDependency, never a download.
 npx --no-install knip --no-progress
 npx vitest run
+bash scripts/test-node22.sh
 npx next build
 npx playwright test
