@@ -90,6 +90,7 @@ async function sessionHeaders(db: Db, email: string, role: "viewer" | "editor" |
   return browserHeaders(await signedInAs(db, email, role));
 }
 
+// Ten callers, most signed in with a password (a deliberately slow hash each): more than the default 10 s under load.
 beforeAll(async () => {
   const db = await useFreshDatabase();
   rows = readRouteTable();
@@ -125,7 +126,7 @@ beforeAll(async () => {
   const { decisionId, conversationId } = (await made.json()) as { decisionId: string; conversationId: string };
   segments.decisionId = decisionId;
   segments.conversationId = conversationId;
-});
+}, 60_000);
 
 /** The request a caller sends for a table row's method, with the path's parameters filled in. */
 function requestFor(row: TableRow, method: Method, caller: Caller): Request {
