@@ -16,6 +16,7 @@ import {
 } from "@/db/queries/gateway-sessions";
 import type { GatewaySessionRow } from "@/db/schema";
 import type { InitializeHello } from "@/lib/gateway/messages";
+import { RepeatedFailureLog } from "@/lib/repeated-failure";
 
 /**
  * The MCP gateway's sessions, on any number of instances. The database holds each session
@@ -68,6 +69,9 @@ interface Registry {
   timer?: NodeJS.Timeout;
   watching: boolean;
 }
+
+/** A database that stays unreachable fails every watch: one line a minute, not two a second. */
+const watchFailures = new RepeatedFailureLog("MCP gateway: watching the sessions");
 
 const shared = globalThis as unknown as { toolshedGatewaySessions?: Registry };
 
@@ -250,8 +254,11 @@ export class GatewaySessionStore<Turn> {
         if (session) await this.feed(session, message);
       }
       await this.announceListChanges();
+      const recovered = watchFailures.succeeded();
+      if (recovered) console.info(recovered);
     } catch (error) {
-      console.error("MCP gateway: watching the sessions failed:", error);
+      const line = watchFailures.failed(error, Date.now());
+      if (line) console.error(line);
     } finally {
       state.watching = false;
     }
