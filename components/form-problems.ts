@@ -18,12 +18,11 @@ function readPart(part: string): string {
   return part.slice(1).replace(/%([0-9a-f]{4})/g, (_match, code: string) => String.fromCharCode(Number.parseInt(code, 16)));
 }
 
-/** Each message of one error: every one it collected (criteriaMode "all"), else its message. */
+/** Each message of one error: every one it collected (criteriaMode "all"), else its message; an empty one says nothing. */
 function messages(error: Record<string, unknown>): string[] {
   const collected = error.types ? Object.values(error.types as Record<string, string | string[] | boolean>).flat() : [];
-  const texts = collected.filter((text): text is string => typeof text === "string");
-  if (texts.length > 0) return texts;
-  return typeof error.message === "string" ? [error.message] : [];
+  const texts = error.types ? collected : [error.message];
+  return texts.filter((text): text is string => typeof text === "string" && text !== "");
 }
 
 /**

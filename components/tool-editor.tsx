@@ -3,7 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { type FieldPath, type UseFormReturn, type UseFormSetError, useForm, useWatch } from "react-hook-form";
+import { type FieldPath, type Resolver, type UseFormReturn, type UseFormSetError, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
 import { createToolAction, updateToolAction } from "@/app/catalogs/[catalog]/tools/actions";
@@ -26,6 +26,18 @@ const toolForm = z
     for (const problem of problems) context.addIssue({ code: "custom", message: problem.message, path: problemPath(problem.field)! });
     return draft;
   });
+
+const checkToolForm = zodResolver(toolForm);
+
+/**
+ * A field whose problems all lie below it ("inputSchema.type") is marked as having some: checking
+ * a field as it is edited, React Hook Form keeps only errors it finds on the field itself.
+ */
+const resolver: Resolver<ToolFormValues, unknown, Record<string, unknown>> = async (values, context, options) => {
+  const result = await checkToolForm(values, context, options);
+  for (const error of Object.values(result.errors)) if (error && !error.type) error.type = "below";
+  return result;
+};
 
 /** Files the server's refusal at the fields it names, where editing a field clears its own. */
 function showRefusal(setError: UseFormSetError<ToolFormValues>, problems: FieldError[]) {
@@ -76,7 +88,7 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
   const router = useRouter();
   const form = useForm({
     defaultValues: toolFormValues(tool),
-    resolver: zodResolver(toolForm),
+    resolver,
     mode: "onChange",
     criteriaMode: "all",
     shouldFocusError: false,

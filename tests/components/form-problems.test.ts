@@ -10,11 +10,14 @@ describe("formProblems", () => {
       name: { type: "too_small", message: "Too short.", ref: { name: "name" } },
       modelRules: [undefined, { include: [{ type: "custom", message: "Not a pattern." }] }],
       permissions: { root: { type: "too_big", message: "Too many rules." } },
+      // Marked as having problems below it, with none of its own.
+      inputSchema: { type: "below", "%type": { type: "custom", message: "Not an object." } },
     };
     expect(formProblems(errors)).toEqual([
       { field: "name", message: "Too short." },
       { field: "modelRules.1.include.0", message: "Not a pattern." },
       { field: "permissions", message: "Too many rules." },
+      { field: "inputSchema.type", message: "Not an object." },
     ]);
   });
 
@@ -56,7 +59,13 @@ describe("the editors' drafts", () => {
   });
 
   it("read an agent's base tools and trim its name and description", () => {
-    const agent = { name: "build", mode: "primary" as const, description: "Builds.", permissions: [{ pattern: "*", action: "allow" as const }], baseTools: ["read", "bash"] };
+    const agent = {
+      name: "build",
+      mode: "primary" as const,
+      description: "Builds.",
+      permissions: [{ pattern: "*", action: "allow" as const }],
+      baseTools: ["read", "bash"],
+    };
     expect(agentFromDraft(agentToDraft(agent))).toEqual(agent);
     expect(agentFromDraft({ ...agentToDraft(agent), name: " build ", description: " Builds. ", baseTools: "read,, bash " })).toEqual(agent);
   });
@@ -64,7 +73,13 @@ describe("the editors' drafts", () => {
   it("read a tool's form into its draft, with a schema that is not JSON a problem of its own", () => {
     const values = { ...toolFormValues(), name: "notes_get", summary: " Read a note. ", tags: "notes, , read" };
     expect(readToolForm(values)).toEqual({
-      draft: { name: "notes_get", summary: "Read a note.", description: "", tags: ["notes", "read"], inputSchema: { type: "object", properties: {}, additionalProperties: false } },
+      draft: {
+        name: "notes_get",
+        summary: "Read a note.",
+        description: "",
+        tags: ["notes", "read"],
+        inputSchema: { type: "object", properties: {}, additionalProperties: false },
+      },
       problems: [],
     });
     const { problems } = readToolForm({ ...values, name: "not a name", inputSchema: "{" });
