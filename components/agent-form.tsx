@@ -8,7 +8,8 @@ import { z } from "zod";
 import { saveAgentAction } from "@/app/catalogs/[catalog]/agents/actions";
 import { agentBody } from "@/lib/api-schemas";
 import { AGENT_MODES, type Agent, PERMISSION_ACTIONS } from "@/lib/rules/agents";
-import { agentFromDraft, agentToDraft } from "./agent-draft";
+import { type AgentFormState, agentFromDraft, agentToDraft } from "./agent-draft";
+import type { FieldError } from "@/lib/tools/validate";
 import { AgentPermissions } from "./agent-permissions";
 import { FieldErrors, errorsUnder, invalidProps } from "./field-errors";
 import { formProblems } from "./form-problems";
@@ -49,9 +50,6 @@ export function AgentForm({
   useUnsavedChangesWarning(form.formState.isDirty);
   const problems = [...formProblems(form.formState.errors), ...(failure?.problems ?? [])];
   const fieldId = (field: string) => `agent-${field}-${agent.name}`;
-  const nameProblems = errorsUnder(problems, "name");
-  const descriptionProblems = errorsUnder(problems, "description");
-  const baseToolProblems = errorsUnder(problems, "baseTools");
 
   const submit = form.handleSubmit((draft) =>
     save(
@@ -66,6 +64,29 @@ export function AgentForm({
 
   return (
     <form className="card stack" data-testid={`agent-form-${agent.name || "new"}`} onSubmit={(event) => void submit(event)}>
+      <AgentDetails form={form} problems={problems} fieldId={fieldId} />
+      <AgentPermissions form={form} known={known} problems={problems} fieldId={fieldId} />
+      <FieldErrors problems={problems.filter((problem) => !/^(name|description|baseTools|permissions)/.test(problem.field))} />
+      <SaveFailure failure={failure} what={previousName ? `agent ${previousName}` : "the new agent"} onRetry={() => void submit()} pending={pending} />
+      <div className="row end">
+        <button type="button" className="ghost" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={pending} data-testid="save-agent">
+          Save agent
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The agent's name, mode, description and base tools, each with its problems. */
+function AgentDetails({ form, problems, fieldId }: { form: AgentFormState; problems: FieldError[]; fieldId: (field: string) => string }) {
+  const nameProblems = errorsUnder(problems, "name");
+  const descriptionProblems = errorsUnder(problems, "description");
+  const baseToolProblems = errorsUnder(problems, "baseTools");
+  return (
+    <>
       <div className="row">
         <div className="field" style={{ flex: 1 }}>
           <label htmlFor={fieldId("name")}>Name</label>
@@ -103,17 +124,6 @@ export function AgentForm({
         <input id={fieldId("base")} {...form.register("baseTools")} spellCheck={false} {...invalidProps(fieldId("base"), baseToolProblems)} />
         <FieldErrors problems={baseToolProblems} fieldId={fieldId("base")} />
       </div>
-      <AgentPermissions form={form} known={known} problems={problems} fieldId={fieldId} />
-      <FieldErrors problems={problems.filter((problem) => !/^(name|description|baseTools|permissions)/.test(problem.field))} />
-      <SaveFailure failure={failure} what={previousName ? `agent ${previousName}` : "the new agent"} onRetry={() => void submit()} pending={pending} />
-      <div className="row end">
-        <button type="button" className="ghost" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={pending} data-testid="save-agent">
-          Save agent
-        </button>
-      </div>
-    </form>
+    </>
   );
 }

@@ -1,15 +1,13 @@
 "use client";
 
-import { type UseFormReturn, useFieldArray, useWatch } from "react-hook-form";
-import { type Agent, PERMISSION_ACTIONS } from "@/lib/rules/agents";
+import { useFieldArray } from "react-hook-form";
+import { PERMISSION_ACTIONS } from "@/lib/rules/agents";
 import type { FieldError } from "@/lib/tools/validate";
-import { permissionWarnings } from "@/lib/warnings";
-import type { AgentDraft } from "./agent-draft";
+import { permissionWarnings, type Warning } from "@/lib/warnings";
+import type { AgentFormState } from "./agent-draft";
 import type { KnownNames } from "./agent-form";
 import { FieldErrors, groupProblems } from "./field-errors";
 import { WarningList } from "./warning-list";
-
-type AgentFormState = UseFormReturn<AgentDraft, unknown, Agent>;
 
 /** An agent's permission rules, in order: each with its warnings (a pattern naming nothing) and problems. */
 export function AgentPermissions({
@@ -24,7 +22,8 @@ export function AgentPermissions({
   fieldId: (field: string) => string;
 }) {
   const rows = useFieldArray({ control: form.control, name: "permissions" });
-  const warnings = permissionWarnings(useWatch({ control: form.control, name: "permissions" }), known);
+  // watch, not useWatch: read with the rows in the same render, an added row is there at once.
+  const warnings = permissionWarnings(form.watch("permissions"), known);
   return (
     <div>
       <h3>
@@ -32,53 +31,19 @@ export function AgentPermissions({
       </h3>
       <table>
         <tbody>
-          {rows.fields.map((row, index) => {
-            const ruleId = fieldId(`permission-${index}`);
-            const { problems: ruleProblems, invalid } = groupProblems(problems, `permissions.${index}`, ruleId);
-            return (
-              <tr key={row.id} data-testid={`permission-${index}`}>
-                <td style={{ width: 30 }} className="faint">
-                  {index + 1}
-                </td>
-                <td>
-                  <input
-                    aria-label={`Pattern ${index + 1}`}
-                    {...form.register(`permissions.${index}.pattern`)}
-                    list="agent-tool-names"
-                    className="mono"
-                    spellCheck={false}
-                    {...invalid("pattern")}
-                  />
-                  <WarningList warnings={warnings.filter((warning) => warning.index === index)} testId={`permission-warning-${index}`} />
-                  <FieldErrors problems={ruleProblems} fieldId={ruleId} />
-                </td>
-                <td>
-                  <select aria-label={`Action ${index + 1}`} {...form.register(`permissions.${index}.action`)} {...invalid("action")}>
-                    {PERMISSION_ACTIONS.map((action) => (
-                      <option key={action}>{action}</option>
-                    ))}
-                  </select>
-                </td>
-                <td className="row" style={{ justifyContent: "flex-end" }}>
-                  <button type="button" className="small-button" onClick={() => rows.move(index, index - 1)} disabled={index === 0} aria-label="Move up">
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    className="small-button"
-                    onClick={() => rows.move(index, index + 1)}
-                    disabled={index === rows.fields.length - 1}
-                    aria-label="Move down"
-                  >
-                    ↓
-                  </button>
-                  <button type="button" className="small-button danger" onClick={() => rows.remove(index)}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
+          {rows.fields.map((row, index) => (
+            <PermissionRow
+              key={row.id}
+              index={index}
+              count={rows.fields.length}
+              form={form}
+              onMove={(by) => rows.move(index, index + by)}
+              onRemove={() => rows.remove(index)}
+              warnings={warnings.filter((warning) => warning.index === index)}
+              problems={problems}
+              fieldId={fieldId}
+            />
+          ))}
         </tbody>
       </table>
       <button
@@ -91,5 +56,66 @@ export function AgentPermissions({
         Add rule
       </button>
     </div>
+  );
+}
+
+/** One permission rule: its pattern (with its warnings and problems), its action, and its place in the order. */
+function PermissionRow({
+  index,
+  count,
+  form,
+  onMove,
+  onRemove,
+  warnings,
+  problems,
+  fieldId,
+}: {
+  index: number;
+  count: number;
+  form: AgentFormState;
+  onMove: (by: number) => void;
+  onRemove: () => void;
+  warnings: Warning[];
+  problems: FieldError[];
+  fieldId: (field: string) => string;
+}) {
+  const ruleId = fieldId(`permission-${index}`);
+  const { problems: ruleProblems, invalid } = groupProblems(problems, `permissions.${index}`, ruleId);
+  return (
+    <tr data-testid={`permission-${index}`}>
+      <td style={{ width: 30 }} className="faint">
+        {index + 1}
+      </td>
+      <td>
+        <input
+          aria-label={`Pattern ${index + 1}`}
+          {...form.register(`permissions.${index}.pattern`)}
+          list="agent-tool-names"
+          className="mono"
+          spellCheck={false}
+          {...invalid("pattern")}
+        />
+        <WarningList warnings={warnings} testId={`permission-warning-${index}`} />
+        <FieldErrors problems={ruleProblems} fieldId={ruleId} />
+      </td>
+      <td>
+        <select aria-label={`Action ${index + 1}`} {...form.register(`permissions.${index}.action`)} {...invalid("action")}>
+          {PERMISSION_ACTIONS.map((action) => (
+            <option key={action}>{action}</option>
+          ))}
+        </select>
+      </td>
+      <td className="row" style={{ justifyContent: "flex-end" }}>
+        <button type="button" className="small-button" onClick={() => onMove(-1)} disabled={index === 0} aria-label="Move up">
+          ↑
+        </button>
+        <button type="button" className="small-button" onClick={() => onMove(1)} disabled={index === count - 1} aria-label="Move down">
+          ↓
+        </button>
+        <button type="button" className="small-button danger" onClick={onRemove}>
+          Remove
+        </button>
+      </td>
+    </tr>
   );
 }

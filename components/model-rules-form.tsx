@@ -2,7 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useFieldArray, useForm, useWatch } from "react-hook-form";
+import { useFieldArray, useForm } from "react-hook-form";
 import { z } from "zod";
 import { rulesBody } from "@/lib/api-schemas";
 import type { ModelRule } from "@/lib/rules/model-rules";
@@ -29,7 +29,8 @@ const newRule = (): ModelRuleDraft => ({ id: `rule-${Date.now().toString(36)}`, 
 export function ModelRulesForm({ catalogId, initial, knownModels }: { catalogId: string; initial: ModelRule[]; knownModels: KnownModel[] }) {
   const form = useForm({ defaultValues: { modelRules: initial.map(ruleToDraft) }, resolver: zodResolver(modelRulesForm), shouldFocusError: false });
   const rows = useFieldArray({ control: form.control, name: "modelRules" });
-  const drafts = useWatch({ control: form.control, name: "modelRules" });
+  // watch, not useWatch: read with the rows in the same render, an added rule is there at once.
+  const drafts = form.watch("modelRules");
   const [probe, setProbe] = useState("");
   const { pending, failure, problems, submit } = useRulesSave(catalogId, form, "Model rules saved");
   return (

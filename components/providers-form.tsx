@@ -1,7 +1,7 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type UseFormRegister, useFieldArray, useForm, useWatch } from "react-hook-form";
+import { type UseFormRegister, useFieldArray, useForm } from "react-hook-form";
 import { rulesBody } from "@/lib/api-schemas";
 import type { ProviderProfile } from "@/lib/rules/providers";
 import type { FieldError } from "@/lib/tools/validate";
@@ -24,7 +24,8 @@ export function ProvidersForm({ catalogId, initial, searchService }: { catalogId
     shouldFocusError: false,
   });
   const rows = useFieldArray({ control: form.control, name: "providers" });
-  const providers = useWatch({ control: form.control, name: "providers" });
+  // watch, not useWatch: read with the rows in the same render, an added provider is there at once.
+  const providers = form.watch("providers");
   const { pending, failure, problems, submit } = useRulesSave(catalogId, form, "Providers saved");
   return (
     <section className="panel stack" data-testid="providers">

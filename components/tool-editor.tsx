@@ -3,19 +3,17 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { type FieldPath, type Resolver, type UseFormReturn, type UseFormSetError, useForm, useWatch } from "react-hook-form";
+import { type FieldPath, type Resolver, type UseFormReturn, type UseFormSetError, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
 import { createToolAction, updateToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import type { ToolRecord } from "@/db/queries/tools";
-import { SUMMARY_MAX } from "@/lib/tools/types";
-import { DESCRIPTION_MAX, type FieldError } from "@/lib/tools/validate";
+import type { FieldError } from "@/lib/tools/validate";
 import { queryKeys } from "./api-client";
-import { invalidProps } from "./field-errors";
 import { formProblems } from "./form-problems";
 import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
-import { byField, problemPath, readToolForm, type ToolFormValues, toolFormValues } from "./tool-draft";
-import { Counter, FormField } from "./tool-form-field";
+import { problemPath, readToolForm, type ToolFormValues, toolFormValues } from "./tool-draft";
+import { ToolFields } from "./tool-fields";
 
 /** The tool as typed, read into the draft the server takes and checked as the server checks it. */
 const toolForm = z
@@ -95,16 +93,6 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
   });
   useUnsavedChangesWarning(form.formState.isDirty);
   const { pending, failure, submit } = useToolSave(catalogId, tool, form);
-  const [summary, description] = useWatch({ control: form.control, name: ["summary", "description"] });
-  const shown = byField(formProblems(form.formState.errors));
-
-  const formatSchema = () => {
-    try {
-      form.setValue("inputSchema", JSON.stringify(JSON.parse(form.getValues("inputSchema")), null, 2), { shouldDirty: true });
-    } catch {
-      toast.error("The schema is not valid JSON yet");
-    }
-  };
 
   return (
     <form
@@ -119,60 +107,7 @@ export function ToolEditor({ catalogId, tool }: { catalogId: string; tool?: Tool
         }
       }}
     >
-      <FormField id="tool-name" label="Name" hint="Letters, digits, _ and -; at most 64. Unique in the catalog." errors={shown.name}>
-        <input
-          id="tool-name"
-          {...invalidProps("tool-name", shown.name)}
-          {...form.register("name")}
-          // biome-ignore lint/a11y/noAutofocus: only on the new-tool page, which the user opened to type a name
-          autoFocus={!tool}
-          autoComplete="off"
-          spellCheck={false}
-          className="mono"
-        />
-      </FormField>
-      <FormField
-        id="tool-summary"
-        label="Summary"
-        hint="One sentence: all that preselection sees besides the name."
-        errors={shown.summary}
-        counter={<Counter length={summary.trim().length} max={SUMMARY_MAX} />}
-      >
-        <input id="tool-summary" {...invalidProps("tool-summary", shown.summary)} {...form.register("summary")} />
-      </FormField>
-      <FormField
-        id="tool-description"
-        label="Description"
-        hint="What the main model reads when it has the tool: behaviour, limits, when not to use it."
-        errors={shown.description}
-        counter={<Counter length={description.length} max={DESCRIPTION_MAX} />}
-      >
-        <textarea id="tool-description" {...invalidProps("tool-description", shown.description)} rows={6} {...form.register("description")} />
-      </FormField>
-      <FormField
-        id="tool-schema"
-        label="Input schema (JSON Schema)"
-        hint='The root must be {"type": "object", …}. Checked as JSON Schema as you type.'
-        errors={shown.inputSchema}
-        counter={
-          <button type="button" className="ghost small-button" onClick={formatSchema}>
-            Format
-          </button>
-        }
-      >
-        <textarea
-          id="tool-schema"
-          {...invalidProps("tool-schema", shown.inputSchema)}
-          className="code"
-          rows={14}
-          {...form.register("inputSchema")}
-          spellCheck={false}
-          data-testid="schema-editor"
-        />
-      </FormField>
-      <FormField id="tool-tags" label="Tags" hint="Comma-separated, lowercase: e.g. github, write" errors={shown.tags}>
-        <input id="tool-tags" {...invalidProps("tool-tags", shown.tags)} {...form.register("tags")} autoComplete="off" />
-      </FormField>
+      <ToolFields form={form} isNew={!tool} />
       <SaveFailure failure={failure} what={tool ? tool.name : "the new tool"} onRetry={() => void submit()} pending={pending} />
       <div className="spread">
         <span className="faint small">

@@ -79,6 +79,9 @@ describe("the rules editor's forms", () => {
     type(within(screen.getByTestId("model-rule-1")).getByLabelText("Rule name"), "  Second, edited ");
     fireEvent.click(within(screen.getByTestId("model-rule-0")).getByText("Remove"));
     expect((within(screen.getByTestId("model-rule-0")).getByLabelText("Rule name") as HTMLInputElement).value).toBe("  Second, edited ");
+    fireEvent.click(screen.getByText("Add rule"));
+    expect((within(screen.getByTestId("model-rule-1")).getByLabelText("Rule name") as HTMLInputElement).value).toBe("New rule");
+    fireEvent.click(within(screen.getByTestId("model-rule-1")).getByText("Remove"));
     vi.mocked(saveRulesAction).mockResolvedValueOnce({ ok: true, data: rules });
     fireEvent.click(screen.getByTestId("save-model-rules"));
     await vi.waitFor(() => expect(saveRulesAction).toHaveBeenCalledTimes(1));
@@ -114,6 +117,16 @@ describe("the rules editor's forms", () => {
     expect(asksBeforeLeaving()).toBe(true);
     type(provider, "OpenAI, renamed");
     expect(asksBeforeLeaving()).toBe(false);
+  });
+
+  it("add providers and overrides as rows of their own", () => {
+    render(rulesEditor(rules));
+    fireEvent.click(screen.getByText("Add provider"));
+    expect(screen.getByTestId("provider-new-provider")).toBeTruthy();
+    expect(screen.getByText("No overrides.")).toBeTruthy();
+    fireEvent.click(screen.getByText("Add override"));
+    expect((screen.getByLabelText(/^Tool/) as HTMLInputElement).value).toBe("bash");
+    expect(screen.queryByText("No overrides.")).toBeNull();
   });
 });
 
