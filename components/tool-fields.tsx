@@ -81,7 +81,7 @@ export function ToolFields({ form, isNew }: { form: UseFormReturn<ToolFormValues
 }
 
 /** How much of a limited text is used; over the limit it says so. */
-export function Counter({ length, max }: { length: number; max: number }) {
+function Counter({ length, max }: { length: number; max: number }) {
   return (
     <span className={`counter${length > max ? " over" : ""}`}>
       {length} / {max}
@@ -90,7 +90,7 @@ export function Counter({ length, max }: { length: number; max: number }) {
 }
 
 /** One field of the tool editor: label and hint, its input, and its errors (each tied to the input by `errorsId`). */
-export function FormField({
+function FormField({
   id,
   label,
   hint,
