@@ -18,11 +18,10 @@ function readPart(part: string): string {
   return part.slice(1).replace(/%([0-9a-f]{4})/g, (_match, code: string) => String.fromCharCode(Number.parseInt(code, 16)));
 }
 
-/** Each message of one error: every one it collected (criteriaMode "all"), else its message; an empty one says nothing. */
+/** Each message of one error: every one it collected (criteriaMode "all"), else its message, if it has one. */
 function messages(error: Record<string, unknown>): string[] {
-  const collected = error.types ? Object.values(error.types as Record<string, string | string[] | boolean>).flat() : [];
-  const texts = error.types ? collected : [error.message];
-  return texts.filter((text): text is string => typeof text === "string" && text !== "");
+  const texts = error.types ? Object.values(error.types as Record<string, string | string[] | boolean>).flat() : [error.message];
+  return texts.filter((text): text is string => typeof text === "string");
 }
 
 /**
