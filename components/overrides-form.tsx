@@ -1,0 +1,89 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { type UseFormRegister, useFieldArray, useForm } from "react-hook-form";
+import { z } from "zod";
+import { rulesBody } from "@/lib/api-schemas";
+import type { DefinitionOverride } from "@/lib/rules/overrides";
+import type { FieldError } from "@/lib/tools/validate";
+import { FieldErrors, groupProblems } from "./field-errors";
+import { LabelledInput } from "./labelled-input";
+import { type OverrideDraft, overrideFromDraft, overrideToDraft } from "./rule-drafts";
+import { useRulesSave } from "./rules-save";
+import { SaveFailure } from "./save-state";
+
+/** The overrides as typed, read into the overrides the server checks with the same schema. */
+const overridesForm = z
+  .object({ overrides: z.array(z.object({ tool: z.string(), models: z.string(), summary: z.string(), description: z.string() }).transform(overrideFromDraft)) })
+  .pipe(rulesBody.pick({ overrides: true }).required());
+
+export function OverridesForm({ catalogId, initial, toolNames }: { catalogId: string; initial: DefinitionOverride[]; toolNames: string[] }) {
+  const form = useForm({ defaultValues: { overrides: initial.map(overrideToDraft) }, resolver: zodResolver(overridesForm), shouldFocusError: false });
+  const rows = useFieldArray({ control: form.control, name: "overrides" });
+  const { pending, failure, problems, submit } = useRulesSave(catalogId, form, "Overrides saved");
+  const add = () => rows.append({ tool: toolNames[0] ?? "", models: "", summary: "", description: "" }, { shouldFocus: false });
+  return (
+    <section className="panel stack" data-testid="overrides">
+      <div>
+        <h2 style={{ margin: 0 }}>Definition overrides</h2>
+        <p className="muted small">
+          Replace a tool&apos;s summary or description, for every model or only for model patterns (e.g. a clearer description for one family).
+        </p>
+      </div>
+      {rows.fields.length === 0 && <p className="faint">No overrides.</p>}
+      {rows.fields.map((row, index) => (
+        <OverrideCard key={row.id} index={index} register={form.register} onRemove={() => rows.remove(index)} problems={problems} />
+      ))}
+      <SaveFailure failure={failure} what="the overrides" onRetry={submit} pending={pending} />
+      <div className="row end">
+        <button type="button" onClick={add}>
+          Add override
+        </button>
+        <button type="button" className="primary" disabled={pending} onClick={submit}>
+          Save overrides
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function OverrideCard({
+  index,
+  register,
+  onRemove,
+  problems,
+}: {
+  index: number;
+  register: UseFormRegister<{ overrides: OverrideDraft[] }>;
+  onRemove: () => void;
+  problems: FieldError[];
+}) {
+  const { problems: overrideProblems, invalid } = groupProblems(problems, `overrides.${index}`, `override-${index}`);
+  return (
+    <div className="card">
+      <div className="grid-2">
+        <LabelledInput label="Tool" registration={register(`overrides.${index}.tool`)} list="tool-names" className="mono" invalid={invalid("tool")} />
+        <LabelledInput
+          label="Only for models"
+          registration={register(`overrides.${index}.models`)}
+          placeholder="empty = every model"
+          commaSeparated
+          invalid={invalid("models")}
+        />
+      </div>
+      <LabelledInput label="Summary" registration={register(`overrides.${index}.summary`)} invalid={invalid("summary")} />
+      <div className="field">
+        <label>
+          Description
+          <textarea rows={3} {...register(`overrides.${index}.description`)} style={{ marginTop: 4 }} {...invalid("description")} />
+        </label>
+      </div>
+      <FieldErrors problems={overrideProblems} fieldId={`override-${index}`} />
+      <div className="row end">
+        <button type="button" className="small-button danger" onClick={onRemove}>
+          Remove
+        </button>
+      </div>
+    </div>
+  );
+}
