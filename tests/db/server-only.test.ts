@@ -13,7 +13,8 @@ const tsFiles = (dir: string, recursive = false): string[] =>
 /**
  * db/ (but the schemas, which drizzle-kit loads on its own), app/_services/, and the lib/ modules
  * that hold secrets, start processes or reach files and the network: lib/secrets, lib/sources
- * (but the opening message, which the Sources page shows too, and the plugin types), the model
+ * (but the opening message, which the Sources page shows too, the MCP server's config schema, which
+ * lib/api-schemas.ts re-exports for the forms that check with the server's schemas, and the plugin types), the model
  * providers (API keys), the sign-in providers (client secrets) and the peer-address header (a
  * process secret, Node's HTTP server).
  */
@@ -23,7 +24,9 @@ const SERVER_MODULES = [
   "lib/ai/models.ts",
   "lib/auth/sign-in-providers.ts",
   "lib/auth/peer-address.ts",
-].filter((file) => !["db/schema.ts", "db/schema-pg.ts", "lib/sources/mcp/opening.ts", "lib/sources/plugins/types.ts"].includes(file));
+].filter(
+  (file) => !["db/schema.ts", "db/schema-pg.ts", "lib/sources/mcp/opening.ts", "lib/sources/mcp/config.ts", "lib/sources/plugins/types.ts"].includes(file),
+);
 
 const SERVER_ONLY = /^import "server-only";$/m;
 const CLIENT_DIRECTIVE = /^["']use client["'];?$/m;
