@@ -1,8 +1,18 @@
-import { type DynamicToolUIPart, lastAssistantMessageIsCompleteWithToolCalls } from "ai";
+import { APICallError, type DynamicToolUIPart, lastAssistantMessageIsCompleteWithToolCalls } from "ai";
 import type { SimulatedToolMetadata } from "@/lib/ai/turn-tools";
 import type { PlaygroundExchange, PlaygroundUIMessage, SimulatedResult, TurnDetails } from "@/lib/playground/messages";
 
 type Part = PlaygroundUIMessage["parts"][number];
+
+/** What went wrong in the chat: the API's own message when it refused the request, else the error the stream carried. */
+export function chatErrorMessage(error: Error): string {
+  if (!APICallError.isInstance(error)) return `Main model: ${error.message}`;
+  try {
+    return JSON.parse(error.responseBody ?? "").error.message ?? error.message;
+  } catch {
+    return error.message;
+  }
+}
 
 /** A stored message as the conversation API answers it. */
 interface StoredRow {

@@ -1,5 +1,13 @@
 import "server-only";
-import { createUIMessageStream, stepCountIs, streamText, type InferUIMessageChunk, type ModelMessage, type UIMessageStreamWriter } from "ai";
+import {
+  createUIMessageStream,
+  type InferUIMessageChunk,
+  type LanguageModel,
+  type ModelMessage,
+  stepCountIs,
+  streamText,
+  type UIMessageStreamWriter,
+} from "ai";
 import type { Db } from "@/db/client";
 import type { ToolRecord } from "@/db/queries/tools";
 import { appendMessage, getConversation, listMessages, setMessageDetails, updateConversation } from "@/db/queries/conversations";
@@ -7,7 +15,7 @@ import { mainModelFromEnv } from "@/lib/ai/models";
 import { createTurnTools } from "@/lib/ai/turn-tools";
 import { ToolshedError } from "@/lib/errors";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
-import type { PlaygroundExchange, PlaygroundUIMessage, ToolSearchRecord, TurnDetails } from "@/lib/playground/messages";
+import type { PlaygroundExchange, PlaygroundUIMessage, SimulatedResult, ToolSearchRecord, TurnDetails } from "@/lib/playground/messages";
 import { TOOL_SEARCH_NAME } from "@/lib/selection/tool-search-definition";
 import type { RegistryView } from "@/lib/selection/verify";
 import { readTurnView, runPreselection, runToolSearchCall, type TurnRequest } from "./selection";
@@ -70,105 +78,149 @@ function withTurnData(stream: ReadableStream<PlaygroundChunk>, stepTools: string
   );
 }
 
-/**
- * One playground exchange, as an AI SDK UI message stream: a new user message gets a preselection
- * first (a `data-preselection` part); then, when a main model is configured, its answer streams with
- * its tool calls, each step's tool set and the ToolSearch verifications as `data-*` parts. Tools with
- * no live backend are simulated: the run stops at their call, and the client supplies the result
- * (the SDK's client-side tool output), which arrives as `toolResults` in the next request.
- *
- * `options.owner`: who a new conversation belongs to (lib/auth/policy.ts principalKey).
- * `options.upstreamDetails`: whether a failing MCP server's own words (its stderr, an upstream
- * answer) may reach this caller; only team admins see them, everyone else learns that it failed.
- * `options.signal`: the request's, aborted when the client goes away. Then, or when the client
- * stops reading (Stop in the page aborts the fetch), the main model's call is aborted: no tokens
- * are spent on an answer nobody reads. What was streamed until then is stored.
- */
-export async function playTurn(
-  db: Db,
-  catalogId: string,
-  request: PlaygroundRequest,
-  options: { owner: string; upstreamDetails: boolean; signal?: AbortSignal },
-): Promise<ReadableStream<PlaygroundChunk>> {
+/** The catalog and what this model and agent see, as the preselection of a new message already read them. */
+interface TurnSeen {
+  state: CatalogState;
+  view: RegistryView;
+}
+
+/** The exchange's turn, once its message or results are stored: `seen` only when a new message was preselected. */
+interface TurnStart {
+  conversationId: string;
+  turn: TurnDetails;
+  seen?: TurnSeen;
+}
+
+interface PlayOptions {
+  owner: string;
+  upstreamDetails: boolean;
+  signal?: AbortSignal;
+}
+
+/** An exchange carries a message or results, and results name the conversation they continue. */
+function checkExchange(request: PlaygroundRequest) {
   if (!request.message && !request.toolResults?.length) {
     throw new ToolshedError("bad_request", "Send a message, or the results of the pending tool calls.", "message");
   }
   if (request.toolResults?.length && !request.conversationId) {
     throw new ToolshedError("bad_request", "Tool results belong to a conversation: give its conversationId.", "conversationId");
   }
-  let conversationId = request.conversationId;
-  let turn: TurnDetails;
-  /** The catalog and what this model and agent see, as the preselection of a new message already read them. */
-  let seen: { state: CatalogState; view: RegistryView } | undefined;
+}
 
-  if (request.message) {
-    const messages = conversationId ? await listMessages(db, (await getConversation(db, conversationId, catalogId)).id) : [];
-    const history = messages
-      .filter((message) => message.content && (message.role === "user" || message.role === "assistant"))
-      .map((message) => ({ role: message.role as "user" | "assistant", content: message.content }));
-    const preselection = await runPreselection(
-      db,
-      catalogId,
-      { ...request, messages: [...history, { role: "user", content: request.message }] },
-      options.owner,
-    );
-    conversationId = preselection.conversationId;
-    seen = { state: preselection.state, view: preselection.view };
-    turn = {
-      decisionId: preselection.decisionId,
-      toolSet: preselection.toolSet,
-      selected: preselection.selected,
-      rejected: preselection.rejected,
-      dropped: preselection.dropped,
-      selector: preselection.selection.selector,
-      fallback: preselection.selection.fallback ?? null,
-      candidates: preselection.candidates,
-      tokens: preselection.tokens,
-      latencyMs: preselection.latencyMs,
-    };
-    // Recording the decision stored the message in the conversation (the decision refers to it there): the turn goes beside it.
-    if (preselection.storedMessageId !== undefined) await setMessageDetails(db, conversationId, preselection.storedMessageId, turn);
-    else await appendMessage(db, conversationId, { role: "user", content: request.message, details: turn });
-  } else {
-    const conversation = await getConversation(db, conversationId!, catalogId);
-    turn = await latestTurn(db, conversation.id);
-    const toolMessage: ModelMessage = {
-      role: "tool",
-      content: request.toolResults!.map((result) => ({
-        type: "tool-result" as const,
-        toolCallId: result.toolCallId,
-        toolName: result.toolName,
-        output: { type: "text" as const, value: result.output },
-      })),
-    };
-    await appendMessage(db, conversation.id, { role: "tool", content: "", details: { modelMessages: [toolMessage], simulatedResults: request.toolResults } });
-  }
-
-  const conversation = await getConversation(db, conversationId!, catalogId);
-  if (request.model !== conversation.model || request.agent !== conversation.agent) {
-    await updateConversation(db, conversation.id, { model: request.model, agent: request.agent, mode: request.mode ?? null, flags: request.flags ?? [] });
-  }
-  /** The conversation first (only the client needs it), then a new message's preselection. */
-  const announce = (writer: UIMessageStreamWriter<PlaygroundUIMessage>) => {
-    writer.write({ type: "data-conversation", data: { conversationId: conversation.id }, transient: true });
-    if (request.message) writer.write({ type: "data-preselection", data: turn });
+/** A new message: its preselection over the conversation so far, stored beside the message as the turn. */
+async function startTurn(db: Db, catalogId: string, request: PlaygroundRequest, message: string, owner: string): Promise<TurnStart> {
+  const messages = request.conversationId ? await listMessages(db, (await getConversation(db, request.conversationId, catalogId)).id) : [];
+  const history = messages
+    .filter((stored) => stored.content && (stored.role === "user" || stored.role === "assistant"))
+    .map((stored) => ({ role: stored.role as "user" | "assistant", content: stored.content }));
+  const preselection = await runPreselection(db, catalogId, { ...request, messages: [...history, { role: "user", content: message }] }, owner);
+  const conversationId = preselection.conversationId;
+  const turn: TurnDetails = {
+    decisionId: preselection.decisionId,
+    toolSet: preselection.toolSet,
+    selected: preselection.selected,
+    rejected: preselection.rejected,
+    dropped: preselection.dropped,
+    selector: preselection.selection.selector,
+    fallback: preselection.selection.fallback ?? null,
+    candidates: preselection.candidates,
+    tokens: preselection.tokens,
+    latencyMs: preselection.latencyMs,
   };
-  const main = mainModelFromEnv(process.env);
-  if (!main) return createUIMessageStream<PlaygroundUIMessage>({ execute: ({ writer }) => announce(writer) });
+  // Recording the decision stored the message in the conversation (the decision refers to it there): the turn goes beside it.
+  if (preselection.storedMessageId !== undefined) await setMessageDetails(db, conversationId, preselection.storedMessageId, turn);
+  else await appendMessage(db, conversationId, { role: "user", content: message, details: turn });
+  return { conversationId, turn, seen: { state: preselection.state, view: preselection.view } };
+}
 
-  // A continuation (tool results) reads the catalog afresh: it may have changed since the turn began.
-  seen ??= await readTurnView(db, catalogId, request);
-  const { state, view } = seen;
-  const records = new Map((state.tools as ToolRecord[]).map((tool) => [tool.name, tool]));
-  const history = (await getConversation(db, conversation.id)).history;
-  const turnSet = [...turn.toolSet.filter((entry) => entry.origin !== "entry").map((entry) => entry.name), ...history];
-  // A live MCP result is cut to this size before it reaches the stream, the database and the model.
-  const resultMaxChars = mcpResultMaxChars(process.env);
-  const stopped = new AbortController();
-  const abortSignal = options.signal ? AbortSignal.any([options.signal, stopped.signal]) : stopped.signal;
+/** The results of a turn's simulated calls: stored as the model's tool message, in the turn their message began. */
+async function continueTurn(db: Db, catalogId: string, conversationId: string, toolResults: SimulatedResult[]): Promise<TurnStart> {
+  const conversation = await getConversation(db, conversationId, catalogId);
+  const turn = await latestTurn(db, conversation.id);
+  const toolMessage: ModelMessage = {
+    role: "tool",
+    content: toolResults.map((result) => ({
+      type: "tool-result" as const,
+      toolCallId: result.toolCallId,
+      toolName: result.toolName,
+      output: { type: "text" as const, value: result.output },
+    })),
+  };
+  await appendMessage(db, conversation.id, { role: "tool", content: "", details: { modelMessages: [toolMessage], simulatedResults: toolResults } });
+  return { conversationId, turn };
+}
+
+/** What the main model's answer to one exchange works with. */
+interface AnswerContext {
+  db: Db;
+  catalogId: string;
+  request: PlaygroundRequest;
+  options: PlayOptions;
+  conversationId: string;
+  turn: TurnDetails;
+  seen: TurnSeen;
+}
+
+/**
+ * What the turn's tools are made of: MCP tools are called live (arguments checked against the stored
+ * schema first), the others simulated; each ToolSearch call's verification goes into `searches` by its
+ * call id. Read before the stream starts, so a bad setting fails the request rather than the stream.
+ */
+function turnToolsInput(
+  { db, catalogId, request, options, conversationId, turn, seen }: AnswerContext,
+  history: string[],
+  searches: Map<string, ToolSearchRecord>,
+): Parameters<typeof createTurnTools>[0] {
+  const records = new Map((seen.state.tools as ToolRecord[]).map((tool) => [tool.name, tool]));
+  return {
+    view: seen.view,
+    turnSet: [...turn.toolSet.filter((entry) => entry.origin !== "entry").map((entry) => entry.name), ...history],
+    // MCP tools have a live backend and are really called; everything else is simulated.
+    isSimulated: (tool) => tool.source !== "mcp",
+    // A live MCP result is cut to this size before it reaches the stream, the database and the model.
+    resultMaxChars: mcpResultMaxChars(process.env),
+    execute: async (tool, args) => {
+      const record = records.get(tool.name);
+      if (!record?.sourceRef || !record.meta?.mcpName) return { error: `${tool.name} has no live backend.` };
+      // Arguments the tool's stored schema refuses never reach its server (as in the MCP gateway).
+      const invalid = toolArgumentsProblem(record, args ?? {});
+      if (invalid !== undefined) return { error: invalid };
+      return callMcpToolForModel(db, catalogId, record.sourceRef, record.meta.mcpName, (args ?? {}) as Record<string, unknown>, {
+        upstreamDetails: options.upstreamDetails,
+      });
+    },
+    search: async (query, maxResults, toolCallId) => {
+      const result = await runToolSearchCall(db, catalogId, { ...request, conversationId, query, maxResults }, options.owner);
+      searches.set(toolCallId, {
+        decisionId: result.decisionId,
+        query,
+        path: result.path,
+        found: result.tools.map((tool) => tool.name),
+        rejected: result.rejected,
+        selector: result.selection?.selector ?? null,
+      });
+      return result;
+    },
+  };
+}
+
+/**
+ * The main model's answer, after `announce`: streamed with each step's tool set and the ToolSearch
+ * verifications, and stored when it ends, also when the client stops reading.
+ */
+async function streamAnswer(
+  context: AnswerContext,
+  model: LanguageModel,
+  announce: (writer: UIMessageStreamWriter<PlaygroundUIMessage>) => void,
+): Promise<ReadableStream<PlaygroundChunk>> {
+  const { db, request, options, conversationId } = context;
+  const history = (await getConversation(db, conversationId)).history;
   /** The tools active at each step, and the ToolSearch calls by id: the data parts `withTurnData` adds. */
   const stepTools: string[][] = [];
   const searches = new Map<string, ToolSearchRecord>();
+  const tools = turnToolsInput(context, history, searches);
+  const stopped = new AbortController();
+  const abortSignal = options.signal ? AbortSignal.any([options.signal, stopped.signal]) : stopped.signal;
   /** The model's messages of the steps that ended (a tool call, its result, the answer): what it reads back next time. */
   const stepMessages: ModelMessage[] = [];
 
@@ -176,39 +228,11 @@ export async function playTurn(
     onError: errorText,
     execute: async ({ writer }) => {
       announce(writer);
-      const turnTools = createTurnTools({
-        view,
-        turnSet,
-        // MCP tools have a live backend and are really called; everything else is simulated.
-        isSimulated: (tool) => tool.source !== "mcp",
-        resultMaxChars,
-        execute: async (tool, args) => {
-          const record = records.get(tool.name);
-          if (!record?.sourceRef || !record.meta?.mcpName) return { error: `${tool.name} has no live backend.` };
-          // Arguments the tool's stored schema refuses never reach its server (as in the MCP gateway).
-          const invalid = toolArgumentsProblem(record, args ?? {});
-          if (invalid !== undefined) return { error: invalid };
-          return callMcpToolForModel(db, catalogId, record.sourceRef, record.meta.mcpName, (args ?? {}) as Record<string, unknown>, {
-            upstreamDetails: options.upstreamDetails,
-          });
-        },
-        search: async (query, maxResults, toolCallId) => {
-          const result = await runToolSearchCall(db, catalogId, { ...request, conversationId: conversation.id, query, maxResults }, options.owner);
-          searches.set(toolCallId, {
-            decisionId: result.decisionId,
-            query,
-            path: result.path,
-            found: result.tools.map((tool) => tool.name),
-            rejected: result.rejected,
-            selector: result.selection?.selector ?? null,
-          });
-          return result;
-        },
-      });
+      const turnTools = createTurnTools(tools);
       const result = streamText({
-        model: main.model,
+        model,
         instructions: instructionsFor(request.agent),
-        messages: await modelMessagesOf(db, conversation.id),
+        messages: await modelMessagesOf(db, conversationId),
         tools: turnTools.tools,
         prepareStep: ({ stepNumber }) => {
           const step = turnTools.prepareStep();
@@ -230,11 +254,48 @@ export async function playTurn(
       if (isCancelled) stopped.abort();
       const parts = responseMessage.parts.filter((part) => part.type !== "data-preselection");
       const text = parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
-      await appendMessage(db, conversation.id, {
+      await appendMessage(db, conversationId, {
         role: "assistant",
         content: text,
         details: { modelMessages: stepMessages, parts, finishReason: isCancelled || isAborted ? "aborted" : (finishReason ?? null) },
       });
     },
   });
+}
+
+/**
+ * One playground exchange, as an AI SDK UI message stream: a new user message gets a preselection
+ * first (a `data-preselection` part); then, when a main model is configured, its answer streams with
+ * its tool calls, each step's tool set and the ToolSearch verifications as `data-*` parts. Tools with
+ * no live backend are simulated: the run stops at their call, and the client supplies the result
+ * (the SDK's client-side tool output), which arrives as `toolResults` in the next request.
+ *
+ * `options.owner`: who a new conversation belongs to (lib/auth/policy.ts principalKey).
+ * `options.upstreamDetails`: whether a failing MCP server's own words (its stderr, an upstream
+ * answer) may reach this caller; only team admins see them, everyone else learns that it failed.
+ * `options.signal`: the request's, aborted when the client goes away. Then, or when the client
+ * stops reading (Stop in the page aborts the fetch), the main model's call is aborted: no tokens
+ * are spent on an answer nobody reads. What was streamed until then is stored.
+ */
+export async function playTurn(db: Db, catalogId: string, request: PlaygroundRequest, options: PlayOptions): Promise<ReadableStream<PlaygroundChunk>> {
+  checkExchange(request);
+  const { conversationId, turn, seen } = request.message
+    ? await startTurn(db, catalogId, request, request.message, options.owner)
+    : await continueTurn(db, catalogId, request.conversationId!, request.toolResults!);
+
+  const conversation = await getConversation(db, conversationId, catalogId);
+  if (request.model !== conversation.model || request.agent !== conversation.agent) {
+    await updateConversation(db, conversation.id, { model: request.model, agent: request.agent, mode: request.mode ?? null, flags: request.flags ?? [] });
+  }
+  /** The conversation first (only the client needs it), then a new message's preselection. */
+  const announce = (writer: UIMessageStreamWriter<PlaygroundUIMessage>) => {
+    writer.write({ type: "data-conversation", data: { conversationId: conversation.id }, transient: true });
+    if (request.message) writer.write({ type: "data-preselection", data: turn });
+  };
+  const main = mainModelFromEnv(process.env);
+  if (!main) return createUIMessageStream<PlaygroundUIMessage>({ execute: ({ writer }) => announce(writer) });
+
+  // A continuation (tool results) reads the catalog afresh: it may have changed since the turn began.
+  const context = { db, catalogId, request, options, conversationId: conversation.id, turn, seen: seen ?? (await readTurnView(db, catalogId, request)) };
+  return streamAnswer(context, main.model, announce);
 }

@@ -1,5 +1,6 @@
+import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
-import { exchangeOf, pendingSimulatedCalls, simulatedResultsComplete, turnsOf, uiMessagesOf } from "@/components/playground-chat";
+import { chatErrorMessage, exchangeOf, pendingSimulatedCalls, simulatedResultsComplete, turnsOf, uiMessagesOf } from "@/components/playground-chat";
 import type { PlaygroundUIMessage, TurnDetails } from "@/lib/playground/messages";
 
 type Part = PlaygroundUIMessage["parts"][number];
@@ -83,5 +84,17 @@ describe("a stored conversation redrawn", () => {
       { id: 2, role: "assistant", content: "Hello.", details: { events: [{ type: "finish", reason: "stop" }] } },
     ]);
     expect(messages[1].parts.at(-1)).toEqual({ type: "text", text: "Hello.", state: "done" });
+  });
+});
+
+describe("what the playground says when the chat fails", () => {
+  it("gives the API's own message when it refused the request, the raw one when its body is not the API's, and names the main model for a stream's error", () => {
+    const refused = (responseBody: string) =>
+      new APICallError({ message: "Bad Request", url: "/api/catalogs/demo/playground", requestBodyValues: {}, statusCode: 400, responseBody });
+    expect(chatErrorMessage(refused(JSON.stringify({ error: { code: "bad_request", message: "Name a model id, e.g. gpt-5." } })))).toBe(
+      "Name a model id, e.g. gpt-5.",
+    );
+    expect(chatErrorMessage(refused("<html>Bad gateway</html>"))).toBe("Bad Request");
+    expect(chatErrorMessage(new Error("rate limited"))).toBe("Main model: rate limited");
   });
 });
