@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useRef } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { safeName } from "@/lib/safe-text";
+import { playgroundBody } from "@/lib/api-schemas";
 import { FieldErrors, invalidProps } from "./field-errors";
 import { type PlaygroundSettings, settingsChange } from "./playground-settings";
 
@@ -13,23 +13,24 @@ const TOP_K = "Top k is a whole number from 1 to 50.";
 /** Flags as typed, "a, b": the list of names. */
 const flagsOf = (text: string) => text.replace(/\s+/g, "").split(",").filter(Boolean);
 
+const fields = playgroundBody.shape;
+
 /**
- * The limits the playground route checks (lib/api-schemas.ts playgroundBody, which the browser
- * cannot import: it reaches server-only modules), so a setting it would refuse is never sent.
+ * The settings as typed, read into what the playground route takes and checked with its own
+ * schema (lib/api-schemas.ts playgroundBody), so a setting it would refuse is never sent.
  * Empty mode and flags mean none.
  */
 const settingsSchema = z.object({
-  model: safeName().trim().min(1, "Name a model id, e.g. gpt-5.").max(200),
-  agent: safeName().trim().min(1, "Name an agent, e.g. build.").max(64),
-  mode: safeName()
+  model: fields.model,
+  agent: fields.agent,
+  mode: z
+    .string()
     .trim()
-    .max(64)
-    .transform((mode) => mode || undefined),
-  flags: safeName()
-    .refine((flags) => flagsOf(flags).length <= 50, "At most 50 flags.")
-    .refine((flags) => flagsOf(flags).every((flag) => flag.length <= 100), "A flag is at most 100 characters.")
-    .transform(flagsOf),
-  k: z.number({ error: TOP_K }).int(TOP_K).min(1, TOP_K).max(50, TOP_K),
+    .transform((mode) => mode || undefined)
+    .pipe(fields.mode),
+  flags: z.string().transform(flagsOf).pipe(fields.flags.unwrap()),
+  // The route's k (1 to 50), in the words of the field's label.
+  k: z.number({ error: TOP_K }).int(TOP_K).min(1, TOP_K).max(50, TOP_K).pipe(fields.k.unwrap()),
 });
 
 type SettingsValues = z.input<typeof settingsSchema>;
