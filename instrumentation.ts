@@ -6,10 +6,14 @@
  * link in the log), then load plugins, skills and agent files, connect the MCP servers, and keep
  * them synced; prune the decision log now and then (those two rounds run once across the
  * instances sharing the database: see app/_services/leases.ts); on SIGTERM or SIGINT, close the MCP
- * gateway's streams and the MCP connections so that the server can stop (app/_services/shutdown.ts).
+ * gateway's streams and the MCP connections so that the server can stop (app/_services/shutdown.ts),
+ * sending the spans still buffered. Traces start first, when OTEL_EXPORTER_OTLP_ENDPOINT asks.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Before anything traced: with OTEL_EXPORTER_OTLP_ENDPOINT set, spans go to that collector (nothing starts otherwise).
+  const { startTracing } = await import("./lib/observability/otel");
+  const tracing = startTracing();
   // First: requests from now on carry their socket's peer address (see lib/auth/peer-address).
   const { installPeerAddressHeader } = await import("./lib/auth/peer-address");
   installPeerAddressHeader();
@@ -26,7 +30,8 @@ export async function register() {
   allowedStdioCommands();
   await bootstrapAccounts(db);
   // Not awaited: a slow MCP server must not hold up start-up; each sync has its own timeouts.
-  void syncAllSources(db).catch((error) => console.error("Syncing tool sources failed:", error));
+  const { log } = await import("./lib/observability/log");
+  void syncAllSources(db).catch((error) => log.error({ err: error }, "Syncing tool sources failed:"));
   // Each instance syncs the servers it cannot reach; the one holding the sync's lease syncs them all.
   startPeriodicSync(db, Number(process.env.TOOLSHED_MCP_SYNC_INTERVAL_MS ?? DEFAULT_MCP_SYNC_INTERVAL_MS));
   // The decision log keeps what TOOLSHED_DECISION_RETENTION_DAYS / _ROWS say, cleaned up hourly by
@@ -34,5 +39,5 @@ export async function register() {
   const { startDecisionCleanup } = await import("./app/_services/retention");
   const stopDecisionCleanup = startDecisionCleanup(db);
   const { shutDownOnSignals } = await import("./app/_services/shutdown");
-  shutDownOnSignals(stopDecisionCleanup);
+  shutDownOnSignals(stopDecisionCleanup, tracing);
 }

@@ -11,6 +11,7 @@ import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core/db";
 import { drizzle as drizzlePostgres, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { drizzle as drizzleProxy, type SqliteRemoteResult } from "drizzle-orm/sqlite-proxy";
 import { Pool } from "pg";
+import { inSpan } from "@/lib/observability/tracing";
 import { databaseUrl } from "./dialect";
 import * as schema from "./schema";
 import * as postgresSchema from "./schema-pg";
@@ -128,11 +129,17 @@ function connect(file: string, create: boolean): Database.Database {
   return sqlite;
 }
 
+/** A statement's span names its operation (SELECT, INSERT…), never its text or parameters. */
+const operationOf = (text: string) => /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? "SQL";
+
 function handleOn(sqlite: Database.Database): Db {
   const db = drizzleProxy<Schema>(
-    async (text, params, method) => {
-      await waitForConnection(sqlite);
-      return execute(sqlite, text, params, method) as { rows: unknown[] };
+    (text, params, method) => {
+      const operation = operationOf(text);
+      return inSpan(`db ${operation}`, { "db.system.name": "sqlite", "db.operation.name": operation }, async () => {
+        await waitForConnection(sqlite);
+        return execute(sqlite, text, params, method) as { rows: unknown[] };
+      });
     },
     { schema },
   );
@@ -323,8 +330,15 @@ export function executeOnPostgres(db: Db, query: SQL): Promise<unknown> {
  * Runs `work` in a transaction that holds the connection (see Holder): `immediate` for writes,
  * `deferred` for a consistent read. Inside another transaction it is a savepoint of that one.
  */
-async function transaction<T>(db: Db, behavior: "immediate" | "deferred", work: (tx: WriteTx) => Promise<T>): Promise<T> {
-  if (isPostgres(db)) return postgresTransaction(db, behavior, work);
+/** A transaction, a span of its own when traced (on PostgreSQL its statements are not spans of their own). */
+function transaction<T>(db: Db, behavior: "immediate" | "deferred", work: (tx: WriteTx) => Promise<T>): Promise<T> {
+  const system = isPostgres(db) ? "postgresql" : "sqlite";
+  return inSpan("db transaction", { "db.system.name": system, "toolshed.db.transaction": behavior === "immediate" ? "write" : "read" }, () =>
+    isPostgres(db) ? postgresTransaction(db, behavior, work) : sqliteTransaction(db, behavior, work),
+  );
+}
+
+async function sqliteTransaction<T>(db: Db, behavior: "immediate" | "deferred", work: (tx: WriteTx) => Promise<T>): Promise<T> {
   const sqlite = sqliteOf(db);
   const registered = (tx: WriteTx) => {
     transactionConnections.set(tx, sqlite);

@@ -362,8 +362,8 @@ export const verifications = sqliteTable(
 );
 
 export type TeamRole = "viewer" | "editor" | "admin";
-/** `instance`: a team admin's access in its team plus an instance admin's powers (made only by the CLI). */
-export type TokenScope = "read" | "write" | "admin" | "instance";
+/** `instance`: a team admin's access in its team plus an instance admin's powers; `metrics`: GET /api/metrics only (both made only by the CLI). */
+export type TokenScope = "read" | "write" | "admin" | "instance" | "metrics";
 
 /**
  * Instance admins: the people who may do what reaches outside the database (stdio MCP servers,

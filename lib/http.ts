@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ToolshedError } from "./errors";
+import { log } from "./observability/log";
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
 
@@ -80,7 +81,7 @@ export function handle<A extends unknown[]>(handler: (...args: A) => Promise<Res
       return await handler(...args);
     } catch (error) {
       if (error instanceof ToolshedError) return error.toResponse();
-      console.error(error);
+      log.error({ err: error }, "Internal error answering a request");
       return Response.json({ error: { code: "internal", message: "Internal error: the server log has details." } }, { status: 500 });
     }
   };

@@ -36,7 +36,7 @@ export const HTTP_METHODS = ["get", "post", "put", "patch", "delete"] as const;
 type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** Who may call an operation: anyone, any signed-in caller, or a role (token scope) in the catalog's or team's team. */
-type Access = "public" | "signed-in" | "read" | "write" | "admin" | "better-auth";
+type Access = "public" | "signed-in" | "read" | "write" | "admin" | "better-auth" | "metrics";
 
 const ACCESS_TEXT: Record<Access, string> = {
   public: "No authentication.",
@@ -45,6 +45,7 @@ const ACCESS_TEXT: Record<Access, string> = {
   write: "Editor role, or a token with write scope, in the owning team.",
   admin: "Admin role, or a token with admin scope, in the owning team.",
   "better-auth": "better-auth's own endpoints (sign-in, sign-out, session, OAuth callbacks); they answer in better-auth's shape.",
+  metrics: "An instance admin, or a token of scope instance or metrics (made only on the command line).",
 };
 
 type RequestSchemaName = keyof typeof requestSchemas;
@@ -98,6 +99,13 @@ const NO_CONTENT: Answer = { description: "Done; no body." };
 /** Every route file under app/api, by its path with `{parameters}`, and the methods it answers. */
 const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
   "/api/health": { get: { summary: "Liveness check", access: "public", responses: { 200: "Health" } } },
+  "/api/metrics": {
+    get: {
+      summary: "This instance's metrics (Prometheus)",
+      access: "metrics",
+      responses: { 200: { description: "Prometheus text exposition format 0.0.4.", mediaType: "text/plain", schema: { type: "string" } } },
+    },
+  },
   "/api/openapi.json": {
     get: { summary: "This OpenAPI document", access: "public", responses: { 200: { description: "The OpenAPI 3.1 document.", schema: { type: "object" } } } },
   },
@@ -364,6 +372,9 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
   "/api/teams/{team}/tokens/{id}": { delete: { summary: "Revoke an API token", access: "admin", responses: { 204: NO_CONTENT } } },
 };
 
+/** The paths of every route file, `{parameters}` and all: what metrics and traces name a request by (lib/observability/routes.ts). */
+export const API_PATHS: readonly string[] = Object.keys(API_OPERATIONS);
+
 function ref(name: string): { $ref: string } {
   return { $ref: `#/components/schemas/${name}` };
 }
@@ -402,6 +413,7 @@ const ERROR_STATUSES: Record<Access, number[]> = {
   public: [],
   "better-auth": [],
   "signed-in": [401, 403, 429],
+  metrics: [401, 403, 429],
   read: [401, 403, 404, 429],
   write: [401, 403, 404, 429],
   admin: [401, 403, 404, 429],

@@ -21,8 +21,8 @@ export const apiTokenBody = z.strictObject({
   name: safeName().trim().min(1, "Name the token, e.g. ci.").max(64, "A token name is at most 64 characters."),
   scope: z.enum(TEAM_TOKEN_SCOPES, {
     error: (issue) =>
-      issue.input === "instance"
-        ? "A token of scope instance is made only on the command line, by the operator: npm run --silent toolshed -- token create --team <team> --scope instance --name <name>."
+      issue.input === "instance" || issue.input === "metrics"
+        ? `A token of scope ${issue.input} is made only on the command line, by the operator: npm run --silent toolshed -- token create --team <team> --scope ${issue.input} --name <name>.`
         : "A scope is read, write or admin.",
   }),
 });

@@ -12,8 +12,9 @@ import { configuredOrigins, crossSiteProblem, REQUESTED_PATH_HEADER } from "@/li
 import { ToolshedError, notFound } from "@/lib/errors";
 import { handle } from "@/lib/http";
 import type { RateLimitClass } from "@/lib/rate-limit";
-import { consumeRateLimit } from "./rate-limits";
 import { getAuth } from "./auth";
+import { observed } from "./observed";
+import { consumeRateLimit } from "./rate-limits";
 
 const ACCESS_WORDS: Record<Access, string> = { read: "viewer", write: "editor", admin: "admin" };
 
@@ -114,15 +115,17 @@ function defaultLimit(request: Request): RateLimitClass {
   return request.method === "GET" || request.method === "HEAD" ? "read" : "write";
 }
 
-/** A route handler for any signed-in caller: the handler checks what it touches. */
+/** A route handler for any signed-in caller: the handler checks what it touches. Measured and traced (see observed). */
 export function signedInRoute<P = Record<string, never>>(handler: (context: RouteContext<P>) => Promise<Response> | Response, options: RouteOptions<P> = {}) {
-  return handle(async (request: Request, segment?: { params: Promise<P> }) => {
-    const principal = await authenticate(request);
-    const context: RouteContext<P> = { request, params: (await segment?.params) ?? ({} as P), principal, actor: actorOf(principal) };
-    const limit = typeof options.limit === "function" ? options.limit(context) : (options.limit ?? defaultLimit(request));
-    await enforceRateLimit(principal, limit);
-    return handler(context);
-  });
+  return observed(
+    handle(async (request: Request, segment?: { params: Promise<P> }) => {
+      const principal = await authenticate(request);
+      const context: RouteContext<P> = { request, params: (await segment?.params) ?? ({} as P), principal, actor: actorOf(principal) };
+      const limit = typeof options.limit === "function" ? options.limit(context) : (options.limit ?? defaultLimit(request));
+      await enforceRateLimit(principal, limit);
+      return handler(context);
+    }),
+  );
 }
 
 /** A route handler under /api/catalogs/{catalog}: the caller needs `need` in the catalog's team. */

@@ -1,4 +1,5 @@
 import "server-only";
+import { log } from "@/lib/observability/log";
 import { betterAuth } from "better-auth";
 import { nextCookies } from "better-auth/next-js";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
@@ -71,7 +72,7 @@ async function proveAddressOnProviderLink(account: { userId: string; providerId:
   if (account.providerId === "credential" || (await countSignInMethods(db, account.userId)) === 0) return;
   if (await proveAddress(db, account.userId)) {
     const user = await findUser(db, account.userId);
-    console.warn(
+    log.warn(
       `Sign-in with ${account.providerId} proved the address ${user?.email} of account ${account.userId}: its earlier password, links and sessions were removed.`,
     );
   }

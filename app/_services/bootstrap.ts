@@ -1,4 +1,5 @@
 import "server-only";
+import { log as logger } from "@/lib/observability/log";
 import type { Db } from "@/db/client";
 import { grantInstanceAdmin } from "@/db/queries/instance-admins";
 import { deleteSetting, takeSetting, writeSetting } from "@/db/queries/settings";
@@ -19,7 +20,7 @@ type Env = Record<string, string | undefined>;
  * password and is an admin of the default team and an instance admin. Otherwise, while nobody has
  * an account, a fresh one-time setup link is printed to the log (each start replaces the previous link).
  */
-export async function bootstrapAccounts(db: Db, env: Env = process.env, log: (line: string) => void = console.log): Promise<void> {
+export async function bootstrapAccounts(db: Db, env: Env = process.env, log: (line: string) => void = (line) => logger.info(line)): Promise<void> {
   // A misspelt TOOLSHED_TEAM_CREATION stops the start, not the first attempt to create a team.
   teamCreationPolicy(env);
   const email = env.TOOLSHED_ADMIN_EMAIL?.trim();

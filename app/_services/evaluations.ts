@@ -1,4 +1,5 @@
 import "server-only";
+import { log } from "@/lib/observability/log";
 import { writeTransaction, type Db } from "@/db/client";
 import {
   countRunningEvaluations,
@@ -101,7 +102,10 @@ async function runInBackground(
   const beat = async (progressDone?: number) => {
     if (!(await recordEvaluationHeartbeat(db, evaluation.id, progressDone))) abandoned = true;
   };
-  const heartbeat = setInterval(() => void beat().catch((error: unknown) => console.error("Evaluation heartbeat failed:", error)), EVALUATION_HEARTBEAT_MS);
+  const heartbeat = setInterval(
+    () => void beat().catch((error: unknown) => log.error({ err: error }, "Evaluation heartbeat failed:")),
+    EVALUATION_HEARTBEAT_MS,
+  );
   heartbeat.unref();
   try {
     const outcome = await evaluateCases(cases, {
@@ -120,7 +124,7 @@ async function runInBackground(
     await finishEvaluation(db, evaluation.id, { metrics: { ...outcome.metrics, fallbacks: outcome.fallbacks }, misses: outcome.misses, cases: stored });
   } catch (error) {
     if (abandoned) return;
-    console.error("Evaluation failed:", error);
+    log.error({ err: error }, "Evaluation failed:");
     await failEvaluation(db, evaluation.id, error instanceof ToolshedError ? error.message : "Internal error: the server log has details.");
   } finally {
     clearInterval(heartbeat);

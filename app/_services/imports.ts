@@ -1,4 +1,6 @@
 import "server-only";
+import { log } from "@/lib/observability/log";
+import { recordImportJob } from "@/lib/observability/metrics";
 import { randomUUID } from "node:crypto";
 import { type Db, isPostgres } from "@/db/client";
 import type { ImportJobInput, ImportPreview } from "@/db/import-job";
@@ -113,7 +115,7 @@ function importJobUrl(catalogId: string, id: string): string {
 
 function errorOf(error: unknown): ImportJobError {
   if (error instanceof ToolshedError) return error.toJSON().error;
-  console.error("Import failed:", error);
+  log.error({ err: error }, "Import failed:");
   return { code: "internal", message: "Internal error: the server log has details." };
 }
 
@@ -213,7 +215,7 @@ export async function startImport(
   const record = (change: Partial<ImportJob>) => {
     job = { ...job, ...change };
     const state = job;
-    saves = saves.then(() => store.save(state)).catch((error: unknown) => console.error(`Saving import job ${state.id} failed:`, error));
+    saves = saves.then(() => store.save(state)).catch((error: unknown) => log.error({ err: error }, `Saving import job ${state.id} failed:`));
     return saves;
   };
   let large!: () => void;
@@ -225,10 +227,12 @@ export async function startImport(
   }).then(
     async (result) => {
       const total = result.created.length + result.updated.length + result.unchanged.length + result.skipped.length;
+      recordImportJob(catalogId, "done");
       await record({ status: "done", result, progress: { done: total, total, phase: "writing" }, finishedAt: new Date().toISOString() });
       return { result };
     },
     async (error: unknown) => {
+      recordImportJob(catalogId, "failed");
       await record({ status: "failed", error: errorOf(error), finishedAt: new Date().toISOString() });
       return { error };
     },

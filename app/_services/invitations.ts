@@ -1,4 +1,5 @@
 import "server-only";
+import { log } from "@/lib/observability/log";
 import { getDb } from "@/db/client";
 import { acceptInvitation, type OpenInvitation } from "@/db/queries/teams";
 import { deleteUnprovenUser, findUserByEmail } from "@/db/queries/users";
@@ -22,7 +23,7 @@ export async function createInvitedAccount(invitation: OpenInvitation & { secret
   if (existing?.emailVerified) throw provenAccountExists(invitation.email);
   if (existing) {
     if (!(await deleteUnprovenUser(db, existing.id))) throw provenAccountExists(invitation.email);
-    console.warn(
+    log.warn(
       `Invitation ${invitation.id} to team ${invitation.teamId} by ${invitation.invitedBy}: the unproven account ${existing.id} of ${invitation.email} was replaced by a new one (its sessions, sign-in methods and memberships are gone).`,
     );
   }

@@ -1,4 +1,5 @@
 import "server-only";
+import { log } from "@/lib/observability/log";
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/db/client";
 import { releaseLease, takeLease } from "@/db/queries/leases";
@@ -22,7 +23,7 @@ export async function runsThisRound(db: Db, lease: string, intervalMs: number): 
   try {
     return await takeLease(db, lease, instanceId, intervalMs + Math.max(intervalMs / 10, LEASE_MARGIN_MS));
   } catch (error) {
-    console.warn(`Could not take the lease "${lease}":`, error);
+    log.warn({ err: error }, `Could not take the lease "${lease}":`);
     return false;
   }
 }
@@ -32,6 +33,6 @@ export async function giveUpLease(db: Db, lease: string): Promise<void> {
   try {
     await releaseLease(db, lease, instanceId);
   } catch (error) {
-    console.warn(`Could not release the lease "${lease}":`, error);
+    log.warn({ err: error }, `Could not release the lease "${lease}":`);
   }
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { log } from "@/lib/observability/log";
 import { randomUUID } from "node:crypto";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -255,10 +256,10 @@ export class GatewaySessionStore<Turn> {
       }
       await this.announceListChanges();
       const recovered = watchFailures.succeeded();
-      if (recovered) console.info(recovered);
+      if (recovered) log.info(recovered);
     } catch (error) {
       const line = watchFailures.failed(error, Date.now());
-      if (line) console.error(line);
+      if (line) log.error(line);
     } finally {
       state.watching = false;
     }

@@ -22,6 +22,7 @@ import type { mcpGatewayQuery } from "@/lib/api-schemas";
 import { actorOf, principalKey, type Access, type Principal } from "@/lib/auth/policy";
 import { ToolshedError } from "@/lib/errors";
 import { readBodyText } from "@/lib/http";
+import { recordToolCall } from "@/lib/observability/metrics";
 import {
   argumentsFingerprint,
   type CallApproval,
@@ -319,8 +320,11 @@ async function callCatalogTool(
 ): Promise<CallToolResult> {
   const { name, args } = call;
   let checked = await checkNow(session, name);
-  const record = (result: Omit<CallDecisionResult, "needsApproval">, latencyMs = 0) =>
-    recordCallDecision(session, caller, call, checked.at, { ...result, needsApproval: checked.at.needsApproval }, latencyMs);
+  const record = (result: Omit<CallDecisionResult, "needsApproval">, latencyMs = 0) => {
+    // Calls that reached the server are counted with how they ended where they were made (callMcpToolForModel).
+    if (result.outcome === "refused") recordToolCall(session.catalogId, name, "refused", null);
+    return recordCallDecision(session, caller, call, checked.at, { ...result, needsApproval: checked.at.needsApproval }, latencyMs);
+  };
   const refusal = async (refused: Extract<CallCheck, { allowed: false }>, approval: CallApproval) => {
     await record({ outcome: "refused", reason: refused.reason, approval });
     return refused.refusal === "unavailable"
@@ -363,6 +367,7 @@ async function callCatalogTool(
         tool.meta.outputSchema,
         await callMcpToolForModel(getDb(), session.catalogId, tool.sourceRef, tool.meta.mcpName, args, {
           upstreamDetails: caller.access === "admin",
+          tool: name,
           ...upstream,
         }),
       ),

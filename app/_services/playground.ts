@@ -14,6 +14,7 @@ import { appendMessage, getConversation, listMessages, setMessageDetails, update
 import { mainModelFromEnv } from "@/lib/ai/models";
 import { createTurnTools } from "@/lib/ai/turn-tools";
 import { ToolshedError } from "@/lib/errors";
+import { recordToolCall } from "@/lib/observability/metrics";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
 import type { PlaygroundExchange, PlaygroundUIMessage, SimulatedResult, ToolSearchRecord, TurnDetails } from "@/lib/playground/messages";
 import { TOOL_SEARCH_NAME } from "@/lib/selection/tool-search-definition";
@@ -184,9 +185,13 @@ function turnToolsInput(
       if (!record?.sourceRef || !record.meta?.mcpName) return { error: `${tool.name} has no live backend.` };
       // Arguments the tool's stored schema refuses never reach its server (as in the MCP gateway).
       const invalid = toolArgumentsProblem(record, args ?? {});
-      if (invalid !== undefined) return { error: invalid };
+      if (invalid !== undefined) {
+        recordToolCall(catalogId, tool.name, "refused", null);
+        return { error: invalid };
+      }
       return callMcpToolForModel(db, catalogId, record.sourceRef, record.meta.mcpName, (args ?? {}) as Record<string, unknown>, {
         upstreamDetails: options.upstreamDetails,
+        tool: tool.name,
       });
     },
     search: async (query, maxResults, toolCallId) => {

@@ -1,4 +1,5 @@
 import "server-only";
+import { log } from "@/lib/observability/log";
 import type { Db } from "@/db/client";
 import { listCatalogs } from "@/db/queries/catalogs";
 import { deleteOldDecisions, retentionBoundary } from "@/db/queries/decisions";
@@ -30,7 +31,7 @@ function setting(env: Record<string, string | undefined>, name: string, fallback
   if (raw === undefined || raw.trim() === "") return fallback;
   const value = Number(raw);
   if (Number.isFinite(value) && value >= 0) return value;
-  console.warn(`${name}=${JSON.stringify(raw)} is not a number of 0 or more: using ${fallback}.`);
+  log.warn(`${name}=${JSON.stringify(raw)} is not a number of 0 or more: using ${fallback}.`);
   return fallback;
 }
 
@@ -82,9 +83,9 @@ export function startDecisionCleanup(db: Db, settings: RetentionSettings = reten
     running = true;
     try {
       const deleted = await cleanupDecisions(db, settings);
-      if (deleted > 0) console.log(`Decision log: deleted ${deleted} decision${deleted === 1 ? "" : "s"} past retention.`);
+      if (deleted > 0) log.info(`Decision log: deleted ${deleted} decision${deleted === 1 ? "" : "s"} past retention.`);
     } catch (error) {
-      console.error("Cleaning up the decision log failed:", error);
+      log.error({ err: error }, "Cleaning up the decision log failed:");
     } finally {
       running = false;
     }

@@ -1,4 +1,5 @@
 import "server-only";
+import { log } from "@/lib/observability/log";
 import { getDb, type Db } from "@/db/client";
 import { addToHistory, listTranscript, openConversation } from "@/db/queries/conversations";
 import { recordDecision } from "@/db/queries/decisions";
@@ -17,6 +18,8 @@ import { totalTokens } from "@/lib/formats/tokens";
 import type { ConversationMessage } from "@/lib/selection/types";
 import { registryView } from "@/lib/selection/verify";
 import { ToolshedError } from "@/lib/errors";
+import { recordSelection } from "@/lib/observability/metrics";
+import { inSpan } from "@/lib/observability/tracing";
 import { principalKey, type Principal } from "@/lib/auth/policy";
 import { enforceRateLimit } from "./access";
 import { catalogState } from "./sources";
@@ -44,7 +47,7 @@ function hybridFromEnv(local: Selector): HybridSelector | undefined {
     model: setting.model,
     store: toolEmbeddingStore,
     batchSize: setting.batchSize,
-    log: (line) => console.log(line),
+    log: (line) => log.info(line),
   });
   return createHybridSelector({ embeddings, local, timeoutMs: setting.timeoutMs });
 }
@@ -122,11 +125,43 @@ export async function readTurnView(db: Db, catalogId: string, request: TurnReque
   return { state, list, view: registryView(state.tools, list) };
 }
 
+/** The selector, its ranking a span of its own and timed in the metrics (toolshed_selector_duration_seconds). */
+function measured(selector: Selector, catalogId: string, use: "preselect" | "tool_search"): Selector {
+  return {
+    id: selector.id,
+    select: (input) =>
+      inSpan("toolshed.selector", { "toolshed.catalog": catalogId, "toolshed.selector": selector.id, "toolshed.selector.use": use }, async () => {
+        const started = performance.now();
+        try {
+          return await selector.select(input);
+        } finally {
+          recordSelection(catalogId, selector.id, use, (performance.now() - started) / 1000);
+        }
+      }),
+  };
+}
+
+/** A turn's span attributes: what was asked for, never what was said. */
+const turnAttributes = (catalogId: string, request: TurnRequest) => ({
+  "toolshed.catalog": catalogId,
+  "toolshed.model": request.model,
+  "toolshed.agent": request.agent,
+});
+
 /**
  * Preselection for one turn, recorded as a decision; the chosen tools join the conversation's
  * history. A new conversation is owned by `owner` (lib/auth/policy.ts principalKey).
  */
-export async function runPreselection(
+export function runPreselection(
+  db: Db,
+  catalogId: string,
+  request: TurnRequest & { messages: ConversationMessage[]; k?: number; selector?: string },
+  owner: string,
+) {
+  return inSpan("toolshed.preselect", turnAttributes(catalogId, request), () => preselectTurn(db, catalogId, request, owner));
+}
+
+async function preselectTurn(
   db: Db,
   catalogId: string,
   request: TurnRequest & { messages: ConversationMessage[]; k?: number; selector?: string },
@@ -138,7 +173,7 @@ export async function runPreselection(
     title: request.messages.at(-1)?.content.slice(0, 80),
     owner,
   });
-  const selector = selectorById(request.selector);
+  const selector = measured(selectorById(request.selector), catalogId, "preselect");
   const result = await preselect({
     state,
     revision: state.revision,
@@ -181,7 +216,11 @@ export async function runPreselection(
 export type ToolSearchRequest = TurnRequest & { query: string; maxResults?: number; messages?: ConversationMessage[]; selector?: string };
 
 /** A ToolSearch call as the main model makes it, recorded as a decision; found tools join the history. A new conversation is `owner`'s. */
-export async function runToolSearchCall(db: Db, catalogId: string, request: ToolSearchRequest, owner: string) {
+export function runToolSearchCall(db: Db, catalogId: string, request: ToolSearchRequest, owner: string) {
+  return inSpan("toolshed.tool_search", turnAttributes(catalogId, request), () => searchTools(db, catalogId, request, owner));
+}
+
+async function searchTools(db: Db, catalogId: string, request: ToolSearchRequest, owner: string) {
   const { state, list, view } = await readTurnView(db, catalogId, request);
   const conversation = await openConversation(db, catalogId, request.conversationId, {
     ...pipelineRequest(request),
@@ -194,7 +233,7 @@ export async function runToolSearchCall(db: Db, catalogId: string, request: Tool
     query: request.query,
     maxResults: request.maxResults,
     view,
-    selector: selectorById(request.selector),
+    selector: measured(selectorById(request.selector), catalogId, "tool_search"),
     messages,
     indexKey: `${indexKeyFor(catalogId, state.revision, request)}:search`,
     corpus: catalogCorpus(catalogId, state.revision, state.tools),

@@ -1,4 +1,5 @@
 import "server-only";
+import { log } from "@/lib/observability/log";
 import { closeGatewaySessions } from "./mcp-gateway";
 import { closeMcpConnections, stopPeriodicSync } from "./sources";
 
@@ -12,10 +13,14 @@ const SIGNALS = ["SIGTERM", "SIGINT"] as const;
  * sessions end, which closes their streams. Where no other handler of the signal is left (a server
  * without Next's), the signal is raised again once that is done, so the process ends as it would have.
  */
-export function shutDownOnSignals(stopDecisionCleanup: () => void): void {
+export function shutDownOnSignals(stopDecisionCleanup: () => void, tracing?: { shutdown(): Promise<void> }): void {
   for (const signal of SIGNALS) {
     process.once(signal, () => {
-      void shutDown(stopDecisionCleanup).finally(() => {
+      // The spans still buffered are sent (and the exporter stopped) while the rest stops.
+      void Promise.all([
+        shutDown(stopDecisionCleanup),
+        tracing?.shutdown().catch((error: unknown) => log.warn({ err: error }, "Sending the last spans failed:")),
+      ]).finally(() => {
         if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
       });
     });
@@ -28,7 +33,7 @@ async function shutDown(stopDecisionCleanup: () => void): Promise<void> {
     stopDecisionCleanup();
     await closeMcpConnections();
   } catch (error) {
-    console.error("Shutting down: closing the MCP connections failed:", error);
+    log.error({ err: error }, "Shutting down: closing the MCP connections failed:");
   }
   closeGatewaySessions();
 }

@@ -18,6 +18,9 @@ import type { SourceSyncResult, SourceToolDraft } from "@/lib/sources/sync-plan"
 import type { ToolRecord } from "@/db/queries/tools";
 import { actorOf, requireInstanceAdmin, type Principal } from "@/lib/auth/policy";
 import { ToolshedError } from "@/lib/errors";
+import { log } from "@/lib/observability/log";
+import { forgetMcpServer, recordMcpServerUp, recordToolCall, type ToolCallOutcome } from "@/lib/observability/metrics";
+import { inSpan } from "@/lib/observability/tracing";
 import { freezeCatalogState, type CatalogState } from "@/lib/pipeline/tool-list";
 import { loadAgentFiles, type FileAgent } from "@/lib/sources/agents";
 import { sourceFolders } from "@/lib/sources/folders";
@@ -95,7 +98,7 @@ function pool(): McpConnections {
       void markServerDown(getDb(), catalogId, server, reason);
     },
     { callTimeoutMs: mcpCallTimeoutMs(process.env), connectTimeoutMs: mcpConnectTimeoutMs(process.env) },
-    { onListChanged: listChanged, onOpening: (key, opening) => console.log(`MCP ${key}: ${opening.message}`) },
+    { onListChanged: listChanged, onOpening: (key, opening) => log.info(`MCP ${key}: ${opening.message}`) },
   );
   return state.pool;
 }
@@ -122,7 +125,7 @@ function listChanged(key: string): void {
   setTimeout(() => {
     afterPreviousSync(key, sync)
       .catch(passOverDeleted)
-      .catch((error: unknown) => console.warn(`MCP sync of ${key} after it said its tools changed failed:`, error));
+      .catch((error: unknown) => log.warn({ err: error }, `MCP sync of ${key} after it said its tools changed failed:`));
   }, LIST_CHANGED_SYNC_DELAY_MS).unref();
 }
 
@@ -143,11 +146,18 @@ export function withOpeningStatus(catalogId: string, view: McpServerView): McpSe
  */
 async function markServerDown(db: Db, catalogId: string, server: string, reason: string): Promise<void> {
   unreachable.add(keyOf(catalogId, server));
+  recordMcpServerUp(catalogId, server, false);
   try {
     await recordMcpHealth(db, catalogId, server, { status: "error", lastError: reason });
   } catch (error) {
-    console.warn(`Could not record MCP server ${catalogId}/${server} down:`, error);
+    log.warn({ err: error }, `Could not record MCP server ${catalogId}/${server} down:`);
   }
+}
+
+/** The server answered this instance (a sync listed its tools): its tools are served again. */
+function markServerUp(catalogId: string, server: string): void {
+  unreachable.delete(keyOf(catalogId, server));
+  recordMcpServerUp(catalogId, server, true);
 }
 
 const isNotFound = (error: unknown) => error instanceof ToolshedError && error.code === "not_found";
@@ -202,7 +212,7 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
     const config = await getMcpServerConfig(db, catalogId, name);
     const listing = await pool().list(keyOf(catalogId, name), config);
     const result = await syncSourceTools(db, catalogId, [{ source: "mcp", sourceRef: name, drafts: toolDrafts(listing) }], SYSTEM_ACTOR);
-    unreachable.delete(keyOf(catalogId, name));
+    markServerUp(catalogId, name);
     await recordMcpHealth(db, catalogId, name, connectedHealth(listing, result));
     return result;
   } catch (error) {
@@ -232,7 +242,7 @@ async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor:
     throw error;
   }
   if (!("error" in listing)) {
-    unreachable.delete(key);
+    markServerUp(catalogId, config.name);
     await recordMcpHealth(db, catalogId, config.name, connectedHealth(listing, result));
     return result;
   }
@@ -275,6 +285,7 @@ function connectedHealth(listing: McpServerListing, result: SourceSyncResult) {
 export async function disconnectMcpServer(catalogId: string, name: string): Promise<void> {
   await pool().disconnect(keyOf(catalogId, name));
   unreachable.delete(keyOf(catalogId, name));
+  forgetMcpServer(catalogId, name);
 }
 
 /**
@@ -295,7 +306,11 @@ export async function removeCatalog(db: Db, catalogId: string): Promise<void> {
 
 /** Closes the connections of the servers `selected` picks (by `catalog/server`), and forgets whether they could be reached. */
 async function disconnectWhere(selected: (key: string) => boolean): Promise<void> {
-  for (const key of unreachable) if (selected(key)) unreachable.delete(key);
+  for (const key of [...unreachable, ...pool().keys()].filter(selected)) {
+    unreachable.delete(key);
+    const [catalogId, server] = key.split("/");
+    forgetMcpServer(catalogId, server);
+  }
   await pool().disconnectWhere(selected);
 }
 
@@ -325,7 +340,7 @@ export async function callMcpServerTool(
     if (unreachable.has(key)) {
       void syncMcpServer(db, catalogId, server)
         .catch(passOverDeleted)
-        .catch((error: unknown) => console.warn(`The sync of ${key}, which answered again, failed:`, error));
+        .catch((error: unknown) => log.warn({ err: error }, `The sync of ${key}, which answered again, failed:`));
     }
     return result;
   } catch (error) {
@@ -338,7 +353,8 @@ export async function callMcpServerTool(
 /**
  * Calls a live MCP tool for a model (the playground's, an MCP gateway client's). The server's own
  * words about a failure (its stderr, an upstream answer) reach only callers with `upstreamDetails`
- * (team admins); everyone else learns that it failed, and how.
+ * (team admins); everyone else learns that it failed, and how. Each call is a span and counts in
+ * the metrics under the catalog's name for the tool (`tool`), with how it ended.
  */
 export async function callMcpToolForModel(
   db: Db,
@@ -346,14 +362,31 @@ export async function callMcpToolForModel(
   server: string,
   mcpName: string,
   args: Record<string, unknown>,
-  options: { upstreamDetails: boolean } & McpCallOptions,
+  options: { upstreamDetails: boolean; tool: string } & McpCallOptions,
 ): Promise<McpToolResult> {
-  try {
-    return await callMcpServerTool(db, catalogId, server, mcpName, args, { signal: options.signal, onProgress: options.onProgress });
-  } catch (error) {
-    if (options.upstreamDetails || !(error instanceof McpSourceError)) throw error;
-    throw new Error(`The MCP server "${server}" failed (${error.failure}); team admins see the details on the Sources page.`);
-  }
+  const attributes = { "toolshed.catalog": catalogId, "toolshed.mcp_server": server, "toolshed.tool": options.tool };
+  return inSpan("mcp tools/call", attributes, async (span) => {
+    const started = performance.now();
+    const ended = (outcome: ToolCallOutcome) => {
+      span.setAttribute("toolshed.outcome", outcome);
+      recordToolCall(catalogId, options.tool, outcome, (performance.now() - started) / 1000);
+    };
+    try {
+      const result = await callMcpServerTool(db, catalogId, server, mcpName, args, { signal: options.signal, onProgress: options.onProgress });
+      ended(result.isError ? "upstream_error" : "ok");
+      return result;
+    } catch (error) {
+      ended(callFailure(error, options.signal));
+      if (options.upstreamDetails || !(error instanceof McpSourceError)) throw error;
+      throw new Error(`The MCP server "${server}" failed (${error.failure}); team admins see the details on the Sources page.`);
+    }
+  });
+}
+
+/** How a call that threw ended: the caller gave it up, it ran out of time, or its server failed. */
+function callFailure(error: unknown, signal: AbortSignal | undefined): ToolCallOutcome {
+  if (signal?.aborted) return "cancelled";
+  return error instanceof McpSourceError && error.failure === "timeout" ? "timeout" : "upstream_error";
 }
 
 /**
@@ -540,7 +573,7 @@ export async function syncMcpServersPeriodically(db: Db, intervalMs = DEFAULT_MC
   try {
     servers = await allMcpServerNames(db);
   } catch (error) {
-    console.warn("Periodic MCP sync: could not list the servers:", error);
+    log.warn({ err: error }, "Periodic MCP sync: could not list the servers:");
     return { synced: [], skipped: [] };
   }
   const configured = new Set(servers.map(({ catalogId, name }) => keyOf(catalogId, name)));
@@ -560,7 +593,7 @@ export async function syncMcpServersPeriodically(db: Db, intervalMs = DEFAULT_MC
     runs.push(
       syncMcpServer(db, catalogId, name)
         .catch(passOverDeleted)
-        .catch((error: unknown) => console.warn(`Periodic MCP sync of ${key} failed:`, error)),
+        .catch((error: unknown) => log.warn({ err: error }, `Periodic MCP sync of ${key} failed:`)),
     );
   }
   await Promise.all([orphansClosed, ...runs]);

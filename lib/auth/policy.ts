@@ -8,8 +8,12 @@ import { ToolshedError } from "../errors";
 export const TEAM_ROLES = ["viewer", "editor", "admin"] as const;
 /** The scopes a team admin may give a token (team page, API). */
 export const TEAM_TOKEN_SCOPES = ["read", "write", "admin"] as const;
-/** Every scope: `instance` is a team admin's access in its team plus an instance admin's powers, made only on the command line. */
-export const TOKEN_SCOPES = [...TEAM_TOKEN_SCOPES, "instance"] as const;
+/**
+ * Every scope: `instance` is a team admin's access in its team plus an instance admin's powers;
+ * `metrics` reads `GET /api/metrics` (every team's figures) and nothing of any team. Both are made
+ * only on the command line.
+ */
+export const TOKEN_SCOPES = [...TEAM_TOKEN_SCOPES, "instance", "metrics"] as const;
 
 export type TeamRole = (typeof TEAM_ROLES)[number];
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
@@ -22,7 +26,7 @@ export type Access = "read" | "write" | "admin";
 
 const ACCESS_RANK: Record<Access, number> = { read: 1, write: 2, admin: 3 };
 const ROLE_ACCESS: Record<TeamRole, Access> = { viewer: "read", editor: "write", admin: "admin" };
-const SCOPE_ACCESS: Record<TokenScope, Access> = { read: "read", write: "write", admin: "admin", instance: "admin" };
+const SCOPE_ACCESS: Record<TokenScope, Access | null> = { read: "read", write: "write", admin: "admin", instance: "admin", metrics: null };
 
 export interface UserPrincipal {
   kind: "user";
@@ -119,7 +123,22 @@ export function describeActor(actor: string, personName?: string): string {
 
 /** Teams whose catalogs the principal may see. */
 export function teamsOf(principal: Principal): string[] {
-  return principal.kind === "token" ? [principal.teamId] : Object.keys(principal.roles);
+  if (principal.kind === "user") return Object.keys(principal.roles);
+  return SCOPE_ACCESS[principal.scope] === null ? [] : [principal.teamId];
+}
+
+/**
+ * 403 unless the principal may read the metrics (`GET /api/metrics`): they count every team's
+ * requests and calls and name every catalog, tool and MCP server, so only an instance admin, a
+ * token of scope instance, or one of scope metrics.
+ */
+export function requireMetricsReader(principal: Principal): void {
+  if (isInstanceAdmin(principal) || (principal.kind === "token" && principal.scope === "metrics")) return;
+  throw new ToolshedError(
+    "forbidden",
+    "Only an instance admin may read the metrics: they count every team's requests and calls. Automation uses a token of scope metrics, made only on the command line " +
+      "(`npm run --silent toolshed -- token create --team <team> --scope metrics --name <name>`).",
+  );
 }
 
 export function isTeamRole(value: unknown): value is TeamRole {

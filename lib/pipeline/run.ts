@@ -1,3 +1,4 @@
+import { inSpan } from "../observability/tracing";
 import { aggregate } from "./aggregate";
 import { applyConditions } from "./conditional";
 import { applyDefinitionOverrides } from "./definition-overrides";
@@ -18,8 +19,13 @@ const STAGES: [StageName, Stage][] = [
   ["definition-overrides", applyDefinitionOverrides],
 ];
 
-/** Computes the tool list one model and agent see, and why every other tool is missing or changed. */
+/** Computes the tool list one model and agent see, and why every other tool is missing or changed. A span when traced. */
 export function runPipeline(tools: PipelineTool[], ctx: PipelineContext): PipelineResult {
+  const attributes = { "toolshed.catalog": ctx.catalogId, "toolshed.model": ctx.modelId, "toolshed.agent": ctx.agent.name, "toolshed.tools": tools.length };
+  return inSpan("toolshed.pipeline", attributes, () => runStages(tools, ctx));
+}
+
+function runStages(tools: PipelineTool[], ctx: PipelineContext): PipelineResult {
   const trace: TraceEntry[] = [];
   let current = tools;
   for (const [stage, run] of STAGES) {

@@ -1,0 +1,50 @@
+import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+
+/**
+ * Spans through @opentelemetry/api: without an SDK (OTEL_EXPORTER_OTLP_ENDPOINT unset, see
+ * otel.ts) every call here is the API's no-op. Attributes name what was asked (catalog, model,
+ * agent, tool, route), never what was sent: no tokens, headers, arguments or environment.
+ */
+const tracer = trace.getTracer("toolshed");
+
+/** Marks a span failed by the error's kind only: a message may quote an upstream answer or a secret. */
+function failed(span: Span, error: unknown): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : "error" });
+}
+
+/** Runs `work` in a span named `name`, the active one for what it calls; it ends when `work` (or its promise) does. */
+export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => T, kind: SpanKind = SpanKind.INTERNAL): T {
+  return tracer.startActiveSpan(name, { attributes, kind }, (span) => {
+    let result: T;
+    try {
+      result = work(span);
+    } catch (error) {
+      failed(span, error);
+      span.end();
+      throw error;
+    }
+    if (!(result instanceof Promise)) {
+      span.end();
+      return result;
+    }
+    return result.then(
+      (value) => {
+        span.end();
+        return value;
+      },
+      (error: unknown) => {
+        failed(span, error);
+        span.end();
+        throw error;
+      },
+    ) as T;
+  });
+}
+
+/** The active span's trace and span ids, for log lines; none outside a recorded span. */
+export function activeTraceIds(): { trace_id: string; span_id: string } | undefined {
+  const span = trace.getActiveSpan();
+  if (!span?.isRecording()) return undefined;
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
