@@ -1,5 +1,5 @@
 import path from "node:path";
-import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { closeMcpConnections, syncMcpServer } from "@/app/_services/sources";
 import type { Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
@@ -7,6 +7,7 @@ import { createMcpServer, type McpServerView } from "@/db/queries/mcp-servers";
 import { openingMessage } from "@/lib/sources/mcp";
 import { useEnv } from "../sources/helpers";
 import { routeApiRequest } from "../support/api-routes";
+import { captureLog } from "../support/log-lines";
 import { apiRequest, createTestToken, useFreshDatabase } from "./helpers";
 
 /**
@@ -38,7 +39,7 @@ async function servers(token?: string): Promise<McpServerView[]> {
 
 describe("an MCP server being connected", () => {
   it("is 'starting' in the API, saying what it waits for and since when, and the log says it once", async () => {
-    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const log = captureLog();
     try {
       const before = Date.now();
       const sync = syncMcpServer(db, "team", "slow");
@@ -50,13 +51,13 @@ describe("an MCP server being connected", () => {
       expect((await servers(await createTestToken(db, "read")))[0]).toMatchObject({ status: "starting", starting: { message: WAITING } });
       const one = await routeApiRequest(apiRequest("/api/catalogs/team/mcp-servers/slow"));
       expect((await one.json()).server).toMatchObject({ status: "starting", starting: { message: WAITING } });
-      expect(log.mock.calls.filter(([line]) => String(line).includes("Waiting for the MCP server"))).toEqual([[`MCP team/slow: ${WAITING}`]]);
+      expect(log.lines.filter((line) => line.msg.includes("Waiting for the MCP server")).map((line) => line.msg)).toEqual([`MCP team/slow: ${WAITING}`]);
 
       // At the deadline it is in error, and no longer starting.
       expect((await sync).error).toMatch(/did not complete the MCP handshake within 2500 ms \(TOOLSHED_MCP_CONNECT_TIMEOUT_MS\)/);
       expect((await servers())[0]).toMatchObject({ status: "error", starting: null });
     } finally {
-      log.mockRestore();
+      log.restore();
     }
   });
 

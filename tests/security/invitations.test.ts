@@ -8,6 +8,7 @@ import type { Db } from "@/db/client";
 import { createTeam, DEFAULT_TEAM, inviteMember, listMembers, rolesOfUser, setMemberRole } from "@/db/queries/teams";
 import { findUser, findUserByEmail } from "@/db/queries/users";
 import { jsonRequest, params, useFreshDatabase } from "../api/helpers";
+import { captureLog, WARN_LEVEL } from "../support/log-lines";
 
 // Item 7 of issue 21: a team admin invited an address, opened the link and owned that account, marked verified.
 
@@ -25,10 +26,13 @@ const SQUATTER_PASSWORD = "the squatter's password";
 const OWNER_PASSWORD = "the owner's own password";
 
 let db: Db;
+/** The server's log lines of the test running (warnings about replaced accounts among them), kept out of its output. */
+let log: ReturnType<typeof captureLog>;
 
 beforeEach(async () => {
   db = await useFreshDatabase();
-  vi.spyOn(console, "warn").mockImplementation(() => {});
+  log = captureLog();
+  return log.restore;
 });
 
 async function admin(email: string, teamId = DEFAULT_TEAM): Promise<string> {
@@ -105,7 +109,9 @@ describe("an account made through an invitation link", () => {
     await expect(signIn(CEO, SQUATTER_PASSWORD)).rejects.toThrow();
     expect(await sessionOf(squatterSession)).toBeNull();
     expect((await signIn(CEO, OWNER_PASSWORD)).response.user.id).toBe(owner.id);
-    expect(console.warn).toHaveBeenCalledWith(expect.stringMatching(/team acme by alice@example\.com: the unproven account .* was replaced/));
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({ level: WARN_LEVEL, msg: expect.stringMatching(/team acme by alice@example\.com: the unproven account .* was replaced/) }),
+    );
   });
 
   it("never replaces an account whose address is proven: its owner signs in to accept", async () => {

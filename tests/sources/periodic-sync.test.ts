@@ -17,6 +17,7 @@ import type { Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { createMcpServer, deleteMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
 import { useFreshDatabase } from "../api/helpers";
+import { captureLog, WARN_LEVEL } from "../support/log-lines";
 import { processesMentioning, processMarker } from "../support/processes";
 import { useEnv, withEnv } from "./helpers";
 
@@ -134,7 +135,7 @@ describe("MCP syncs of one server", () => {
       { name: "secretive", transport: "stdio", command: process.execPath, args: [DEMO_SERVER], env: { DEMO_MCP_TOKEN: "tok-secret" } },
       "tests",
     );
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const log = captureLog();
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", onUnhandled);
@@ -151,10 +152,10 @@ describe("MCP syncs of one server", () => {
       expect(unhandled).toEqual([]);
       // Its health is recorded all the same: down, and why.
       expect(await getMcpServer(db, "team", "secretive")).toMatchObject({ status: "error", lastError: expect.stringMatching(/could not be decrypted/) });
-      expect(warn).not.toHaveBeenCalled();
+      expect(log.lines.filter((line) => line.level >= WARN_LEVEL)).toEqual([]);
     } finally {
       process.off("unhandledRejection", onUnhandled);
-      warn.mockRestore();
+      log.restore();
     }
   });
 });
