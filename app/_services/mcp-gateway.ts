@@ -298,6 +298,9 @@ async function checkNow(session: GatewaySession, name: string) {
 
 type GatewayTool = Extract<CallCheck, { allowed: true }>["tool"];
 
+/** The metrics' tool label for calls of names the catalog does not hold. */
+const UNKNOWN_TOOL = "(not in the catalog)";
+
 interface GatewayCall {
   name: string;
   args: Record<string, unknown>;
@@ -322,7 +325,8 @@ async function callCatalogTool(
   let checked = await checkNow(session, name);
   const record = (result: Omit<CallDecisionResult, "needsApproval">, latencyMs = 0) => {
     // Calls that reached the server are counted with how they ended where they were made (callMcpToolForModel).
-    if (result.outcome === "refused") recordToolCall(session.catalogId, name, "refused", null);
+    // A name the catalog does not hold is counted under one label: a client's made-up names must not each be a series.
+    if (result.outcome === "refused") recordToolCall(session.catalogId, checked.at.definitionDigest === null ? UNKNOWN_TOOL : name, "refused", null);
     return recordCallDecision(session, caller, call, checked.at, { ...result, needsApproval: checked.at.needsApproval }, latencyMs);
   };
   const refusal = async (refused: Extract<CallCheck, { allowed: false }>, approval: CallApproval) => {
