@@ -4,7 +4,7 @@ import * as openApiRoute from "@/app/api/openapi.json/route";
 import { seed } from "@/db/seed";
 import { HTTP_METHODS, openApiDocument, type OpenApiDocument } from "@/lib/openapi";
 import { apiRoutes, findRoute, importRoute, routeApiRequest } from "../support/api-routes";
-import { apiRequest, useFreshDatabase } from "./helpers";
+import { apiRequest, asInstanceAdmin, useFreshDatabase } from "./helpers";
 
 type Operations = Record<string, Record<string, { responses: Record<string, ResponseObject | { $ref: string }> }>>;
 type ResponseObject = { description: string; content?: Record<string, { schema: unknown }> };
@@ -88,6 +88,8 @@ describe("the OpenAPI document", () => {
 
     await record("GET", "/api/health");
     await record("GET", "/api/openapi.json", undefined, { authorization: "" });
+    await record("GET", "/api/metrics", undefined, await asInstanceAdmin());
+    await record("GET", "/api/metrics");
     await record("GET", "/api/catalogs");
     await record("GET", "/api/catalogs", undefined, { authorization: "" });
     await record("POST", "/api/catalogs", { name: "Second", id: "second" });
