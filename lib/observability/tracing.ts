@@ -15,6 +15,8 @@ function failed(span: Span, error: unknown): void {
 /** Runs `work` in a span named `name`, the active one for what it calls; it ends when `work` (or its promise) does. */
 export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => T, kind: SpanKind = SpanKind.INTERNAL): T {
   return tracer.startActiveSpan(name, { attributes, kind }, (span) => {
+    // Nothing records it (no SDK, or not sampled): the work runs as it would untraced, without a promise more.
+    if (!span.isRecording()) return work(span);
     let result: T;
     try {
       result = work(span);

@@ -115,6 +115,18 @@ describe("traces", () => {
     for (const secret of [token, token.slice(4), "authorization", "Bearer", message]) expect(sent).not.toContain(secret);
   });
 
+  it("leave out the raw request target of other spans (Next.js's own): a setup or invitation link's secret", async () => {
+    received.length = 0;
+    trace
+      .getTracer("next.js")
+      .startSpan("GET /invite/[token]", { attributes: { "http.target": "/invite/link-secret-42?x=1", "next.route": "/invite/[token]" } })
+      .end();
+    await provider.forceFlush();
+    const sent = received.map((request) => request.body).join("\n");
+    expect(sent).toContain("/invite/[token]");
+    expect(sent).not.toContain("link-secret-42");
+  });
+
   it("put the active trace id on log lines", () => {
     const writes = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     let ids: { traceId: string; spanId: string } | undefined;
