@@ -11,6 +11,7 @@ import {
   getMcpServerConfig,
   type McpServerView,
   recordMcpHealth,
+  recordMcpStarting,
   scrubMcpServerText,
 } from "@/db/queries/mcp-servers";
 import { deleteSourceTools, sourceRefsOf, syncSourceTools } from "@/db/queries/source-tools";
@@ -27,6 +28,7 @@ import {
   mcpConnectTimeoutMs,
   type McpCallOptions,
   McpConnections,
+  type McpOpening,
   McpSourceError,
   type McpServerConfig,
   type McpServerListing,
@@ -86,7 +88,8 @@ const keyOf = (catalogId: string, server: string) => `${catalogId}/${server}`;
 /**
  * The process-wide MCP connections; a server that dies is unreachable for this instance at once,
  * and one that says its tools changed is synced at once (listChanged). Each connection being
- * opened says in the log what it waits for (a first start may take a while).
+ * opened says in the log what it waits for (a first start may take a while), and in the server's
+ * health history.
  */
 function pool(): McpConnections {
   state.pool ??= new McpConnections(
@@ -95,9 +98,15 @@ function pool(): McpConnections {
       void markServerDown(getDb(), catalogId, server, reason);
     },
     { callTimeoutMs: mcpCallTimeoutMs(process.env), connectTimeoutMs: mcpConnectTimeoutMs(process.env) },
-    { onListChanged: listChanged, onOpening: (key, opening) => console.log(`MCP ${key}: ${opening.message}`) },
+    { onListChanged: listChanged, onOpening: opening },
   );
   return state.pool;
+}
+
+function opening(key: string, { message }: McpOpening): void {
+  console.log(`MCP ${key}: ${message}`);
+  const [catalogId, server] = key.split("/");
+  recordMcpStarting(getDb(), catalogId, server, message).catch((error: unknown) => console.warn(`Could not record MCP server ${key} starting:`, error));
 }
 
 /** How long after a server's first `tools/list_changed` its sync starts: a server changing several tools sends a burst. */
@@ -305,10 +314,16 @@ export async function closeMcpConnections(): Promise<void> {
 }
 
 /**
+ * The failures of a call that say the server cannot serve anyone even while its connection stays
+ * open (an HTTP server answering 401 or 403 to every request): it is down for this instance until it answers again.
+ */
+const SERVER_DOWN_FAILURES = new Set<McpSourceError["failure"]>(["connection", "spawn"]);
+
+/**
  * Calls a live MCP tool on the server's connection. A failure that leaves the server without a
- * connection (it could not be started or reached, or it went away) takes its tools out of this
- * instance at once; one call's timeout, cancellation or error leaves the server to its other
- * callers. A server this instance had lost and that answers again is synced, which puts its tools back.
+ * connection (it could not be started or reached, or it went away), or that says it serves no one
+ * (SERVER_DOWN_FAILURES), takes its tools out of this instance at once and records it failing;
+ * one call's timeout, cancellation or error leaves the server to its other callers. A server this instance had lost and that answers again is synced, which puts its tools back.
  */
 export async function callMcpServerTool(
   db: Db,
@@ -330,7 +345,9 @@ export async function callMcpServerTool(
     return result;
   } catch (error) {
     // A wedged server being restarted still has its connection being opened: it is lost only if that fails.
-    if (error instanceof McpSourceError && !pool().keys().includes(key)) await markServerDown(db, catalogId, server, error.message);
+    if (error instanceof McpSourceError && (!pool().keys().includes(key) || SERVER_DOWN_FAILURES.has(error.failure))) {
+      await markServerDown(db, catalogId, server, error.message);
+    }
     throw error;
   }
 }
