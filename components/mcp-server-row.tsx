@@ -8,6 +8,7 @@ import { deleteMcpServerAction, syncMcpServerAction } from "@/app/catalogs/[cata
 import type { McpServerView } from "@/db/queries/mcp-servers";
 import { useCan } from "./catalog-access";
 import { ConfirmButton } from "./confirm-button";
+import { McpHealthRow } from "./mcp-health-strip";
 import { RelativeTime } from "./relative-time";
 
 /** The query of the catalog's servers, which the Sources page polls. */
@@ -140,6 +141,7 @@ export function McpServerRow({ catalogId, server, now }: { catalogId: string; se
           </tr>
         )
       )}
+      <McpHealthRow name={server.name} changes={server.health} now={now} />
     </>
   );
 }
