@@ -40,7 +40,7 @@ export interface McpServerView {
 }
 
 /** How many changes of health a server's view carries: the Sources page's strip. */
-export const MCP_HEALTH_CHANGES_SHOWN = 12;
+const MCP_HEALTH_CHANGES_SHOWN = 12;
 
 async function toView(db: Db, row: McpServerRow): Promise<McpServerView> {
   const rows = await db
