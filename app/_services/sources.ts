@@ -75,6 +75,8 @@ interface SourcesState {
    * started yet: further notifications meanwhile are covered by it (see listChanged).
    */
   listChanges?: Set<string>;
+  /** The health write of each server (by `catalog/server`) queued last: they land in the order they happened (see inOrder). */
+  healthWrites?: Map<string, Promise<void>>;
 }
 
 const shared = globalThis as unknown as { toolshedSources?: SourcesState };
@@ -106,7 +108,9 @@ function pool(): McpConnections {
 function opening(key: string, { message }: McpOpening): void {
   console.log(`MCP ${key}: ${message}`);
   const [catalogId, server] = key.split("/");
-  recordMcpStarting(getDb(), catalogId, server, message).catch((error: unknown) => console.warn(`Could not record MCP server ${key} starting:`, error));
+  inOrder(key, () => recordMcpStarting(getDb(), catalogId, server, message)).catch((error: unknown) =>
+    console.warn(`Could not record MCP server ${key} starting:`, error),
+  );
 }
 
 /** How long after a server's first `tools/list_changed` its sync starts: a server changing several tools sends a burst. */
@@ -146,6 +150,22 @@ export function withOpeningStatus(catalogId: string, view: McpServerView): McpSe
 }
 
 /**
+ * Runs a write of the server's health once the one queued before it has settled: a connection's
+ * "starting" is recorded without being awaited, and must not land after the "connected" that followed it.
+ */
+function inOrder(key: string, write: () => Promise<void>): Promise<void> {
+  state.healthWrites ??= new Map();
+  const writes = state.healthWrites;
+  const run = (writes.get(key) ?? Promise.resolve()).then(write, write);
+  writes.set(key, run);
+  const done = () => {
+    if (writes.get(key) === run) writes.delete(key);
+  };
+  run.then(done, done);
+  return run;
+}
+
+/**
  * Takes the server's tools out of what this instance answers, at once and in its memory only (the
  * registry and its revision stay as they are: another instance may reach the server), and records
  * why as the server's health for the Sources page (scrubbed of its secrets; no revision).
@@ -153,7 +173,7 @@ export function withOpeningStatus(catalogId: string, view: McpServerView): McpSe
 async function markServerDown(db: Db, catalogId: string, server: string, reason: string): Promise<void> {
   unreachable.add(keyOf(catalogId, server));
   try {
-    await recordMcpHealth(db, catalogId, server, { status: "error", lastError: reason });
+    await inOrder(keyOf(catalogId, server), () => recordMcpHealth(db, catalogId, server, { status: "error", lastError: reason }));
   } catch (error) {
     console.warn(`Could not record MCP server ${catalogId}/${server} down:`, error);
   }
@@ -212,7 +232,7 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
     const listing = await pool().list(keyOf(catalogId, name), config);
     const result = await syncSourceTools(db, catalogId, [{ source: "mcp", sourceRef: name, drafts: toolDrafts(listing) }], SYSTEM_ACTOR);
     unreachable.delete(keyOf(catalogId, name));
-    await recordMcpHealth(db, catalogId, name, connectedHealth(listing, result));
+    await inOrder(keyOf(catalogId, name), () => recordMcpHealth(db, catalogId, name, connectedHealth(listing, result)));
     return result;
   } catch (error) {
     if (isNotFound(error)) {
@@ -242,7 +262,7 @@ async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor:
   }
   if (!("error" in listing)) {
     unreachable.delete(key);
-    await recordMcpHealth(db, catalogId, config.name, connectedHealth(listing, result));
+    await inOrder(key, () => recordMcpHealth(db, catalogId, config.name, connectedHealth(listing, result)));
     return result;
   }
   const message = await scrubMcpServerText(db, catalogId, config.name, listing.error instanceof Error ? listing.error.message : String(listing.error));
