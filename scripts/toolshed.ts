@@ -114,7 +114,9 @@ async function fileCommand(command: "backup" | "restore", values: Options): Prom
   if (command === "backup") {
     const out = required(values, "out");
     const { bytes } = await backupSqlite(database, out, { force: values.force });
-    process.stderr.write(`Backed up ${database} to ${out} (${bytes} bytes), one consistent snapshot.\n`);
+    process.stderr.write(
+      `Backed up ${database} to ${out} (${bytes} bytes), one consistent snapshot. Keep the secret key (TOOLSHED_SECRET_KEY, or the file TOOLSHED_SECRET_KEY_FILE names) safe too: without it the MCP servers' stored secrets cannot be read.\n`,
+    );
     return;
   }
   const from = required(values, "from");
