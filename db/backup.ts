@@ -26,25 +26,24 @@ const exists = (file: string) => fs.existsSync(file);
 /**
  * Copies the database at `source` to `out` while servers keep using it: one consistent snapshot
  * (better-sqlite3's online backup), written beside `out` and renamed into place once checked, as
- * a single file (no WAL) that opens on its own. An existing `out` is replaced only with `force`.
+ * a single file (no WAL) that opens on its own. An existing `out` is replaced only with `force`;
+ * its folder is made if needed.
  */
 export async function backupSqlite(source: string, out: string, { force = false } = {}): Promise<{ bytes: number }> {
   const [from, to] = [path.resolve(source), path.resolve(out)];
   if (from === to) throw new ToolshedError("bad_request", "The backup must go to another file than the database itself.", "out");
   if (exists(to) && !force) throw new ToolshedError("conflict", `${to} exists: pass --force to replace it.`, "out");
   if (!exists(from)) throw new ToolshedError("not_found", `The database ${from} does not exist.`);
+  fs.mkdirSync(path.dirname(to), { recursive: true });
   const partial = `${to}.partial-${process.pid}`;
   const sqlite = new Database(from, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
   try {
     describeToolshedDatabase(sqlite, from);
     await sqlite.backup(partial, { progress: () => ALL_PAGES });
-  } finally {
-    sqlite.close();
-  }
-  try {
     asSingleCheckedFile(partial);
     fs.renameSync(partial, to);
   } finally {
+    sqlite.close();
     fs.rmSync(partial, { force: true });
   }
   return { bytes: fs.statSync(to).size };

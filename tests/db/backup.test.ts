@@ -201,7 +201,7 @@ describe.skipIf(usesPostgres())("SQLite backup and restore", { timeout: 60_000 }
     const dir = folder();
     const file = path.join(dir, "toolshed.db");
     await databaseWith(file, "Team");
-    const out = path.join(dir, "backup.db");
+    const out = path.join(dir, "backups", "backup.db");
     const env = { TOOLSHED_DB: file };
     const backup = cli(env, "backup", "--out", out);
     expect(backup.status, backup.stderr).toBe(0);
