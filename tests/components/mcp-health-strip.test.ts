@@ -36,7 +36,7 @@ const server: McpServerView = {
   ],
 };
 
-function renderSection(servers: McpServerView[]) {
+function renderSection(servers: McpServerView[], access: "read" | "admin" = "read") {
   vi.stubGlobal(
     "fetch",
     vi.fn(async () => Response.json({ servers })),
@@ -47,7 +47,7 @@ function renderSection(servers: McpServerView[]) {
     createElement(
       QueryClientProvider,
       { client: queries },
-      createElement(CatalogAccessProvider, { access: "read" } as ComponentProps<typeof CatalogAccessProvider>, section),
+      createElement(CatalogAccessProvider, { access } as ComponentProps<typeof CatalogAccessProvider>, section),
     ),
   );
 }
@@ -64,6 +64,14 @@ describe("an MCP server's health on the Sources page", () => {
     expect(items.map((item) => item.querySelector(".badge")?.textContent)).toEqual(["failing", "held back", "connected", "starting"]);
     expect(items[1].textContent).toContain("files__read");
     expect(items[0].querySelector("time")?.getAttribute("datetime")).toBe("2025-03-12T14:05:00.000Z");
+  });
+
+  it("keeps the row's error and, for admins, its Sync and Delete beside the health", () => {
+    renderSection([server], "admin");
+    expect(screen.getByTestId("mcp-error-files").textContent).toBe("Error: Could not reach it.");
+    expect(screen.getByTestId("mcp-sync-files").textContent).toBe("Sync");
+    expect(screen.getByTestId("mcp-delete-files")).toBeTruthy();
+    expect(screen.getByTestId("mcp-health-files")).toBeTruthy();
   });
 
   it("draws nothing for a server with no recorded change yet", () => {
