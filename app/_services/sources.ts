@@ -335,7 +335,8 @@ export async function closeMcpConnections(): Promise<void> {
 
 /**
  * The failures of a call that say the server cannot serve anyone even while its connection stays
- * open (an HTTP server answering 401 or 403 to every request): it is down for this instance until it answers again.
+ * open (an HTTP server answering 401 or 403 to every request): it is down for this instance until
+ * it answers again.
  */
 const SERVER_DOWN_FAILURES = new Set<McpSourceError["failure"]>(["connection", "spawn"]);
 
@@ -343,7 +344,8 @@ const SERVER_DOWN_FAILURES = new Set<McpSourceError["failure"]>(["connection", "
  * Calls a live MCP tool on the server's connection. A failure that leaves the server without a
  * connection (it could not be started or reached, or it went away), or that says it serves no one
  * (SERVER_DOWN_FAILURES), takes its tools out of this instance at once and records it failing;
- * one call's timeout, cancellation or error leaves the server to its other callers. A server this instance had lost and that answers again is synced, which puts its tools back.
+ * one call's timeout, cancellation or error leaves the server to its other callers. A server this
+ * instance had lost and that answers again is synced, which puts its tools back.
  */
 export async function callMcpServerTool(
   db: Db,
