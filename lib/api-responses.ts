@@ -137,6 +137,12 @@ const importJob = z.looseObject({
   error: errorResponse.shape.error.optional(),
 });
 
+const mcpHealthChange = z.object({
+  state: z.enum(MCP_HEALTH_STATES),
+  cause: z.string().nullable().describe("Why, scrubbed of secrets; for callers below admin, only what a starting connection waits for."),
+  at: timestamp,
+});
+
 const mcpServer = z.looseObject({
   name: z.string(),
   config: z.looseObject({ name: z.string(), transport: z.enum(["stdio", "http"]) }).describe("The configuration with its secrets redacted."),
@@ -144,12 +150,7 @@ const mcpServer = z.looseObject({
   lastSyncAt: timestamp.nullable(),
   toolCount: z.number().int(),
   registeredCount: z.number().int(),
-});
-
-const mcpHealthChange = z.object({
-  state: z.enum(MCP_HEALTH_STATES),
-  cause: z.string().nullable().describe("Why, scrubbed of secrets; for callers below admin, only what a starting connection waits for."),
-  at: timestamp,
+  health: z.array(mcpHealthChange).describe("Its last changes of health, newest first."),
 });
 
 const sourceSync = z.looseObject({ added: nameList, updated: nameList, unregistered: nameList });
