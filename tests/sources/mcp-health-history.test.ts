@@ -11,7 +11,7 @@ import type { Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { listDefinitionReviews, reviewDefinition } from "@/db/queries/definition-reviews";
 import { MCP_HEALTH_CHANGES_KEPT, recordMcpHealthChange } from "@/db/queries/mcp-health";
-import { createMcpServer, deleteMcpServer, getMcpServer, listMcpHealthChanges, recordMcpStarting } from "@/db/queries/mcp-servers";
+import { createMcpServer, deleteMcpServer, getMcpServer, listMcpHealthChanges, recordMcpHealth, recordMcpStarting } from "@/db/queries/mcp-servers";
 import { mcpHealthChanges, mcpServers } from "@/db/tables";
 import { createTestToken, jsonRequest, params, useFreshDatabase } from "../api/helpers";
 import { failure, useEnv } from "./helpers";
@@ -144,6 +144,16 @@ describe("MCP server health history", () => {
 
     await deleteMcpServer(db, "team", "double", "tests");
     expect(await db.select().from(mcpHealthChanges)).toEqual([]);
+  });
+
+  it("stores causes scrubbed of the server's secrets, whatever the error or the log said", async () => {
+    await addDouble();
+    await recordMcpStarting(db, "team", "double", `Waiting for the server started with Bearer ${SECRET}`);
+    await recordMcpHealth(db, "team", "double", { status: "error", lastError: `upstream said ${SECRET} and ${encodeURIComponent(`Bearer ${SECRET}`)}` });
+    const changes = await listMcpHealthChanges(db, "team", "double");
+    expect(changes.map((change) => change.state)).toEqual(["failing", "starting"]);
+    expect(changes[1].cause).toBe("Waiting for the server started with ********");
+    expect(JSON.stringify(changes)).not.toContain(SECRET);
   });
 
   it("GET …/mcp-servers/{name}/health: the changes for readers, the causes that quote errors for admins only", async () => {
