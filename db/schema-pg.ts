@@ -18,6 +18,7 @@ import type { ProviderProfile } from "../lib/rules/providers";
 import type { ImportJobError, ImportProgress } from "../lib/catalogs/import-job";
 import type { ImportResult } from "../lib/catalogs/import-plan";
 import type { McpServerConfig } from "../lib/sources/mcp/config";
+import type { McpHealthState } from "../lib/sources/mcp/health";
 import type { PinnedDefinition } from "../lib/tools/pinning";
 import type { DecisionKind, DecisionPath } from "../lib/selection/types";
 import type { InputSchema, ToolMeta, ToolRequirements, ToolSource } from "../lib/tools/types";
@@ -257,6 +258,20 @@ export const mcpServers = pgTable(
     ...timestamps,
   },
   (table) => [uniqueIndex("mcp_servers_catalog_name").on(table.catalogId, table.name)],
+);
+
+export const mcpHealthChanges = pgTable(
+  "mcp_health_changes",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    state: text("state").$type<McpHealthState>().notNull(),
+    cause: text("cause"),
+    at: instant("at").notNull(),
+  },
+  (table) => [index("mcp_health_changes_server").on(table.serverId, table.id)],
 );
 
 const authTimestamps = {

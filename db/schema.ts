@@ -7,6 +7,7 @@ import type { ProviderProfile } from "../lib/rules/providers";
 import type { ImportJobError, ImportProgress } from "../lib/catalogs/import-job";
 import type { ImportResult } from "../lib/catalogs/import-plan";
 import type { McpServerConfig } from "../lib/sources/mcp/config";
+import type { McpHealthState } from "../lib/sources/mcp/health";
 import type { PinnedDefinition } from "../lib/tools/pinning";
 import type { DecisionKind, DecisionPath } from "../lib/selection/types";
 import type { InputSchema, ToolMeta, ToolRequirements, ToolSource } from "../lib/tools/types";
@@ -296,6 +297,27 @@ export const mcpServers = sqliteTable(
 );
 
 export type McpServerRow = typeof mcpServers.$inferSelect;
+
+/**
+ * The changes of each MCP server's health, as the Sources page draws them: a row only when the
+ * state changes (not at every poll), with its cause scrubbed of secrets; the last few per server
+ * are kept (db/queries/mcp-health.ts). They go with their server.
+ */
+export const mcpHealthChanges = sqliteTable(
+  "mcp_health_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    state: text("state").$type<McpHealthState>().notNull(),
+    cause: text("cause"),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [index("mcp_health_changes_server").on(table.serverId, table.id)],
+);
+
+export type McpHealthChangeRow = typeof mcpHealthChanges.$inferSelect;
 
 // Accounts: the tables better-auth reads and writes through its Drizzle adapter (its field names).
 const authTimestamps = {

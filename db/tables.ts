@@ -24,6 +24,7 @@ export const {
   evaluations,
   toolEmbeddings,
   mcpServers,
+  mcpHealthChanges,
   users,
   sessions,
   accounts,

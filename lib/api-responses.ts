@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TEAM_ROLES, TOKEN_SCOPES } from "./auth/policy";
 import { DECISION_KINDS, DECISION_PATHS } from "./selection/types";
+import { MCP_HEALTH_STATES } from "./sources/mcp/health";
 import { TOOL_SOURCES } from "./tools/types";
 
 /**
@@ -136,6 +137,12 @@ const importJob = z.looseObject({
   error: errorResponse.shape.error.optional(),
 });
 
+const mcpHealthChange = z.object({
+  state: z.enum(MCP_HEALTH_STATES),
+  cause: z.string().nullable().describe("Why, scrubbed of secrets; for callers below admin, only what a starting connection waits for."),
+  at: timestamp,
+});
+
 const mcpServer = z.looseObject({
   name: z.string(),
   config: z.looseObject({ name: z.string(), transport: z.enum(["stdio", "http"]) }).describe("The configuration with its secrets redacted."),
@@ -143,6 +150,7 @@ const mcpServer = z.looseObject({
   lastSyncAt: timestamp.nullable(),
   toolCount: z.number().int(),
   registeredCount: z.number().int(),
+  health: z.array(mcpHealthChange).describe("Its last changes of health, newest first."),
 });
 
 const sourceSync = z.looseObject({ added: nameList, updated: nameList, unregistered: nameList });
@@ -300,6 +308,7 @@ export const apiResponses = {
   McpServerList: z.object({ servers: z.array(mcpServer) }),
   McpServerAnswer: z.object({ server: mcpServer }),
   McpServerSync: z.object({ server: mcpServer, sync: sourceSync }),
+  McpHealthChanges: z.object({ changes: z.array(mcpHealthChange) }),
   SourcesReload: z.object({
     loadedAt: timestamp,
     errors: z.object({ plugins: z.array(z.looseObject({})), skills: z.array(z.looseObject({})), agents: z.array(z.looseObject({})) }),

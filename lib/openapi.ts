@@ -303,6 +303,15 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
     get: { summary: "An MCP server", access: "read", responses: { 200: "McpServerAnswer" } },
     delete: { summary: "Remove an MCP server and its tools", access: "admin", responses: { 204: NO_CONTENT } },
   },
+  "/api/catalogs/{catalog}/mcp-servers/{name}/health": {
+    get: {
+      summary: "An MCP server's changes of health",
+      description:
+        "Each change of state (starting, connected, held-back, failing) with its cause and time, newest first; only the last 50 are kept. Causes that quote the server's errors are for admins.",
+      access: "read",
+      responses: { 200: "McpHealthChanges" },
+    },
+  },
   "/api/catalogs/{catalog}/mcp-servers/{name}/sync": { post: { summary: "Sync an MCP server's tools", access: "admin", responses: { 200: "McpServerSync" } } },
   "/api/catalogs/{catalog}/definition-reviews": {
     get: {

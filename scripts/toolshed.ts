@@ -7,14 +7,19 @@
  *   npm run --silent toolshed -- token revoke --team default --id <id>
  *   npm run --silent toolshed -- user create --email ada@example.com --password '…' --team default --role editor
  *   npm run --silent toolshed -- instance-admin grant --email ada@example.com
+ *   npm run --silent toolshed -- backup --out backups/toolshed-2025-03-12.db
+ *   npm run --silent toolshed -- restore --from backups/toolshed-2025-03-12.db
  *
  * `token create` prints the new token alone on standard output, `user create` the new user's id;
- * everything else goes to stderr. A token of scope `instance` is made only here.
+ * everything else goes to stderr. A token of scope `instance` is made only here. `backup` runs
+ * beside the server; `restore` only once every server and worker on the database has stopped.
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { provisionUser } from "../app/_services/bootstrap";
-import { closeDb, type Db, getDb } from "../db/client";
+import { backupSqlite, restoreSqlite } from "../db/backup";
+import { closeDb, databaseFile, type Db, getDb } from "../db/client";
+import { usesPostgres } from "../db/dialect";
 import { createApiToken, listApiTokens, revokeApiToken } from "../db/queries/api-tokens";
 import { grantInstanceAdmin, listInstanceAdmins, revokeInstanceAdmin } from "../db/queries/instance-admins";
 import { findUserByEmail } from "../db/queries/users";
@@ -27,16 +32,19 @@ const USAGE = `Usage:
   toolshed token revoke --team <team> --id <token id>
   toolshed user create --email <e-mail> --password <password> --team <team> --role <${TEAM_ROLES.join("|")}>
   toolshed instance-admin grant|revoke --email <e-mail>
-  toolshed instance-admin list`;
+  toolshed instance-admin list
+  toolshed backup --out <file> [--force]
+  toolshed restore --from <file> [--force]   (with every server and worker stopped)`;
 
-type Options = Partial<Record<"team" | "scope" | "name" | "id" | "email" | "password" | "role", string>>;
+type TextOption = "team" | "scope" | "name" | "id" | "email" | "password" | "role" | "out" | "from";
+type Options = Partial<Record<TextOption, string>> & { force?: boolean };
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
 }
 
-function required(values: Options, option: keyof Options): string {
+function required(values: Options, option: TextOption): string {
   const value = values[option];
   if (!value) fail(`--${option} is required.\n${USAGE}`);
   return value;
@@ -90,14 +98,56 @@ async function instanceAdmin(db: Db, verb: string, values: Options): Promise<voi
 
 const COMMANDS: Record<string, (db: Db, verb: string, values: Options) => Promise<void>> = { token, user, "instance-admin": instanceAdmin };
 
+const POSTGRES_BACKUPS = `This Toolshed runs on PostgreSQL (TOOLSHED_DATABASE_URL): its backups are PostgreSQL's own.
+  Back up:  pg_dump --format=custom --file toolshed.dump "$TOOLSHED_DATABASE_URL"
+  Restore:  stop every Toolshed instance, then
+            pg_restore --clean --if-exists --no-owner --dbname "$TOOLSHED_DATABASE_URL" toolshed.dump
+            npm run db:migrate   (brings an older dump to this release's schema)`;
+
+/** `backup` and `restore`: on the SQLite file itself (TOOLSHED_DB), never through a connection the app would open. */
+async function fileCommand(command: "backup" | "restore", values: Options): Promise<void> {
+  if (usesPostgres()) {
+    process.stderr.write(`${POSTGRES_BACKUPS}\n`);
+    process.exit(1);
+  }
+  const database = databaseFile();
+  if (command === "backup") {
+    const out = required(values, "out");
+    const { bytes } = await backupSqlite(database, out, { force: values.force });
+    process.stderr.write(
+      `Backed up ${database} to ${out} (${bytes} bytes), one consistent snapshot. Keep the secret key (TOOLSHED_SECRET_KEY, or the file TOOLSHED_SECRET_KEY_FILE names) safe too: without it the MCP servers' stored secrets cannot be read.\n`,
+    );
+    return;
+  }
+  const from = required(values, "from");
+  process.stderr.write(`Restoring ${from} over ${database}: every Toolshed server and import worker on it must be stopped.\n`);
+  const restored = await restoreSqlite(from, database, { force: values.force });
+  const migrated = restored.missing ? `, migrated forward by ${restored.missing} migration(s)` : "";
+  const kept = restored.previous ? ` The previous database is kept as ${restored.previous}.` : "";
+  process.stderr.write(`Restored ${from} to ${database}${migrated}.${kept} Start the server again.\n`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const text = { type: "string" } as const;
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { team: text, scope: text, name: text, id: text, email: text, password: text, role: text, help: { type: "boolean", short: "h" } },
+    options: {
+      team: text,
+      scope: text,
+      name: text,
+      id: text,
+      email: text,
+      password: text,
+      role: text,
+      out: text,
+      from: text,
+      force: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   const [noun, verb] = positionals;
+  if ((noun === "backup" || noun === "restore") && !values.help) return fileCommand(noun, values);
   const command = Object.hasOwn(COMMANDS, noun ?? "") ? COMMANDS[noun] : undefined;
   if (values.help || !command || !verb) fail(USAGE);
   const db = getDb();

@@ -165,6 +165,7 @@ describe("the OpenAPI document", () => {
     await record("GET", `${catalog}/mcp-servers/none`);
     await record("DELETE", `${catalog}/mcp-servers/none`);
     await record("POST", `${catalog}/mcp-servers/none/sync`);
+    await record("GET", `${catalog}/mcp-servers/none/health`);
     await record("POST", `${catalog}/sources/reload`);
     await record("DELETE", "/api/catalogs/second");
     await record("GET", "/api/teams");
