@@ -15,6 +15,9 @@ import { DEFAULT_RULES } from "@/lib/rules/catalog-rules";
 import { redactMcpConfig } from "@/lib/sources/mcp";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 
+/** A reference as a catalog file writes it. */
+const ref = (name: string) => `\${env:${name}}`;
+
 const SCHEMA = { type: "object" as const, properties: { id: { type: "string" } } };
 
 /** A catalog as readCatalogContents gives it: a built-in, a custom tool, an MCP server's tool and its server (secrets masked). */
@@ -65,10 +68,12 @@ describe("a catalog file", () => {
   it("writes every secret as a reference to an environment variable and never its value", () => {
     const text = formatCatalogCode(buildCatalogCode(catalog()), "yaml");
     for (const secret of ["s3cret", "abc", "user:pw", "tok", "ghp_x", "********"]) expect(text).not.toContain(secret);
-    expect(text).toContain("url: https://${env:GH_URL_USERNAME}:${env:GH_URL_PASSWORD}@mcp.example.com/mcp?key=${env:GH_URL_KEY}&v=${env:GH_URL_V}");
-    expect(text).toContain("Authorization: ${env:GH_AUTHORIZATION}");
-    expect(text).toContain("GITHUB_TOKEN: ${env:GITHUB_TOKEN}");
-    expect(text).toContain("value: ${env:LOCAL_ARG_1}");
+    expect(text).toContain(
+      `url: https://${ref("GH_URL_USERNAME")}:${ref("GH_URL_PASSWORD")}@mcp.example.com/mcp?key=${ref("GH_URL_KEY")}&v=${ref("GH_URL_V")}`,
+    );
+    expect(text).toContain(`Authorization: ${ref("GH_AUTHORIZATION")}`);
+    expect(text).toContain(`GITHUB_TOKEN: ${ref("GITHUB_TOKEN")}`);
+    expect(text).toContain(`value: ${ref("LOCAL_ARG_1")}`);
   });
 
   it("keeps a source's tools to their state, custom tools whole, everything by name", () => {
@@ -105,11 +110,11 @@ describe("a catalog file", () => {
     );
     const fields = problems.map((problem) => problem.field);
     expect(fields).toEqual(expect.arrayContaining(["tools.0.inputSchema.type", "tools.1.enabled", "agents.0.mode", "mcpServers.0.headers.Authorization"]));
-    expect(problems.find((problem) => problem.field === "mcpServers.0.headers.Authorization")?.message).toContain("${env:NAME}");
+    expect(problems.find((problem) => problem.field === "mcpServers.0.headers.Authorization")?.message).toContain(ref("NAME"));
   });
 
   it("refuses a reference where no secret goes, and a file of another format or version", () => {
-    const stdio = { name: "x", transport: "stdio", command: "${env:CMD}", args: ["--token=${env:T}"] };
+    const stdio = { name: "x", transport: "stdio", command: ref("CMD"), args: [`--token=${ref("T")}`] };
     expect(problemsOf(() => parseCatalogCode({ format: "toolshed.catalog", version: 2, mcpServers: [stdio] })).map((p) => p.field)).toEqual([
       "mcpServers.0.command",
       "mcpServers.0.args.0",
@@ -122,8 +127,8 @@ describe("a catalog file", () => {
     const server = {
       name: "gh",
       transport: "http" as const,
-      url: "https://mcp.example.com/mcp?key=${env:KEY}",
-      headers: { Authorization: "Bearer ${env:TOKEN}" },
+      url: `https://mcp.example.com/mcp?key=${ref("KEY")}`,
+      headers: { Authorization: `Bearer ${ref("TOKEN")}` },
     };
     expect(resolveReferences(server, { KEY: "a b&c", TOKEN: "t" }, "mcpServers.0").config).toEqual({
       ...server,
