@@ -183,6 +183,13 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+/** A refusal with every problem on its own line (a catalog file's, each at its path in the file). */
+function describeError(error: unknown): string {
+  if (!(error instanceof ToolshedError)) return String(error);
+  if (!error.problems || error.problems.length < 2) return error.message;
+  return [error.message.split(":")[0], ...error.problems.map((problem) => `  ${problem.field}: ${problem.message}`)].join("\n");
+}
+
 main(process.argv.slice(2)).catch((error: unknown) => {
-  fail(error instanceof ToolshedError ? error.message : String(error));
+  fail(describeError(error));
 });

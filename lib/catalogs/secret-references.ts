@@ -129,11 +129,12 @@ export function resolveReferences(
   const resolve = (text: string, path: string, encode: boolean) =>
     text.replace(new RegExp(REFERENCE.source, "g"), (whole, name: string) => {
       const value = env?.[name];
-      if (value === undefined) {
+      // An empty secret is one nobody set.
+      if (value === undefined || value === "") {
         problems.push({
           field: `${field}.${path}`,
           message: env
-            ? `${whole} is not set in the environment of this apply.`
+            ? `${whole} is not set (or empty) in the environment of this apply.`
             : `${whole} is read from the environment of \`toolshed apply\` on the command line; the HTTP API has none to read it from (add this server with the CLI or on the Sources page).`,
         });
         return whole;
