@@ -19,7 +19,7 @@ import { secretReferenceProblems, withSecretReferences } from "./secret-referenc
  * an apply made gives the file back byte for byte. Version 1 of the format is the tools-only export
  * the import reads (exchange.ts).
  */
-export const CATALOG_CODE_VERSION = 2;
+const CATALOG_CODE_VERSION = 2;
 
 export const CATALOG_CODE_FORMATS = ["yaml", "json"] as const;
 export type CatalogCodeFormat = (typeof CATALOG_CODE_FORMATS)[number];

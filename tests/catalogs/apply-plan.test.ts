@@ -139,6 +139,8 @@ describe("a catalog file", () => {
       "mcpServers.0.url",
       "mcpServers.0.headers.Authorization",
     ]);
+    // An empty value is no secret.
+    expect(resolveReferences(server, { KEY: "", TOKEN: "t" }, "mcpServers.0").problems.map((problem) => problem.field)).toEqual(["mcpServers.0.url"]);
     expect(resolveReferences(server, undefined, "mcpServers.0").problems[0].message).toContain("command line");
     // What is compared with a stored configuration: the references where its masks are.
     expect(maskReferences(withSecretReferences(catalog().mcpServers[0]))).toEqual(catalog().mcpServers[0]);
