@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATALOG_CODE_FORMATS } from "./catalogs/catalog-code";
+import { CATALOG_CODE_FORMATS } from "./catalogs/code-format";
 import { evaluationCasesSchema, MAX_SET_NAME_CHARS } from "./evaluation/cases";
 import { PROVIDER_FORMATS } from "./formats/provider-format";
 import { AgentSchema } from "./rules/agents";

@@ -25,14 +25,8 @@ import { grantInstanceAdmin, listInstanceAdmins, revokeInstanceAdmin } from "../
 import { findUserByEmail } from "../db/queries/users";
 import { isTeamRole, TEAM_ROLES, TOKEN_SCOPES, type TokenScope } from "../lib/auth/policy";
 import { type ApplySummary, isEmptyPlan } from "../lib/catalogs/apply-plan";
-import {
-  buildCatalogCode,
-  CATALOG_CODE_FORMATS,
-  type CatalogCodeFormat,
-  formatCatalogCode,
-  parseCatalogCode,
-  readCatalogCodeText,
-} from "../lib/catalogs/catalog-code";
+import { buildCatalogCode, formatCatalogCode, parseCatalogCode, readCatalogCodeText } from "../lib/catalogs/catalog-code";
+import { CATALOG_CODE_FORMATS, type CatalogCodeFormat } from "../lib/catalogs/code-format";
 import { ToolshedError } from "../lib/errors";
 
 const USAGE = `Usage:

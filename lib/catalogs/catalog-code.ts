@@ -9,6 +9,7 @@ import { ProviderProfileSchema } from "../rules/providers";
 import { type McpServerConfig, McpServerConfigSchema } from "../sources/mcp/config";
 import { TOOL_SOURCES, type Tool } from "../tools/types";
 import { type FieldError, validateTags, validateToolDraft, validateToolName } from "../tools/validate";
+import type { CatalogCodeFormat } from "./code-format";
 import { EXPORT_FORMAT } from "./exchange";
 import { secretReferenceProblems, withSecretReferences } from "./secret-references";
 
@@ -20,9 +21,6 @@ import { secretReferenceProblems, withSecretReferences } from "./secret-referenc
  * the import reads (exchange.ts).
  */
 const CATALOG_CODE_VERSION = 2;
-
-export const CATALOG_CODE_FORMATS = ["yaml", "json"] as const;
-export type CatalogCodeFormat = (typeof CATALOG_CODE_FORMATS)[number];
 
 /** A custom tool is written whole; a source's tool only with what a person sets on it (its source defines the rest). */
 export type CodeTool =
