@@ -118,6 +118,13 @@ export const exportQuery = z.object({
   format: z.enum(CATALOG_CODE_FORMATS, { error: 'format is "yaml" or "json".' }).optional(),
 });
 
+/** The catalog page's apply (a server action): the file's text, as chosen, and the query's switches. */
+export const catalogFileAction = z.strictObject({
+  text: z.string().max(64 * 1024 * 1024, "A catalog file is at most 64 MiB."),
+  dryRun: z.boolean(),
+  prune: z.boolean(),
+});
+
 /** POST …/clone: the new catalog's name, and its id and team (by default the catalog's own team). */
 export const cloneBody = z.strictObject({
   name: createCatalogBody.shape.name,

@@ -19,6 +19,15 @@ const variableName = (...parts: string[]) =>
 
 const reference = (name: string) => `\${env:${name}}`;
 
+/** A query parameter's name as written, decoded when it can be (a stray "%" stays as it is). */
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
 /** The query of a URL (without "?") with the values `replace` gives for each masked one, by the parameter's name. */
 function mapQuery(search: string, replace: (name: string, value: string) => string): string {
   return search
@@ -26,7 +35,7 @@ function mapQuery(search: string, replace: (name: string, value: string) => stri
     .map((part) => {
       const equals = part.indexOf("=");
       if (equals < 0) return part;
-      return `${part.slice(0, equals + 1)}${replace(decodeURIComponent(part.slice(0, equals)), part.slice(equals + 1))}`;
+      return `${part.slice(0, equals + 1)}${replace(decodedName(part.slice(0, equals)), part.slice(equals + 1))}`;
     })
     .join("&");
 }
