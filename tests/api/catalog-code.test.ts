@@ -8,10 +8,11 @@ import { listAudit } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
 import { createMcpServer, getMcpServerConfig, listMcpServers } from "@/db/queries/mcp-servers";
 import { saveRules } from "@/db/queries/rules";
+import { syncSourceTools } from "@/db/queries/source-tools";
 import { createCustomTool, findTool, updateTool } from "@/db/queries/tools";
 import type { ApplySummary } from "@/lib/catalogs/apply-plan";
 import { DEFAULT_MODEL_RULES } from "@/lib/rules/model-rules";
-import { apiRequest, createTestToken, params, useFreshDatabase } from "./helpers";
+import { apiRequest, asInstanceAdmin, createTestToken, params, useFreshDatabase } from "./helpers";
 
 const SCHEMA = { type: "object" as const, properties: { id: { type: "string" } }, required: ["id"] };
 
@@ -142,6 +143,35 @@ describe("export and apply of a catalog file", () => {
     const pruned = await apply("copy", text, "?prune=1");
     expect(pruned.body.plan).toMatchObject({ created: [], changed: [], deleted: ["tools/stale"] });
     expect(await findTool(db, "copy", "stale")).toBeUndefined();
+  });
+
+  it("reconfigures a server whose configuration changed, keeping its tools, and with prune deletes one the file drops, with its tools", async () => {
+    await createMcpServer(db, "copy", { name: "docs", transport: "http", url: "https://old.example.com/mcp" }, "test");
+    await createMcpServer(db, "copy", { name: "old", transport: "http", url: "https://old.example.com/other" }, "test");
+    const tool = { summary: "Search.", description: "Searches.", inputSchema: { type: "object" as const }, tags: [] };
+    await syncSourceTools(db, "copy", [{ source: "mcp", sourceRef: "docs", drafts: [{ ...tool, name: "docs__search" }] }], "test");
+    await syncSourceTools(db, "copy", [{ source: "mcp", sourceRef: "old", drafts: [{ ...tool, name: "old__search" }] }], "test");
+    const text = await (await exportText("origin")).text();
+    const applied = await apply("copy", text, "?prune=1");
+    expect(applied.body.plan.changed).toContainEqual({ name: "mcpServers/docs", fields: ["url"] });
+    expect(applied.body.plan.deleted).toEqual(["mcpServers/old"]);
+    expect(await getMcpServerConfig(db, "copy", "docs")).toEqual({ name: "docs", transport: "http", url: "https://mcp.example.com/mcp" });
+    expect((await listMcpServers(db, "copy")).map((server) => server.name)).toEqual(["docs"]);
+    expect(await findTool(db, "copy", "docs__search")).toBeDefined();
+    expect(await findTool(db, "copy", "old__search")).toBeUndefined();
+    const entries = (await listAudit(db, "copy")).filter((entry) => entry.subject.startsWith("mcp:"));
+    expect(entries.map((entry) => `${entry.subject}:${entry.action}`)).toEqual(expect.arrayContaining(["mcp:docs:update", "mcp:old:delete"]));
+  });
+
+  it("asks an instance admin for a stdio server, and the operator's policy before writing it", async () => {
+    const text = ["format: toolshed.catalog", "version: 2", "mcpServers:", "  - {name: local, transport: stdio, command: node, args: [server.mjs]}"].join("\n");
+    const refused = await apply("copy", text);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain("Only an instance admin may add stdio MCP servers");
+    const policy = await apply("copy", text, "", await asInstanceAdmin());
+    expect(policy.status).toBe(400);
+    expect(policy.body.error.field).toBe("mcpServers.0.command");
+    expect(await listMcpServers(db, "copy")).toEqual([]);
   });
 
   it("refuses an invalid file with every problem at its path, and stores nothing", async () => {
