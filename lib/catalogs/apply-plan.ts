@@ -73,28 +73,23 @@ function duplicateIds(entries: { id: string }[] | undefined, list: string): Fiel
   });
 }
 
-/**
- * Works out an apply (see the module comment). Tools: a custom tool of the file is created or
- * replaced; a source's tool takes its `enabled` and `tags`, or is pending while this catalog lacks
- * it; a name that is another source's tool here is an error. Agents and MCP servers are created,
- * changed or left; with `prune`, the catalog's custom tools, agents and servers the file's
- * sections do not name are deleted (a section the file leaves out is left alone). A rules part the
- * file has replaces the catalog's. Throws one error listing every problem, each at its path in the file.
- */
-export function planApply(document: CatalogCode, current: CatalogContents, options: { prune: boolean }): ApplyPlan {
-  const plan: ApplyPlan = {
-    summary: { created: [], changed: [], unchanged: 0, deleted: [], pending: [] },
-    tools: { create: [], update: [], delete: [] },
-    agents: { create: [], update: [], delete: [] },
-    rules: {},
-    mcpServers: { create: [], replace: [], delete: [] },
-  };
-  const { summary } = plan;
-  const problems: FieldError[] = [];
-  const changed = (name: string, fields: string[]) => summary.changed.push({ name, fields });
+/** What the section planners share: the plan they fill, the problems they find, and the tool names the catalog will have. */
+interface Planning {
+  document: CatalogCode;
+  current: CatalogContents;
+  prune: boolean;
+  plan: ApplyPlan;
+  problems: FieldError[];
+  toolNames: Set<string>;
+}
 
+function changed({ plan }: Planning, name: string, fields: string[]) {
+  plan.summary.changed.push({ name, fields });
+}
+
+function planTools(planning: Planning): void {
+  const { document, current, plan, problems, toolNames } = planning;
   const tools = new Map(current.tools.map((tool) => [tool.name, tool]));
-  const toolNames = new Set(tools.keys());
   document.tools?.forEach((tool, index) => {
     const name = `tools/${tool.name}`;
     const existing = tools.get(tool.name);
@@ -102,10 +97,10 @@ export function planApply(document: CatalogCode, current: CatalogContents, optio
       problems.push({ field: `tools.${index}.source`, message: `Here "${tool.name}" is a ${existing.source} tool, not a ${tool.source} one.` });
     } else if (!existing && tool.source === "custom") {
       plan.tools.create.push(tool);
-      summary.created.push(name);
+      plan.summary.created.push(name);
       toolNames.add(tool.name);
     } else if (!existing) {
-      summary.pending.push({
+      plan.summary.pending.push({
         name,
         reason: `No ${tool.source} source of this catalog provides it yet: it takes its state from the file once one does, at the next apply.`,
       });
@@ -113,107 +108,141 @@ export function planApply(document: CatalogCode, current: CatalogContents, optio
       toolNames.add(tool.name);
     } else {
       const fields = differing(existing as ToolChanges, tool as ToolChanges, tool.source === "custom" ? TOOL_FIELDS : (["enabled", "tags"] as const));
-      if (fields.length === 0) summary.unchanged++;
+      if (fields.length === 0) plan.summary.unchanged++;
       else {
         plan.tools.update.push({ name: tool.name, changes: Object.fromEntries(fields.map((field) => [field, (tool as ToolChanges)[field]])) });
-        changed(name, fields);
+        changed(planning, name, fields);
       }
     }
   });
-  if (options.prune && document.tools) {
-    const named = new Set(document.tools.map((tool) => tool.name));
-    for (const tool of current.tools) {
-      if (tool.source !== "custom" || named.has(tool.name)) continue;
-      plan.tools.delete.push(tool.name);
-      summary.deleted.push(`tools/${tool.name}`);
-      toolNames.delete(tool.name);
+  if (!planning.prune || !document.tools) return;
+  const named = new Set(document.tools.map((tool) => tool.name));
+  for (const tool of current.tools) {
+    if (tool.source !== "custom" || named.has(tool.name)) continue;
+    plan.tools.delete.push(tool.name);
+    plan.summary.deleted.push(`tools/${tool.name}`);
+    toolNames.delete(tool.name);
+  }
+}
+
+function planServers(planning: Planning): void {
+  const { document, current, plan, toolNames } = planning;
+  if (!document.mcpServers) return;
+  const servers = new Map(current.mcpServers.map((server) => [server.name, server]));
+  for (const server of document.mcpServers) {
+    const existing = servers.get(server.name);
+    if (!existing) {
+      plan.mcpServers.create.push(server);
+      plan.summary.created.push(`mcpServers/${server.name}`);
+      continue;
+    }
+    // Compared as stored: secrets masked on both sides (their values are never compared).
+    const masked = maskReferences(server) as Record<string, unknown>;
+    const stored = existing as Record<string, unknown>;
+    const fields = [...new Set([...Object.keys(masked), ...Object.keys(stored)])].filter((field) => !same(masked[field], stored[field]));
+    if (fields.length === 0) plan.summary.unchanged++;
+    else {
+      plan.mcpServers.replace.push(server);
+      changed(planning, `mcpServers/${server.name}`, fields);
     }
   }
-
-  if (document.mcpServers) {
-    const servers = new Map(current.mcpServers.map((server) => [server.name, server]));
-    for (const server of document.mcpServers) {
-      const existing = servers.get(server.name);
-      if (!existing) {
-        plan.mcpServers.create.push(server);
-        summary.created.push(`mcpServers/${server.name}`);
-        continue;
-      }
-      const masked = maskReferences(server) as Record<string, unknown>;
-      const stored = existing as Record<string, unknown>;
-      const fields = [...new Set([...Object.keys(masked), ...Object.keys(stored)])].filter((field) => !same(masked[field], stored[field]));
-      if (fields.length === 0) summary.unchanged++;
-      else {
-        plan.mcpServers.replace.push(server);
-        changed(`mcpServers/${server.name}`, fields);
-      }
-    }
-    if (options.prune) {
-      const named = new Set(document.mcpServers.map((server) => server.name));
-      for (const server of current.mcpServers) {
-        if (named.has(server.name)) continue;
-        plan.mcpServers.delete.push(server.name);
-        summary.deleted.push(`mcpServers/${server.name}`);
-        // Its tools go with it.
-        for (const tool of current.tools) if (tool.source === "mcp" && tool.name.startsWith(`${server.name}__`)) toolNames.delete(tool.name);
-      }
-    }
+  if (!planning.prune) return;
+  const named = new Set(document.mcpServers.map((server) => server.name));
+  for (const server of current.mcpServers) {
+    if (named.has(server.name)) continue;
+    plan.mcpServers.delete.push(server.name);
+    plan.summary.deleted.push(`mcpServers/${server.name}`);
+    // Its tools go with it.
+    for (const tool of current.tools) if (tool.source === "mcp" && tool.name.startsWith(`${server.name}__`)) toolNames.delete(tool.name);
   }
+}
 
-  const agents = new Map(current.agents.map((agent) => [agent.name, agent]));
-  let finalAgents = current.agents;
+/** Plans the agents and checks them as the catalog will have them: the file's at their paths, any it keeps after them. */
+function planAgents(planning: Planning): void {
+  const { document, current, plan, problems } = planning;
+  let final = current.agents;
   if (document.agents) {
+    const agents = new Map(current.agents.map((agent) => [agent.name, agent]));
     for (const agent of document.agents) {
       const existing = agents.get(agent.name);
+      const fields = existing ? differing(existing, agent, AGENT_FIELDS) : [];
       if (!existing) {
         plan.agents.create.push(agent);
-        summary.created.push(`agents/${agent.name}`);
-        continue;
-      }
-      const fields = differing(existing, agent, AGENT_FIELDS);
-      if (fields.length === 0) summary.unchanged++;
+        plan.summary.created.push(`agents/${agent.name}`);
+      } else if (fields.length === 0) plan.summary.unchanged++;
       else {
         plan.agents.update.push(agent);
-        changed(`agents/${agent.name}`, fields);
+        changed(planning, `agents/${agent.name}`, fields);
       }
     }
     const named = new Set(document.agents.map((agent) => agent.name));
     const kept = current.agents.filter((agent) => !named.has(agent.name));
-    if (options.prune) {
+    if (planning.prune) {
       for (const agent of kept) {
         plan.agents.delete.push(agent.name);
-        summary.deleted.push(`agents/${agent.name}`);
+        plan.summary.deleted.push(`agents/${agent.name}`);
       }
     }
-    finalAgents = [...document.agents, ...(options.prune ? [] : kept)];
+    final = [...document.agents, ...(planning.prune ? [] : kept)];
   }
-  // Checked as the catalog will be: the file's agents at their paths, any it keeps after them.
-  problems.push(
-    ...validateAgents(finalAgents, toolNames).map((problem) => {
-      const index = Number(problem.field.split(".")[1]);
-      const inFile = document.agents !== undefined && index < document.agents.length;
-      return inFile ? problem : { ...problem, field: `agents (kept: ${finalAgents[index].name})` };
-    }),
-  );
+  const inFile = document.agents?.length ?? 0;
+  for (const problem of validateAgents(final, planning.toolNames)) {
+    const index = Number(problem.field.split(".")[1]);
+    problems.push(index < inFile ? problem : { ...problem, field: `agents (kept: ${final[index].name})` });
+  }
+}
 
+/** Plans the rules parts the file has, and checks the rules as the catalog will have them. */
+function planRules(planning: Planning): void {
+  const { document, current, plan, problems } = planning;
   const rules: CatalogRules = { ...current.rules, ...document.rules };
   for (const part of Object.keys(document.rules ?? {}) as (keyof CatalogRules)[]) {
     const fields = ruleChanges(part, current.rules, rules);
-    if (fields.length === 0) summary.unchanged++;
+    if (fields.length === 0) plan.summary.unchanged++;
     else {
       Object.assign(plan.rules, { [part]: rules[part] });
-      changed(`rules/${part}`, fields);
+      changed(planning, `rules/${part}`, fields);
     }
   }
   const inRules = (problem: FieldError) => ({ ...problem, field: `rules.${problem.field}` });
   problems.push(
-    ...validateModelRules(rules.modelRules, toolNames).map(inRules),
-    ...validateOverrides(rules.overrides, toolNames).map(inRules),
+    ...validateModelRules(rules.modelRules, planning.toolNames).map(inRules),
+    ...validateOverrides(rules.overrides, planning.toolNames).map(inRules),
     ...duplicateIds(document.rules?.providers, "rules.providers"),
   );
+}
 
-  if (problems.length > 0) throw ToolshedError.fromFieldErrors(problems, "Catalog file rejected");
-  return plan;
+/**
+ * Works out an apply (see the module comment). Tools: a custom tool of the file is created or
+ * replaced; a source's tool takes its `enabled` and `tags`, or is pending while this catalog lacks
+ * it; a name that is another source's tool here is an error. Agents and MCP servers are created,
+ * changed or left; with `prune`, the catalog's custom tools, agents and servers the file's
+ * sections do not name are deleted (a section the file leaves out is left alone). A rules part the
+ * file has replaces the catalog's. Agents and rules are checked against the tools the catalog will
+ * have. Throws one error listing every problem, each at its path in the file.
+ */
+export function planApply(document: CatalogCode, current: CatalogContents, options: { prune: boolean }): ApplyPlan {
+  const planning: Planning = {
+    document,
+    current,
+    prune: options.prune,
+    plan: {
+      summary: { created: [], changed: [], unchanged: 0, deleted: [], pending: [] },
+      tools: { create: [], update: [], delete: [] },
+      agents: { create: [], update: [], delete: [] },
+      rules: {},
+      mcpServers: { create: [], replace: [], delete: [] },
+    },
+    problems: [],
+    toolNames: new Set(current.tools.map((tool) => tool.name)),
+  };
+  // Tools and servers first: they decide which tool names agents and rules may use.
+  planTools(planning);
+  planServers(planning);
+  planAgents(planning);
+  planRules(planning);
+  if (planning.problems.length > 0) throw ToolshedError.fromFieldErrors(planning.problems, "Catalog file rejected");
+  return planning.plan;
 }
 
 /** Whether an apply changes nothing. */
