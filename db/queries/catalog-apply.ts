@@ -5,6 +5,7 @@ import type { CatalogCode, CatalogContents } from "@/lib/catalogs/catalog-code";
 import { resolveReferences } from "@/lib/catalogs/secret-references";
 import { ToolshedError } from "@/lib/errors";
 import type { McpServerConfig } from "@/lib/sources/mcp";
+import { chunksOf } from "../chunks";
 import { writeTransaction, type Db } from "../client";
 import { agents, catalogRules, catalogs, tools } from "../tables";
 import { listAgents } from "./agents";
@@ -65,12 +66,12 @@ function resolvedServers(document: CatalogCode, configs: McpServerConfig[], env:
 
 async function writeTools(tx: Tx, catalogId: string, plan: ApplyPlan["tools"]): Promise<ChangeEntry[]> {
   const entries: ChangeEntry[] = [];
-  for (const tool of plan.create) {
-    const [row] = await tx
+  for (const chunk of chunksOf(plan.create)) {
+    const rows = await tx
       .insert(tools)
-      .values({ ...tool, catalogId })
+      .values(chunk.map((tool) => ({ ...tool, catalogId })))
       .returning();
-    entries.push({ subjectKind: "tool", subject: tool.name, action: "create", after: snapshot(row) });
+    entries.push(...rows.map((row) => ({ subjectKind: "tool" as const, subject: row.name, action: "create", after: snapshot(row) })));
   }
   for (const { name, changes } of plan.update) {
     const before = await findRow(tx, catalogId, name);
@@ -82,10 +83,10 @@ async function writeTools(tx: Tx, catalogId: string, plan: ApplyPlan["tools"]): 
       .returning();
     entries.push({ subjectKind: "tool", subject: name, action: "update", before: snapshot(before), after: snapshot(after) });
   }
-  if (plan.delete.length > 0) {
+  for (const names of chunksOf(plan.delete)) {
     const gone = await tx
       .delete(tools)
-      .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, plan.delete)))
+      .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names)))
       .returning();
     entries.push(...gone.map((row) => ({ subjectKind: "tool" as const, subject: row.name, action: "delete", before: snapshot(row) })));
   }
