@@ -8,6 +8,7 @@ import { createCatalogAction, deleteCatalogAction, updateCatalogAction } from "@
 import type { CatalogSummary } from "@/db/queries/catalogs";
 import type { TeamRole } from "@/lib/auth/policy";
 import { catalogWarnings } from "@/lib/warnings";
+import { CatalogCloneForm } from "./catalog-clone-form";
 import { ConfirmButton } from "./confirm-button";
 import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
 import { WarningList } from "./warning-list";
@@ -20,6 +21,8 @@ export interface TeamChoice {
 
 export function CatalogManager({ catalogs, teams }: { catalogs: CatalogSummary[]; teams: TeamChoice[] }) {
   const writable = teams.filter((team) => team.role !== "viewer");
+  // A catalog may be cloned into any team the person is admin of.
+  const cloneTeams = teams.filter((team) => team.role === "admin");
   const roleIn = new Map(teams.map((team) => [team.id, team.role]));
   return (
     <div className="stack">
@@ -40,7 +43,7 @@ export function CatalogManager({ catalogs, teams }: { catalogs: CatalogSummary[]
       ) : (
         <div className="cards" data-testid="catalog-list">
           {catalogs.map((catalog) => (
-            <CatalogCard key={catalog.id} catalog={catalog} role={roleIn.get(catalog.teamId) ?? "viewer"} />
+            <CatalogCard key={catalog.id} catalog={catalog} role={roleIn.get(catalog.teamId) ?? "viewer"} cloneTeams={cloneTeams} />
           ))}
         </div>
       )}
@@ -109,9 +112,10 @@ function CreateCatalogForm({ teams }: { teams: TeamChoice[] }) {
   );
 }
 
-function CatalogCard({ catalog, role }: { catalog: CatalogSummary; role: TeamRole }) {
+function CatalogCard({ catalog, role, cloneTeams }: { catalog: CatalogSummary; role: TeamRole; cloneTeams: TeamChoice[] }) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
+  const [cloning, setCloning] = useState(false);
   const form = useRef<HTMLFormElement>(null);
   const { pending, failure, save } = useSaveAction();
   const deletion = useSaveAction();
@@ -126,7 +130,9 @@ function CatalogCard({ catalog, role }: { catalog: CatalogSummary; role: TeamRol
     );
   return (
     <div className="card" data-testid={`catalog-${catalog.id}`}>
-      {editing ? (
+      {cloning ? (
+        <CatalogCloneForm catalog={catalog} teams={cloneTeams} onCancel={() => setCloning(false)} />
+      ) : editing ? (
         <form
           ref={form}
           className="stack"
@@ -184,6 +190,11 @@ function CatalogCard({ catalog, role }: { catalog: CatalogSummary; role: TeamRol
             </span>
           </div>
           <div className="row end">
+            {cloneTeams.length > 0 && (
+              <button type="button" className="small-button" onClick={() => setCloning(true)} data-testid={`clone-catalog-${catalog.id}`}>
+                Clone
+              </button>
+            )}
             {role !== "viewer" && (
               <button type="button" className="small-button" onClick={() => setEditing(true)}>
                 Rename

@@ -13,6 +13,7 @@ const SECTIONS = [
   { path: "playground", label: "Playground" },
   { path: "decisions", label: "Decisions" },
   { path: "evaluate", label: "Evaluate" },
+  { path: "code", label: "Code" },
 ] as const;
 
 export function CatalogTabs({ catalogId }: { catalogId: string }) {

@@ -202,6 +202,15 @@ const definitionReview = z.object({
   rejected: z.boolean(),
 });
 
+/** What an apply does (lib/catalogs/apply-plan.ts), each thing named `<section>/<name>`. */
+const applyPlan = z.object({
+  created: z.array(z.string()),
+  changed: z.array(z.object({ name: z.string(), fields: z.array(z.string()) })),
+  unchanged: z.number().int(),
+  deleted: z.array(z.string()),
+  pending: z.array(z.object({ name: z.string(), reason: z.string() })),
+});
+
 export const apiResponses = {
   Error: errorResponse,
   Health: z.object({ ok: z.literal(true) }),
@@ -238,6 +247,7 @@ export const apiResponses = {
     subjectKind: z.enum(["tool", "agent", "rules"]),
   }),
   CatalogExport: z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })) }),
+  ApplyAnswer: z.object({ plan: applyPlan }),
   ImportResult: importResult,
   ImportPreviewAnswer: z.object({ preview: importPreview }),
   ImportStarted: z.object({ job: z.object({ id: z.string(), url: z.string() }) }),

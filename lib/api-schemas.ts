@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CATALOG_CODE_FORMATS } from "./catalogs/code-format";
 import { evaluationCasesSchema, MAX_SET_NAME_CHARS } from "./evaluation/cases";
 import { PROVIDER_FORMATS } from "./formats/provider-format";
 import { AgentSchema } from "./rules/agents";
@@ -104,6 +105,31 @@ export const replayBody = z.strictObject({
 /** POST …/import?dryRun=1: what the import would do, tool by tool, written nowhere. */
 export const importQuery = z.object({
   dryRun: z.enum(["1", "true"], { error: 'dryRun is "1" (or "true"), or left out.' }).optional(),
+});
+
+/** POST …/apply?dryRun=1&prune=1: the plan only; deleting what the file's sections do not name. */
+export const applyQuery = z.object({
+  dryRun: importQuery.shape.dryRun,
+  prune: z.enum(["1", "true"], { error: 'prune is "1" (or "true"), or left out.' }).optional(),
+});
+
+/** GET …/export?format=yaml|json: the catalog as code (version 2); without it, the tools-only export (version 1) the import reads. */
+export const exportQuery = z.object({
+  format: z.enum(CATALOG_CODE_FORMATS, { error: 'format is "yaml" or "json".' }).optional(),
+});
+
+/** The catalog page's apply (a server action): the file's text, as chosen, and the query's switches. */
+export const catalogFileAction = z.strictObject({
+  text: z.string().max(64 * 1024 * 1024, "A catalog file is at most 64 MiB."),
+  dryRun: z.boolean(),
+  prune: z.boolean(),
+});
+
+/** POST …/clone: the new catalog's name, and its id and team (by default the catalog's own team). */
+export const cloneBody = z.strictObject({
+  name: createCatalogBody.shape.name,
+  id: createCatalogBody.shape.id,
+  team: createCatalogBody.shape.team,
 });
 
 export const decisionQuery = z.strictObject({

@@ -1,12 +1,15 @@
 import { z } from "zod";
 import {
   agentBody,
+  applyQuery,
   auditQuery,
+  cloneBody,
   createCatalogBody,
   decisionQuery,
   definitionReviewBody,
   evaluationBody,
   evaluationQuery,
+  exportQuery,
   importQuery,
   mcpGatewayQuery,
   mcpServerBody,
@@ -72,6 +75,9 @@ const requestSchemas = {
   ToolPageQuery: toolPageQuery,
   ToolListBody: toolListBody,
   ImportQuery: importQuery,
+  ExportQuery: exportQuery,
+  ApplyQuery: applyQuery,
+  CloneBody: cloneBody,
   RulesBody: rulesBody,
   AgentBody: agentBody,
   AuditQuery: auditQuery,
@@ -173,7 +179,36 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
       responses: { 200: "RestoreAnswer" },
     },
   },
-  "/api/catalogs/{catalog}/export": { get: { summary: "The catalog as one document", access: "read", responses: { 200: "CatalogExport" } } },
+  "/api/catalogs/{catalog}/export": {
+    get: {
+      summary: "The catalog as one document",
+      description: `Without "format": its tools ("toolshed.catalog" version 1), which the import reads. With "format=yaml" or "format=json": the whole catalog as code (version 2: tools, agents, rules, MCP servers with each secret a reference such as \${env:NAME}), as application/yaml or application/json, which POST …/apply reads.`,
+      access: "read",
+      query: "ExportQuery",
+      responses: { 200: "CatalogExport" },
+    },
+  },
+  "/api/catalogs/{catalog}/apply": {
+    post: {
+      summary: "Apply a catalog file, or plan it",
+      description:
+        "One transaction, one revision, an audit entry per change; an invalid file writes nothing and names every problem by its path in the file. With `dryRun=1`: the plan only. With `prune=1`: custom tools, agents and MCP servers the file's sections do not name are deleted. Adding, changing or deleting MCP servers needs the admin role (a stdio server: an instance admin); a server whose secrets must be resolved is refused here (`toolshed apply` on the command line reads them from its environment).",
+      access: "write",
+      query: "ApplyQuery",
+      body: { mediaType: "application/yaml", description: "A catalog file (`GET …/export?format=yaml`), as `application/yaml` or `application/json`." },
+      responses: { 200: "ApplyAnswer" },
+    },
+  },
+  "/api/catalogs/{catalog}/clone": {
+    post: {
+      summary: "Clone the catalog into a new one",
+      description:
+        "Tools, rules, agents and MCP servers (with their secrets) are copied, in one transaction. The caller needs the admin role in the target team (by default the catalog's own); copying MCP servers asks what adding them does, and servers with secrets need the admin role in this catalog's team too.",
+      access: "read",
+      body: "CloneBody",
+      responses: { 201: "CatalogAnswer" },
+    },
+  },
   "/api/catalogs/{catalog}/import": {
     post: {
       summary: "Import tools (all or nothing), or preview an import",

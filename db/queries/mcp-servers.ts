@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, isNull, like } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, like } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { decryptSecret, encryptSecret, hostSecretValues, scrubSecrets } from "@/lib/secrets";
 import {
@@ -17,7 +17,7 @@ import type { SourceSyncResult, SourceToolDraft } from "@/lib/sources/sync-plan"
 import { writeTransaction, type Db } from "../client";
 import { auditEntries, mcpServers, tools } from "../tables";
 import type { McpServerRow } from "../schema";
-import { recordChanges, recordManyChanges, type Tx } from "./audit";
+import { type ChangeEntry, recordChanges, recordManyChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
 import { heldBackToolsOf, type McpHealthChange, mcpHealthChangesOf, recordMcpHealthChange } from "./mcp-health";
 import { writeSourceListings } from "./source-tools";
@@ -89,6 +89,64 @@ export async function listMcpServers(db: Db, catalogId: string): Promise<McpServ
   const views: McpServerView[] = [];
   for (const row of rows) views.push(await toView(db, row));
   return views;
+}
+
+/** The catalog's servers' configurations as they may be shown (every secret ********), by name. */
+export async function listMcpServerConfigs(db: Tx, catalogId: string): Promise<McpServerConfig[]> {
+  const rows = await db.select({ config: mcpServers.config }).from(mcpServers).where(eq(mcpServers.catalogId, catalogId)).orderBy(asc(mcpServers.name));
+  return rows.map((row) => redactMcpConfig(row.config));
+}
+
+/** The names of the catalog's servers that hold secrets. */
+export async function mcpServersWithSecrets(db: Tx, catalogId: string): Promise<string[]> {
+  const rows = await db
+    .select({ name: mcpServers.name })
+    .from(mcpServers)
+    .where(and(eq(mcpServers.catalogId, catalogId), isNotNull(mcpServers.secrets)))
+    .orderBy(asc(mcpServers.name));
+  return rows.map((row) => row.name);
+}
+
+/**
+ * Writes servers of a catalog file, inside the caller's transaction: new ones added, existing ones
+ * given the new configuration (status back to "never": the next sync connects with it). Each is
+ * checked against the operator's policy first (400 on its field). Returns their audit entries.
+ */
+export async function writeMcpServers(
+  tx: Tx,
+  catalogId: string,
+  configs: McpServerConfig[],
+  field: (name: string) => string,
+  env: Record<string, string | undefined> = process.env,
+): Promise<ChangeEntry[]> {
+  const entries: ChangeEntry[] = [];
+  for (const config of configs) {
+    const problem = mcpPolicyProblem(config, env);
+    if (problem) throw new ToolshedError("bad_request", problem.message, `${field(config.name)}.${problem.field}`);
+    const stored = storedForm(config);
+    const row = await findRow(tx, catalogId, config.name);
+    if (row) {
+      await tx
+        .update(mcpServers)
+        .set({ ...stored, status: "never", lastError: null, updatedAt: new Date() })
+        .where(eq(mcpServers.id, row.id));
+    } else await tx.insert(mcpServers).values({ catalogId, name: config.name, ...stored });
+    const before = row && redactMcpConfig(row.config);
+    entries.push({ subjectKind: "setting", subject: `mcp:${config.name}`, action: row ? "update" : "create", before, after: stored.config });
+  }
+  return entries;
+}
+
+/** Deletes servers (not their tools: the caller does), inside the caller's transaction; returns the audit entries. */
+export async function deleteMcpServersIn(tx: Tx, catalogId: string, names: string[]): Promise<ChangeEntry[]> {
+  const entries: ChangeEntry[] = [];
+  for (const name of names) {
+    const row = await findRow(tx, catalogId, name);
+    if (!row) continue;
+    await tx.delete(mcpServers).where(eq(mcpServers.id, row.id));
+    entries.push({ subjectKind: "setting", subject: `mcp:${name}`, action: "delete", before: redactMcpConfig(row.config) });
+  }
+  return entries;
 }
 
 /** Every configured server of every catalog, by name (a sync looks each one up when it runs). */

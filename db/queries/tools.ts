@@ -48,7 +48,7 @@ export function toToolRecord(row: ToolRow): ToolRecord {
 }
 
 /** The audit snapshot of a tool: its definition and state, without timestamps or what is derived from them. */
-function snapshot(row: ToolRow) {
+export function snapshot(row: ToolRow) {
   const { createdAt: _created, updatedAt: _updated, heldBack: _heldBack, ...tool } = toToolRecord(row);
   return tool;
 }

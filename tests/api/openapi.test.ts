@@ -109,6 +109,8 @@ describe("the OpenAPI document", () => {
     await record("POST", `${catalog}/audit/${history.entries[0].id}/restore`, { version: "before" });
     await record("DELETE", `${catalog}/tools/open_ticket`);
     await record("GET", `${catalog}/export`);
+    await record("POST", "/api/catalogs/second/apply?dryRun=1", { format: "toolshed.catalog", version: 2, tools: [] });
+    await record("POST", `${catalog}/clone`, { name: "Demo copy", id: "demo-copy" });
     await record("POST", "/api/catalogs/second/import", {
       tools: [{ name: "lookup_order", description: "Look up an order by its number.", parameters: { type: "object" } }],
     });
