@@ -20,6 +20,7 @@ const PAGES: { path: string; ready: (page: Page) => Locator; title: string }[] =
   { path: "/catalogs/demo/playground", ready: (page) => page.getByTestId("model-status"), title: "Playground · Demo · Toolshed" },
   { path: "/catalogs/demo/decisions", ready: (page) => page.getByTestId("decision-table"), title: "Decisions · Demo · Toolshed" },
   { path: "/catalogs/demo/evaluate", ready: (page) => page.getByTestId("run-evaluation"), title: "Evaluate · Demo · Toolshed" },
+  { path: "/catalogs/demo/code", ready: (page) => page.getByTestId("export-yaml"), title: "Code · Demo · Toolshed" },
   { path: "/no-such-page", ready: (page) => page.getByText("This page does not exist"), title: "Not found · Toolshed" },
   { path: "/catalogs/no-such-catalog/tools", ready: (page) => page.getByText("Catalog not found"), title: "Not found · Toolshed" },
 ];
