@@ -36,7 +36,7 @@ import { answersOf, initializeParams, onlyAnswers, toolListFingerprint } from "@
 import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gateway/tool-call";
 import { checkOutputSchema, mcpTool } from "@/lib/gateway/served-tools";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "@/lib/selection/tool-search-definition";
-import { limitMcpResult, type McpCallOptions, mcpResultMaxChars } from "@/lib/sources/mcp";
+import { limitMcpResult, type McpCallOptions, McpSourceError, mcpResultMaxChars } from "@/lib/sources/mcp";
 import { toolArgumentsProblem } from "@/lib/tools/validate";
 import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
@@ -356,6 +356,7 @@ async function callCatalogTool(
   }
   const started = performance.now();
   let result: CallToolResult;
+  let failure: CallDecisionResult["failure"] = "upstream";
   try {
     const answer = limitMcpResult(
       checkOutputSchema(
@@ -378,9 +379,14 @@ async function callCatalogTool(
     // A call the client gave up is recorded as such: nobody reads its answer.
     const message = upstream.signal?.aborted ? "Cancelled by the client." : error instanceof Error ? error.message : String(error);
     result = textResult(message, true);
+    if (upstream.signal?.aborted) failure = "cancelled";
+    else if (error instanceof McpSourceError && error.failure === "timeout") failure = "timeout";
   }
   const latencyMs = Math.round(performance.now() - started);
-  const decision = await record({ outcome: result.isError ? "error" : "ok", reason: result.isError ? errorTextOf(result) : null, approval }, latencyMs);
+  const decision = await record(
+    result.isError ? { outcome: "error", reason: errorTextOf(result), failure, approval } : { outcome: "ok", reason: null, approval },
+    latencyMs,
+  );
   await appendMessage(getDb(), session.conversationId, {
     role: "tool",
     content: "",
