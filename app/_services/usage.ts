@@ -3,22 +3,9 @@ import type { Db } from "@/db/client";
 import { requireCatalog } from "@/db/queries/guards";
 import { listToolServers } from "@/db/queries/tools";
 import { hourOf, usageSince } from "@/db/queries/usage-rollups";
-import { figuresOf, USAGE_WINDOWS, usageCallouts, type UsageFigures, type UsageWindow } from "@/lib/usage/usage-stats";
+import { figuresOf, USAGE_WINDOWS, usageCallouts, type UsageStats, type UsageWindow } from "@/lib/usage/usage-stats";
 
 const HOUR_MS = 60 * 60 * 1000;
-
-export interface UsageStats {
-  window: UsageWindow;
-  /** The start of the first hour counted: the hourly rollups that overlap the window. */
-  since: string;
-  tools: UsageFigures[];
-  servers: UsageFigures[];
-  agents: UsageFigures[];
-  models: UsageFigures[];
-  neverCalled: string[];
-  neverCalledTotal: number;
-  oftenFound: { name: string; foundBySearch: number }[];
-}
 
 /** A catalog's usage over a window, from the hourly rollups (db/queries/usage-rollups.ts), with the Usage page's call-outs. */
 export async function readUsageStats(db: Db, catalogId: string, window: UsageWindow, now = Date.now()): Promise<UsageStats> {

@@ -65,6 +65,20 @@ export function figuresOf(rows: readonly UsageRow[], nameOf: (key: string) => st
 /** At most this many never-called tools are named: a catalog may hold 50,000. */
 const NEVER_CALLED_NAMED = 500;
 
+/** What GET …/usage-stats answers and the Usage page shows. */
+export interface UsageStats {
+  window: UsageWindow;
+  /** The start of the first hour counted: the hourly rollups that overlap the window. */
+  since: string;
+  tools: UsageFigures[];
+  servers: UsageFigures[];
+  agents: UsageFigures[];
+  models: UsageFigures[];
+  neverCalled: string[];
+  neverCalledTotal: number;
+  oftenFound: { name: string; foundBySearch: number }[];
+}
+
 /** A catalog's tools as the call-outs need them. */
 export interface CatalogToolRef {
   name: string;
