@@ -36,12 +36,13 @@ import { answersOf, initializeParams, onlyAnswers, toolListFingerprint } from "@
 import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gateway/tool-call";
 import { checkOutputSchema, mcpTool } from "@/lib/gateway/served-tools";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "@/lib/selection/tool-search-definition";
-import { limitMcpResult, type McpCallOptions, McpSourceError, mcpResultMaxChars } from "@/lib/sources/mcp";
+import { limitMcpResult, type McpCallOptions, mcpResultMaxChars } from "@/lib/sources/mcp";
 import { toolArgumentsProblem } from "@/lib/tools/validate";
 import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
 import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
 import { callMcpToolForModel } from "./sources";
+import { callFailure } from "./usage";
 
 /**
  * The MCP gateway: a Streamable HTTP MCP server per catalog (…/api/catalogs/{catalog}/mcp), one
@@ -379,8 +380,7 @@ async function callCatalogTool(
     // A call the client gave up is recorded as such: nobody reads its answer.
     const message = upstream.signal?.aborted ? "Cancelled by the client." : error instanceof Error ? error.message : String(error);
     result = textResult(message, true);
-    if (upstream.signal?.aborted) failure = "cancelled";
-    else if (error instanceof McpSourceError && error.failure === "timeout") failure = "timeout";
+    failure = callFailure(error, upstream.signal?.aborted === true);
   }
   const latencyMs = Math.round(performance.now() - started);
   const decision = await record(

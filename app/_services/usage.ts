@@ -1,8 +1,11 @@
 import "server-only";
-import type { Db } from "@/db/client";
+import { writeTransaction, type Db } from "@/db/client";
 import { requireCatalog } from "@/db/queries/guards";
 import { listToolServers } from "@/db/queries/tools";
-import { hourOf, usageSince } from "@/db/queries/usage-rollups";
+import { addUsage, hourOf, type UsageKey, usageSince } from "@/db/queries/usage-rollups";
+import type { CallDecisionResult } from "@/lib/gateway/call-check";
+import { McpSourceError } from "@/lib/sources/mcp";
+import { usageEventsOf } from "@/lib/usage/usage-events";
 import { figuresOf, USAGE_WINDOWS, usageCallouts, type UsageStats, type UsageWindow } from "@/lib/usage/usage-stats";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -30,4 +33,18 @@ export async function readUsageStats(db: Db, catalogId: string, window: UsageWin
     models: figuresOf(modelRows),
     ...usageCallouts(catalogTools, last30Days, tools),
   };
+}
+
+/** Why a live tool call failed, as the usage figures count it: the caller gave up, its server did not answer in time, or anything else. */
+export function callFailure(error: unknown, aborted: boolean): NonNullable<CallDecisionResult["failure"]> {
+  if (aborted) return "cancelled";
+  return error instanceof McpSourceError && error.failure === "timeout" ? "timeout" : "upstream";
+}
+
+/**
+ * Counts a live tool call that records no decision (the playground's MCP tools) in the usage
+ * rollups, as a gateway call's decision is counted.
+ */
+export async function countLiveCall(db: Db, key: UsageKey, tool: string, result: Pick<CallDecisionResult, "outcome" | "failure">, latencyMs: number) {
+  await writeTransaction(db, (tx) => addUsage(tx, key, usageEventsOf({ kind: "call", input: { tool }, result, latencyMs })));
 }
