@@ -31,7 +31,9 @@ export async function addUsage(tx: Tx, key: UsageKey, events: UsageEvent[], at =
       ? sql<number>`(SELECT count(*) FROM ${conversationTools} WHERE ${conversationTools.conversationId} = ${key.conversationId} AND ${conversationTools.name} = ${tool})`
       : sql<number>`0`;
   const hour = hourOf(at);
-  const rows = events.map((event) => {
+  // In one order whatever the decision's: two PostgreSQL transactions that lock the same rows lock them in turn, never crosswise.
+  const ordered = [...events].sort((a, b) => a.tool.localeCompare(b.tool) || a.latencyBucket - b.latencyBucket);
+  const rows = ordered.map((event) => {
     const counts: Partial<Record<UsageCounter, number | SQL<number>>> = { ...event.counts };
     if (event.whenHeld) counts[event.whenHeld] = held(event.tool);
     if (event.whenNotHeld) counts[event.whenNotHeld] = sql<number>`1 - ${held(event.tool)}`;
