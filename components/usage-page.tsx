@@ -6,6 +6,7 @@ import { parseAsStringLiteral, useQueryState } from "nuqs";
 import { OFTEN_FOUND_MIN, USAGE_WINDOWS, type UsageFigures, type UsageStats, type UsageWindow } from "@/lib/usage/usage-stats";
 import { getJson } from "./api-client";
 import { type Bar, BarChart } from "./metric-charts";
+import { LocalTime } from "./local-time";
 import { LoadFailure } from "./page-problems";
 import { formatMs } from "./usage-sort";
 import { UsageTable } from "./usage-table";
@@ -77,6 +78,9 @@ function UsageFiguresView({ stats, catalogId }: { stats: UsageStats; catalogId: 
   const latencies = latencyBars(stats.tools);
   return (
     <>
+      <p className="muted small" data-testid="usage-since">
+        Counted in whole hours, from <LocalTime iso={stats.since} />.
+      </p>
       <Callouts stats={stats} catalogId={catalogId} />
       <div className="grid-2">
         <section className="panel stack" aria-labelledby="calls-chart-heading">
