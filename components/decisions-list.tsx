@@ -14,7 +14,7 @@ import { LocalTime } from "./local-time";
 
 /** The filters the URL keeps, by their key there ("" = any; "1" = on); kept by nuqs, so a choice shows at once and the URL follows. */
 const anyValue = parseAsString.withDefault("");
-const decisionFilterParsers = { conversation: anyValue, kind: anyValue, path: anyValue, rejected: anyValue, fallback: anyValue };
+const decisionFilterParsers = { conversation: anyValue, kind: anyValue, path: anyValue, rejected: anyValue, fallback: anyValue, tool: anyValue };
 type DecisionFilters = Record<keyof typeof decisionFilterParsers, string>;
 
 export interface ConversationOption {
@@ -32,7 +32,7 @@ function fetchDecisions(catalogId: string, filters: DecisionFilters, cursor: str
   const query = new URLSearchParams();
   if (cursor) query.set("cursor", cursor);
   if (filters.conversation) query.set("conversationId", filters.conversation);
-  for (const key of ["kind", "path"] as const) if (filters[key]) query.set(key, filters[key]);
+  for (const key of ["kind", "path", "tool"] as const) if (filters[key]) query.set(key, filters[key]);
   for (const key of ["rejected", "fallback"] as const) if (filters[key] === "1") query.set(key, "1");
   return getJson<DecisionPage>(`/api/catalogs/${encodeURIComponent(catalogId)}/decisions?${query.toString()}`, signal);
 }
@@ -105,6 +105,14 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
           />
           With fallbacks
         </label>
+        {filters.tool && (
+          <span className="badge row small" data-testid="filter-tool">
+            Tool <span className="mono">{filters.tool}</span>
+            <button type="button" className="ghost" aria-label={`Any tool, not only ${filters.tool}`} onClick={() => setParam("tool", "")}>
+              ×
+            </button>
+          </span>
+        )}
         {filtered && (
           <button type="button" className="ghost" onClick={() => setFilters(null)} data-testid="clear-filters">
             Clear filters

@@ -202,6 +202,30 @@ export const decisions = pgTable(
   (table) => [index("decisions_catalog_created").on(table.catalogId, table.createdAt), index("decisions_conversation").on(table.conversationId)],
 );
 
+export const usageRollups = pgTable(
+  "usage_rollups",
+  {
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    /** The hour's start. */
+    hour: instant("hour").notNull(),
+    tool: text("tool").notNull(),
+    agent: text("agent").notNull(),
+    model: text("model").notNull(),
+    latencyBucket: integer("latency_bucket").notNull(),
+    calls: integer("calls").notNull().default(0),
+    refused: integer("refused").notNull().default(0),
+    timeouts: integer("timeouts").notNull().default(0),
+    upstreamErrors: integer("upstream_errors").notNull().default(0),
+    cancelled: integer("cancelled").notNull().default(0),
+    offered: integer("offered").notNull().default(0),
+    calledWhenOffered: integer("called_when_offered").notNull().default(0),
+    foundBySearch: integer("found_by_search").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.catalogId, table.hour, table.tool, table.agent, table.model, table.latencyBucket] })],
+);
+
 export const evaluations = pgTable(
   "evaluations",
   {

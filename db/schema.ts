@@ -209,6 +209,36 @@ export const decisions = sqliteTable(
   (table) => [index("decisions_catalog_created").on(table.catalogId, table.createdAt), index("decisions_conversation").on(table.conversationId)],
 );
 
+/**
+ * Hourly usage per tool, agent and model, added to in the same write as each decision
+ * (db/queries/usage-rollups.ts), so that the Usage page's figures outlive the decisions' retention.
+ * A row per latency bucket (lib/usage/latency-histogram.ts) holds the calls answered in that
+ * bucket: percentiles are read from them; -1 holds what has no latency (offers, finds, refusals).
+ */
+export const usageRollups = sqliteTable(
+  "usage_rollups",
+  {
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    /** The hour's start. */
+    hour: integer("hour", { mode: "timestamp_ms" }).notNull(),
+    tool: text("tool").notNull(),
+    agent: text("agent").notNull(),
+    model: text("model").notNull(),
+    latencyBucket: integer("latency_bucket").notNull(),
+    calls: integer("calls").notNull().default(0),
+    refused: integer("refused").notNull().default(0),
+    timeouts: integer("timeouts").notNull().default(0),
+    upstreamErrors: integer("upstream_errors").notNull().default(0),
+    cancelled: integer("cancelled").notNull().default(0),
+    offered: integer("offered").notNull().default(0),
+    calledWhenOffered: integer("called_when_offered").notNull().default(0),
+    foundBySearch: integer("found_by_search").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.catalogId, table.hour, table.tool, table.agent, table.model, table.latencyBucket] })],
+);
+
 export type ConversationRow = typeof conversations.$inferSelect;
 export type DecisionRow = typeof decisions.$inferSelect;
 

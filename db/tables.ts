@@ -21,6 +21,7 @@ export const {
   conversationTools,
   conversationMessages,
   decisions,
+  usageRollups,
   evaluations,
   toolEmbeddings,
   mcpServers,

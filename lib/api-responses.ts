@@ -211,6 +211,22 @@ const applyPlan = z.object({
   pending: z.array(z.object({ name: z.string(), reason: z.string() })),
 });
 
+const count = z.number().int();
+const latency = z.number().nullable().describe("Milliseconds, read from the rollups' log-scale histogram (within about 9 %); null without answered calls.");
+const usageFigures = z.object({
+  name: z.string(),
+  calls: count,
+  errors: count.describe("Refused, timed-out and failed calls."),
+  errorsByKind: z.object({ refused: count, timeout: count, upstream: count }),
+  cancelled: count.describe("Calls the client gave up."),
+  p50Ms: latency,
+  p95Ms: latency,
+  p99Ms: latency,
+  offered: count.describe("Times preselection offered it."),
+  calledWhenOffered: count.describe("Calls in a conversation that already held the tool."),
+  foundBySearch: count.describe("Times ToolSearch found it for a conversation that did not hold it (a preselection miss)."),
+});
+
 export const apiResponses = {
   Error: errorResponse,
   Health: z.object({ ok: z.literal(true) }),
@@ -273,6 +289,17 @@ export const apiResponses = {
     counts: z.record(z.string(), z.number().int()),
     findings: z.array(z.looseObject({ kind: z.string(), tools: nameList, message: z.string() })),
     usage: z.looseObject({}),
+  }),
+  UsageStats: z.object({
+    window: z.enum(["1h", "24h", "7d", "30d"]),
+    since: timestamp.describe("The start of the first hourly rollup counted."),
+    tools: z.array(usageFigures),
+    servers: z.array(usageFigures).describe("Per MCP server: its tools' figures together."),
+    agents: z.array(usageFigures),
+    models: z.array(usageFigures),
+    neverCalled: nameList.describe("Enabled tools nobody called in the last 30 days: the first 500."),
+    neverCalledTotal: count,
+    oftenFound: z.array(z.object({ name: z.string(), foundBySearch: z.number().int() })).describe("Tools ToolSearch kept having to find in the window."),
   }),
   ToolListAnswer: z.looseObject({
     catalog: z.string(),

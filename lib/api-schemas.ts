@@ -9,6 +9,7 @@ import { ProviderProfileSchema } from "./rules/providers";
 import { safeName, safeText } from "./safe-text";
 import { DECISION_KINDS, DECISION_PATHS } from "./selection/types";
 import { TOOL_SOURCES } from "./tools/types";
+import { USAGE_WINDOWS, type UsageWindow } from "./usage/usage-stats";
 
 /** Request bodies of the HTTP API and the server actions, validated once at the edge. */
 export const createCatalogBody = z.strictObject({
@@ -138,6 +139,8 @@ export const decisionQuery = z.strictObject({
   path: z.enum(DECISION_PATHS).optional(),
   rejected: z.enum(["1", "true"]).optional(),
   fallback: z.enum(["1", "true"]).optional(),
+  /** Decisions about this tool: its gateway calls, and the preselections and ToolSearch calls that chose it. */
+  tool: z.string().min(1).max(200).optional(),
   /** Page size: 50 by default, at most 500. */
   limit: z.coerce.number().int().min(1).max(500).optional(),
   /** The previous page's `nextCursor` (opaque). */
@@ -203,6 +206,11 @@ export const evaluationQuery = z.strictObject({
 export const qualityQuery = z.strictObject({
   /** How far back "never chosen" looks. */
   days: z.coerce.number().int().min(1).max(365).optional(),
+});
+
+export const usageStatsQuery = z.strictObject({
+  /** How far back the figures go: the hourly rollups that overlap it (24h by default). */
+  window: z.enum(Object.keys(USAGE_WINDOWS) as [UsageWindow, ...UsageWindow[]]).optional(),
 });
 
 export const auditQuery = z.strictObject({

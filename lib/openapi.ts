@@ -24,6 +24,7 @@ import {
   toolPageQuery,
   toolSearchBody,
   updateCatalogBody,
+  usageStatsQuery,
 } from "./api-schemas";
 import { apiResponses, type ApiResponseName } from "./api-responses";
 import { apiTokenBody, createTeamBody, invitationBody, memberRoleBody } from "./team-schemas";
@@ -93,6 +94,7 @@ const requestSchemas = {
   EvaluationBody: evaluationBody,
   EvaluationQuery: evaluationQuery,
   QualityQuery: qualityQuery,
+  UsageStatsQuery: usageStatsQuery,
   CreateTeamBody: createTeamBody,
   MemberRoleBody: memberRoleBody,
   InvitationBody: invitationBody,
@@ -304,6 +306,15 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
   "/api/catalogs/{catalog}/evaluations/{id}": { get: { summary: "An evaluation run", access: "read", responses: { 200: "EvaluationAnswer" } } },
   "/api/catalogs/{catalog}/quality": {
     get: { summary: "The description quality report", access: "read", query: "QualityQuery", responses: { 200: "Quality" } },
+  },
+  "/api/catalogs/{catalog}/usage-stats": {
+    get: {
+      summary: "Calls, errors, latencies, offers and ToolSearch finds per tool, MCP server, agent and model",
+      description: "From hourly rollups written with each decision: the figures outlive the decision log's retention.",
+      access: "read",
+      query: "UsageStatsQuery",
+      responses: { 200: "UsageStats" },
+    },
   },
   "/api/catalogs/{catalog}/playground": {
     post: {

@@ -42,6 +42,7 @@ import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
 import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
 import { callMcpToolForModel } from "./sources";
+import { callFailure } from "./usage";
 
 /**
  * The MCP gateway: a Streamable HTTP MCP server per catalog (…/api/catalogs/{catalog}/mcp), one
@@ -356,6 +357,7 @@ async function callCatalogTool(
   }
   const started = performance.now();
   let result: CallToolResult;
+  let failure: CallDecisionResult["failure"] = "upstream";
   try {
     const answer = limitMcpResult(
       checkOutputSchema(
@@ -378,9 +380,13 @@ async function callCatalogTool(
     // A call the client gave up is recorded as such: nobody reads its answer.
     const message = upstream.signal?.aborted ? "Cancelled by the client." : error instanceof Error ? error.message : String(error);
     result = textResult(message, true);
+    failure = callFailure(error, upstream.signal?.aborted === true);
   }
   const latencyMs = Math.round(performance.now() - started);
-  const decision = await record({ outcome: result.isError ? "error" : "ok", reason: result.isError ? errorTextOf(result) : null, approval }, latencyMs);
+  const decision = await record(
+    result.isError ? { outcome: "error", reason: errorTextOf(result), failure, approval } : { outcome: "ok", reason: null, approval },
+    latencyMs,
+  );
   await appendMessage(getDb(), session.conversationId, {
     role: "tool",
     content: "",

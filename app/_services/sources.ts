@@ -391,7 +391,8 @@ export async function callMcpToolForModel(
     return await callMcpServerTool(db, catalogId, server, mcpName, args, { signal: options.signal, onProgress: options.onProgress });
   } catch (error) {
     if (options.upstreamDetails || !(error instanceof McpSourceError)) throw error;
-    throw new Error(`The MCP server "${server}" failed (${error.failure}); team admins see the details on the Sources page.`);
+    // Still an McpSourceError, without the details: the gateway's usage figures tell a timeout from other failures by it.
+    throw new McpSourceError(error.failure, server, `The MCP server "${server}" failed (${error.failure}); team admins see the details on the Sources page.`);
   }
 }
 

@@ -162,6 +162,7 @@ describe("the OpenAPI document", () => {
     await stream.body?.cancel();
     exchanges.push({ method: "GET", url: `${catalog}/mcp`, status: stream.status, headers: stream.headers, text: "" });
     await record("DELETE", `${catalog}/mcp`, undefined, session);
+    await record("GET", `${catalog}/usage-stats?window=7d`);
     await record("GET", `${catalog}/mcp-servers`);
     await record("POST", `${catalog}/mcp-servers`, { name: "bad", transport: "carrier-pigeon" });
     await record("GET", `${catalog}/mcp-servers/none`);
