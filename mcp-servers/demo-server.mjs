@@ -85,24 +85,29 @@ const notesGet = (notes) => ({
   },
 });
 
-const notesCreate = (notes) => ({
-  title: "Create a note",
-  description: "Creates a note with a title, a Markdown body and optional tags, and returns its id.",
-  inputSchema: {
-    title: z.string().min(1).max(200).describe("A short title."),
-    body: z.string().max(20_000).describe("The note's text, in Markdown."),
-    tags: z
-      .array(z.string().regex(/^[a-z0-9-]+$/))
-      .max(10)
-      .optional()
-      .describe("Lowercase tags, e.g. ops."),
-  },
-  run: ({ title, body, tags = [] }) => {
-    const id = `note-${notes.size + 1}`;
-    notes.set(id, { id, title, body, tags });
-    return json({ id });
-  },
-});
+const notesCreate = (notes) => {
+  let made = notes.size;
+  return {
+    title: "Create a note",
+    description: "Creates a note with a title, a Markdown body and optional tags, and returns its id.",
+    inputSchema: {
+      title: z.string().min(1).max(200).describe("A short title."),
+      body: z.string().max(20_000).describe("The note's text, in Markdown."),
+      tags: z
+        .array(z.string().regex(/^[a-z0-9-]+$/))
+        .max(10)
+        .optional()
+        .describe("Lowercase tags, e.g. ops."),
+    },
+    // Counts every note made, so an id never comes back after a deletion (the size of the store would).
+    run: ({ title, body, tags = [] }) => {
+      made += 1;
+      const id = `note-${made}`;
+      notes.set(id, { id, title, body, tags });
+      return json({ id });
+    },
+  };
+};
 
 const notesDelete = (notes) => ({
   title: "Delete a note",
