@@ -318,12 +318,47 @@ async function callCatalogTool(
   approve: (message: string) => Promise<Exclude<CallApproval, null>>,
   upstream: McpCallOptions,
 ): Promise<CallToolResult> {
+  const record: CallRecorder = (at, result, latencyMs = 0) =>
+    recordCallDecision(session, caller, call, at, { ...result, needsApproval: at.needsApproval }, latencyMs);
+  const cleared = await clearCall(session, call, approve, record);
+  if ("answer" in cleared) return cleared.answer;
+  const { approval } = cleared;
+  const { result, failure, latencyMs } = await callUpstream(session, caller, call, cleared.tool, upstream);
+  const decision = await record(
+    cleared.at,
+    result.isError ? { outcome: "error", reason: errorTextOf(result), failure, approval } : { outcome: "ok", reason: null, approval },
+    latencyMs,
+  );
+  await appendMessage(getDb(), session.conversationId, {
+    role: "tool",
+    content: "",
+    details: {
+      gatewayCall: { tool: call.name, via: call.via, arguments: call.args, result, latencyMs, actor: actorOf(caller.principal), decisionId: decision.id },
+    },
+  });
+  return result;
+}
+
+type CallAt = Awaited<ReturnType<typeof checkNow>>["at"];
+
+/** Records a call's decision against the catalog as it was checked. */
+type CallRecorder = (at: CallAt, result: Omit<CallDecisionResult, "needsApproval">, latencyMs?: number) => ReturnType<typeof recordCallDecision>;
+
+/**
+ * The checks before a call reaches its server, each refusal recorded: the tool's visibility, its
+ * arguments, the user's approval, then both again. Ends in the answer the model reads, or in the
+ * tool to call.
+ */
+async function clearCall(
+  session: GatewaySession,
+  call: GatewayCall,
+  approve: (message: string) => Promise<Exclude<CallApproval, null>>,
+  record: CallRecorder,
+): Promise<{ answer: CallToolResult } | { tool: GatewayTool; approval: CallApproval; at: CallAt }> {
   const { name, args } = call;
   let checked = await checkNow(session, name);
-  const record = (result: Omit<CallDecisionResult, "needsApproval">, latencyMs = 0) =>
-    recordCallDecision(session, caller, call, checked.at, { ...result, needsApproval: checked.at.needsApproval }, latencyMs);
   const refusal = async (refused: Extract<CallCheck, { allowed: false }>, approval: CallApproval) => {
-    await record({ outcome: "refused", reason: refused.reason, approval });
+    await record(checked.at, { outcome: "refused", reason: refused.reason, approval });
     return refused.refusal === "unavailable"
       ? new McpError(ErrorCode.InvalidParams, unavailableToolMessage(name))
       : new McpError(ErrorCode.InvalidRequest, refused.reason);
@@ -332,18 +367,18 @@ async function callCatalogTool(
   // Arguments the tool's stored schema refuses never reach its server, nor the user's approval: the model reads why, and corrects them.
   const refuseArguments = async (tool: GatewayTool, approval: CallApproval) => {
     const invalid = toolArgumentsProblem(tool, args);
-    if (invalid !== undefined) await record({ outcome: "refused", reason: invalid, approval });
+    if (invalid !== undefined) await record(checked.at, { outcome: "refused", reason: invalid, approval });
     return invalid;
   };
   const invalidArguments = await refuseArguments(checked.check.tool, null);
-  if (invalidArguments !== undefined) return textResult(invalidArguments, true);
+  if (invalidArguments !== undefined) return { answer: textResult(invalidArguments, true) };
   let approval: CallApproval = null;
   if (checked.check.needsApproval) {
     approval = await approve(`Agent "${session.turn.agent}" wants to call ${name} with these arguments:\n${JSON.stringify(args, null, 2)}\nAllow this call?`);
     if (approval !== "accepted") {
       const reason = approvalRefusal(name, session.turn.agent, approval);
-      await record({ outcome: "refused", reason, approval });
-      return textResult(reason, true);
+      await record(checked.at, { outcome: "refused", reason, approval });
+      return { answer: textResult(reason, true) };
     }
     // The user may take minutes to answer: the call is checked again against the catalog as it is then.
     checked = await checkNow(session, name);
@@ -353,17 +388,22 @@ async function callCatalogTool(
   if (approval !== null) {
     // Its definition may have changed while the user was asked.
     const invalid = await refuseArguments(tool, approval);
-    if (invalid !== undefined) return textResult(invalid, true);
+    if (invalid !== undefined) return { answer: textResult(invalid, true) };
   }
+  return { tool, approval, at: checked.at };
+}
+
+/** Calls the tool's server: its answer, limited and checked against the tool's output schema, or what went wrong. */
+async function callUpstream(session: GatewaySession, caller: Caller, call: GatewayCall, tool: GatewayTool, upstream: McpCallOptions) {
   const started = performance.now();
   let result: CallToolResult;
   let failure: CallDecisionResult["failure"] = "upstream";
   try {
     const answer = limitMcpResult(
       checkOutputSchema(
-        name,
+        call.name,
         tool.meta.outputSchema,
-        await callMcpToolForModel(getDb(), session.catalogId, tool.sourceRef, tool.meta.mcpName, args, {
+        await callMcpToolForModel(getDb(), session.catalogId, tool.sourceRef, tool.meta.mcpName, call.args, {
           upstreamDetails: caller.access === "admin",
           ...upstream,
         }),
@@ -382,17 +422,7 @@ async function callCatalogTool(
     result = textResult(message, true);
     failure = callFailure(error, upstream.signal?.aborted === true);
   }
-  const latencyMs = Math.round(performance.now() - started);
-  const decision = await record(
-    result.isError ? { outcome: "error", reason: errorTextOf(result), failure, approval } : { outcome: "ok", reason: null, approval },
-    latencyMs,
-  );
-  await appendMessage(getDb(), session.conversationId, {
-    role: "tool",
-    content: "",
-    details: { gatewayCall: { tool: name, via: call.via, arguments: args, result, latencyMs, actor: actorOf(caller.principal), decisionId: decision.id } },
-  });
-  return result;
+  return { result, failure, latencyMs: Math.round(performance.now() - started) };
 }
 
 /** An error result's text as the model read it, its start only: the conversation's message keeps it whole. */
