@@ -1,14 +1,15 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { actionPrincipal, authorizeCatalogAction, enforceRateLimit, requireTeamAccess } from "@/app/_services/access";
+import { actionPrincipal, authorizeCatalogAction, enforceRateLimit, requireCatalogAccess, requireTeamAccess } from "@/app/_services/access";
+import { cloneCatalogFor } from "@/app/_services/catalog-code";
 import { removeCatalog, syncLocalSources } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { createCatalog, updateCatalog } from "@/db/queries/catalogs";
 import { DEFAULT_TEAM } from "@/db/queries/teams";
 import { runAction } from "@/lib/action-result";
 import { actorOf } from "@/lib/auth/policy";
-import { createCatalogBody, updateCatalogBody } from "@/lib/api-schemas";
+import { cloneBody, createCatalogBody, updateCatalogBody } from "@/lib/api-schemas";
 import { parseWith } from "@/lib/http";
 
 export async function createCatalogAction(input: unknown) {
@@ -41,5 +42,17 @@ export async function deleteCatalogAction(id: string) {
     await removeCatalog(getDb(), id);
     revalidatePath("/");
     return { id };
+  });
+}
+
+/** Clones a catalog into a team the person is admin of, as POST …/clone does. */
+export async function cloneCatalogAction(id: string, input: unknown) {
+  return runAction(async () => {
+    const principal = await actionPrincipal();
+    await requireCatalogAccess(principal, id, "read");
+    await enforceRateLimit(principal, "write");
+    const catalog = await cloneCatalogFor(getDb(), id, parseWith(cloneBody, input), { principal, actor: actorOf(principal) });
+    revalidatePath("/");
+    return catalog;
   });
 }

@@ -8,6 +8,7 @@ import type { AgentFormState } from "./agent-draft";
 import type { KnownNames } from "./agent-form";
 import { FieldErrors, groupProblems } from "./field-errors";
 import { WarningList } from "./warning-list";
+import { RowOrderButtons } from "./row-order-buttons";
 
 /** An agent's permission rules, in order: each with its warnings (a pattern naming nothing) and problems. */
 export function AgentPermissions({
@@ -106,15 +107,7 @@ function PermissionRow({
         </select>
       </td>
       <td className="row" style={{ justifyContent: "flex-end" }}>
-        <button type="button" className="small-button" onClick={() => onMove(-1)} disabled={index === 0} aria-label="Move up">
-          ↑
-        </button>
-        <button type="button" className="small-button" onClick={() => onMove(1)} disabled={index === count - 1} aria-label="Move down">
-          ↓
-        </button>
-        <button type="button" className="small-button danger" onClick={onRemove}>
-          Remove
-        </button>
+        <RowOrderButtons index={index} count={count} onMove={onMove} onRemove={onRemove} />
       </td>
     </tr>
   );

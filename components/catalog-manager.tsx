@@ -8,6 +8,7 @@ import { createCatalogAction, deleteCatalogAction, updateCatalogAction } from "@
 import type { CatalogSummary } from "@/db/queries/catalogs";
 import type { TeamRole } from "@/lib/auth/policy";
 import { catalogWarnings } from "@/lib/warnings";
+import { CatalogCloneForm } from "./catalog-clone-form";
 import { ConfirmButton } from "./confirm-button";
 import { SaveFailure, useSaveAction, useUnsavedChangesWarning } from "./save-state";
 import { WarningList } from "./warning-list";
@@ -20,6 +21,8 @@ export interface TeamChoice {
 
 export function CatalogManager({ catalogs, teams }: { catalogs: CatalogSummary[]; teams: TeamChoice[] }) {
   const writable = teams.filter((team) => team.role !== "viewer");
+  // A catalog may be cloned into any team the person is admin of.
+  const cloneTeams = teams.filter((team) => team.role === "admin");
   const roleIn = new Map(teams.map((team) => [team.id, team.role]));
   return (
     <div className="stack">
@@ -40,7 +43,7 @@ export function CatalogManager({ catalogs, teams }: { catalogs: CatalogSummary[]
       ) : (
         <div className="cards" data-testid="catalog-list">
           {catalogs.map((catalog) => (
-            <CatalogCard key={catalog.id} catalog={catalog} role={roleIn.get(catalog.teamId) ?? "viewer"} />
+            <CatalogCard key={catalog.id} catalog={catalog} role={roleIn.get(catalog.teamId) ?? "viewer"} cloneTeams={cloneTeams} />
           ))}
         </div>
       )}
@@ -109,11 +112,12 @@ function CreateCatalogForm({ teams }: { teams: TeamChoice[] }) {
   );
 }
 
-function CatalogCard({ catalog, role }: { catalog: CatalogSummary; role: TeamRole }) {
+function CatalogCard({ catalog, role, cloneTeams }: { catalog: CatalogSummary; role: TeamRole; cloneTeams: TeamChoice[] }) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-  const { pending, failure, save } = useSaveAction();
+  const [cloning, setCloning] = useState(false);
+  // Held by the card, not the form, so a refused rename is still shown when the form is opened again.
+  const rename = useSaveAction();
   const deletion = useSaveAction();
   const remove = () =>
     deletion.save(
@@ -126,83 +130,122 @@ function CatalogCard({ catalog, role }: { catalog: CatalogSummary; role: TeamRol
     );
   return (
     <div className="card" data-testid={`catalog-${catalog.id}`}>
-      {editing ? (
-        <form
-          ref={form}
-          className="stack"
-          onSubmit={(event) => {
-            event.preventDefault();
-            const data = new FormData(event.currentTarget);
-            save(
-              () => updateCatalogAction(catalog.id, { name: String(data.get("name")), description: String(data.get("description")) }),
-              () => {
-                toast.success("Catalog renamed");
-                setEditing(false);
-                router.refresh();
-              },
-            );
-          }}
-          onKeyDown={(event) => event.key === "Escape" && setEditing(false)}
-        >
-          {/* biome-ignore lint/a11y/noAutofocus: the form opens in place of the name when the user asks to rename: the focus goes where they are about to type */}
-          <input name="name" defaultValue={catalog.name} aria-label="Catalog name" autoFocus required maxLength={80} />
-          <input name="description" defaultValue={catalog.description} aria-label="Catalog description" maxLength={2000} />
-          <SaveFailure failure={failure} what={`"${catalog.name}"`} onRetry={() => form.current?.requestSubmit()} pending={pending} />
-          <div className="row end">
-            <button type="button" className="ghost" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-            <button type="submit" className="primary" disabled={pending}>
-              Save
-            </button>
-          </div>
-        </form>
+      {cloning ? (
+        <CatalogCloneForm catalog={catalog} teams={cloneTeams} onCancel={() => setCloning(false)} />
+      ) : editing ? (
+        <CatalogRenameForm catalog={catalog} rename={rename} onClose={() => setEditing(false)} />
       ) : (
-        <>
-          <div className="spread">
-            <Link className="title" href={`/catalogs/${catalog.id}/tools`}>
-              {catalog.name}
-            </Link>
-            <span className="row">
-              <span className="badge" title="Owning team">
-                {catalog.teamId}
-              </span>
-              <code className="faint">{catalog.id}</code>
-            </span>
-          </div>
-          <p className="muted small">{catalog.description || "No description."}</p>
-          <WarningList warnings={catalogWarnings(catalog)} testId={`catalog-warnings-${catalog.id}`} />
-          <div className="row">
-            <span className="stat">
-              <b>{catalog.toolCount}</b> tools
-            </span>
-            <span className="stat">
-              <b>{catalog.enabledCount}</b> enabled
-            </span>
-            <span className="stat">
-              rev <b>{catalog.revision}</b>
-            </span>
-          </div>
-          <div className="row end">
-            {role !== "viewer" && (
-              <button type="button" className="small-button" onClick={() => setEditing(true)}>
-                Rename
-              </button>
-            )}
-            {role === "admin" && (
-              <ConfirmButton
-                label="Delete"
-                className="danger small-button"
-                testId={`delete-catalog-${catalog.id}`}
-                title={`Delete "${catalog.name}"?`}
-                body={<>This deletes its {catalog.toolCount} tools and their history. It cannot be undone.</>}
-                confirmLabel="Delete catalog"
-                onConfirm={remove}
-              />
-            )}
-          </div>
-        </>
+        <CatalogCardView
+          catalog={catalog}
+          role={role}
+          mayClone={cloneTeams.length > 0}
+          onClone={() => setCloning(true)}
+          onRename={() => setEditing(true)}
+          onDelete={remove}
+        />
       )}
     </div>
+  );
+}
+
+function CatalogRenameForm({ catalog, rename, onClose }: { catalog: CatalogSummary; rename: ReturnType<typeof useSaveAction>; onClose: () => void }) {
+  const router = useRouter();
+  const form = useRef<HTMLFormElement>(null);
+  const { pending, failure, save } = rename;
+  return (
+    <form
+      ref={form}
+      className="stack"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const data = new FormData(event.currentTarget);
+        save(
+          () => updateCatalogAction(catalog.id, { name: String(data.get("name")), description: String(data.get("description")) }),
+          () => {
+            toast.success("Catalog renamed");
+            onClose();
+            router.refresh();
+          },
+        );
+      }}
+      onKeyDown={(event) => event.key === "Escape" && onClose()}
+    >
+      {/* biome-ignore lint/a11y/noAutofocus: the form opens in place of the name when the user asks to rename: the focus goes where they are about to type */}
+      <input name="name" defaultValue={catalog.name} aria-label="Catalog name" autoFocus required maxLength={80} />
+      <input name="description" defaultValue={catalog.description} aria-label="Catalog description" maxLength={2000} />
+      <SaveFailure failure={failure} what={`"${catalog.name}"`} onRetry={() => form.current?.requestSubmit()} pending={pending} />
+      <div className="row end">
+        <button type="button" className="ghost" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={pending}>
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}
+
+interface CardViewProps {
+  catalog: CatalogSummary;
+  role: TeamRole;
+  mayClone: boolean;
+  onClone: () => void;
+  onRename: () => void;
+  onDelete: () => void;
+}
+
+/** The catalog at a glance, and the actions the person's role allows. */
+function CatalogCardView({ catalog, role, mayClone, onClone, onRename, onDelete }: CardViewProps) {
+  return (
+    <>
+      <div className="spread">
+        <Link className="title" href={`/catalogs/${catalog.id}/tools`}>
+          {catalog.name}
+        </Link>
+        <span className="row">
+          <span className="badge" title="Owning team">
+            {catalog.teamId}
+          </span>
+          <code className="faint">{catalog.id}</code>
+        </span>
+      </div>
+      <p className="muted small">{catalog.description || "No description."}</p>
+      <WarningList warnings={catalogWarnings(catalog)} testId={`catalog-warnings-${catalog.id}`} />
+      <div className="row">
+        <span className="stat">
+          <b>{catalog.toolCount}</b> tools
+        </span>
+        <span className="stat">
+          <b>{catalog.enabledCount}</b> enabled
+        </span>
+        <span className="stat">
+          rev <b>{catalog.revision}</b>
+        </span>
+      </div>
+      <div className="row end">
+        {mayClone && (
+          <button type="button" className="small-button" onClick={onClone} data-testid={`clone-catalog-${catalog.id}`}>
+            Clone
+          </button>
+        )}
+        {role !== "viewer" && (
+          <button type="button" className="small-button" onClick={onRename}>
+            Rename
+          </button>
+        )}
+        {role === "admin" && (
+          <ConfirmButton
+            label="Delete"
+            className="danger small-button"
+            testId={`delete-catalog-${catalog.id}`}
+            title={`Delete "${catalog.name}"?`}
+            body={<>This deletes its {catalog.toolCount} tools and their history. It cannot be undone.</>}
+            confirmLabel="Delete catalog"
+            onConfirm={onDelete}
+          />
+        )}
+      </div>
+    </>
   );
 }

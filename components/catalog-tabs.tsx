@@ -12,7 +12,9 @@ const SECTIONS = [
   { path: "simulator", label: "Simulator" },
   { path: "playground", label: "Playground" },
   { path: "decisions", label: "Decisions" },
+  { path: "usage", label: "Usage" },
   { path: "evaluate", label: "Evaluate" },
+  { path: "code", label: "Code" },
 ] as const;
 
 export function CatalogTabs({ catalogId }: { catalogId: string }) {

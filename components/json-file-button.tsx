@@ -3,8 +3,9 @@
 import { type PropsWithChildren, useRef } from "react";
 
 /**
- * A button that opens the file picker for one JSON file (a real button, so the keyboard reaches
- * it); the hidden input clears itself once it hands the file on, so the same file can be picked again.
+ * A button that opens the file picker for one JSON file (or what `accept` names; a real button, so
+ * the keyboard reaches it); the hidden input clears itself once it hands the file on, so the same
+ * file can be picked again.
  */
 export function JsonFileButton({
   children,
@@ -12,11 +13,13 @@ export function JsonFileButton({
   disabled,
   inputTestId,
   buttonTestId,
+  accept = "application/json,.json",
 }: PropsWithChildren<{
   onFile: (file: File) => void;
   disabled?: boolean;
   inputTestId: string;
   buttonTestId?: string;
+  accept?: string;
 }>) {
   const input = useRef<HTMLInputElement>(null);
   return (
@@ -24,7 +27,7 @@ export function JsonFileButton({
       <input
         ref={input}
         type="file"
-        accept="application/json,.json"
+        accept={accept}
         hidden
         data-testid={inputTestId}
         onChange={(event) => {

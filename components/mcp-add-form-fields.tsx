@@ -8,24 +8,48 @@ interface FieldsProps {
   problems: FieldError[];
 }
 
+/** One line of the form (name, command, URL): its label with a hint, the input, and the problems the server found in it. */
+export function McpTextField({
+  field,
+  label,
+  hint,
+  placeholder,
+  register,
+  problems,
+}: FieldsProps & { field: "name" | "command" | "url"; label: string; hint: string; placeholder: string }) {
+  const id = `mcp-${field}`;
+  return (
+    <>
+      <label htmlFor={id}>
+        {label} <span className="hint">{hint}</span>
+      </label>
+      <input
+        id={id}
+        {...register(field)}
+        className="mono"
+        placeholder={placeholder}
+        spellCheck={false}
+        data-testid={id}
+        {...invalidProps(id, errorsUnder(problems, field))}
+      />
+      <FieldErrors problems={errorsUnder(problems, field)} testId={`mcp-errors-${field}`} fieldId={id} />
+    </>
+  );
+}
+
 /** What a stdio server runs: its command, arguments (plain and secret) and environment. */
 export function McpStdioFields({ register, problems }: FieldsProps) {
   return (
     <>
       <div className="field">
-        <label htmlFor="mcp-command">
-          Command <span className="hint">the program only, e.g. node or npx; run from the app&apos;s working directory</span>
-        </label>
-        <input
-          id="mcp-command"
-          {...register("command")}
-          className="mono"
+        <McpTextField
+          field="command"
+          label="Command"
+          hint="the program only, e.g. node or npx; run from the app's working directory"
           placeholder="node"
-          spellCheck={false}
-          data-testid="mcp-command"
-          {...invalidProps("mcp-command", errorsUnder(problems, "command"))}
+          register={register}
+          problems={problems}
         />
-        <FieldErrors problems={errorsUnder(problems, "command")} testId="mcp-errors-command" fieldId="mcp-command" />
       </div>
       <div className="grid-2">
         <div className="field">
@@ -89,19 +113,14 @@ export function McpHttpFields({ register, problems }: FieldsProps) {
   return (
     <>
       <div className="field">
-        <label htmlFor="mcp-url">
-          URL <span className="hint">the Streamable HTTP endpoint, http:// or https://</span>
-        </label>
-        <input
-          id="mcp-url"
-          {...register("url")}
-          className="mono"
+        <McpTextField
+          field="url"
+          label="URL"
+          hint="the Streamable HTTP endpoint, http:// or https://"
           placeholder="https://example.com/mcp"
-          spellCheck={false}
-          data-testid="mcp-url"
-          {...invalidProps("mcp-url", errorsUnder(problems, "url"))}
+          register={register}
+          problems={problems}
         />
-        <FieldErrors problems={errorsUnder(problems, "url")} testId="mcp-errors-url" fieldId="mcp-url" />
       </div>
       <div className="field">
         <label htmlFor="mcp-headers">

@@ -9,9 +9,9 @@ import { toast } from "sonner";
 import { addMcpServerAction } from "@/app/catalogs/[catalog]/sources/actions";
 import type { McpServerConfig } from "@/lib/sources/mcp/config";
 import type { FieldError } from "@/lib/tools/validate";
-import { FieldErrors, errorsUnder, invalidProps } from "./field-errors";
+import { FieldErrors, errorsUnder } from "./field-errors";
 import { blankMcpAddForm, formProblems, type McpAddFormValues, mcpAddFormSchema, type Transport } from "./mcp-add-form-schema";
-import { McpHttpFields, McpStdioFields } from "./mcp-add-form-fields";
+import { McpHttpFields, McpStdioFields, McpTextField } from "./mcp-add-form-fields";
 import { McpAddWaiting } from "./mcp-add-waiting";
 import { mcpServersKey } from "./mcp-server-row";
 
@@ -93,19 +93,7 @@ function NameAndTransport({
   return (
     <div className="row" style={{ alignItems: "flex-start" }}>
       <div className="field" style={{ flex: 1 }}>
-        <label htmlFor="mcp-name">
-          Name <span className="hint">lowercase; prefixes its tools: name__tool</span>
-        </label>
-        <input
-          id="mcp-name"
-          {...register("name")}
-          className="mono"
-          placeholder="notes"
-          spellCheck={false}
-          data-testid="mcp-name"
-          {...invalidProps("mcp-name", errorsUnder(problems, "name"))}
-        />
-        <FieldErrors problems={errorsUnder(problems, "name")} testId="mcp-errors-name" fieldId="mcp-name" />
+        <McpTextField field="name" label="Name" hint="lowercase; prefixes its tools: name__tool" placeholder="notes" register={register} problems={problems} />
       </div>
       <div className="field">
         <label htmlFor="mcp-transport">Transport</label>

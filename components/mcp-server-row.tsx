@@ -8,6 +8,7 @@ import { deleteMcpServerAction, syncMcpServerAction } from "@/app/catalogs/[cata
 import type { McpServerView } from "@/db/queries/mcp-servers";
 import { useCan } from "./catalog-access";
 import { ConfirmButton } from "./confirm-button";
+import { McpHealthRow } from "./mcp-health-strip";
 import { RelativeTime } from "./relative-time";
 
 /** The query of the catalog's servers, which the Sources page polls. */
@@ -15,37 +16,8 @@ export const mcpServersKey = (catalogId: string) => ["mcp-servers", catalogId] a
 
 const STATUS_CLASS: Record<McpServerView["status"], string> = { connected: "ok", error: "off", never: "", starting: "warn" };
 
-/** One MCP server of the Sources page: its configuration, status, tools, and (for admins) sync and delete. */
+/** One MCP server of the Sources page: its configuration, status, tools, its last changes of health, and (for admins) sync and delete. */
 export function McpServerRow({ catalogId, server, now }: { catalogId: string; server: McpServerView; now: number }) {
-  const router = useRouter();
-  const queryClient = useQueryClient();
-  const settle = () => {
-    void queryClient.invalidateQueries({ queryKey: mcpServersKey(catalogId) });
-    router.refresh();
-  };
-  const sync = useMutation({
-    mutationFn: async () => {
-      const result = await syncMcpServerAction(catalogId, server.name);
-      if (!result.ok) throw new Error(result.error.message);
-      return result.data;
-    },
-    onSuccess: ({ sync: outcome, server: after }) => {
-      queryClient.setQueryData<McpServerView[]>(mcpServersKey(catalogId), (list) => list?.map((item) => (item.name === after.name ? after : item)));
-      if (outcome.error) toast.error(`Could not sync ${server.name}`, { description: outcome.error, duration: 10_000 });
-      else toast.success(`Synced ${server.name}: ${syncCounts(outcome)}`);
-    },
-    onError: (error) => toast.error(`Could not sync ${server.name}`, { description: error.message }),
-    onSettled: settle,
-  });
-  const remove = useMutation({
-    mutationFn: async () => {
-      const result = await deleteMcpServerAction(catalogId, server.name);
-      if (!result.ok) throw new Error(result.error.message);
-    },
-    onSuccess: () => toast.success(`Deleted MCP server ${server.name}`),
-    onError: (error) => toast.error(error.message),
-    onSettled: settle,
-  });
   const isAdmin = useCan("admin");
   const config = server.config;
   const toolsHref = `/catalogs/${catalogId}/tools?source=mcp&q=${encodeURIComponent(`${server.name}__`)}`;
@@ -91,56 +63,93 @@ export function McpServerRow({ catalogId, server, now }: { catalogId: string; se
             <span className="faint">unknown</span>
           )}
         </td>
-        <td>
-          {isAdmin && (
-            <div className="row" style={{ justifyContent: "flex-end", flexWrap: "nowrap" }}>
-              <button
-                type="button"
-                className="small-button"
-                onClick={() => sync.mutate()}
-                disabled={sync.isPending || remove.isPending}
-                data-testid={`mcp-sync-${server.name}`}
-              >
-                {sync.isPending ? "Syncing…" : "Sync"}
-              </button>
-              <ConfirmButton
-                label={remove.isPending ? "Deleting…" : "Delete"}
-                className="danger small-button"
-                title={`Delete MCP server ${server.name}?`}
-                body="Its connection is closed and its tools leave the catalog; their audit history stays."
-                confirmLabel="Delete server"
-                onConfirm={() => remove.mutate()}
-                testId={`mcp-delete-${server.name}`}
-              />
-            </div>
-          )}
+        <td>{isAdmin && <McpServerActions catalogId={catalogId} server={server} />}</td>
+      </tr>
+      <McpServerNotice server={server} now={now} />
+      <McpHealthRow name={server.name} changes={server.health} now={now} />
+    </>
+  );
+}
+
+/** A team admin's Sync and Delete of one server. */
+function McpServerActions({ catalogId, server }: { catalogId: string; server: McpServerView }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const settle = () => {
+    void queryClient.invalidateQueries({ queryKey: mcpServersKey(catalogId) });
+    router.refresh();
+  };
+  const sync = useMutation({
+    mutationFn: async () => {
+      const result = await syncMcpServerAction(catalogId, server.name);
+      if (!result.ok) throw new Error(result.error.message);
+      return result.data;
+    },
+    onSuccess: ({ sync: outcome, server: after }) => {
+      queryClient.setQueryData<McpServerView[]>(mcpServersKey(catalogId), (list) => list?.map((item) => (item.name === after.name ? after : item)));
+      if (outcome.error) toast.error(`Could not sync ${server.name}`, { description: outcome.error, duration: 10_000 });
+      else toast.success(`Synced ${server.name}: ${syncCounts(outcome)}`);
+    },
+    onError: (error) => toast.error(`Could not sync ${server.name}`, { description: error.message }),
+    onSettled: settle,
+  });
+  const remove = useMutation({
+    mutationFn: async () => {
+      const result = await deleteMcpServerAction(catalogId, server.name);
+      if (!result.ok) throw new Error(result.error.message);
+    },
+    onSuccess: () => toast.success(`Deleted MCP server ${server.name}`),
+    onError: (error) => toast.error(error.message),
+    onSettled: settle,
+  });
+  return (
+    <div className="row" style={{ justifyContent: "flex-end", flexWrap: "nowrap" }}>
+      <button
+        type="button"
+        className="small-button"
+        onClick={() => sync.mutate()}
+        disabled={sync.isPending || remove.isPending}
+        data-testid={`mcp-sync-${server.name}`}
+      >
+        {sync.isPending ? "Syncing…" : "Sync"}
+      </button>
+      <ConfirmButton
+        label={remove.isPending ? "Deleting…" : "Delete"}
+        className="danger small-button"
+        title={`Delete MCP server ${server.name}?`}
+        body="Its connection is closed and its tools leave the catalog; their audit history stays."
+        confirmLabel="Delete server"
+        onConfirm={() => remove.mutate()}
+        testId={`mcp-delete-${server.name}`}
+      />
+    </div>
+  );
+}
+
+/** What the server's connection waits for while it starts, or its last error (or warning). */
+function McpServerNotice({ server, now }: { server: McpServerView; now: number }) {
+  if (server.starting) {
+    return (
+      <tr className="sources-error-row">
+        <td colSpan={7}>
+          <div className="sources-warn-box small" role="status" data-testid={`mcp-starting-${server.name}`}>
+            <b>Starting</b> (<RelativeTime iso={server.starting.since} now={now} />
+            ): <span className="sources-pre">{server.starting.message}</span>
+          </div>
         </td>
       </tr>
-      {server.starting ? (
-        <tr className="sources-error-row">
-          <td colSpan={7}>
-            <div className="sources-warn-box small" role="status" data-testid={`mcp-starting-${server.name}`}>
-              <b>Starting</b> (<RelativeTime iso={server.starting.since} now={now} />
-              ): <span className="sources-pre">{server.starting.message}</span>
-            </div>
-          </td>
-        </tr>
-      ) : (
-        server.lastError && (
-          <tr className="sources-error-row">
-            <td colSpan={7}>
-              <div
-                className={server.status === "error" ? "error-box small" : "sources-warn-box small"}
-                role={server.status === "error" ? "alert" : undefined}
-                data-testid={`mcp-error-${server.name}`}
-              >
-                <b>{server.status === "error" ? "Error" : "Warning"}:</b> <span className="sources-pre">{server.lastError}</span>
-              </div>
-            </td>
-          </tr>
-        )
-      )}
-    </>
+    );
+  }
+  if (!server.lastError) return null;
+  const failed = server.status === "error";
+  return (
+    <tr className="sources-error-row">
+      <td colSpan={7}>
+        <div className={failed ? "error-box small" : "sources-warn-box small"} role={failed ? "alert" : undefined} data-testid={`mcp-error-${server.name}`}>
+          <b>{failed ? "Error" : "Warning"}:</b> <span className="sources-pre">{server.lastError}</span>
+        </div>
+      </td>
+    </tr>
   );
 }
 

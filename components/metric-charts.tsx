@@ -130,3 +130,54 @@ export function MetricTrend({ points, setName }: { points: readonly TrendPoint[]
     </figure>
   );
 }
+
+export interface Bar {
+  label: string;
+  value: number;
+  /** A share of the value drawn over its bar in the warning colour, e.g. the errors among the calls. */
+  part?: number;
+  /** The value as written beside its bar. */
+  text: string;
+}
+
+const LABEL_CHARS = 30;
+
+/** Horizontal bars scaled to the largest value, each with its label and value; the same drawing as MetricBars for any figures. */
+export function BarChart({ title, bars, testId }: { title: string; bars: readonly Bar[]; testId: string }) {
+  const titleId = useId();
+  const rowHeight = 24;
+  const labelWidth = 210;
+  const barWidth = 260;
+  const max = Math.max(0, ...bars.map((bar) => bar.value));
+  const scale = (value: number) => (max > 0 ? (Math.max(0, value) / max) * barWidth : 0);
+  return (
+    <svg
+      role="img"
+      aria-labelledby={titleId}
+      viewBox={`0 0 ${labelWidth + barWidth + 90} ${Math.max(1, bars.length) * rowHeight}`}
+      width="100%"
+      style={{ maxWidth: 600 }}
+      data-testid={testId}
+    >
+      <title id={titleId}>{`${title}: ${bars.map((bar) => `${bar.label} ${bar.text}`).join(", ")}`}</title>
+      {bars.map((bar, index) => {
+        const y = index * rowHeight;
+        const label = bar.label.length > LABEL_CHARS ? `${bar.label.slice(0, LABEL_CHARS - 1)}…` : bar.label;
+        return (
+          <g key={bar.label} data-testid={`${testId}-bar`}>
+            <text x={0} y={y + 16} fontSize={12} fill="var(--ink)">
+              <title>{bar.label}</title>
+              {label}
+            </text>
+            <rect x={labelWidth} y={y + 5} width={barWidth} height={14} rx={3} fill="var(--line)" />
+            <rect x={labelWidth} y={y + 5} width={scale(bar.value)} height={14} rx={3} fill={STYLES["recall@1"].color} />
+            {bar.part !== undefined && bar.part > 0 && <rect x={labelWidth} y={y + 5} width={scale(bar.part)} height={14} rx={3} fill="var(--danger)" />}
+            <text x={labelWidth + barWidth + 8} y={y + 16} fontSize={12} fill="var(--ink)">
+              {bar.text}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}

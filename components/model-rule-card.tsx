@@ -7,6 +7,7 @@ import { FieldErrors, groupProblems } from "./field-errors";
 import { LabelledInput } from "./labelled-input";
 import type { ModelRuleDraft } from "./rule-drafts";
 import { WarningList } from "./warning-list";
+import { RowOrderButtons } from "./row-order-buttons";
 
 /** A model rule's four lists, as the editor shows them. */
 const RULE_LISTS: { field: "include" | "exclude" | "enable" | "disable"; label: string; placeholder: string; list?: string }[] = [
@@ -46,15 +47,7 @@ export function ModelRuleCard({
       <div className="row">
         <span className="badge">#{index + 1}</span>
         <input aria-label="Rule name" {...register(`modelRules.${index}.name`)} style={{ flex: 1 }} {...invalid("name")} />
-        <button type="button" className="small-button" onClick={() => onMove(-1)} disabled={index === 0} aria-label="Move up">
-          ↑
-        </button>
-        <button type="button" className="small-button" onClick={() => onMove(1)} disabled={index === count - 1} aria-label="Move down">
-          ↓
-        </button>
-        <button type="button" className="small-button danger" onClick={onRemove}>
-          Remove
-        </button>
+        <RowOrderButtons index={index} count={count} onMove={onMove} onRemove={onRemove} />
       </div>
       <div className="grid-2">
         {RULE_LISTS.map(({ field, label, placeholder, list }) => (

@@ -65,27 +65,7 @@ function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["k
   const chosen = kind === "preselect" ? "selected" : kind === "call" ? "let through" : "found";
   return (
     <div className="stack" data-testid="replay-result">
-      <div className="row small">
-        <span className="badge">
-          revision {before.revision} → {after.revision}
-        </span>
-        {kind !== "call" && (
-          <>
-            <span className="badge" data-testid="replay-used-selector">
-              selector: {after.selector ?? "none (exact)"}
-            </span>
-            <span className="badge">
-              path: {before.path} → {after.path}
-            </span>
-          </>
-        )}
-        {after.fallback && (
-          <span className="badge warn" title={after.fallback.cause}>
-            fell back from {after.fallback.from}
-          </span>
-        )}
-        <span className="muted">{after.latencyMs.toFixed(1)} ms</span>
-      </div>
+      <ReplayBadges result={result} kind={kind} />
 
       {before.call && after.call && diff.call && <CallReplayVerdict before={before.call} after={after.call} diff={diff.call} />}
 
@@ -101,21 +81,7 @@ function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["k
             <DiffList testId="diff-removed" title={`Removed: ${chosen} before, not now`} names={diff.removed} tone="removed" />
           </div>
           <div className="stack">
-            <div data-testid="diff-rejected">
-              <h3>Newly rejected ({diff.rejected.length})</h3>
-              {diff.rejected.length === 0 ? (
-                <p className="faint small">None.</p>
-              ) : (
-                <ul className="plain-list">
-                  {diff.rejected.map((entry) => (
-                    <li key={entry.name} className="diff-removed" data-testid={`diff-rejected-${entry.name}`}>
-                      <code>{entry.name}</code> — {entry.reason}
-                      {entry.previousReason && <span className="muted small"> (before: {entry.previousReason})</span>}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
+            <RejectedList rejected={diff.rejected} />
             {kind === "preselect" && <ScoreChanges changes={diff.scoreChanges} />}
           </div>
         </div>
@@ -126,44 +92,96 @@ function ReplayResult({ result, kind }: { result: ReplayResponse; kind: Props["k
         <Outcome title={`After (revision ${after.revision})`} names={after.names} testId="replay-after" />
       </div>
 
-      <div data-testid="catalog-changes">
-        <h3>
-          Catalog changes since revision {before.revision} ({catalogChanges.length})
-        </h3>
-        {catalogChanges.length === 0 ? (
-          <p className="faint small">The catalog has not changed since this decision.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="compact">
-              <thead>
-                <tr>
-                  <th>Revision</th>
-                  <th>Change</th>
-                  <th>By</th>
-                  <th>When</th>
+      <CatalogChanges revision={before.revision} changes={catalogChanges} />
+    </div>
+  );
+}
+
+/** The revisions, selector, path and latency of the replay. */
+function ReplayBadges({ result, kind }: { result: ReplayResponse; kind: Props["kind"] }) {
+  const { before, after } = result;
+  return (
+    <div className="row small">
+      <span className="badge">
+        revision {before.revision} → {after.revision}
+      </span>
+      {kind !== "call" && (
+        <>
+          <span className="badge" data-testid="replay-used-selector">
+            selector: {after.selector ?? "none (exact)"}
+          </span>
+          <span className="badge">
+            path: {before.path} → {after.path}
+          </span>
+        </>
+      )}
+      {after.fallback && (
+        <span className="badge warn" title={after.fallback.cause}>
+          fell back from {after.fallback.from}
+        </span>
+      )}
+      <span className="muted">{after.latencyMs.toFixed(1)} ms</span>
+    </div>
+  );
+}
+
+function RejectedList({ rejected }: { rejected: ReplayResponse["diff"]["rejected"] }) {
+  return (
+    <div data-testid="diff-rejected">
+      <h3>Newly rejected ({rejected.length})</h3>
+      {rejected.length === 0 ? (
+        <p className="faint small">None.</p>
+      ) : (
+        <ul className="plain-list">
+          {rejected.map((entry) => (
+            <li key={entry.name} className="diff-removed" data-testid={`diff-rejected-${entry.name}`}>
+              <code>{entry.name}</code> — {entry.reason}
+              {entry.previousReason && <span className="muted small"> (before: {entry.previousReason})</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function CatalogChanges({ revision, changes }: { revision: number; changes: ReplayResponse["catalogChanges"] }) {
+  return (
+    <div data-testid="catalog-changes">
+      <h3>
+        Catalog changes since revision {revision} ({changes.length})
+      </h3>
+      {changes.length === 0 ? (
+        <p className="faint small">The catalog has not changed since this decision.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="compact">
+            <thead>
+              <tr>
+                <th>Revision</th>
+                <th>Change</th>
+                <th>By</th>
+                <th>When</th>
+              </tr>
+            </thead>
+            <tbody>
+              {withContentKeys(changes, (change) => `${change.revision} ${change.subjectKind} ${change.subject} ${change.action}`).map(([key, change]) => (
+                <tr key={key} data-testid={`catalog-change-${change.subject}`}>
+                  <td className="mono small">{change.revision}</td>
+                  <td>
+                    <span className="badge">{change.subjectKind}</span> <code>{change.subject}</code>{" "}
+                    <strong data-testid="change-action">{change.action}</strong>
+                  </td>
+                  <td className="small">{change.actorName}</td>
+                  <td className="small mono">
+                    <LocalTime iso={change.createdAt} />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {withContentKeys(catalogChanges, (change) => `${change.revision} ${change.subjectKind} ${change.subject} ${change.action}`).map(
-                  ([key, change]) => (
-                    <tr key={key} data-testid={`catalog-change-${change.subject}`}>
-                      <td className="mono small">{change.revision}</td>
-                      <td>
-                        <span className="badge">{change.subjectKind}</span> <code>{change.subject}</code>{" "}
-                        <strong data-testid="change-action">{change.action}</strong>
-                      </td>
-                      <td className="small">{change.actorName}</td>
-                      <td className="small mono">
-                        <LocalTime iso={change.createdAt} />
-                      </td>
-                    </tr>
-                  ),
-                )}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </div>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </div>
   );
 }

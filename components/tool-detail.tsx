@@ -22,8 +22,6 @@ import { LocalTime } from "./local-time";
 export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; tool: ToolRecord }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [, startTransition] = useTransition();
-  const toggle = useEnabledToggle(catalogId);
   const canEdit = useCan("write");
   // A restore replaces what the editor shows: it starts again from the restored tool.
   const [editorGeneration, setEditorGeneration] = useState(0);
@@ -39,53 +37,7 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
       <div className="crumbs">
         <Link href={`/catalogs/${catalogId}/tools`}>Tools</Link> / {tool.name}
       </div>
-      <div className="spread panel">
-        <div className="row">
-          <EnabledSwitch tool={tool} onToggle={(enabled) => toggle.mutate({ name: tool.name, enabled })} />
-          <code style={{ fontSize: 15 }} data-testid="tool-name">
-            {tool.name}
-          </code>
-          <span className={`badge ${tool.source}`}>{tool.source}</span>
-          <span className={`badge ${tool.enabled ? "ok" : "off"}`} data-testid="tool-state">
-            {tool.enabled ? "enabled" : "disabled"}
-          </span>
-          {!tool.registered && <span className="badge off">unregistered</span>}
-          {tool.heldBack && (
-            <Link
-              className="badge warn"
-              href={`/catalogs/${catalogId}/tools`}
-              title="Its MCP server's definition waits for an editor's review on the Tools page: no model gets it"
-            >
-              held back
-            </Link>
-          )}
-        </div>
-        {tool.source !== "custom" ? (
-          <span className="muted small">Managed by its {tool.source} source: it can be disabled, not deleted or renamed.</span>
-        ) : canEdit ? (
-          <ConfirmButton
-            label="Delete tool"
-            testId="delete-tool"
-            title={`Delete ${tool.name}?`}
-            body="The tool is removed from the catalog, and from the agents, model rules and definition overrides that name it. Its audit history stays."
-            confirmLabel="Delete tool"
-            onConfirm={() =>
-              startTransition(async () => {
-                const result = await deleteToolAction(catalogId, tool.name);
-                if (!result.ok) return void toast.error(result.error.message);
-                const alsoRemoved = referencesRemoved(result.data.references);
-                toast.success(`Deleted ${tool.name}`, alsoRemoved ? { description: alsoRemoved } : undefined);
-                await queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
-                router.push(`/catalogs/${catalogId}/tools`);
-              })
-            }
-          />
-        ) : (
-          <span className="muted small" data-testid="read-only-note">
-            Your role can read this tool; editors change it.
-          </span>
-        )}
-      </div>
+      <ToolHeader catalogId={catalogId} tool={tool} canEdit={canEdit} />
       {tool.source !== "custom" && <LatestSourceChange catalogId={catalogId} name={tool.name} />}
       <div className="grid-2" style={{ gridTemplateColumns: "minmax(0, 3fr) minmax(0, 2fr)", alignItems: "start" }}>
         {tool.source === "custom" && canEdit ? <ToolEditor key={editorGeneration} catalogId={catalogId} tool={tool} /> : <ReadOnlyDefinition tool={tool} />}
@@ -99,6 +51,63 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
           }}
         />
       </div>
+    </div>
+  );
+}
+
+/** The tool's switch, name and badges, and what the viewer may do to it: delete it, or why not. */
+function ToolHeader({ catalogId, tool, canEdit }: { catalogId: string; tool: ToolRecord; canEdit: boolean }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [, startTransition] = useTransition();
+  const toggle = useEnabledToggle(catalogId);
+  return (
+    <div className="spread panel">
+      <div className="row">
+        <EnabledSwitch tool={tool} onToggle={(enabled) => toggle.mutate({ name: tool.name, enabled })} />
+        <code style={{ fontSize: 15 }} data-testid="tool-name">
+          {tool.name}
+        </code>
+        <span className={`badge ${tool.source}`}>{tool.source}</span>
+        <span className={`badge ${tool.enabled ? "ok" : "off"}`} data-testid="tool-state">
+          {tool.enabled ? "enabled" : "disabled"}
+        </span>
+        {!tool.registered && <span className="badge off">unregistered</span>}
+        {tool.heldBack && (
+          <Link
+            className="badge warn"
+            href={`/catalogs/${catalogId}/tools`}
+            title="Its MCP server's definition waits for an editor's review on the Tools page: no model gets it"
+          >
+            held back
+          </Link>
+        )}
+      </div>
+      {tool.source !== "custom" ? (
+        <span className="muted small">Managed by its {tool.source} source: it can be disabled, not deleted or renamed.</span>
+      ) : canEdit ? (
+        <ConfirmButton
+          label="Delete tool"
+          testId="delete-tool"
+          title={`Delete ${tool.name}?`}
+          body="The tool is removed from the catalog, and from the agents, model rules and definition overrides that name it. Its audit history stays."
+          confirmLabel="Delete tool"
+          onConfirm={() =>
+            startTransition(async () => {
+              const result = await deleteToolAction(catalogId, tool.name);
+              if (!result.ok) return void toast.error(result.error.message);
+              const alsoRemoved = referencesRemoved(result.data.references);
+              toast.success(`Deleted ${tool.name}`, alsoRemoved ? { description: alsoRemoved } : undefined);
+              await queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
+              router.push(`/catalogs/${catalogId}/tools`);
+            })
+          }
+        />
+      ) : (
+        <span className="muted small" data-testid="read-only-note">
+          Your role can read this tool; editors change it.
+        </span>
+      )}
     </div>
   );
 }

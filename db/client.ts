@@ -30,7 +30,7 @@ export type Db = BaseSQLiteDatabase<"async", SqliteRemoteResult, Schema>;
 /** The handle a transaction's callback gets. */
 export type WriteTx = SQLiteTransaction<"async", SqliteRemoteResult, Schema, ExtractTablesWithRelations<Schema>>;
 
-const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 export const POSTGRES_MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations-pg");
 
 /**

@@ -18,6 +18,7 @@ import type { ProviderProfile } from "../lib/rules/providers";
 import type { ImportJobError, ImportProgress } from "../lib/catalogs/import-job";
 import type { ImportResult } from "../lib/catalogs/import-plan";
 import type { McpServerConfig } from "../lib/sources/mcp/config";
+import type { McpHealthState } from "../lib/sources/mcp/health";
 import type { PinnedDefinition } from "../lib/tools/pinning";
 import type { DecisionKind, DecisionPath } from "../lib/selection/types";
 import type { InputSchema, ToolMeta, ToolRequirements, ToolSource } from "../lib/tools/types";
@@ -201,6 +202,30 @@ export const decisions = pgTable(
   (table) => [index("decisions_catalog_created").on(table.catalogId, table.createdAt), index("decisions_conversation").on(table.conversationId)],
 );
 
+export const usageRollups = pgTable(
+  "usage_rollups",
+  {
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    /** The hour's start. */
+    hour: instant("hour").notNull(),
+    tool: text("tool").notNull(),
+    agent: text("agent").notNull(),
+    model: text("model").notNull(),
+    latencyBucket: integer("latency_bucket").notNull(),
+    calls: integer("calls").notNull().default(0),
+    refused: integer("refused").notNull().default(0),
+    timeouts: integer("timeouts").notNull().default(0),
+    upstreamErrors: integer("upstream_errors").notNull().default(0),
+    cancelled: integer("cancelled").notNull().default(0),
+    offered: integer("offered").notNull().default(0),
+    calledWhenOffered: integer("called_when_offered").notNull().default(0),
+    foundBySearch: integer("found_by_search").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.catalogId, table.hour, table.tool, table.agent, table.model, table.latencyBucket] })],
+);
+
 export const evaluations = pgTable(
   "evaluations",
   {
@@ -257,6 +282,20 @@ export const mcpServers = pgTable(
     ...timestamps,
   },
   (table) => [uniqueIndex("mcp_servers_catalog_name").on(table.catalogId, table.name)],
+);
+
+export const mcpHealthChanges = pgTable(
+  "mcp_health_changes",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    state: text("state").$type<McpHealthState>().notNull(),
+    cause: text("cause"),
+    at: instant("at").notNull(),
+  },
+  (table) => [index("mcp_health_changes_server").on(table.serverId, table.id)],
 );
 
 const authTimestamps = {

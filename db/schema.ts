@@ -7,6 +7,7 @@ import type { ProviderProfile } from "../lib/rules/providers";
 import type { ImportJobError, ImportProgress } from "../lib/catalogs/import-job";
 import type { ImportResult } from "../lib/catalogs/import-plan";
 import type { McpServerConfig } from "../lib/sources/mcp/config";
+import type { McpHealthState } from "../lib/sources/mcp/health";
 import type { PinnedDefinition } from "../lib/tools/pinning";
 import type { DecisionKind, DecisionPath } from "../lib/selection/types";
 import type { InputSchema, ToolMeta, ToolRequirements, ToolSource } from "../lib/tools/types";
@@ -208,6 +209,36 @@ export const decisions = sqliteTable(
   (table) => [index("decisions_catalog_created").on(table.catalogId, table.createdAt), index("decisions_conversation").on(table.conversationId)],
 );
 
+/**
+ * Hourly usage per tool, agent and model, added to in the same write as each decision
+ * (db/queries/usage-rollups.ts), so that the Usage page's figures outlive the decisions' retention.
+ * A row per latency bucket (lib/usage/latency-histogram.ts) holds the calls answered in that
+ * bucket: percentiles are read from them; -1 holds what has no latency (offers, finds, refusals).
+ */
+export const usageRollups = sqliteTable(
+  "usage_rollups",
+  {
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    /** The hour's start. */
+    hour: integer("hour", { mode: "timestamp_ms" }).notNull(),
+    tool: text("tool").notNull(),
+    agent: text("agent").notNull(),
+    model: text("model").notNull(),
+    latencyBucket: integer("latency_bucket").notNull(),
+    calls: integer("calls").notNull().default(0),
+    refused: integer("refused").notNull().default(0),
+    timeouts: integer("timeouts").notNull().default(0),
+    upstreamErrors: integer("upstream_errors").notNull().default(0),
+    cancelled: integer("cancelled").notNull().default(0),
+    offered: integer("offered").notNull().default(0),
+    calledWhenOffered: integer("called_when_offered").notNull().default(0),
+    foundBySearch: integer("found_by_search").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.catalogId, table.hour, table.tool, table.agent, table.model, table.latencyBucket] })],
+);
+
 export type ConversationRow = typeof conversations.$inferSelect;
 export type DecisionRow = typeof decisions.$inferSelect;
 
@@ -296,6 +327,27 @@ export const mcpServers = sqliteTable(
 );
 
 export type McpServerRow = typeof mcpServers.$inferSelect;
+
+/**
+ * The changes of each MCP server's health, as the Sources page draws them: a row only when the
+ * state changes (not at every poll), with its cause scrubbed of secrets; the last few per server
+ * are kept (db/queries/mcp-health.ts). They go with their server.
+ */
+export const mcpHealthChanges = sqliteTable(
+  "mcp_health_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    state: text("state").$type<McpHealthState>().notNull(),
+    cause: text("cause"),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [index("mcp_health_changes_server").on(table.serverId, table.id)],
+);
+
+export type McpHealthChangeRow = typeof mcpHealthChanges.$inferSelect;
 
 // Accounts: the tables better-auth reads and writes through its Drizzle adapter (its field names).
 const authTimestamps = {

@@ -20,12 +20,14 @@ const PAGES: { path: string; ready: (page: Page) => Locator; title: string }[] =
   { path: "/catalogs/demo/playground", ready: (page) => page.getByTestId("model-status"), title: "Playground · Demo · Toolshed" },
   { path: "/catalogs/demo/decisions", ready: (page) => page.getByTestId("decision-table"), title: "Decisions · Demo · Toolshed" },
   { path: "/catalogs/demo/evaluate", ready: (page) => page.getByTestId("run-evaluation"), title: "Evaluate · Demo · Toolshed" },
+  { path: "/catalogs/demo/code", ready: (page) => page.getByTestId("export-yaml"), title: "Code · Demo · Toolshed" },
+  { path: "/catalogs/demo/usage", ready: (page) => page.getByTestId("usage-tools"), title: "Usage · Demo · Toolshed" },
   { path: "/no-such-page", ready: (page) => page.getByText("This page does not exist"), title: "Not found · Toolshed" },
   { path: "/catalogs/no-such-catalog/tools", ready: (page) => page.getByText("Catalog not found"), title: "Not found · Toolshed" },
 ];
 
 test.describe("with data loaded", () => {
-  // The decisions list and a decision's page need one decision.
+  // The decisions list, a decision's page and the Usage page's tool table need one decision.
   test.beforeEach(async ({ request }) => {
     const search = await request.post("/api/catalogs/demo/tool-search", { data: { model: "gpt-5", agent: "build", query: "select:bash" } });
     expect(search.ok()).toBe(true);

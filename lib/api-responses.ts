@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TEAM_ROLES, TOKEN_SCOPES } from "./auth/policy";
 import { DECISION_KINDS, DECISION_PATHS } from "./selection/types";
+import { MCP_HEALTH_STATES } from "./sources/mcp/health";
 import { TOOL_SOURCES } from "./tools/types";
 
 /**
@@ -136,6 +137,12 @@ const importJob = z.looseObject({
   error: errorResponse.shape.error.optional(),
 });
 
+const mcpHealthChange = z.object({
+  state: z.enum(MCP_HEALTH_STATES),
+  cause: z.string().nullable().describe("Why, scrubbed of secrets; for callers below admin, only what a starting connection waits for."),
+  at: timestamp,
+});
+
 const mcpServer = z.looseObject({
   name: z.string(),
   config: z.looseObject({ name: z.string(), transport: z.enum(["stdio", "http"]) }).describe("The configuration with its secrets redacted."),
@@ -143,6 +150,7 @@ const mcpServer = z.looseObject({
   lastSyncAt: timestamp.nullable(),
   toolCount: z.number().int(),
   registeredCount: z.number().int(),
+  health: z.array(mcpHealthChange).describe("Its last changes of health, newest first."),
 });
 
 const sourceSync = z.looseObject({ added: nameList, updated: nameList, unregistered: nameList });
@@ -194,6 +202,31 @@ const definitionReview = z.object({
   rejected: z.boolean(),
 });
 
+/** What an apply does (lib/catalogs/apply-plan.ts), each thing named `<section>/<name>`. */
+const applyPlan = z.object({
+  created: z.array(z.string()),
+  changed: z.array(z.object({ name: z.string(), fields: z.array(z.string()) })),
+  unchanged: z.number().int(),
+  deleted: z.array(z.string()),
+  pending: z.array(z.object({ name: z.string(), reason: z.string() })),
+});
+
+const count = z.number().int();
+const latency = z.number().nullable().describe("Milliseconds, read from the rollups' log-scale histogram (within about 9 %); null without answered calls.");
+const usageFigures = z.object({
+  name: z.string(),
+  calls: count,
+  errors: count.describe("Refused, timed-out and failed calls."),
+  errorsByKind: z.object({ refused: count, timeout: count, upstream: count }),
+  cancelled: count.describe("Calls the client gave up."),
+  p50Ms: latency,
+  p95Ms: latency,
+  p99Ms: latency,
+  offered: count.describe("Times preselection offered it."),
+  calledWhenOffered: count.describe("Calls in a conversation that already held the tool."),
+  foundBySearch: count.describe("Times ToolSearch found it for a conversation that did not hold it (a preselection miss)."),
+});
+
 export const apiResponses = {
   Error: errorResponse,
   Health: z.object({ ok: z.literal(true) }),
@@ -230,6 +263,7 @@ export const apiResponses = {
     subjectKind: z.enum(["tool", "agent", "rules"]),
   }),
   CatalogExport: z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })) }),
+  ApplyAnswer: z.object({ plan: applyPlan }),
   ImportResult: importResult,
   ImportPreviewAnswer: z.object({ preview: importPreview }),
   ImportStarted: z.object({ job: z.object({ id: z.string(), url: z.string() }) }),
@@ -255,6 +289,17 @@ export const apiResponses = {
     counts: z.record(z.string(), z.number().int()),
     findings: z.array(z.looseObject({ kind: z.string(), tools: nameList, message: z.string() })),
     usage: z.looseObject({}),
+  }),
+  UsageStats: z.object({
+    window: z.enum(["1h", "24h", "7d", "30d"]),
+    since: timestamp.describe("The start of the first hourly rollup counted."),
+    tools: z.array(usageFigures),
+    servers: z.array(usageFigures).describe("Per MCP server: its tools' figures together."),
+    agents: z.array(usageFigures),
+    models: z.array(usageFigures),
+    neverCalled: nameList.describe("Enabled tools nobody called in the last 30 days: the first 500."),
+    neverCalledTotal: count,
+    oftenFound: z.array(z.object({ name: z.string(), foundBySearch: z.number().int() })).describe("Tools ToolSearch kept having to find in the window."),
   }),
   ToolListAnswer: z.looseObject({
     catalog: z.string(),
@@ -300,6 +345,7 @@ export const apiResponses = {
   McpServerList: z.object({ servers: z.array(mcpServer) }),
   McpServerAnswer: z.object({ server: mcpServer }),
   McpServerSync: z.object({ server: mcpServer, sync: sourceSync }),
+  McpHealthChanges: z.object({ changes: z.array(mcpHealthChange) }),
   SourcesReload: z.object({
     loadedAt: timestamp,
     errors: z.object({ plugins: z.array(z.looseObject({})), skills: z.array(z.looseObject({})), agents: z.array(z.looseObject({})) }),

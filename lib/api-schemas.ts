@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CATALOG_CODE_FORMATS } from "./catalogs/code-format";
 import { evaluationCasesSchema, MAX_SET_NAME_CHARS } from "./evaluation/cases";
 import { PROVIDER_FORMATS } from "./formats/provider-format";
 import { AgentSchema } from "./rules/agents";
@@ -8,6 +9,7 @@ import { ProviderProfileSchema } from "./rules/providers";
 import { safeName, safeText } from "./safe-text";
 import { DECISION_KINDS, DECISION_PATHS } from "./selection/types";
 import { TOOL_SOURCES } from "./tools/types";
+import { USAGE_WINDOWS, type UsageWindow } from "./usage/usage-stats";
 
 /** Request bodies of the HTTP API and the server actions, validated once at the edge. */
 export const createCatalogBody = z.strictObject({
@@ -106,12 +108,39 @@ export const importQuery = z.object({
   dryRun: z.enum(["1", "true"], { error: 'dryRun is "1" (or "true"), or left out.' }).optional(),
 });
 
+/** POST …/apply?dryRun=1&prune=1: the plan only; deleting what the file's sections do not name. */
+export const applyQuery = z.object({
+  dryRun: importQuery.shape.dryRun,
+  prune: z.enum(["1", "true"], { error: 'prune is "1" (or "true"), or left out.' }).optional(),
+});
+
+/** GET …/export?format=yaml|json: the catalog as code (version 2); without it, the tools-only export (version 1) the import reads. */
+export const exportQuery = z.object({
+  format: z.enum(CATALOG_CODE_FORMATS, { error: 'format is "yaml" or "json".' }).optional(),
+});
+
+/** The catalog page's apply (a server action): the file's text, as chosen, and the query's switches. */
+export const catalogFileAction = z.strictObject({
+  text: z.string().max(64 * 1024 * 1024, "A catalog file is at most 64 MiB."),
+  dryRun: z.boolean(),
+  prune: z.boolean(),
+});
+
+/** POST …/clone: the new catalog's name, and its id and team (by default the catalog's own team). */
+export const cloneBody = z.strictObject({
+  name: createCatalogBody.shape.name,
+  id: createCatalogBody.shape.id,
+  team: createCatalogBody.shape.team,
+});
+
 export const decisionQuery = z.strictObject({
   conversationId: z.string().optional(),
   kind: z.enum(DECISION_KINDS).optional(),
   path: z.enum(DECISION_PATHS).optional(),
   rejected: z.enum(["1", "true"]).optional(),
   fallback: z.enum(["1", "true"]).optional(),
+  /** Decisions about this tool: its gateway calls, and the preselections and ToolSearch calls that chose it. */
+  tool: z.string().min(1).max(200).optional(),
   /** Page size: 50 by default, at most 500. */
   limit: z.coerce.number().int().min(1).max(500).optional(),
   /** The previous page's `nextCursor` (opaque). */
@@ -177,6 +206,11 @@ export const evaluationQuery = z.strictObject({
 export const qualityQuery = z.strictObject({
   /** How far back "never chosen" looks. */
   days: z.coerce.number().int().min(1).max(365).optional(),
+});
+
+export const usageStatsQuery = z.strictObject({
+  /** How far back the figures go: the hourly rollups that overlap it (24h by default). */
+  window: z.enum(Object.keys(USAGE_WINDOWS) as [UsageWindow, ...UsageWindow[]]).optional(),
 });
 
 export const auditQuery = z.strictObject({

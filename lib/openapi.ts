@@ -1,12 +1,15 @@
 import { z } from "zod";
 import {
   agentBody,
+  applyQuery,
   auditQuery,
+  cloneBody,
   createCatalogBody,
   decisionQuery,
   definitionReviewBody,
   evaluationBody,
   evaluationQuery,
+  exportQuery,
   importQuery,
   mcpGatewayQuery,
   mcpServerBody,
@@ -21,6 +24,7 @@ import {
   toolPageQuery,
   toolSearchBody,
   updateCatalogBody,
+  usageStatsQuery,
 } from "./api-schemas";
 import { apiResponses, type ApiResponseName } from "./api-responses";
 import { apiTokenBody, createTeamBody, invitationBody, memberRoleBody } from "./team-schemas";
@@ -73,6 +77,9 @@ const requestSchemas = {
   ToolPageQuery: toolPageQuery,
   ToolListBody: toolListBody,
   ImportQuery: importQuery,
+  ExportQuery: exportQuery,
+  ApplyQuery: applyQuery,
+  CloneBody: cloneBody,
   RulesBody: rulesBody,
   AgentBody: agentBody,
   AuditQuery: auditQuery,
@@ -88,6 +95,7 @@ const requestSchemas = {
   EvaluationBody: evaluationBody,
   EvaluationQuery: evaluationQuery,
   QualityQuery: qualityQuery,
+  UsageStatsQuery: usageStatsQuery,
   CreateTeamBody: createTeamBody,
   MemberRoleBody: memberRoleBody,
   InvitationBody: invitationBody,
@@ -181,7 +189,36 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
       responses: { 200: "RestoreAnswer" },
     },
   },
-  "/api/catalogs/{catalog}/export": { get: { summary: "The catalog as one document", access: "read", responses: { 200: "CatalogExport" } } },
+  "/api/catalogs/{catalog}/export": {
+    get: {
+      summary: "The catalog as one document",
+      description: `Without "format": its tools ("toolshed.catalog" version 1), which the import reads. With "format=yaml" or "format=json": the whole catalog as code (version 2: tools, agents, rules, MCP servers with each secret a reference such as \${env:NAME}), as application/yaml or application/json, which POST …/apply reads.`,
+      access: "read",
+      query: "ExportQuery",
+      responses: { 200: "CatalogExport" },
+    },
+  },
+  "/api/catalogs/{catalog}/apply": {
+    post: {
+      summary: "Apply a catalog file, or plan it",
+      description:
+        "One transaction, one revision, an audit entry per change; an invalid file writes nothing and names every problem by its path in the file. With `dryRun=1`: the plan only. With `prune=1`: custom tools, agents and MCP servers the file's sections do not name are deleted. Adding, changing or deleting MCP servers needs the admin role (a stdio server: an instance admin); a server whose secrets must be resolved is refused here (`toolshed apply` on the command line reads them from its environment).",
+      access: "write",
+      query: "ApplyQuery",
+      body: { mediaType: "application/yaml", description: "A catalog file (`GET …/export?format=yaml`), as `application/yaml` or `application/json`." },
+      responses: { 200: "ApplyAnswer" },
+    },
+  },
+  "/api/catalogs/{catalog}/clone": {
+    post: {
+      summary: "Clone the catalog into a new one",
+      description:
+        "Tools, rules, agents and MCP servers (with their secrets) are copied, in one transaction. The caller needs the admin role in the target team (by default the catalog's own); copying MCP servers asks what adding them does, and servers with secrets need the admin role in this catalog's team too.",
+      access: "read",
+      body: "CloneBody",
+      responses: { 201: "CatalogAnswer" },
+    },
+  },
   "/api/catalogs/{catalog}/import": {
     post: {
       summary: "Import tools (all or nothing), or preview an import",
@@ -278,6 +315,15 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
   "/api/catalogs/{catalog}/quality": {
     get: { summary: "The description quality report", access: "read", query: "QualityQuery", responses: { 200: "Quality" } },
   },
+  "/api/catalogs/{catalog}/usage-stats": {
+    get: {
+      summary: "Calls, errors, latencies, offers and ToolSearch finds per tool, MCP server, agent and model",
+      description: "From hourly rollups written with each decision: the figures outlive the decision log's retention.",
+      access: "read",
+      query: "UsageStatsQuery",
+      responses: { 200: "UsageStats" },
+    },
+  },
   "/api/catalogs/{catalog}/playground": {
     post: {
       summary: "One playground exchange",
@@ -310,6 +356,15 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
   "/api/catalogs/{catalog}/mcp-servers/{name}": {
     get: { summary: "An MCP server", access: "read", responses: { 200: "McpServerAnswer" } },
     delete: { summary: "Remove an MCP server and its tools", access: "admin", responses: { 204: NO_CONTENT } },
+  },
+  "/api/catalogs/{catalog}/mcp-servers/{name}/health": {
+    get: {
+      summary: "An MCP server's changes of health",
+      description:
+        "Each change of state (starting, connected, held-back, failing) with its cause and time, newest first; only the last 50 are kept. Causes that quote the server's errors are for admins.",
+      access: "read",
+      responses: { 200: "McpHealthChanges" },
+    },
   },
   "/api/catalogs/{catalog}/mcp-servers/{name}/sync": { post: { summary: "Sync an MCP server's tools", access: "admin", responses: { 200: "McpServerSync" } } },
   "/api/catalogs/{catalog}/definition-reviews": {

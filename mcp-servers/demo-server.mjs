@@ -23,91 +23,99 @@ const log = (message) => process.stderr.write(`[demo-mcp] ${message}\n`);
 const json = (value) => ({ content: [{ type: "text", text: JSON.stringify(value, null, 2) }], structuredContent: value });
 const failure = (text) => ({ content: [{ type: "text", text }], isError: true });
 
-/** The notes tools, over a store that lives as long as the process and starts with four notes. */
-function notesTools() {
-  const notes = new Map(
-    [
-      {
-        title: "Q3 planning",
-        body: "Ship the tool registry, then per-model filtering. Preselection benchmarks before the offsite.",
-        tags: ["planning", "roadmap"],
-      },
-      {
-        title: "On-call handover",
-        body: "The MCP sync job retries three times; page the platform team if a server stays down for an hour.",
-        tags: ["ops", "mcp"],
-      },
-      {
-        title: "Release checklist",
-        body: "Tag the release, draft notes from merged pull requests, update the changelog, announce in #releases.",
-        tags: ["release"],
-      },
-      {
-        title: "Recipe: lentil soup",
-        body: "Onion, carrot, celery; red lentils; cumin; simmer 25 minutes; lemon juice at the end.",
-        tags: ["personal"],
-      },
-    ].map((note, index) => [`note-${index + 1}`, { id: `note-${index + 1}`, ...note }]),
-  );
+/** The notes every process starts with, before any notes_create. */
+const seedNotes = [
+  {
+    title: "Q3 planning",
+    body: "Ship the tool registry, then per-model filtering. Preselection benchmarks before the offsite.",
+    tags: ["planning", "roadmap"],
+  },
+  {
+    title: "On-call handover",
+    body: "The MCP sync job retries three times; page the platform team if a server stays down for an hour.",
+    tags: ["ops", "mcp"],
+  },
+  {
+    title: "Release checklist",
+    body: "Tag the release, draft notes from merged pull requests, update the changelog, announce in #releases.",
+    tags: ["release"],
+  },
+  {
+    title: "Recipe: lentil soup",
+    body: "Onion, carrot, celery; red lentils; cumin; simmer 25 minutes; lemon juice at the end.",
+    tags: ["personal"],
+  },
+];
 
+/** The notes tools, over a store that lives as long as the process and starts with the seed notes. */
+function notesTools() {
+  const notes = new Map(seedNotes.map((note, index) => [`note-${index + 1}`, { id: `note-${index + 1}`, ...note }]));
+  return { notes_search: notesSearch(notes), notes_get: notesGet(notes), notes_create: notesCreate(notes), notes_delete: notesDelete(notes) };
+}
+
+const notesSearch = (notes) => ({
+  title: "Search notes",
+  description:
+    "Searches the user's notes by words in the title and body, newest first. Returns the id, title and tags of each match; use notes_get to read a note in full.",
+  inputSchema: {
+    query: z.string().min(1).describe("Words to look for; a note matches when it contains all of them."),
+    tag: z.string().optional().describe("Only notes with this tag."),
+    limit: z.int().min(1).max(20).default(5).describe("At most this many results."),
+  },
+  annotations: { readOnlyHint: true },
+  run: ({ query, tag, limit }) => {
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    const matches = [...notes.values()]
+      .reverse()
+      .filter((note) => (tag === undefined || note.tags.includes(tag)) && words.every((word) => `${note.title} ${note.body}`.toLowerCase().includes(word)))
+      .slice(0, limit)
+      .map(({ id, title, tags }) => ({ id, title, tags }));
+    return json({ matches });
+  },
+});
+
+const notesGet = (notes) => ({
+  title: "Read a note",
+  description: "Returns one note in full (title, body, tags) by its id, as returned by notes_search or notes_create.",
+  inputSchema: { id: z.string().describe("The note's id, e.g. note-3.") },
+  annotations: { readOnlyHint: true },
+  run: ({ id }) => {
+    const note = notes.get(id);
+    return note ? json(note) : failure(`No note has the id "${id}". Use notes_search to find one.`);
+  },
+});
+
+const notesCreate = (notes) => {
+  let made = notes.size;
   return {
-    notes_search: {
-      title: "Search notes",
-      description:
-        "Searches the user's notes by words in the title and body, newest first. Returns the id, title and tags of each match; use notes_get to read a note in full.",
-      inputSchema: {
-        query: z.string().min(1).describe("Words to look for; a note matches when it contains all of them."),
-        tag: z.string().optional().describe("Only notes with this tag."),
-        limit: z.int().min(1).max(20).default(5).describe("At most this many results."),
-      },
-      annotations: { readOnlyHint: true },
-      run: ({ query, tag, limit }) => {
-        const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-        const matches = [...notes.values()]
-          .reverse()
-          .filter((note) => (tag === undefined || note.tags.includes(tag)) && words.every((word) => `${note.title} ${note.body}`.toLowerCase().includes(word)))
-          .slice(0, limit)
-          .map(({ id, title, tags }) => ({ id, title, tags }));
-        return json({ matches });
-      },
+    title: "Create a note",
+    description: "Creates a note with a title, a Markdown body and optional tags, and returns its id.",
+    inputSchema: {
+      title: z.string().min(1).max(200).describe("A short title."),
+      body: z.string().max(20_000).describe("The note's text, in Markdown."),
+      tags: z
+        .array(z.string().regex(/^[a-z0-9-]+$/))
+        .max(10)
+        .optional()
+        .describe("Lowercase tags, e.g. ops."),
     },
-    notes_get: {
-      title: "Read a note",
-      description: "Returns one note in full (title, body, tags) by its id, as returned by notes_search or notes_create.",
-      inputSchema: { id: z.string().describe("The note's id, e.g. note-3.") },
-      annotations: { readOnlyHint: true },
-      run: ({ id }) => {
-        const note = notes.get(id);
-        return note ? json(note) : failure(`No note has the id "${id}". Use notes_search to find one.`);
-      },
-    },
-    notes_create: {
-      title: "Create a note",
-      description: "Creates a note with a title, a Markdown body and optional tags, and returns its id.",
-      inputSchema: {
-        title: z.string().min(1).max(200).describe("A short title."),
-        body: z.string().max(20_000).describe("The note's text, in Markdown."),
-        tags: z
-          .array(z.string().regex(/^[a-z0-9-]+$/))
-          .max(10)
-          .optional()
-          .describe("Lowercase tags, e.g. ops."),
-      },
-      run: ({ title, body, tags = [] }) => {
-        const id = `note-${notes.size + 1}`;
-        notes.set(id, { id, title, body, tags });
-        return json({ id });
-      },
-    },
-    notes_delete: {
-      title: "Delete a note",
-      description: "Deletes a note permanently by its id.",
-      inputSchema: { id: z.string().describe("The id of the note to delete.") },
-      annotations: { destructiveHint: true, idempotentHint: true },
-      run: ({ id }) => (notes.delete(id) ? json({ deleted: id }) : failure(`No note has the id "${id}".`)),
+    // Counts every note made, so an id never comes back after a deletion (the size of the store would).
+    run: ({ title, body, tags = [] }) => {
+      made += 1;
+      const id = `note-${made}`;
+      notes.set(id, { id, title, body, tags });
+      return json({ id });
     },
   };
-}
+};
+
+const notesDelete = (notes) => ({
+  title: "Delete a note",
+  description: "Deletes a note permanently by its id.",
+  inputSchema: { id: z.string().describe("The id of the note to delete.") },
+  annotations: { destructiveHint: true, idempotentHint: true },
+  run: ({ id }) => (notes.delete(id) ? json({ deleted: id }) : failure(`No note has the id "${id}".`)),
+});
 
 const weatherForecast = {
   title: "Weather forecast",

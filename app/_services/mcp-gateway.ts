@@ -14,35 +14,23 @@ import {
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
-import { appendMessage, getConversation, openConversation } from "@/db/queries/conversations";
-import { recordDecision } from "@/db/queries/decisions";
+import { getConversation, openConversation } from "@/db/queries/conversations";
 import type { ToolRecord } from "@/db/queries/tools";
-import { toToolSearchAnswer, unavailableToolMessage } from "@/lib/ai/turn-tools";
+import { toToolSearchAnswer } from "@/lib/ai/turn-tools";
 import type { mcpGatewayQuery } from "@/lib/api-schemas";
 import { actorOf, principalKey, type Access, type Principal } from "@/lib/auth/policy";
 import { ToolshedError } from "@/lib/errors";
 import { readBodyText } from "@/lib/http";
-import { recordToolCall } from "@/lib/observability/metrics";
-import {
-  argumentsFingerprint,
-  type CallApproval,
-  type CallCheck,
-  type CallDecisionInput,
-  type CallDecisionResult,
-  catalogDefinitionDigest,
-  checkCall,
-  sessionToolNames,
-} from "@/lib/gateway/call-check";
+import { type CallApproval, sessionToolNames } from "@/lib/gateway/call-check";
 import { answersOf, initializeParams, onlyAnswers, toolListFingerprint } from "@/lib/gateway/messages";
 import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gateway/tool-call";
-import { checkOutputSchema, mcpTool } from "@/lib/gateway/served-tools";
+import { mcpTool } from "@/lib/gateway/served-tools";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "@/lib/selection/tool-search-definition";
-import { limitMcpResult, type McpCallOptions, mcpResultMaxChars } from "@/lib/sources/mcp";
-import { toolArgumentsProblem } from "@/lib/tools/validate";
+import type { McpCallOptions } from "@/lib/sources/mcp";
 import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
 import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
-import { callMcpToolForModel } from "./sources";
+import { callCatalogTool, textResult } from "./mcp-gateway-call";
 
 /**
  * The MCP gateway: a Streamable HTTP MCP server per catalog (…/api/catalogs/{catalog}/mcp), one
@@ -58,12 +46,12 @@ import { callMcpToolForModel } from "./sources";
 export type GatewayTurn = z.infer<typeof mcpGatewayQuery>;
 
 /** Who sends the current request, and the access it has in the catalog now. */
-interface Caller {
+export interface Caller {
   principal: Principal;
   access: Access;
 }
 
-type GatewaySession = LiveSession<GatewayTurn>;
+export type GatewaySession = LiveSession<GatewayTurn>;
 
 /** How long a call waits for the user to approve it. */
 const APPROVAL_TIMEOUT_MS = 10 * 60_000;
@@ -209,8 +197,6 @@ function parseInput<T>(schema: z.ZodType<T>, tool: string, input: unknown): T {
   throw new McpError(ErrorCode.InvalidParams, `${tool}: ${issue.message} (${issue.path.join(".") || "arguments"})`);
 }
 
-const textResult = (text: string, isError = false): CallToolResult => ({ content: [{ type: "text", text }], ...(isError ? { isError } : {}) });
-
 type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 async function callTool(session: GatewaySession, caller: Caller, name: string, args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> {
@@ -260,13 +246,6 @@ async function askApproval(session: GatewaySession, message: string, extra: Requ
   }
 }
 
-/** What the model reads when a call that needed approval was not made. */
-function approvalRefusal(name: string, agent: string, approval: Exclude<CallApproval, "accepted" | null>): string {
-  if (approval === "declined") return `The user declined this call of ${name}: it was not made.`;
-  if (approval === "cancelled") return `The user dismissed the approval of this call of ${name} without answering: it was not made.`;
-  return `${name} needs the user's approval before each call (agent "${agent}" must ask), and this MCP client cannot ask for it: it did not declare the elicitation capability. It was not called.`;
-}
-
 async function search(
   session: GatewaySession,
   caller: Caller,
@@ -284,157 +263,4 @@ async function search(
   if (result.tools.some((tool) => !listed.has(tool.name))) await listChanged();
   const answer = toToolSearchAnswer(result);
   return textResult(JSON.stringify({ ...answer, note: `${answer.note} If your tool list does not show them, call them through ${TOOL_CALL_NAME}.` }, null, 2));
-}
-
-/** Whether the session may call the tool now, and what its decision records of the catalog at that moment. */
-async function checkNow(session: GatewaySession, name: string) {
-  const { state, view } = await readTurnView(getDb(), session.catalogId, session.turn);
-  const revision = state.revision;
-  return {
-    check: checkCall(name, view),
-    at: { revision, definitionDigest: catalogDefinitionDigest(name, view), needsApproval: view.visible.get(name)?.needsApproval ?? false },
-  };
-}
-
-type GatewayTool = Extract<CallCheck, { allowed: true }>["tool"];
-
-/** The metrics' tool label for calls of names the catalog does not hold. */
-const UNKNOWN_TOOL = "(not in the catalog)";
-
-interface GatewayCall {
-  name: string;
-  args: Record<string, unknown>;
-  via: CallDecisionInput["via"];
-}
-
-/**
- * Calls any tool this model and agent may use, listed in the session or not, checked at call time:
- * a tool they may not see now (denied, disabled, held back, or not in the catalog) is refused with
- * the same words whatever the reason, so a refusal tells nothing about what exists (the decision
- * log, which the catalog's readers see, says which). A tool the agent must ask about waits for the
- * user's approval. Every call, made or refused, is a decision of the session's conversation.
- */
-async function callCatalogTool(
-  session: GatewaySession,
-  caller: Caller,
-  call: GatewayCall,
-  approve: (message: string) => Promise<Exclude<CallApproval, null>>,
-  upstream: McpCallOptions,
-): Promise<CallToolResult> {
-  const { name, args } = call;
-  let checked = await checkNow(session, name);
-  const record = (result: Omit<CallDecisionResult, "needsApproval">, latencyMs = 0) => {
-    // Calls that reached the server are counted with how they ended where they were made (callMcpToolForModel).
-    // A name the catalog does not hold is counted under one label: a client's made-up names must not each be a series.
-    if (result.outcome === "refused") recordToolCall(session.catalogId, checked.at.definitionDigest === null ? UNKNOWN_TOOL : name, "refused", null);
-    return recordCallDecision(session, caller, call, checked.at, { ...result, needsApproval: checked.at.needsApproval }, latencyMs);
-  };
-  const refusal = async (refused: Extract<CallCheck, { allowed: false }>, approval: CallApproval) => {
-    await record({ outcome: "refused", reason: refused.reason, approval });
-    return refused.refusal === "unavailable"
-      ? new McpError(ErrorCode.InvalidParams, unavailableToolMessage(name))
-      : new McpError(ErrorCode.InvalidRequest, refused.reason);
-  };
-  if (!checked.check.allowed) throw await refusal(checked.check, null);
-  // Arguments the tool's stored schema refuses never reach its server, nor the user's approval: the model reads why, and corrects them.
-  const refuseArguments = async (tool: GatewayTool, approval: CallApproval) => {
-    const invalid = toolArgumentsProblem(tool, args);
-    if (invalid !== undefined) await record({ outcome: "refused", reason: invalid, approval });
-    return invalid;
-  };
-  const invalidArguments = await refuseArguments(checked.check.tool, null);
-  if (invalidArguments !== undefined) return textResult(invalidArguments, true);
-  let approval: CallApproval = null;
-  if (checked.check.needsApproval) {
-    approval = await approve(`Agent "${session.turn.agent}" wants to call ${name} with these arguments:\n${JSON.stringify(args, null, 2)}\nAllow this call?`);
-    if (approval !== "accepted") {
-      const reason = approvalRefusal(name, session.turn.agent, approval);
-      await record({ outcome: "refused", reason, approval });
-      return textResult(reason, true);
-    }
-    // The user may take minutes to answer: the call is checked again against the catalog as it is then.
-    checked = await checkNow(session, name);
-    if (!checked.check.allowed) throw await refusal(checked.check, approval);
-  }
-  const { tool } = checked.check;
-  if (approval !== null) {
-    // Its definition may have changed while the user was asked.
-    const invalid = await refuseArguments(tool, approval);
-    if (invalid !== undefined) return textResult(invalid, true);
-  }
-  const started = performance.now();
-  let result: CallToolResult;
-  try {
-    const answer = limitMcpResult(
-      checkOutputSchema(
-        name,
-        tool.meta.outputSchema,
-        await callMcpToolForModel(getDb(), session.catalogId, tool.sourceRef, tool.meta.mcpName, args, {
-          upstreamDetails: caller.access === "admin",
-          tool: name,
-          ...upstream,
-        }),
-      ),
-      mcpResultMaxChars(process.env),
-    );
-    result = {
-      content: answer.content,
-      ...(answer.isError ? { isError: true } : {}),
-      ...(answer.structuredContent ? { structuredContent: answer.structuredContent } : {}),
-    };
-  } catch (error) {
-    // The server failed (a timeout, a crash): the model reads what happened, as with a tool's own error.
-    // A call the client gave up is recorded as such: nobody reads its answer.
-    const message = upstream.signal?.aborted ? "Cancelled by the client." : error instanceof Error ? error.message : String(error);
-    result = textResult(message, true);
-  }
-  const latencyMs = Math.round(performance.now() - started);
-  const decision = await record({ outcome: result.isError ? "error" : "ok", reason: result.isError ? errorTextOf(result) : null, approval }, latencyMs);
-  await appendMessage(getDb(), session.conversationId, {
-    role: "tool",
-    content: "",
-    details: { gatewayCall: { tool: name, via: call.via, arguments: args, result, latencyMs, actor: actorOf(caller.principal), decisionId: decision.id } },
-  });
-  return result;
-}
-
-/** An error result's text as the model read it, its start only: the conversation's message keeps it whole. */
-const errorTextOf = (result: CallToolResult) =>
-  (result.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n") || "the tool answered with an error").slice(0, 1000);
-
-function recordCallDecision(
-  session: GatewaySession,
-  caller: Caller,
-  call: GatewayCall,
-  at: { revision: number; definitionDigest: string | null },
-  result: CallDecisionResult,
-  latencyMs: number,
-) {
-  const input: CallDecisionInput = {
-    tool: call.name,
-    via: call.via,
-    ...argumentsFingerprint(call.args),
-    definitionDigest: at.definitionDigest,
-    actor: actorOf(caller.principal),
-    provider: session.turn.provider ?? null,
-  };
-  return recordDecision(getDb(), {
-    catalogId: session.catalogId,
-    conversationId: session.conversationId,
-    revision: at.revision,
-    kind: "call",
-    path: "call",
-    model: session.turn.model,
-    agent: session.turn.agent,
-    mode: session.turn.mode ?? null,
-    flags: session.turn.flags ?? [],
-    input,
-    selector: null,
-    fallback: null,
-    raw: null,
-    result,
-    rejected: result.outcome === "refused" ? [{ name: call.name, reason: result.reason! }] : [],
-    latencyMs,
-    tokens: {},
-  });
 }

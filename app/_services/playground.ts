@@ -23,6 +23,7 @@ import { readTurnView, runPreselection, runToolSearchCall, type TurnRequest } fr
 import { mcpResultMaxChars } from "@/lib/sources/mcp";
 import { toolArgumentsProblem } from "@/lib/tools/validate";
 import { callMcpToolForModel } from "./sources";
+import { callFailure, countLiveCall } from "./usage";
 
 const MAX_STEPS = 8;
 
@@ -162,6 +163,41 @@ interface AnswerContext {
   seen: TurnSeen;
 }
 
+type LiveToolRecord = ToolRecord & { sourceRef: string; meta: { mcpName: string } };
+
+/**
+ * A live MCP tool's call from the playground, counted in the usage figures as the gateway's calls
+ * are (without a decision: the conversation keeps the call and its result).
+ */
+async function callLiveTool(
+  { db, catalogId, request, options, conversationId }: Pick<AnswerContext, "db" | "catalogId" | "request" | "options" | "conversationId">,
+  record: LiveToolRecord,
+  args: Record<string, unknown>,
+) {
+  const count = (result: Parameters<typeof countLiveCall>[3], latencyMs: number) =>
+    countLiveCall(db, { catalogId, conversationId, agent: request.agent, model: request.model }, record.name, result, latencyMs);
+  // Arguments the tool's stored schema refuses never reach its server (as in the MCP gateway).
+  const invalid = toolArgumentsProblem(record, args);
+  if (invalid !== undefined) {
+    recordToolCall(catalogId, record.name, "refused", null);
+    await count({ outcome: "refused" }, 0);
+    return { error: invalid };
+  }
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const result = await callMcpToolForModel(db, catalogId, record.sourceRef, record.meta.mcpName, args, {
+      upstreamDetails: options.upstreamDetails,
+      tool: record.name,
+    });
+    await count(result.isError ? { outcome: "error", failure: "upstream" } : { outcome: "ok" }, elapsed());
+    return result;
+  } catch (error) {
+    await count({ outcome: "error", failure: callFailure(error, options.signal?.aborted === true) }, elapsed());
+    throw error;
+  }
+}
+
 /**
  * What the turn's tools are made of: MCP tools are called live (arguments checked against the stored
  * schema first), the others simulated; each ToolSearch call's verification goes into `searches` by its
@@ -183,16 +219,7 @@ function turnToolsInput(
     execute: async (tool, args) => {
       const record = records.get(tool.name);
       if (!record?.sourceRef || !record.meta?.mcpName) return { error: `${tool.name} has no live backend.` };
-      // Arguments the tool's stored schema refuses never reach its server (as in the MCP gateway).
-      const invalid = toolArgumentsProblem(record, args ?? {});
-      if (invalid !== undefined) {
-        recordToolCall(catalogId, tool.name, "refused", null);
-        return { error: invalid };
-      }
-      return callMcpToolForModel(db, catalogId, record.sourceRef, record.meta.mcpName, (args ?? {}) as Record<string, unknown>, {
-        upstreamDetails: options.upstreamDetails,
-        tool: tool.name,
-      });
+      return callLiveTool({ db, catalogId, request, options, conversationId }, record as LiveToolRecord, (args ?? {}) as Record<string, unknown>);
     },
     search: async (query, maxResults, toolCallId) => {
       const result = await runToolSearchCall(db, catalogId, { ...request, conversationId, query, maxResults }, options.owner);

@@ -3,6 +3,8 @@ import { log } from "@/lib/observability/log";
 import type { Db } from "@/db/client";
 import { listCatalogs } from "@/db/queries/catalogs";
 import { deleteOldDecisions, retentionBoundary } from "@/db/queries/decisions";
+import { deleteUsageBefore } from "@/db/queries/usage-rollups";
+import { USAGE_WINDOWS } from "@/lib/usage/usage-stats";
 import { giveUpLease, runsThisRound } from "./leases";
 
 /** How long and how many decisions are kept, and how often the cleanup runs. 0 turns a rule off. */
@@ -17,7 +19,8 @@ export interface RetentionSettings {
 
 export const DEFAULT_RETENTION: RetentionSettings = { days: 30, rowsPerCatalog: 100_000, intervalMs: 60 * 60 * 1000 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 /**
  * Rows deleted per statement: each write stays short (decisions logged before they referred to
  * their conversation can be a megabyte each), and other work runs between them.
@@ -47,7 +50,8 @@ const yieldToOtherWork = () => new Promise<void>((resolve) => setImmediate(resol
 
 /**
  * Deletes the decisions the settings no longer keep, catalog by catalog, in small batches with
- * other work let through between them. Returns how many it deleted.
+ * other work let through between them, and the usage rollups older than the longest usage window
+ * and a day. Returns how many decisions it deleted.
  */
 export async function cleanupDecisions(db: Db, settings: Pick<RetentionSettings, "days" | "rowsPerCatalog">, now = Date.now()): Promise<number> {
   let deleted = 0;
@@ -63,6 +67,8 @@ export async function cleanupDecisions(db: Db, settings: Pick<RetentionSettings,
       await yieldToOtherWork();
     }
   }
+  // The usage rollups outlive the decisions, but not the Usage page's longest window.
+  await deleteUsageBefore(db, new Date(now - (USAGE_WINDOWS["30d"] + 24) * HOUR_MS));
   return deleted;
 }
 

@@ -11,6 +11,7 @@ import {
   getMcpServerConfig,
   type McpServerView,
   recordMcpHealth,
+  recordMcpStarting,
   scrubMcpServerText,
 } from "@/db/queries/mcp-servers";
 import { deleteSourceTools, sourceRefsOf, syncSourceTools } from "@/db/queries/source-tools";
@@ -30,6 +31,7 @@ import {
   mcpConnectTimeoutMs,
   type McpCallOptions,
   McpConnections,
+  type McpOpening,
   McpSourceError,
   type McpServerConfig,
   type McpServerListing,
@@ -41,6 +43,7 @@ import type { SourceLoadError } from "@/lib/sources/source-file";
 import { localSourcesVersion } from "@/lib/sources/version";
 import { Lru } from "@/lib/tools/lru";
 import { giveUpLease, runsThisRound } from "./leases";
+import { callFailure } from "./usage";
 
 const SYSTEM_ACTOR = "sync";
 const SKILLS_REF = "skills";
@@ -76,6 +79,8 @@ interface SourcesState {
    * started yet: further notifications meanwhile are covered by it (see listChanged).
    */
   listChanges?: Set<string>;
+  /** The health write of each server (by `catalog/server`) queued last: they land in the order they happened (see inOrder). */
+  healthWrites?: Map<string, Promise<void>>;
 }
 
 const shared = globalThis as unknown as { toolshedSources?: SourcesState };
@@ -89,7 +94,8 @@ const keyOf = (catalogId: string, server: string) => `${catalogId}/${server}`;
 /**
  * The process-wide MCP connections; a server that dies is unreachable for this instance at once,
  * and one that says its tools changed is synced at once (listChanged). Each connection being
- * opened says in the log what it waits for (a first start may take a while).
+ * opened says in the log what it waits for (a first start may take a while), and in the server's
+ * health history.
  */
 function pool(): McpConnections {
   state.pool ??= new McpConnections(
@@ -98,9 +104,17 @@ function pool(): McpConnections {
       void markServerDown(getDb(), catalogId, server, reason);
     },
     { callTimeoutMs: mcpCallTimeoutMs(process.env), connectTimeoutMs: mcpConnectTimeoutMs(process.env) },
-    { onListChanged: listChanged, onOpening: (key, opening) => log.info(`MCP ${key}: ${opening.message}`) },
+    { onListChanged: listChanged, onOpening: opening },
   );
   return state.pool;
+}
+
+function opening(key: string, { message }: McpOpening): void {
+  log.info(`MCP ${key}: ${message}`);
+  const [catalogId, server] = key.split("/");
+  inOrder(key, () => recordMcpStarting(getDb(), catalogId, server, message)).catch((error: unknown) =>
+    log.warn({ err: error }, `Could not record MCP server ${key} starting:`),
+  );
 }
 
 /** How long after a server's first `tools/list_changed` its sync starts: a server changing several tools sends a burst. */
@@ -140,6 +154,22 @@ export function withOpeningStatus(catalogId: string, view: McpServerView): McpSe
 }
 
 /**
+ * Runs a write of the server's health once the one queued before it has settled: a connection's
+ * "starting" is recorded without being awaited, and must not land after the "connected" that followed it.
+ */
+function inOrder(key: string, write: () => Promise<void>): Promise<void> {
+  state.healthWrites ??= new Map();
+  const writes = state.healthWrites;
+  const run = (writes.get(key) ?? Promise.resolve()).then(write, write);
+  writes.set(key, run);
+  const done = () => {
+    if (writes.get(key) === run) writes.delete(key);
+  };
+  run.then(done, done);
+  return run;
+}
+
+/**
  * Takes the server's tools out of what this instance answers, at once and in its memory only (the
  * registry and its revision stay as they are: another instance may reach the server), and records
  * why as the server's health for the Sources page (scrubbed of its secrets; no revision).
@@ -148,7 +178,7 @@ async function markServerDown(db: Db, catalogId: string, server: string, reason:
   unreachable.add(keyOf(catalogId, server));
   recordMcpServerUp(catalogId, server, false);
   try {
-    await recordMcpHealth(db, catalogId, server, { status: "error", lastError: reason });
+    await inOrder(keyOf(catalogId, server), () => recordMcpHealth(db, catalogId, server, { status: "error", lastError: reason }));
   } catch (error) {
     log.warn({ err: error }, `Could not record MCP server ${catalogId}/${server} down:`);
   }
@@ -213,7 +243,7 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
     const listing = await pool().list(keyOf(catalogId, name), config);
     const result = await syncSourceTools(db, catalogId, [{ source: "mcp", sourceRef: name, drafts: toolDrafts(listing) }], SYSTEM_ACTOR);
     markServerUp(catalogId, name);
-    await recordMcpHealth(db, catalogId, name, connectedHealth(listing, result));
+    await inOrder(keyOf(catalogId, name), () => recordMcpHealth(db, catalogId, name, connectedHealth(listing, result)));
     return result;
   } catch (error) {
     if (isNotFound(error)) {
@@ -243,7 +273,7 @@ async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor:
   }
   if (!("error" in listing)) {
     markServerUp(catalogId, config.name);
-    await recordMcpHealth(db, catalogId, config.name, connectedHealth(listing, result));
+    await inOrder(key, () => recordMcpHealth(db, catalogId, config.name, connectedHealth(listing, result)));
     return result;
   }
   const message = await scrubMcpServerText(db, catalogId, config.name, listing.error instanceof Error ? listing.error.message : String(listing.error));
@@ -320,10 +350,18 @@ export async function closeMcpConnections(): Promise<void> {
 }
 
 /**
+ * The failures of a call that say the server cannot serve anyone even while its connection stays
+ * open (an HTTP server answering 401 or 403 to every request): it is down for this instance until
+ * it answers again.
+ */
+const SERVER_DOWN_FAILURES = new Set<McpSourceError["failure"]>(["connection", "spawn"]);
+
+/**
  * Calls a live MCP tool on the server's connection. A failure that leaves the server without a
- * connection (it could not be started or reached, or it went away) takes its tools out of this
- * instance at once; one call's timeout, cancellation or error leaves the server to its other
- * callers. A server this instance had lost and that answers again is synced, which puts its tools back.
+ * connection (it could not be started or reached, or it went away), or that says it serves no one
+ * (SERVER_DOWN_FAILURES), takes its tools out of this instance at once and records it failing;
+ * one call's timeout, cancellation or error leaves the server to its other callers. A server this
+ * instance had lost and that answers again is synced, which puts its tools back.
  */
 export async function callMcpServerTool(
   db: Db,
@@ -345,7 +383,9 @@ export async function callMcpServerTool(
     return result;
   } catch (error) {
     // A wedged server being restarted still has its connection being opened: it is lost only if that fails.
-    if (error instanceof McpSourceError && !pool().keys().includes(key)) await markServerDown(db, catalogId, server, error.message);
+    if (error instanceof McpSourceError && (!pool().keys().includes(key) || SERVER_DOWN_FAILURES.has(error.failure))) {
+      await markServerDown(db, catalogId, server, error.message);
+    }
     throw error;
   }
 }
@@ -376,17 +416,13 @@ export async function callMcpToolForModel(
       ended(result.isError ? "upstream_error" : "ok");
       return result;
     } catch (error) {
-      ended(callFailure(error, options.signal));
+      const failure = callFailure(error, options.signal?.aborted === true);
+      ended(failure === "upstream" ? "upstream_error" : failure);
       if (options.upstreamDetails || !(error instanceof McpSourceError)) throw error;
-      throw new Error(`The MCP server "${server}" failed (${error.failure}); team admins see the details on the Sources page.`);
+      // Still an McpSourceError, without the details: the gateway's usage figures tell a timeout from other failures by it.
+      throw new McpSourceError(error.failure, server, `The MCP server "${server}" failed (${error.failure}); team admins see the details on the Sources page.`);
     }
   });
-}
-
-/** How a call that threw ended: the caller gave it up, it ran out of time, or its server failed. */
-function callFailure(error: unknown, signal: AbortSignal | undefined): ToolCallOutcome {
-  if (signal?.aborted) return "cancelled";
-  return error instanceof McpSourceError && error.failure === "timeout" ? "timeout" : "upstream_error";
 }
 
 /**

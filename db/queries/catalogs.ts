@@ -5,7 +5,8 @@ import { ToolshedError, notFound } from "@/lib/errors";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 import { CATALOG_ID_MAX, CATALOG_ID_PATTERN, slugify } from "@/lib/catalogs/slug";
 import { writeTransaction, type Db } from "../client";
-import { catalogs, tools } from "../tables";
+import { chunksOf } from "../chunks";
+import { agents, catalogRules, catalogs, mcpServers, tools } from "../tables";
 import type { CatalogRow } from "../schema";
 import { ensureAgents } from "./agents";
 import { isUnchanged, recordChanges, type Tx } from "./audit";
@@ -102,7 +103,8 @@ function suffixed(slug: string): string {
  * taken, by this team or another, is a 409 in the same words; a slug that is taken gets a random
  * suffix instead.
  */
-export async function createCatalog(db: Db, input: { name: string; description?: string; id?: string; teamId?: string }, actor: string): Promise<Catalog> {
+/** The checked name, description and id (see createCatalog) of a new catalog, its row inserted in the caller's transaction. */
+async function insertCatalogRow(tx: Tx, input: { name: string; description?: string; id?: string; teamId?: string }): Promise<Omit<Catalog, "revision">> {
   const teamId = input.teamId ?? DEFAULT_TEAM;
   const name = checkName(input.name);
   const description = checkDescription(input.description ?? "");
@@ -114,18 +116,68 @@ export async function createCatalog(db: Db, input: { name: string; description?:
       input.id ? "id" : "name",
     );
   }
+  let id = slug;
+  while (await catalogExists(tx, id)) {
+    if (input.id) throw new ToolshedError("conflict", `The id "${id}" is not available: choose another.`, "id");
+    id = suffixed(slug);
+  }
+  await tx.insert(catalogs).values({ id, teamId, name, description });
+  return { id, teamId, name, description };
+}
+
+/**
+ * Creates a catalog with every built-in tool in it. The id is the slug of the name unless given.
+ * Ids are one namespace across teams, so a taken id must not tell whose it is: a given id that is
+ * taken, by this team or another, is a 409 in the same words; a slug that is taken gets a random
+ * suffix instead.
+ */
+export async function createCatalog(db: Db, input: { name: string; description?: string; id?: string; teamId?: string }, actor: string): Promise<Catalog> {
   return writeTransaction(db, async (tx) => {
-    let id = slug;
-    while (await catalogExists(tx, id)) {
-      if (input.id) throw new ToolshedError("conflict", `The id "${id}" is not available: choose another.`, "id");
-      id = suffixed(slug);
+    const catalog = await insertCatalogRow(tx, input);
+    await tx.insert(tools).values(BUILTIN_TOOLS.map((tool) => ({ ...tool, catalogId: catalog.id, source: "builtin" as const })));
+    await ensureRules(tx, catalog.id);
+    await ensureAgents(tx, catalog.id);
+    const after = { name: catalog.name, description: catalog.description };
+    const revision = await recordChanges(tx, catalog.id, actor, [{ subjectKind: "catalog", subject: catalog.id, action: "create", after }]);
+    return { ...catalog, revision };
+  });
+}
+
+/**
+ * A new catalog (named, and its id chosen, as createCatalog does) with a copy of everything that
+ * defines another: its tools as they are (approvals of MCP definitions included), rules, agents and
+ * MCP servers with their secrets (still encrypted, with the same key); not its decisions,
+ * conversations or evaluations. One transaction, one revision. The caller checks who may copy what.
+ */
+export async function cloneCatalog(
+  db: Db,
+  sourceId: string,
+  input: { name: string; description?: string; id?: string; teamId: string },
+  actor: string,
+): Promise<Catalog> {
+  return writeTransaction(db, async (tx) => {
+    const source = await getCatalog(tx, sourceId);
+    const catalog = await insertCatalogRow(tx, { ...input, description: input.description ?? source.description });
+    const sourceTools = await tx.select().from(tools).where(eq(tools.catalogId, sourceId)).orderBy(asc(tools.id));
+    for (const chunk of chunksOf(sourceTools)) {
+      await tx.insert(tools).values(chunk.map(({ id: _id, createdAt: _created, updatedAt: _updated, ...tool }) => ({ ...tool, catalogId: catalog.id })));
     }
-    await tx.insert(catalogs).values({ id, teamId, name, description });
-    await tx.insert(tools).values(BUILTIN_TOOLS.map((tool) => ({ ...tool, catalogId: id, source: "builtin" as const })));
-    await ensureRules(tx, id);
-    await ensureAgents(tx, id);
-    const revision = await recordChanges(tx, id, actor, [{ subjectKind: "catalog", subject: id, action: "create", after: { name, description } }]);
-    return { id, teamId, name, description, revision };
+    const [rules] = await tx.select().from(catalogRules).where(eq(catalogRules.catalogId, sourceId));
+    if (rules) await tx.insert(catalogRules).values({ ...rules, catalogId: catalog.id });
+    else await ensureRules(tx, catalog.id);
+    const sourceAgents = await tx.select().from(agents).where(eq(agents.catalogId, sourceId)).orderBy(asc(agents.id));
+    if (sourceAgents.length > 0) {
+      await tx
+        .insert(agents)
+        .values(sourceAgents.map(({ id: _id, createdAt: _created, updatedAt: _updated, ...agent }) => ({ ...agent, catalogId: catalog.id })));
+    } else await ensureAgents(tx, catalog.id);
+    const servers = await tx.select().from(mcpServers).where(eq(mcpServers.catalogId, sourceId)).orderBy(asc(mcpServers.name));
+    if (servers.length > 0) {
+      await tx.insert(mcpServers).values(servers.map(({ name, config, secrets }) => ({ catalogId: catalog.id, name, config, secrets })));
+    }
+    const after = { name: catalog.name, description: catalog.description, clonedFrom: sourceId };
+    const revision = await recordChanges(tx, catalog.id, actor, [{ subjectKind: "catalog", subject: catalog.id, action: "create", after }]);
+    return { ...catalog, revision };
   });
 }
 

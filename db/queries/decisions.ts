@@ -3,12 +3,14 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, isNotNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import type { DecisionKind, DecisionPath } from "@/lib/selection/types";
+import { usageEventsOf } from "@/lib/usage/usage-events";
 import { isPostgres, writeTransaction, type Db } from "../client";
 import { decisions } from "../tables";
 import type { DecisionRow } from "../schema";
 import type { Tx } from "./audit";
 import { appendTranscript, listTranscript, type StoredMessage } from "./conversations";
 import { requireCatalog } from "./guards";
+import { addUsage } from "./usage-rollups";
 
 export type NewDecision = Omit<typeof decisions.$inferInsert, "id" | "createdAt">;
 
@@ -93,7 +95,8 @@ function toDecision(row: DecisionRow): Decision {
  * Logs a decision. Its input's `messages` are not copied when its conversation holds them: the
  * decision refers to them, and messages the conversation does not have yet are appended to it
  * (their ids are returned, the last message's last). One immediate transaction, so concurrent
- * turns of one conversation cannot interleave.
+ * turns of one conversation cannot interleave. The decision's usage joins its hour's rollups in the
+ * same transaction (db/queries/usage-rollups.ts), where it outlives the decision.
  */
 export async function recordDecision(db: Db, decision: NewDecision): Promise<Decision & { appendedMessageIds: number[] }> {
   return writeTransaction(db, async (tx) => {
@@ -102,6 +105,7 @@ export async function recordDecision(db: Db, decision: NewDecision): Promise<Dec
       .insert(decisions)
       .values({ ...decision, input, id: randomUUID() })
       .returning();
+    await addUsage(tx, decision, usageEventsOf(decision), row.createdAt.getTime());
     return { ...toDecision({ ...row, input: decision.input }), appendedMessageIds: appended };
   });
 }
@@ -119,6 +123,8 @@ export interface DecisionFilter {
   path?: DecisionPath;
   withRejections?: boolean;
   withFallback?: boolean;
+  /** Decisions about this tool: its calls, and the preselections and ToolSearch calls that chose it. */
+  tool?: string;
   /** Page size: 50 by default, at most 500. */
   limit?: number;
   /** Where the previous page ended (its `nextCursor`). */
@@ -172,6 +178,23 @@ function parseResult(text: string): unknown {
   return rest;
 }
 
+/**
+ * Decisions about a tool: a call of it, a preselection that chose it, a ToolSearch call that found
+ * it. Read from the JSON of each of the catalog's decisions the other filters leave: fine for a page
+ * of the decision log, never run on a hot route.
+ */
+function aboutTool(db: Db, tool: string): SQL {
+  if (isPostgres(db)) {
+    const name = sql`jsonb_build_object('n', ${tool}::text)`;
+    return sql`((${decisions.kind} = 'call' AND ${decisions.input}::jsonb ->> 'tool' = ${tool})
+      OR (${decisions.kind} = 'preselect' AND jsonb_path_exists(${decisions.result}::jsonb, '$.selected[*].name ? (@ == $n)', ${name}))
+      OR (${decisions.kind} = 'tool-search' AND jsonb_path_exists(${decisions.result}::jsonb, '$.tools[*] ? (@ == $n)', ${name})))`;
+  }
+  return sql`((${decisions.kind} = 'call' AND json_extract(${decisions.input}, '$.tool') = ${tool})
+    OR (${decisions.kind} = 'preselect' AND EXISTS (SELECT 1 FROM json_each(${decisions.result}, '$.selected') AS chosen WHERE json_extract(chosen.value, '$.name') = ${tool}))
+    OR (${decisions.kind} = 'tool-search' AND EXISTS (SELECT 1 FROM json_each(${decisions.result}, '$.tools') AS found WHERE found.value = ${tool})))`;
+}
+
 export interface DecisionPage {
   decisions: DecisionSummary[];
   /** Pass it as `cursor` for the next page; null on the last page. */
@@ -188,6 +211,7 @@ export async function pageDecisions(db: Db, catalogId: string, filter: DecisionF
   if (filter.path) conditions.push(eq(decisions.path, filter.path));
   if (filter.withRejections) conditions.push(ne(decisions.rejected, sql`'[]'`));
   if (filter.withFallback) conditions.push(isNotNull(decisions.fallback), ne(decisions.fallback, sql`'null'`));
+  if (filter.tool) conditions.push(aboutTool(db, filter.tool));
   if (filter.cursor) conditions.push(olderThan(decodeCursor(filter.cursor)));
   const rows = await db
     .select({

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, isNull, like } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, like } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { decryptSecret, encryptSecret, hostSecretValues, scrubSecrets } from "@/lib/secrets";
 import {
@@ -17,8 +17,9 @@ import type { SourceSyncResult, SourceToolDraft } from "@/lib/sources/sync-plan"
 import { writeTransaction, type Db } from "../client";
 import { auditEntries, mcpServers, tools } from "../tables";
 import type { McpServerRow } from "../schema";
-import { recordChanges, recordManyChanges, type Tx } from "./audit";
+import { type ChangeEntry, recordChanges, recordManyChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
+import { heldBackToolsOf, type McpHealthChange, mcpHealthChangesOf, recordMcpHealthChange } from "./mcp-health";
 import { writeSourceListings } from "./source-tools";
 
 /** A server as pages and the API show it: every secret (env, headers, URL credentials and query values, secret args) is ********. */
@@ -34,7 +35,12 @@ export interface McpServerView {
   toolCount: number;
   registeredCount: number;
   serverInfo: McpServerRow["serverInfo"];
+  /** Its last changes of health, newest first (the whole kept history: listMcpHealthChanges). */
+  health: McpHealthChange[];
 }
+
+/** How many changes of health a server's view carries: the Sources page's strip. */
+const MCP_HEALTH_CHANGES_SHOWN = 12;
 
 async function toView(db: Db, row: McpServerRow): Promise<McpServerView> {
   const rows = await db
@@ -52,6 +58,7 @@ async function toView(db: Db, row: McpServerRow): Promise<McpServerView> {
     toolCount: rows.length,
     registeredCount: rows.filter((tool) => tool.registered).length,
     serverInfo: row.serverInfo,
+    health: await mcpHealthChangesOf(db, row.id, MCP_HEALTH_CHANGES_SHOWN),
   };
 }
 
@@ -84,6 +91,64 @@ export async function listMcpServers(db: Db, catalogId: string): Promise<McpServ
   return views;
 }
 
+/** The catalog's servers' configurations as they may be shown (every secret ********), by name. */
+export async function listMcpServerConfigs(db: Tx, catalogId: string): Promise<McpServerConfig[]> {
+  const rows = await db.select({ config: mcpServers.config }).from(mcpServers).where(eq(mcpServers.catalogId, catalogId)).orderBy(asc(mcpServers.name));
+  return rows.map((row) => redactMcpConfig(row.config));
+}
+
+/** The names of the catalog's servers that hold secrets. */
+export async function mcpServersWithSecrets(db: Tx, catalogId: string): Promise<string[]> {
+  const rows = await db
+    .select({ name: mcpServers.name })
+    .from(mcpServers)
+    .where(and(eq(mcpServers.catalogId, catalogId), isNotNull(mcpServers.secrets)))
+    .orderBy(asc(mcpServers.name));
+  return rows.map((row) => row.name);
+}
+
+/**
+ * Writes servers of a catalog file, inside the caller's transaction: new ones added, existing ones
+ * given the new configuration (status back to "never": the next sync connects with it). Each is
+ * checked against the operator's policy first (400 on its field). Returns their audit entries.
+ */
+export async function writeMcpServers(
+  tx: Tx,
+  catalogId: string,
+  configs: McpServerConfig[],
+  field: (name: string) => string,
+  env: Record<string, string | undefined> = process.env,
+): Promise<ChangeEntry[]> {
+  const entries: ChangeEntry[] = [];
+  for (const config of configs) {
+    const problem = mcpPolicyProblem(config, env);
+    if (problem) throw new ToolshedError("bad_request", problem.message, `${field(config.name)}.${problem.field}`);
+    const stored = storedForm(config);
+    const row = await findRow(tx, catalogId, config.name);
+    if (row) {
+      await tx
+        .update(mcpServers)
+        .set({ ...stored, status: "never", lastError: null, updatedAt: new Date() })
+        .where(eq(mcpServers.id, row.id));
+    } else await tx.insert(mcpServers).values({ catalogId, name: config.name, ...stored });
+    const before = row && redactMcpConfig(row.config);
+    entries.push({ subjectKind: "setting", subject: `mcp:${config.name}`, action: row ? "update" : "create", before, after: stored.config });
+  }
+  return entries;
+}
+
+/** Deletes servers (not their tools: the caller does), inside the caller's transaction; returns the audit entries. */
+export async function deleteMcpServersIn(tx: Tx, catalogId: string, names: string[]): Promise<ChangeEntry[]> {
+  const entries: ChangeEntry[] = [];
+  for (const name of names) {
+    const row = await findRow(tx, catalogId, name);
+    if (!row) continue;
+    await tx.delete(mcpServers).where(eq(mcpServers.id, row.id));
+    entries.push({ subjectKind: "setting", subject: `mcp:${name}`, action: "delete", before: redactMcpConfig(row.config) });
+  }
+  return entries;
+}
+
 /** Every configured server of every catalog, by name (a sync looks each one up when it runs). */
 export function allMcpServerNames(db: Db): Promise<{ catalogId: string; name: string }[]> {
   return db.select({ catalogId: mcpServers.catalogId, name: mcpServers.name }).from(mcpServers);
@@ -91,10 +156,7 @@ export function allMcpServerNames(db: Db): Promise<{ catalogId: string; name: st
 
 /** The full configuration, secrets decrypted: for connecting, never for showing. */
 export async function getMcpServerConfig(db: Db, catalogId: string, name: string): Promise<McpServerConfig> {
-  await requireCatalog(db, catalogId);
-  const row = await findRow(db, catalogId, name);
-  if (!row) throw notFound(`MCP server "${name}" in catalog "${catalogId}"`, "name");
-  return fullConfig(row);
+  return fullConfig(await requireRow(db, catalogId, name));
 }
 
 /**
@@ -117,11 +179,20 @@ export async function scrubMcpServerText(db: Db, catalogId: string, name: string
   return scrubSecrets(text, secretsToScrub(await findRow(db, catalogId, name)).values);
 }
 
-export async function getMcpServer(db: Db, catalogId: string, name: string): Promise<McpServerView> {
+async function requireRow(db: Tx, catalogId: string, name: string): Promise<McpServerRow> {
   await requireCatalog(db, catalogId);
   const row = await findRow(db, catalogId, name);
   if (!row) throw notFound(`MCP server "${name}" in catalog "${catalogId}"`, "name");
-  return toView(db, row);
+  return row;
+}
+
+export async function getMcpServer(db: Db, catalogId: string, name: string): Promise<McpServerView> {
+  return toView(db, await requireRow(db, catalogId, name));
+}
+
+/** The server's kept changes of health (db/queries/mcp-health.ts), newest first. */
+export async function listMcpHealthChanges(db: Db, catalogId: string, name: string): Promise<McpHealthChange[]> {
+  return mcpHealthChangesOf(db, (await requireRow(db, catalogId, name)).id);
 }
 
 /**
@@ -179,9 +250,12 @@ export async function deleteMcpServer(db: Db, catalogId: string, name: string, a
 }
 
 /**
- * Records a sync's outcome; the error text is scrubbed of the server's secrets (in all their
- * encodings) before it is stored. A server whose stored secrets cannot be decrypted is recorded
- * as in error, saying so, whatever the outcome reported.
+ * Records a sync's outcome, or a request's failure, and adds it to the server's health history if
+ * its state changed: connected, held back (connected, with tools that wait for an editor's review
+ * of their definition) or failing. The error text is scrubbed of the server's secrets (in all
+ * their encodings) before it is stored. A server whose stored secrets cannot be decrypted is
+ * recorded as in error, saying so, whatever the outcome reported. A server deleted meanwhile is
+ * passed over.
  */
 export async function recordMcpHealth(
   db: Db,
@@ -189,22 +263,54 @@ export async function recordMcpHealth(
   name: string,
   health: { status: "connected" | "error"; lastError: string | null; serverInfo?: McpServerRow["serverInfo"]; toolCount?: number },
 ): Promise<void> {
-  const { values, unreadable } = secretsToScrub(await findRow(db, catalogId, name));
+  await writeTransaction(db, async (tx) => {
+    const row = await findRow(tx, catalogId, name);
+    if (!row) return;
+    const recorded = scrubbedHealth(row, health);
+    await tx
+      .update(mcpServers)
+      .set({ ...health, ...recorded, lastSyncAt: new Date(), updatedAt: new Date() })
+      .where(eq(mcpServers.id, row.id));
+    await recordMcpHealthChange(tx, row.id, await healthChange(tx, catalogId, name, recorded));
+  });
+}
+
+/** What a server's change of health says: failing with its error; connected, or held back with the tools that wait for review. */
+async function healthChange(tx: Tx, catalogId: string, name: string, recorded: { status: "connected" | "error"; lastError: string | null }) {
+  if (recorded.status === "error") return { state: "failing" as const, cause: recorded.lastError };
+  const heldBack = await heldBackToolsOf(tx, catalogId, name);
+  if (heldBack.length === 0) return { state: "connected" as const, cause: recorded.lastError };
+  const shown = heldBack.length > HELD_BACK_NAMED ? [...heldBack.slice(0, HELD_BACK_NAMED), "…"] : heldBack;
+  const waiting = `${heldBack.length} tool(s) held back until an editor reviews their definition (Tools page): ${shown.join(", ")}.`;
+  return { state: "held-back" as const, cause: recorded.lastError === null ? waiting : `${waiting} ${recorded.lastError}` };
+}
+
+const HELD_BACK_NAMED = 5;
+
+/**
+ * Records that this instance is opening the server's connection (its health history's "starting"),
+ * with what that waits for, scrubbed of the server's secrets. A server not stored (yet: one being
+ * added is stored once listed) is passed over.
+ */
+export async function recordMcpStarting(db: Db, catalogId: string, name: string, message: string): Promise<void> {
+  await writeTransaction(db, async (tx) => {
+    const row = await findRow(tx, catalogId, name);
+    if (row) await recordMcpHealthChange(tx, row.id, { state: "starting", cause: scrubSecrets(message, secretsToScrub(row).values) });
+  });
+}
+
+/** The status and error of a health report as stored: scrubbed, or in error when the server's secrets cannot be read. */
+function scrubbedHealth(row: McpServerRow, health: { status: "connected" | "error"; lastError: string | null }) {
+  const { values, unreadable } = secretsToScrub(row);
   const reported = health.lastError === null ? null : scrubSecrets(health.lastError, values);
-  const recorded =
-    unreadable === undefined
-      ? { status: health.status, lastError: reported }
-      : {
-          status: "error" as const,
-          lastError: [
-            `The server's stored secrets cannot be read, so it cannot be connected: ${unreadable}`,
-            ...(reported === null || reported === unreadable ? [] : [reported]),
-          ].join(" "),
-        };
-  await db
-    .update(mcpServers)
-    .set({ ...health, ...recorded, lastSyncAt: new Date(), updatedAt: new Date() })
-    .where(and(eq(mcpServers.catalogId, catalogId), eq(mcpServers.name, name)));
+  if (unreadable === undefined) return { status: health.status, lastError: reported };
+  return {
+    status: "error" as const,
+    lastError: [
+      `The server's stored secrets cannot be read, so it cannot be connected: ${unreadable}`,
+      ...(reported === null || reported === unreadable ? [] : [reported]),
+    ].join(" "),
+  };
 }
 
 /**

@@ -48,7 +48,7 @@ export function toToolRecord(row: ToolRow): ToolRecord {
 }
 
 /** The audit snapshot of a tool: its definition and state, without timestamps or what is derived from them. */
-function snapshot(row: ToolRow) {
+export function snapshot(row: ToolRow) {
   const { createdAt: _created, updatedAt: _updated, heldBack: _heldBack, ...tool } = toToolRecord(row);
   return tool;
 }
@@ -222,4 +222,14 @@ export async function deleteTool(db: Db, catalogId: string, name: string, actor:
  */
 export function importTools(db: Db, catalogId: string, drafts: ImportDraft[], actor: string): Promise<ImportResult> {
   return importDrafts(db, catalogId, drafts, actor);
+}
+
+/** The catalog's tools and, for an MCP tool, its server: what the usage of servers and the call-outs are made of. */
+export async function listToolServers(db: Db, catalogId: string): Promise<{ name: string; server: string | null; enabled: boolean }[]> {
+  return (
+    await db
+      .select({ name: tools.name, source: tools.source, sourceRef: tools.sourceRef, enabled: tools.enabled })
+      .from(tools)
+      .where(eq(tools.catalogId, catalogId))
+  ).map((tool) => ({ name: tool.name, server: tool.source === "mcp" ? tool.sourceRef : null, enabled: tool.enabled }));
 }

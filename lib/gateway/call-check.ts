@@ -80,6 +80,8 @@ export interface CallDecisionResult {
   /** ok: the server answered; error: it answered with an error or failed; refused: it was not called. */
   outcome: "ok" | "error" | "refused";
   reason: string | null;
+  /** Why an "error" call failed: its server did not answer in time, the client gave up, or the server answered with or failed with an error. */
+  failure?: "timeout" | "cancelled" | "upstream";
   /** Whether the agent must ask the user before each call of the tool ("ask" permission). */
   needsApproval: boolean;
   approval: CallApproval;

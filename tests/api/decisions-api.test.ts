@@ -57,6 +57,15 @@ describe("GET /api/catalogs/{catalog}/decisions", () => {
   });
 });
 
+describe("GET …/decisions?tool=", () => {
+  it("lists the decisions that chose or found the tool, as the Usage page links to them", async () => {
+    const found = await post(toolSearchRoute, { model: "gpt-5", agent: "build", query: "select:github_get_issue" });
+    await post(toolSearchRoute, { model: "gpt-5", agent: "build", query: "select:read" });
+    const { body } = await list("?tool=github_get_issue");
+    expect(body.decisions.map((decision: { id: string }) => decision.id)).toEqual([found.decisionId]);
+  });
+});
+
 describe("decisions refer to the conversation", () => {
   it("stores an API conversation's messages once; each decision's detail gives the messages it saw", async () => {
     const turn1 = [{ role: "user", content: "Open a GitHub issue about the login bug" }];

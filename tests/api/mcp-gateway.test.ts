@@ -299,6 +299,26 @@ describe("the MCP gateway", () => {
     expect(textOf(result)).toBe('The MCP server "notes" failed (timeout); team admins see the details on the Sources page.');
   });
 
+  it("counts its calls in the catalog's usage figures, per tool and server, a timeout apart from a refusal", async () => {
+    const { client } = await connect(readToken, "model=gpt-5&agent=guarded");
+    await search(client, "select:notes__notes_search,notes__weather_forecast");
+    expect((await client.callTool({ name: "notes__notes_search", arguments: { query: "release" } })).isError).toBeFalsy();
+    expect((await client.callTool({ name: "notes__weather_forecast", arguments: { city: "Lyon" } })).isError).toBe(true);
+    await expect(client.callTool({ name: "notes__notes_delete", arguments: { id: "note-1" } })).rejects.toThrow(/not available/);
+
+    const answer = await routeApiRequest(apiRequest("/api/catalogs/team/usage-stats?window=1h", { headers: { authorization: `Bearer ${readToken}` } }));
+    expect(answer.status).toBe(200);
+    const { tools, servers, agents } = await answer.json();
+    const tool = (name: string) => tools.find((figures: { name: string }) => figures.name === name);
+    expect(tool("notes__notes_search")).toMatchObject({ calls: 1, errors: 0, foundBySearch: 1, calledWhenOffered: 1 });
+    expect(tool("notes__notes_search").p50Ms).toBeGreaterThan(0);
+    expect(tool("notes__weather_forecast")).toMatchObject({ calls: 1, errors: 1, errorsByKind: { refused: 0, timeout: 1, upstream: 0 }, calledWhenOffered: 1 });
+    expect(tool("notes__weather_forecast").p50Ms).toBeGreaterThanOrEqual(1_300);
+    expect(tool("notes__notes_delete")).toMatchObject({ calls: 1, errors: 1, errorsByKind: { refused: 1, timeout: 0, upstream: 0 }, calledWhenOffered: 0 });
+    expect(servers).toEqual([expect.objectContaining({ name: "notes", calls: 3, errors: 2, errorsByKind: { refused: 1, timeout: 1, upstream: 0 } })]);
+    expect(agents).toEqual([expect.objectContaining({ name: "guarded", calls: 3 })]);
+  });
+
   it("says that a tool without an implementation here cannot be called through it", async () => {
     const { client } = await connect(readToken);
     await expect(client.callTool({ name: "read", arguments: { filePath: "/etc/hosts" } })).rejects.toThrow(

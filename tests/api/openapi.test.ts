@@ -111,6 +111,8 @@ describe("the OpenAPI document", () => {
     await record("POST", `${catalog}/audit/${history.entries[0].id}/restore`, { version: "before" });
     await record("DELETE", `${catalog}/tools/open_ticket`);
     await record("GET", `${catalog}/export`);
+    await record("POST", "/api/catalogs/second/apply?dryRun=1", { format: "toolshed.catalog", version: 2, tools: [] });
+    await record("POST", `${catalog}/clone`, { name: "Demo copy", id: "demo-copy" });
     await record("POST", "/api/catalogs/second/import", {
       tools: [{ name: "lookup_order", description: "Look up an order by its number.", parameters: { type: "object" } }],
     });
@@ -162,11 +164,13 @@ describe("the OpenAPI document", () => {
     await stream.body?.cancel();
     exchanges.push({ method: "GET", url: `${catalog}/mcp`, status: stream.status, headers: stream.headers, text: "" });
     await record("DELETE", `${catalog}/mcp`, undefined, session);
+    await record("GET", `${catalog}/usage-stats?window=7d`);
     await record("GET", `${catalog}/mcp-servers`);
     await record("POST", `${catalog}/mcp-servers`, { name: "bad", transport: "carrier-pigeon" });
     await record("GET", `${catalog}/mcp-servers/none`);
     await record("DELETE", `${catalog}/mcp-servers/none`);
     await record("POST", `${catalog}/mcp-servers/none/sync`);
+    await record("GET", `${catalog}/mcp-servers/none/health`);
     await record("POST", `${catalog}/sources/reload`);
     await record("DELETE", "/api/catalogs/second");
     await record("GET", "/api/teams");

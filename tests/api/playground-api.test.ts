@@ -353,6 +353,16 @@ describe("playground calls of live MCP tools", () => {
       upstream.mockRestore();
     }
   });
+
+  it("counts its live calls in the catalog's usage figures, as the gateway's", async () => {
+    await play({ message: "Please call the notes tools" });
+    const answer = await routeApiRequest(apiRequest("/api/catalogs/demo/usage-stats?window=1h"));
+    const { tools, servers } = await answer.json();
+    const refused = { calls: 1, errors: 1, errorsByKind: { refused: 1, timeout: 0, upstream: 0 }, calledWhenOffered: 1 };
+    expect(tools.find((tool: { name: string }) => tool.name === "notes__notes_get")).toMatchObject(refused);
+    expect(tools.find((tool: { name: string }) => tool.name === "notes__notes_create")).toMatchObject(refused);
+    expect(servers).toEqual([expect.objectContaining({ name: "notes", calls: 2, errors: 2 })]);
+  });
 });
 
 describe("playground without a main model", () => {

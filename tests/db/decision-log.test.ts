@@ -166,6 +166,35 @@ describe("pages of decisions", () => {
   });
 });
 
+describe("decisions about one tool", () => {
+  it("are its calls and the preselections and ToolSearch calls that chose it", async () => {
+    const call = (tool: string) =>
+      decision({ kind: "call", path: "call", input: { tool, via: "direct" }, result: { outcome: "ok", reason: null, needsApproval: false, approval: null } });
+    const preselected = await recordDecision(
+      db,
+      decision({
+        result: {
+          selected: [
+            { name: "a", score: 1 },
+            { name: "b", score: 0.5 },
+          ],
+        },
+      }),
+    );
+    const found = await recordDecision(db, decision({ kind: "tool-search", path: "semantic", result: { requested: [], tools: ["c", "a"] } }));
+    const calledA = await recordDecision(db, call("a"));
+    await recordDecision(db, call("b"));
+    await recordDecision(db, decision({ kind: "tool-search", path: "exact", result: { requested: ["a"], tools: [] } }));
+    await recordDecision(db, decision({ catalogId: "other", result: { selected: [{ name: "a", score: 1 }] } }));
+
+    const ids = async (tool: string, kind?: NewDecision["kind"]) => (await pageDecisions(db, "team", { tool, kind })).decisions.map((item) => item.id);
+    expect(await ids("a")).toEqual([calledA.id, found.id, preselected.id]);
+    expect(await ids("a", "call")).toEqual([calledA.id]);
+    expect(await ids("c")).toEqual([found.id]);
+    expect(await ids("nothing")).toEqual([]);
+  });
+});
+
 describe("retention", () => {
   it("deletes decisions older than the days setting and beyond the rows per catalog", async () => {
     const now = Date.UTC(2026, 5, 1);

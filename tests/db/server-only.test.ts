@@ -13,7 +13,7 @@ const tsFiles = (dir: string, recursive = false): string[] =>
 /**
  * db/ (but the schemas, which drizzle-kit loads on its own), app/_services/, and the lib/ modules
  * that hold secrets, start processes or reach files and the network: lib/secrets, lib/sources
- * (but the opening message, which the Sources page shows too, the MCP server's config schema, which
+ * (but the opening message, which the Sources page shows too, the health states it draws, the MCP server's config schema, which
  * lib/api-schemas.ts re-exports for the forms that check with the server's schemas, and the plugin types), the model
  * providers (API keys), the sign-in providers (client secrets) and the peer-address header (a
  * process secret, Node's HTTP server).
@@ -25,7 +25,15 @@ const SERVER_MODULES = [
   "lib/auth/sign-in-providers.ts",
   "lib/auth/peer-address.ts",
 ].filter(
-  (file) => !["db/schema.ts", "db/schema-pg.ts", "lib/sources/mcp/opening.ts", "lib/sources/mcp/config.ts", "lib/sources/plugins/types.ts"].includes(file),
+  (file) =>
+    ![
+      "db/schema.ts",
+      "db/schema-pg.ts",
+      "lib/sources/mcp/opening.ts",
+      "lib/sources/mcp/health.ts",
+      "lib/sources/mcp/config.ts",
+      "lib/sources/plugins/types.ts",
+    ].includes(file),
 );
 
 const SERVER_ONLY = /^import "server-only";$/m;

@@ -154,6 +154,17 @@ describe("MCP over stdio, against the shipped demo server", () => {
     expect(await callMcpTool(demo(), "weather_forecast", { city: "Lyon", days: 2 })).toEqual(result);
   });
 
+  it("gives a note created after a deletion an id of its own, leaving the others as they were", async () => {
+    const config = demo();
+    await withConnection({}, async (connections) => {
+      const call = (mcpName: string, args: Record<string, unknown>) => connections.call(config.name, config, mcpName, args);
+      await call("notes_delete", { id: "note-2" });
+      const created = await call("notes_create", { title: "New", body: "A new note." });
+      expect(created.structuredContent).toEqual({ id: "note-5" });
+      expect((await call("notes_get", { id: "note-4" })).structuredContent).toMatchObject({ title: "Recipe: lentil soup" });
+    });
+  });
+
   it("passes a tool's own failure through as an error result", async () => {
     const result = await callMcpTool(demo(), "notes_get", { id: "note-99" });
     expect(result.isError).toBe(true);

@@ -16,6 +16,7 @@ export {
   mcpConnectTimeoutMs,
   McpConnections,
   type McpConnectionTimeouts,
+  type McpOpening,
 } from "./connections";
 export { MCP_CONNECT_TIMEOUT_ENV, openingMessage } from "./opening";
 export {

@@ -196,79 +196,94 @@ export function createToolshed(options: ToolshedOptions) {
    * ToolSearch found are active. The first step of each call preselects from its messages; a tool
    * ToolSearch returns is active from the next step on, for the rest of the conversation.
    */
-  async function aiSdkTools(request: AiSdkToolsRequest) {
-    const { k, execute = {}, conversationId: continued, ...fields } = request;
-    const list = await toolList({
-      model: fields.model,
-      agent: fields.agent,
-      provider: fields.provider,
-      mode: fields.mode,
-      flags: fields.flags,
-      format: "ai-sdk",
-    });
-    const definitions = list.tools as ToolDefinitionText[];
-    const defined = new Set(definitions.map((definition) => definition.name));
-    let conversationId = continued;
-    let preselection: Preselection | undefined;
-    let turnSet: string[] = [];
-    const found = new Set<string>();
-    const active = () => [...new Set([...turnSet, ...found].filter((name) => defined.has(name))), TOOL_SEARCH_NAME];
-
-    const tools: ToolSet = {};
-    for (const definition of definitions) {
-      const implementation = execute[definition.name];
-      tools[definition.name] = dynamicTool({
-        description: definition.description,
-        inputSchema: jsonSchema(definition.inputSchema),
-        ...(implementation
-          ? {
-              execute: async (input: unknown, options: ToolCallOptions) =>
-                // The SDK already refuses calls to inactive tools; this keeps that true for direct callers.
-                active().includes(definition.name) ? implementation(input, options) : { error: unavailableToolMessage(definition.name) },
-            }
-          : {}),
-      });
-    }
-    tools[TOOL_SEARCH_NAME] = tool({
-      description: TOOL_SEARCH_DESCRIPTION,
-      inputSchema: jsonSchema<{ query: string; max_results?: number }>(TOOL_SEARCH_INPUT_SCHEMA),
-      execute: async ({ query, max_results }) => {
-        const result = await toolSearch({ ...fields, conversationId, query, maxResults: max_results });
-        conversationId = result.conversationId;
-        for (const passed of result.tools) found.add(passed.name);
-        return toToolSearchAnswer(result);
-      },
-    });
-
-    const prepareStep: PrepareStepFunction<ToolSet> = async ({ stepNumber, messages }) => {
-      if (stepNumber === 0) {
-        preselection = await preselect({ ...fields, k, conversationId, messages: conversationText(messages).slice(-200) });
-        conversationId = preselection.conversationId;
-        turnSet = preselection.toolSet.filter((entry) => entry.origin !== "entry").map((entry) => entry.name);
-      }
-      return { activeTools: active() };
-    };
-
-    /** A call to a tool that is not active becomes a tool error the model reads: the same text whether the tool exists or not. */
-    const repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall, error }) => {
-      if (NoSuchToolError.isInstance(error)) error.message = unavailableToolMessage(toolCall.toolName);
-      return null;
-    };
-
-    return {
-      tools,
-      prepareStep,
-      repairToolCall,
-      /** Names active at the next step. */
-      activeTools: active,
-      /** The conversation Toolshed records this loop's decisions in, once the first step has run. */
-      conversationId: () => conversationId,
-      /** The latest turn's preselection. */
-      preselection: () => preselection,
-    };
-  }
+  const aiSdkTools = (request: AiSdkToolsRequest) => loopTools({ toolList, preselect, toolSearch }, request);
 
   return { toolList, preselect, toolSearch, aiSdkTools };
 }
 
 export type Toolshed = ReturnType<typeof createToolshed>;
+
+/** The requests `aiSdkTools` makes, as `createToolshed` sends them. */
+interface LoopApi {
+  toolList: (request: ToolListRequest) => Promise<ToolListAnswer>;
+  preselect: (request: PreselectRequest) => Promise<Preselection>;
+  toolSearch: (request: ToolSearchRequest) => Promise<ToolSearchResult>;
+}
+
+async function loopTools({ toolList, preselect, toolSearch }: LoopApi, request: AiSdkToolsRequest) {
+  const { k, execute = {}, conversationId: continued, ...fields } = request;
+  const list = await toolList({
+    model: fields.model,
+    agent: fields.agent,
+    provider: fields.provider,
+    mode: fields.mode,
+    flags: fields.flags,
+    format: "ai-sdk",
+  });
+  const definitions = list.tools as ToolDefinitionText[];
+  const defined = new Set(definitions.map((definition) => definition.name));
+  let conversationId = continued;
+  let preselection: Preselection | undefined;
+  let turnSet: string[] = [];
+  const found = new Set<string>();
+  const active = () => [...new Set([...turnSet, ...found].filter((name) => defined.has(name))), TOOL_SEARCH_NAME];
+
+  const tools = definedTools(definitions, execute, active);
+  tools[TOOL_SEARCH_NAME] = tool({
+    description: TOOL_SEARCH_DESCRIPTION,
+    inputSchema: jsonSchema<{ query: string; max_results?: number }>(TOOL_SEARCH_INPUT_SCHEMA),
+    execute: async ({ query, max_results }) => {
+      const result = await toolSearch({ ...fields, conversationId, query, maxResults: max_results });
+      conversationId = result.conversationId;
+      for (const passed of result.tools) found.add(passed.name);
+      return toToolSearchAnswer(result);
+    },
+  });
+
+  const prepareStep: PrepareStepFunction<ToolSet> = async ({ stepNumber, messages }) => {
+    if (stepNumber === 0) {
+      preselection = await preselect({ ...fields, k, conversationId, messages: conversationText(messages).slice(-200) });
+      conversationId = preselection.conversationId;
+      turnSet = preselection.toolSet.filter((entry) => entry.origin !== "entry").map((entry) => entry.name);
+    }
+    return { activeTools: active() };
+  };
+
+  /** A call to a tool that is not active becomes a tool error the model reads: the same text whether the tool exists or not. */
+  const repairToolCall: ToolCallRepairFunction<ToolSet> = async ({ toolCall, error }) => {
+    if (NoSuchToolError.isInstance(error)) error.message = unavailableToolMessage(toolCall.toolName);
+    return null;
+  };
+
+  return {
+    tools,
+    prepareStep,
+    repairToolCall,
+    /** Names active at the next step. */
+    activeTools: active,
+    /** The conversation Toolshed records this loop's decisions in, once the first step has run. */
+    conversationId: () => conversationId,
+    /** The latest turn's preselection. */
+    preselection: () => preselection,
+  };
+}
+
+/** Every tool the agent may see, defined; those given an implementation run it only while active. */
+function definedTools(definitions: ToolDefinitionText[], execute: Record<string, ToolImplementation>, active: () => string[]): ToolSet {
+  const tools: ToolSet = {};
+  for (const definition of definitions) {
+    const implementation = execute[definition.name];
+    tools[definition.name] = dynamicTool({
+      description: definition.description,
+      inputSchema: jsonSchema(definition.inputSchema),
+      ...(implementation
+        ? {
+            execute: async (input: unknown, options: ToolCallOptions) =>
+              // The SDK already refuses calls to inactive tools; this keeps that true for direct callers.
+              active().includes(definition.name) ? implementation(input, options) : { error: unavailableToolMessage(definition.name) },
+          }
+        : {}),
+    });
+  }
+  return tools;
+}

@@ -11,6 +11,7 @@ export const GET = catalogRoute<{ catalog: string }>("read", async ({ request, p
     conversationId: query.conversationId,
     kind: query.kind,
     path: query.path,
+    tool: query.tool,
     withRejections: query.rejected !== undefined,
     withFallback: query.fallback !== undefined,
     limit: query.limit,
