@@ -1,8 +1,8 @@
 import "server-only";
-import { type Context, context, trace } from "@opentelemetry/api";
+import { context, trace } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, type ReadableSpan, type Span, type SpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import { BatchSpanProcessor, type Sampler, SamplingDecision, TracerProvider } from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { AsyncLocalStorageContextManager } from "./context-manager";
 
@@ -15,35 +15,19 @@ export function tracingConfigured(env: Env = process.env): boolean {
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 
-/** Attributes that hold a request's raw target: its query, or a path such as `/invite/<token>`, can be a secret. */
-const RAW_TARGET_ATTRIBUTES = ["http.target", "http.url", "url.full", "url.path", "url.query"];
-
 /**
- * Passes spans on without their raw request targets. Next.js's own spans (it traces through the
- * same API once a provider is registered) carry `http.target`, which for a setup or invitation link
- * holds its secret; Toolshed's spans name the route pattern instead (`http.route`).
+ * Records Toolshed's spans and none of Next.js's own. Next traces through the same API once a
+ * provider is registered, about eight spans per request (routing, module loading, the response),
+ * which doubled the spans of a hot route and its time with them; and they carry the raw request
+ * target (`http.target`), which for a setup or invitation link holds its secret. Toolshed's
+ * request span is each trace's root instead (see inSpan).
  */
-class WithoutRawTargets implements SpanProcessor {
-  constructor(private readonly next: SpanProcessor) {}
-
-  onStart(span: Span, parentContext: Context): void {
-    this.next.onStart(span, parentContext);
-  }
-
-  onEnd(span: ReadableSpan): void {
-    const attributes = span.attributes as Record<string, unknown>;
-    for (const key of RAW_TARGET_ATTRIBUTES) delete attributes[key];
-    this.next.onEnd(span);
-  }
-
-  forceFlush(): Promise<void> {
-    return this.next.forceFlush();
-  }
-
-  shutdown(): Promise<void> {
-    return this.next.shutdown();
-  }
-}
+const withoutNextSpans: Sampler = {
+  shouldSample: (_context, _traceId, _name, _kind, attributes) => ({
+    decision: attributes["next.span_category"] === "nextjs" ? SamplingDecision.NOT_RECORD : SamplingDecision.RECORD_AND_SAMPLED,
+  }),
+  toString: () => "WithoutNextSpans",
+};
 
 /**
  * Starts exporting spans over OTLP/HTTP (JSON) when the standard OTEL_* variables ask for it, and
@@ -54,7 +38,7 @@ class WithoutRawTargets implements SpanProcessor {
 export function startTracing(env: Env = process.env): TracerProvider | undefined {
   if (!tracingConfigured(env)) return undefined;
   const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: "toolshed" }).merge(detectResources({ detectors: [envDetector] }));
-  const provider = new TracerProvider({ resource, spanProcessors: [new WithoutRawTargets(new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }))] });
+  const provider = new TracerProvider({ resource, sampler: withoutNextSpans, spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })] });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager());
   trace.setGlobalTracerProvider(provider);
   return provider;

@@ -12,9 +12,14 @@ function failed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : "error" });
 }
 
-/** Runs `work` in a span named `name`, the active one for what it calls; it ends when `work` (or its promise) does. */
+/**
+ * Runs `work` in a span named `name`, the active one for what it calls; it ends when `work` (or
+ * its promise) does. Under a span that is not recorded (Next.js's own, see otel.ts) it starts a
+ * trace of its own, so that no recorded span names a parent that was never sent.
+ */
 export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => T, kind: SpanKind = SpanKind.INTERNAL): T {
-  return tracer.startActiveSpan(name, { attributes, kind }, (span) => {
+  const root = trace.getActiveSpan()?.isRecording() !== true;
+  return tracer.startActiveSpan(name, { attributes, kind, root }, (span) => {
     // Nothing records it (no SDK, or not sampled): the work runs as it would untraced, without a promise more.
     if (!span.isRecording()) return work(span);
     let result: T;

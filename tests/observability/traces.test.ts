@@ -3,11 +3,12 @@
  * calls) sends spans over OTLP/HTTP to that address. A local receiver gets a preselection's
  * request span with its route and status, and its children (the preselection with its catalog,
  * model and agent, the pipeline, the selector, database statements) in the same trace; none of
- * them carries the token, a header or the message. Log lines inside a span carry its trace id.
+ * them carries the token, a header or the message. Next.js's own spans are not recorded. Log
+ * lines inside a span carry its trace id.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { trace } from "@opentelemetry/api";
+import { context, trace } from "@opentelemetry/api";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TracerProvider } from "@opentelemetry/sdk-trace";
 import { createCatalog } from "@/db/queries/catalogs";
@@ -115,16 +116,27 @@ describe("traces", () => {
     for (const secret of [token, token.slice(4), "authorization", "Bearer", message]) expect(sent).not.toContain(secret);
   });
 
-  it("leave out the raw request target of other spans (Next.js's own): a setup or invitation link's secret", async () => {
+  it("record none of Next.js's own spans (a setup or invitation link's secret is in their target), and start a trace of their own under one", async () => {
     received.length = 0;
-    trace
-      .getTracer("next.js")
-      .startSpan("GET /invite/[token]", { attributes: { "http.target": "/invite/link-secret-42?x=1", "next.route": "/invite/[token]" } })
-      .end();
+    const nextSpan = trace.getTracer("next.js").startSpan("GET /invite/[token]", {
+      attributes: { "next.span_category": "nextjs", "http.target": "/invite/link-secret-42?x=1", "next.route": "/invite/[token]" },
+    });
+    expect(nextSpan.isRecording()).toBe(false);
+    await context.with(trace.setSpan(context.active(), nextSpan), () => inSpan("toolshed.under_next", {}, async () => undefined));
+    nextSpan.end();
     await provider.forceFlush();
     const sent = received.map((request) => request.body).join("\n");
-    expect(sent).toContain("/invite/[token]");
     expect(sent).not.toContain("link-secret-42");
+    expect(sent).not.toContain("/invite/[token]");
+    const spans: OtlpSpan[] = received.flatMap((request) =>
+      JSON.parse(request.body).resourceSpans.flatMap((resource: { scopeSpans: { spans: OtlpSpan[] }[] }) =>
+        resource.scopeSpans.flatMap((scope) => scope.spans),
+      ),
+    );
+    const own = spans.find((span) => span.name === "toolshed.under_next")!;
+    expect(own).toBeDefined();
+    expect(own.parentSpanId ?? "").toBe("");
+    expect(own.traceId).not.toBe(nextSpan.spanContext().traceId);
   });
 
   it("put the active trace id on log lines", () => {
