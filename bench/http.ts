@@ -34,15 +34,18 @@ import {
   send,
   startDeployment,
 } from "./deployment";
+import { startOtlpReceiver } from "./otlp-receiver";
 import { syntheticConversations } from "./synthetic";
 import { fixed, markdownTable } from "./table";
 
-const USAGE = `Usage: npm run bench:http [-- --sizes 1000,10000,50000 --requests 200 --postgres]
+const USAGE = `Usage: npm run bench:http [-- --sizes 1000,10000,50000 --requests 200 --postgres --tracing]
 
   --sizes      catalog sizes to measure, each on a fresh database (default 1000,10000,50000)
   --requests   requests per route and concurrency (default 200)
   --postgres   after SQLite (one instance), measure two instances on a throwaway PostgreSQL
                (Debian's postgresql package), the requests sent to them in turn
+  --tracing    the servers send their spans to a local OTLP/HTTP receiver the bench starts
+               (OTEL_EXPORTER_OTLP_ENDPOINT set), as a deployment with tracing on does
   BENCH_PORT   the first instance's port (default 3490; the second instance's is the next)`;
 
 const TARGETS: Record<number, { p50: number; p99?: number }> = { 10000: { p50: 15, p99: 60 }, 50000: { p50: 60 } };
@@ -196,8 +199,8 @@ function samplePeakRss(deployment: Deployment): { stop(): number[] } {
   };
 }
 
-async function measureSize(kind: DatabaseKind, size: number, requests: number): Promise<SizeFigures> {
-  const deployment = await startDeployment(kind);
+async function measureSize(kind: DatabaseKind, size: number, requests: number, env: Record<string, string>): Promise<SizeFigures> {
+  const deployment = await startDeployment(kind, { env });
   try {
     await expectOk(deployment, "POST", "/api/catalogs", { name: "Bench", id: CATALOG });
     const peakRss = samplePeakRss(deployment);
@@ -294,21 +297,25 @@ const HEADINGS: Record<DatabaseKind, string> = {
 };
 
 async function main(): Promise<void> {
-  const options = benchArguments(USAGE, "1000,10000,50000", ["postgres"]);
+  const options = benchArguments(USAGE, "1000,10000,50000", ["postgres", "tracing"]);
   if (!options) return;
   const { sizes, requests } = options;
   const kinds: DatabaseKind[] = options.switches.has("postgres") ? ["sqlite", "postgres"] : ["sqlite"];
   ensureBuild();
+  const receiver = options.switches.has("tracing") ? await startOtlpReceiver() : undefined;
+  const env: Record<string, string> = receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint } : {};
   const results = new Map<DatabaseKind, SizeFigures[]>();
   for (const kind of kinds) {
     const figures: SizeFigures[] = [];
     for (const size of sizes) {
       console.error(`Measuring ${size.toLocaleString("en")} tools on ${kind} …`);
-      figures.push(await measureSize(kind, size, requests));
+      figures.push(await measureSize(kind, size, requests, env));
     }
     results.set(kind, figures);
   }
-  const conditions = `${os.cpus().length} cores, load average ${os.loadavg()[1].toFixed(1)} over the last 5 minutes at the end, ${requests} requests per route and concurrency, 8 model/agent combinations rotating`;
+  const tracing = receiver ? `, tracing on: ${receiver.spans().toLocaleString("en")} spans sent to a local OTLP receiver` : "";
+  await receiver?.close();
+  const conditions = `${os.cpus().length} cores, load average ${os.loadavg()[1].toFixed(1)} over the last 5 minutes at the end, ${requests} requests per route and concurrency, 8 model/agent combinations rotating${tracing}`;
   for (const [kind, figures] of results) {
     console.log(`## ${HEADINGS[kind]} (${conditions})\n`);
     console.log(`${report(figures)}\n`);
