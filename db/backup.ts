@@ -162,5 +162,8 @@ function setAside(file: string, previous: string): string {
     fs.rmSync(`${previous}${suffix}`, { force: true });
     if (exists(`${file}${suffix}`)) fs.renameSync(`${file}${suffix}`, `${previous}${suffix}`);
   }
+  // The shared-memory index is rebuilt from the WAL by whoever opens the file; an empty WAL holds nothing.
+  fs.rmSync(`${previous}-shm`, { force: true });
+  if (exists(`${previous}-wal`) && fs.statSync(`${previous}-wal`).size === 0) fs.rmSync(`${previous}-wal`);
   return previous;
 }

@@ -225,6 +225,12 @@ function describeError(error: unknown): string {
   return [error.message.split(":")[0], ...error.problems.map((problem) => `  ${problem.field}: ${problem.message}`)].join("\n");
 }
 
+// A reader that stops early (`toolshed export … | head`) closes the pipe: the output is done, not failed.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(0);
+});
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   fail(describeError(error));
 });

@@ -64,6 +64,12 @@ describe("toolshed export and apply", { timeout: 120_000 }, () => {
     expect(again.stdout).toMatch(/^\d+ unchanged\n$/);
     expect(again.stderr).toContain("Nothing to change");
     expect(cli(env, "export", "--catalog", "copy").stdout).toBe(exported.stdout);
+
+    // A reader that is gone before the file is written (`| head`, here `| true`): no crash, and success.
+    const command = [process.execPath, ...SERVER_TSX_ARGS, "scripts/toolshed.ts", "export", "--catalog", "copy"].map((word) => `'${word}'`).join(" ");
+    const piped = spawnSync("bash", ["-o", "pipefail", "-c", `${command} | true`], { env: { ...process.env, ...env }, encoding: "utf8" });
+    expect(piped.stderr).not.toContain("EPIPE");
+    expect(piped.status).toBe(0);
   });
 
   it("names every problem of an invalid file at its path", async () => {
