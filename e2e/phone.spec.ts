@@ -58,3 +58,16 @@ for (const path of ["/catalogs/demo/rules", "/catalogs/demo/sources", "/teams/de
     expect(await shell.pageOverflow()).toBeLessThanOrEqual(0);
   });
 }
+
+test("Usage and Code on a phone: the figures' table and the catalog file scroll inside themselves, the page no wider than the screen", async ({
+  page,
+  request,
+}) => {
+  // The Usage page's tool table needs one decision.
+  expect((await request.post("/api/catalogs/demo/tool-search", { data: { model: "gpt-5", agent: "build", query: "select:bash" } })).ok()).toBe(true);
+  const shell = new AppShell(page);
+  await shell.open("/catalogs/demo/usage", (page) => page.getByTestId("usage-tools"));
+  expect(await shell.pageOverflow()).toBeLessThanOrEqual(0);
+  await shell.open("/catalogs/demo/code", (page) => page.getByTestId("export-yaml"));
+  expect(await shell.pageOverflow()).toBeLessThanOrEqual(0);
+});

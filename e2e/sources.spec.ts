@@ -99,6 +99,15 @@ test("a stdio MCP server added on the Sources page: its tools in the catalog, th
     await expect(sources.status(SERVER)).toHaveText("connected");
     await expect(sources.toolCount(SERVER)).toHaveText(`${DEMO_TOOLS.length} / ${DEMO_TOOLS.length} registered`);
     await expect(sources.error(SERVER)).toHaveCount(0);
+    // Its health history: connected, failing with its cause, and connected again, now.
+    await sources.goto();
+    const health = page.getByTestId(`mcp-health-${SERVER}`);
+    await expect(page.getByTestId(`mcp-health-now-${SERVER}`)).toContainText("connected since");
+    const marks = await health.locator(".mcp-health-mark").evaluateAll((spans) => spans.map((span) => span.getAttribute("data-state")));
+    expect(marks.at(-1)).toBe("connected");
+    expect(marks.lastIndexOf("failing")).toBeGreaterThan(marks.indexOf("connected"));
+    await health.locator("summary").click();
+    await expect(health.locator("li").filter({ hasText: "failing" }).first()).toContainText("the server process exited");
     const secondPid = processMentioning(marker);
     expect(secondPid).not.toBe(firstPid);
     expect(isAlive(secondPid)).toBe(true);

@@ -10,6 +10,8 @@ export const SCRIPTED_MODEL_PORT = base + 1;
 export const APP_WITH_MODEL_PORT = base + 2;
 /** A port for the specs that start an app of their own (the first-start setup link). */
 export const OWN_APP_PORT = base + 3;
+/** The app of the observability spec, with tracing on. */
+export const TRACED_APP_PORT = base + 4;
 
 export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
 export const APP_WITH_MODEL_URL = `http://localhost:${APP_WITH_MODEL_PORT}`;
