@@ -128,7 +128,9 @@ describe("traces", () => {
     expect(sent).not.toContain("link-secret-42");
     expect(sent).not.toContain("/invite/[token]");
     const spans: OtlpSpan[] = received.flatMap((request) =>
-      JSON.parse(request.body).resourceSpans.flatMap((resource: { scopeSpans: { spans: OtlpSpan[] }[] }) => resource.scopeSpans.flatMap((scope) => scope.spans)),
+      JSON.parse(request.body).resourceSpans.flatMap((resource: { scopeSpans: { spans: OtlpSpan[] }[] }) =>
+        resource.scopeSpans.flatMap((scope) => scope.spans),
+      ),
     );
     const own = spans.find((span) => span.name === "toolshed.under_next")!;
     expect(own).toBeDefined();
