@@ -96,6 +96,8 @@ export function readCatalogCodeText(text: string): unknown {
         `The file is not valid YAML or JSON${at ? ` (line ${at.line}, column ${at.col})` : ""}: ${error.message.split("\n")[0]}`,
       );
     }
+    // An alias that names no anchor, or more aliases than allowed (a "billion laughs" file): the file's fault too.
+    if (error instanceof ReferenceError) throw new ToolshedError("bad_request", `The file is not valid YAML: ${error.message}.`);
     throw error;
   }
 }
