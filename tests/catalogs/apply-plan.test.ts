@@ -122,7 +122,10 @@ describe("a catalog file", () => {
     expect(problemsOf(() => parseCatalogCode({ format: "toolshed.catalog", version: 1, tools: [] }))[0].field).toBe("version");
     expect(() => readCatalogCodeText("tools: [\n")).toThrow(/line \d+/);
     // Aliases that expand a small file into a huge one are refused as a bad file, not a server error.
-    const laughs = ["a: &a [x, x, x, x, x, x, x, x, x]", ..."bcdefgh".split("").map((name, index) => `${name}: &${name} [${Array(9).fill(`*${"abcdefgh"[index]}`).join(", ")}]`)];
+    const laughs = [
+      "a: &a [x, x, x, x, x, x, x, x, x]",
+      ..."bcdefgh".split("").map((name, index) => `${name}: &${name} [${Array(9).fill(`*${"abcdefgh"[index]}`).join(", ")}]`),
+    ];
     expect(() => readCatalogCodeText(laughs.join("\n"))).toThrow(expect.objectContaining({ code: "bad_request", message: expect.stringContaining("alias") }));
     expect(() => readCatalogCodeText("tools: *nowhere")).toThrow(expect.objectContaining({ code: "bad_request" }));
   });
