@@ -1,3 +1,4 @@
+import { AppShell } from "./pages/app-shell";
 import { ToolEditorPage } from "./pages/tool-editor-page";
 import { SimulatorPage } from "./pages/simulator-page";
 import { ToolsPage } from "./pages/tools-page";
@@ -51,7 +52,9 @@ test("a save whose request fails keeps the edits, says so in place, and Retry sa
 
 test("leaving the Rules page by a tab with unsaved edits asks first", async ({ page }) => {
   await page.goto("/catalogs/demo/rules");
-  await page.getByTestId("model-rule-0").getByLabel("Rule name").fill("Renamed, not saved");
+  const ruleName = page.getByTestId("model-rule-0").getByLabel("Rule name");
+  await new AppShell(page).hydrated(ruleName);
+  await ruleName.fill("Renamed, not saved");
   page.once("dialog", (dialog) => dialog.dismiss());
   await page.getByRole("link", { name: "Agents" }).first().click();
   await expect(page).toHaveURL(/\/rules$/);

@@ -14,6 +14,14 @@ export class AppShell {
     await expect(ready(this.page).first()).toBeVisible();
   }
 
+  /**
+   * Waits until React has hydrated `element` (it then carries React's props): typing into a
+   * server-rendered field before that races hydration, and can land beside the text, not in place of it.
+   */
+  async hydrated(element: Locator) {
+    await expect.poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")))).toBe(true);
+  }
+
   /** The serious and critical WCAG 2.1 AA violations on the page as it is now: rule, help, and where. */
   async seriousViolations() {
     const { violations } = await new AxeBuilder({ page: this.page }).withTags(WCAG_21_AA).analyze();
