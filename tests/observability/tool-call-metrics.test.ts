@@ -4,12 +4,10 @@
  * the catalog does not hold under one label), with the server's time; and each MCP server's up
  * gauge, gone with the server.
  */
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server as HttpServer } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeGatewaySessions } from "@/app/_services/mcp-gateway";
@@ -20,12 +18,13 @@ import { apiRequest, createTestToken, useFreshDatabase } from "../api/helpers";
 import { useEnv } from "../sources/helpers";
 import { routeApiRequest } from "../support/api-routes";
 import { startToolshedHttpServer, type ToolshedHttpServer } from "../support/toolshed-http-server";
+import { serveStatelessMcp } from "../support/stateless-mcp-server";
 
 const TOOLS = ["answer", "fail", "slow"];
 
 /** The test's upstream: answers, answers with an error, or takes longer than the call timeout. */
 function startUpstream(): Promise<{ url: string; http: HttpServer }> {
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+  return serveStatelessMcp(async (_request, _response) => {
     const server = new Server({ name: "upstream", version: "1" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: TOOLS.map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object", properties: {} } })),
@@ -36,13 +35,8 @@ function startUpstream(): Promise<{ url: string; http: HttpServer }> {
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       return { content: [{ type: "text", text: "too late" }] };
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    response.on("close", () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
-  };
-  const http = createServer((request, response) => void handle(request, response));
-  return new Promise((done) => http.listen(0, "127.0.0.1", () => done({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, http })));
+    return server;
+  });
 }
 
 useEnv({ TOOLSHED_MCP_ALLOW_PRIVATE: "1", TOOLSHED_MCP_CALL_TIMEOUT_MS: "500" });

@@ -1,9 +1,7 @@
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server as HttpServer } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeGatewaySessions } from "@/app/_services/mcp-gateway";
@@ -16,6 +14,7 @@ import { routeApiRequest } from "../support/api-routes";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
 import type { Principal } from "@/lib/auth/policy";
 import { startToolshedHttpServer, type ToolshedHttpServer } from "../support/toolshed-http-server";
+import { serveStatelessMcp } from "../support/stateless-mcp-server";
 
 /**
  * Issue 21, item 4: an upstream MCP server that quotes the headers it was sent (its stored
@@ -47,7 +46,7 @@ const TOOLS = ["echo_headers", "fail_quoting_headers", "throw_quoting_headers"];
 
 /** The test's upstream: an MCP server over Streamable HTTP that repeats the Authorization header it gets everywhere it can. */
 function startQuotingServer(): Promise<{ url: string; http: HttpServer }> {
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+  return serveStatelessMcp(async (request, _response) => {
     const authorization = String(request.headers.authorization ?? "");
     const server = new Server({ name: "quoting", version: `1 (${authorization})` }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -77,13 +76,8 @@ function startQuotingServer(): Promise<{ url: string; http: HttpServer }> {
       }
       throw new McpError(ErrorCode.InternalError, `Upstream refused the request with Authorization: ${authorization}`);
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    response.on("close", () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
-  };
-  const http = createServer((request, response) => void handle(request, response));
-  return new Promise((done) => http.listen(0, "127.0.0.1", () => done({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, http })));
+    return server;
+  });
 }
 
 useEnv({ TOOLSHED_MCP_ALLOW_PRIVATE: "1", TOOLSHED_MCP_CALL_TIMEOUT_MS: "5000" });

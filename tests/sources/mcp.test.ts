@@ -1,8 +1,6 @@
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server as HttpServer } from "node:http";
 import { resolve } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { McpConnections, type McpConnectionTimeouts, type McpServerConfig } from "../../lib/sources/mcp";
@@ -26,6 +24,7 @@ import { secretForms } from "../../lib/secrets";
 import { validateToolDraft } from "../../lib/tools/validate";
 import { processesMentioning, processMarker } from "../support/processes";
 import { failure, useEnv } from "./helpers";
+import { serveStatelessMcp } from "../support/stateless-mcp-server";
 
 const DEMO_SERVER = resolve("mcp-servers/demo-server.mjs");
 
@@ -181,7 +180,7 @@ function startHttpServer(options: { hangOnList?: boolean; hangOnConnect?: boolea
     { name: "gamma.delta", description: "Third page.", inputSchema: { type: "object" } },
     { name: "echo", description: "Echoes.", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
   ];
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+  return serveStatelessMcp(async (request, response) => {
     if (options.hangOnConnect) return;
     if (request.headers.authorization !== "Bearer s3cret") {
       response.writeHead(401).end("missing token");
@@ -198,13 +197,8 @@ function startHttpServer(options: { hangOnList?: boolean; hangOnConnect?: boolea
       if (call.params.name !== "echo") throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${call.params.name}`);
       return { content: [{ type: "text", text: String(call.params.arguments?.text ?? "") }] };
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    response.on("close", () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
-  };
-  const http = createServer((request, response) => void handle(request, response));
-  return new Promise((done) => http.listen(0, "127.0.0.1", () => done({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, http })));
+    return server;
+  });
 }
 
 describe("MCP over Streamable HTTP", () => {
