@@ -16,7 +16,7 @@ import { startPostgres } from "../scripts/postgres-server";
 import { seededRandom, syntheticCatalog } from "./synthetic";
 import { fixed } from "./table";
 
-const FIRST_PORT = Number(process.env.BENCH_PORT ?? 3490);
+export const FIRST_PORT = Number(process.env.BENCH_PORT ?? 3490);
 export const CATALOG = "bench";
 export const COMBINATIONS = ["gpt-5", "gpt-4.1", "claude-sonnet-4-5", "gemini-2.5-pro"].flatMap((model) =>
   ["build", "plan"].map((agent) => ({ model, agent })),
@@ -83,14 +83,15 @@ async function stopInstance(child: ChildProcess): Promise<void> {
 
 /**
  * The production build on a fresh database of the kind, migrated, with a token of each scope in
- * `scopes` (the first is the one requests carry by default) and `env` added to the servers' environment.
+ * `scopes` (the first is the one requests carry by default) and `env` added to the servers' environment;
+ * the instances listen on `port` and the ports after it (BENCH_PORT's by default).
  */
 export async function startDeployment(
   kind: DatabaseKind,
-  { scopes = ["admin"], env: extraEnv = {} }: { scopes?: TokenScope[]; env?: Record<string, string> } = {},
+  { scopes = ["admin"], env: extraEnv = {}, port = FIRST_PORT }: { scopes?: TokenScope[]; env?: Record<string, string>; port?: number } = {},
 ): Promise<Deployment> {
   const database = await freshDatabase(kind);
-  const origins = Array.from({ length: INSTANCES[kind] }, (_, index) => `http://127.0.0.1:${FIRST_PORT + index}`);
+  const origins = Array.from({ length: INSTANCES[kind] }, (_, index) => `http://127.0.0.1:${port + index}`);
   const env = {
     ...process.env,
     ...database.env,

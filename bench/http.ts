@@ -11,13 +11,11 @@
  * and the requests sent to them in turn, as a load balancer would; its table is printed after
  * SQLite's, in the same format.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import {
   benchArguments,
   CATALOG,
-  COMBINATIONS,
   type DatabaseKind,
   type Deployment,
   ensureBuild,
@@ -31,12 +29,12 @@ import {
   percentiles,
   percentilesCell,
   resentRequests,
-  send,
   startDeployment,
 } from "./deployment";
-import { startOtlpReceiver } from "./otlp-receiver";
-import { syntheticConversations } from "./synthetic";
+import { hotRoutes } from "./hot-routes";
+import { treeRss } from "./process-tree";
 import { fixed, markdownTable } from "./table";
+import { measureTracingCost, type TracingCost, tracingCostReport } from "./tracing-cost";
 
 const USAGE = `Usage: npm run bench:http [-- --sizes 1000,10000,50000 --requests 200 --postgres --tracing]
 
@@ -44,73 +42,11 @@ const USAGE = `Usage: npm run bench:http [-- --sizes 1000,10000,50000 --requests
   --requests   requests per route and concurrency (default 200)
   --postgres   after SQLite (one instance), measure two instances on a throwaway PostgreSQL
                (Debian's postgresql package), the requests sent to them in turn
-  --tracing    the servers send their spans to a local OTLP/HTTP receiver the bench starts
-               (OTEL_EXPORTER_OTLP_ENDPOINT set), as a deployment with tracing on does
+  --tracing    then, per size, what tracing costs: a server with tracing off and one sending its
+               spans to a local OTLP/HTTP receiver, requests alternating between them
   BENCH_PORT   the first instance's port (default 3490; the second instance's is the next)`;
 
 const TARGETS: Record<number, { p50: number; p99?: number }> = { 10000: { p50: 15, p99: 60 }, 50000: { p50: 60 } };
-
-// ---------------------------------------------------------------------------------------------
-// The server's memory
-
-/** Resident memory of the server's whole process tree (next start runs the server in a child). */
-function treeRss(rootPid: number): number {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const tree = new Set([rootPid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, parent] of parents) {
-      if (tree.has(parent) && !tree.has(pid)) {
-        tree.add(pid);
-        grew = true;
-      }
-    }
-  }
-  let kib = 0;
-  for (const pid of tree) {
-    try {
-      kib += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-    } catch {
-      // Gone.
-    }
-  }
-  return kib * 1024;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Requests
-
-/** Entity tags of the tool lists fetched so far, per deployment (token) and query. */
-const entityTags = new Map<string, string>();
-
-/**
- * GET …/tool-list as an agent asking every turn would: with the entity tag of the list it got
- * before (fetched once per query, untimed), so an unchanged list is answered 304 with no body, by
- * whichever instance the request reaches.
- */
-async function revalidatedToolList(deployment: Deployment, query: Record<string, string>): Promise<number> {
-  const route = `/api/catalogs/${CATALOG}/tool-list?${new URLSearchParams(query)}`;
-  const authorization = `Bearer ${deployment.token}`;
-  const key = `${deployment.token} ${route}`;
-  let tag = entityTags.get(key);
-  if (tag === undefined) {
-    tag = (await send(`${deployment.next()}${route}`, "GET", { authorization })).etag ?? "";
-    entityTags.set(key, tag);
-  }
-  const started = performance.now();
-  const response = await send(`${deployment.next()}${route}`, "GET", { authorization, "if-none-match": tag });
-  if (response.status !== 304) throw new Error(`GET tool-list with its entity tag → ${response.status}, not 304`);
-  return performance.now() - started;
-}
 
 /**
  * Polls /api/health every 25 ms from a thread of its own until stopped: as another client would,
@@ -199,42 +135,14 @@ function samplePeakRss(deployment: Deployment): { stop(): number[] } {
   };
 }
 
-async function measureSize(kind: DatabaseKind, size: number, requests: number, env: Record<string, string>): Promise<SizeFigures> {
-  const deployment = await startDeployment(kind, { env });
+async function measureSize(kind: DatabaseKind, size: number, requests: number): Promise<SizeFigures> {
+  const deployment = await startDeployment(kind);
   try {
     await expectOk(deployment, "POST", "/api/catalogs", { name: "Bench", id: CATALOG });
     const peakRss = samplePeakRss(deployment);
     const imported = await timedImport(deployment, size);
-    const conversations = syntheticConversations(64);
-    const combination = (index: number) => COMBINATIONS[index % COMBINATIONS.length];
-    const routes: { route: string; run: (index: number) => Promise<number> }[] = [
-      { route: "POST tool-list", run: async (i) => (await expectOk(deployment, "POST", `/api/catalogs/${CATALOG}/tool-list`, combination(i))).ms },
-      { route: "GET tool-list, revalidated (304)", run: (i) => revalidatedToolList(deployment, combination(i)) },
-      {
-        route: "POST preselect",
-        run: async (i) =>
-          (
-            await expectOk(deployment, "POST", `/api/catalogs/${CATALOG}/preselect`, {
-              ...combination(i),
-              messages: conversations[i % conversations.length],
-              k: 10,
-            })
-          ).ms,
-      },
-      {
-        route: "POST tool-search",
-        run: async (i) =>
-          (
-            await expectOk(deployment, "POST", `/api/catalogs/${CATALOG}/tool-search`, {
-              ...combination(i),
-              query: conversations[i % conversations.length].at(-1)!.content,
-            })
-          ).ms,
-      },
-      { route: "GET decisions", run: async () => (await expectOk(deployment, "GET", `/api/catalogs/${CATALOG}/decisions`)).ms },
-    ];
     const figures: RouteFigures[] = [];
-    for (const { route, run } of routes) figures.push({ route, ...(await measure(requests, run)) });
+    for (const { route, run } of hotRoutes(deployment)) figures.push({ route, ...(await measure(requests, run)) });
     return {
       size,
       importSeconds: imported.seconds,
@@ -302,23 +210,29 @@ async function main(): Promise<void> {
   const { sizes, requests } = options;
   const kinds: DatabaseKind[] = options.switches.has("postgres") ? ["sqlite", "postgres"] : ["sqlite"];
   ensureBuild();
-  const receiver = options.switches.has("tracing") ? await startOtlpReceiver() : undefined;
-  const env: Record<string, string> = receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint } : {};
   const results = new Map<DatabaseKind, SizeFigures[]>();
   for (const kind of kinds) {
     const figures: SizeFigures[] = [];
     for (const size of sizes) {
       console.error(`Measuring ${size.toLocaleString("en")} tools on ${kind} …`);
-      figures.push(await measureSize(kind, size, requests, env));
+      figures.push(await measureSize(kind, size, requests));
     }
     results.set(kind, figures);
   }
-  const tracing = receiver ? `, tracing on: ${receiver.spans().toLocaleString("en")} spans sent to a local OTLP receiver` : "";
-  await receiver?.close();
-  const conditions = `${os.cpus().length} cores, load average ${os.loadavg()[1].toFixed(1)} over the last 5 minutes at the end, ${requests} requests per route and concurrency, 8 model/agent combinations rotating${tracing}`;
+  const tracing: TracingCost[] = [];
+  for (const size of options.switches.has("tracing") ? sizes : []) {
+    console.error(`Measuring what tracing costs at ${size.toLocaleString("en")} tools …`);
+    tracing.push(await measureTracingCost(size, requests));
+  }
+  const conditions = `${os.cpus().length} cores, load average ${os.loadavg()[1].toFixed(1)} over the last 5 minutes at the end, ${requests} requests per route and concurrency, 8 model/agent combinations rotating`;
   for (const [kind, figures] of results) {
     console.log(`## ${HEADINGS[kind]} (${conditions})\n`);
     console.log(`${report(figures)}\n`);
+  }
+  if (tracing.length > 0) {
+    const spans = tracing.map(({ spans }) => spans.toLocaleString("en")).join(", ");
+    console.log(`## What tracing costs: requests alternating between a server with tracing off and one with it on, on SQLite (${spans} spans received)\n`);
+    console.log(`${tracingCostReport(tracing)}\n`);
   }
   console.log(`Requests sent again on a new connection after the server closed an idle kept-alive one: ${resentRequests()}.`);
 }
