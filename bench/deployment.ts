@@ -84,11 +84,17 @@ async function stopInstance(child: ChildProcess): Promise<void> {
 /**
  * The production build on a fresh database of the kind, migrated, with a token of each scope in
  * `scopes` (the first is the one requests carry by default) and `env` added to the servers' environment;
- * the instances listen on `port` and the ports after it (BENCH_PORT's by default).
+ * the instances listen on `port` and the ports after it (BENCH_PORT's by default), and run the
+ * build of the checkout at `cwd` (this one by default; another, built, to compare with a baseline).
  */
 export async function startDeployment(
   kind: DatabaseKind,
-  { scopes = ["admin"], env: extraEnv = {}, port = FIRST_PORT }: { scopes?: TokenScope[]; env?: Record<string, string>; port?: number } = {},
+  {
+    scopes = ["admin"],
+    env: extraEnv = {},
+    port = FIRST_PORT,
+    cwd = process.cwd(),
+  }: { scopes?: TokenScope[]; env?: Record<string, string>; port?: number; cwd?: string } = {},
 ): Promise<Deployment> {
   const database = await freshDatabase(kind);
   const origins = Array.from({ length: INSTANCES[kind] }, (_, index) => `http://127.0.0.1:${port + index}`);
@@ -111,14 +117,14 @@ export async function startDeployment(
   };
   try {
     // Migrated first (`npm run db:migrate`'s script), then the tokens are made on it before the servers open it.
-    const migrated = spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/migrate.ts"], { env, encoding: "utf8" });
+    const migrated = spawnSync(process.execPath, [...SERVER_TSX_ARGS, "scripts/migrate.ts"], { cwd, env, encoding: "utf8" });
     if (migrated.status !== 0) throw new Error(`Migrating the bench database failed: ${migrated.stderr}`);
     const tokens: Deployment["tokens"] = {};
     for (const scope of scopes) {
       const created = spawnSync(
         process.execPath,
         [...SERVER_TSX_ARGS, "scripts/toolshed.ts", "token", "create", "--team", "default", "--scope", scope, "--name", `bench-${scope}`],
-        { env, encoding: "utf8" },
+        { cwd, env, encoding: "utf8" },
       );
       if (created.status !== 0) throw new Error(`Creating the bench's ${scope} token failed: ${created.stderr}`);
       tokens[scope] = created.stdout.trim();
@@ -127,7 +133,7 @@ export async function startDeployment(
       const port = new URL(origin).port;
       instances.push({
         origin,
-        child: spawn("./node_modules/.bin/next", ["start", "-p", port], { env, stdio: ["ignore", "ignore", "inherit"], detached: true }),
+        child: spawn("./node_modules/.bin/next", ["start", "-p", port], { cwd, env, stdio: ["ignore", "ignore", "inherit"], detached: true }),
       });
     }
     for (const { origin } of instances) await waitFor(async () => (await fetch(`${origin}/api/health`)).ok, 60_000, `the server at ${origin} to start`);
@@ -297,13 +303,15 @@ export function benchArguments(
   usage: string,
   defaultSizes: string,
   switches: string[] = [],
-): { sizes: number[]; requests: number; switches: Set<string> } | undefined {
+  strings: string[] = [],
+): { sizes: number[]; requests: number; switches: Set<string>; strings: Record<string, string | undefined> } | undefined {
   const { values } = parseArgs({
     options: {
       sizes: { type: "string", default: defaultSizes },
       requests: { type: "string", default: "200" },
       help: { type: "boolean", short: "h" },
       ...Object.fromEntries(switches.map((name) => [name, { type: "boolean" as const, default: false }])),
+      ...Object.fromEntries(strings.map((name) => [name, { type: "string" as const }])),
     },
   });
   if (values.help) {
@@ -314,6 +322,7 @@ export function benchArguments(
     sizes: String(values.sizes).split(",").map(Number),
     requests: Number(values.requests),
     switches: new Set(switches.filter((name) => (values as Record<string, unknown>)[name] === true)),
+    strings: Object.fromEntries(strings.map((name) => [name, (values as Record<string, unknown>)[name] as string | undefined])),
   };
 }
 

@@ -44,6 +44,8 @@ const USAGE = `Usage: npm run bench:http [-- --sizes 1000,10000,50000 --requests
                (Debian's postgresql package), the requests sent to them in turn
   --tracing    then, per size, what tracing costs: a server with tracing off and one sending its
                spans to a local OTLP/HTTP receiver, requests alternating between them
+  --baseline   with --tracing, a third server: the build of another checkout (a path; e.g. a
+               git worktree of the release before, \`npm ci\` and \`next build\` run in it)
   BENCH_PORT   the first instance's port (default 3490; the second instance's is the next)`;
 
 const TARGETS: Record<number, { p50: number; p99?: number }> = { 10000: { p50: 15, p99: 60 }, 50000: { p50: 60 } };
@@ -205,7 +207,7 @@ const HEADINGS: Record<DatabaseKind, string> = {
 };
 
 async function main(): Promise<void> {
-  const options = benchArguments(USAGE, "1000,10000,50000", ["postgres", "tracing"]);
+  const options = benchArguments(USAGE, "1000,10000,50000", ["postgres", "tracing"], ["baseline"]);
   if (!options) return;
   const { sizes, requests } = options;
   const kinds: DatabaseKind[] = options.switches.has("postgres") ? ["sqlite", "postgres"] : ["sqlite"];
@@ -222,7 +224,7 @@ async function main(): Promise<void> {
   const tracing: TracingCost[] = [];
   for (const size of options.switches.has("tracing") ? sizes : []) {
     console.error(`Measuring what tracing costs at ${size.toLocaleString("en")} tools …`);
-    tracing.push(await measureTracingCost(size, requests));
+    tracing.push(await measureTracingCost(size, requests, options.strings.baseline));
   }
   const conditions = `${os.cpus().length} cores, load average ${os.loadavg()[1].toFixed(1)} over the last 5 minutes at the end, ${requests} requests per route and concurrency, 8 model/agent combinations rotating`;
   for (const [kind, figures] of results) {

@@ -7,68 +7,94 @@ import { fixed, markdownTable } from "./table";
 /** How long the SDK's batch span processor holds spans before it exports them (its default), and a margin. */
 const EXPORT_DELAY_MS = 5_000 + 1_000;
 
+/** A server of the comparison: this build with tracing off, with it on, or the baseline checkout's build. */
+interface Variant {
+  label: string;
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
 interface RouteCost {
   route: string;
-  /** c=1 p50, in ms: tracing off, then on. */
-  p50: [number, number];
-  /** The server's CPU time per request, in ms (its process tree's, exports included): tracing off, then on. */
-  cpuMs: [number, number];
+  /** Per variant: c=1 p50, in ms. */
+  p50: number[];
+  /** Per variant: the server's CPU time per request, in ms (its process tree's, exports included). */
+  cpuMs: number[];
 }
 
 export interface TracingCost {
   size: number;
+  labels: string[];
   routes: RouteCost[];
   spans: number;
 }
 
 const cpuOf = (deployment: Deployment) => treeCpuMs(deployment.instances[0].child.pid!);
 
-/** Both servers on a fresh database with the bench catalog of `size` tools. */
-async function startPair(size: number, tracingEndpoint: string): Promise<[Deployment, Deployment]> {
-  const untraced = await startDeployment("sqlite", { port: FIRST_PORT });
-  let traced: Deployment | undefined;
+/** A server per variant, each on a fresh database with the bench catalog of `size` tools. */
+async function startServers(size: number, variants: Variant[]): Promise<Deployment[]> {
+  const servers: Deployment[] = [];
   try {
-    traced = await startDeployment("sqlite", { port: FIRST_PORT + 1, env: { OTEL_EXPORTER_OTLP_ENDPOINT: tracingEndpoint } });
     const document = importDocument(size);
-    for (const deployment of [untraced, traced]) {
-      await expectOk(deployment, "POST", "/api/catalogs", { name: "Bench", id: CATALOG });
-      await importCatalog(deployment, document);
+    for (const [index, { env, cwd }] of variants.entries()) {
+      const server = await startDeployment("sqlite", { port: FIRST_PORT + index, env, cwd });
+      servers.push(server);
+      await expectOk(server, "POST", "/api/catalogs", { name: "Bench", id: CATALOG });
+      await importCatalog(server, document);
     }
-    return [untraced, traced];
+    return servers;
   } catch (error) {
-    await Promise.all([untraced.stop(), traced?.stop()]);
+    await Promise.all(servers.map((server) => server.stop()));
     throw error;
   }
 }
 
+/** One route on every server, requests in turn, the order rotating each round. */
+async function measureRoute(servers: Deployment[], runs: ((index: number) => Promise<number>)[], requests: number): Promise<Omit<RouteCost, "route">> {
+  // Every combination once first: its list, index and statements are built before the clock runs.
+  for (let turn = 0; turn < COMBINATIONS.length; turn++) for (const run of runs) await run(turn);
+  const cpuBefore = servers.map(cpuOf);
+  const samples = servers.map((): number[] => []);
+  for (let turn = 0; turn < requests; turn++) {
+    for (let offset = 0; offset < servers.length; offset++) {
+      const server = (turn + offset) % servers.length;
+      samples[server].push(await runs[server](turn));
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, EXPORT_DELAY_MS));
+  return { p50: samples.map((each) => percentiles(each).p50), cpuMs: servers.map((server, at) => (cpuOf(server) - cpuBefore[at]) / requests) };
+}
+
 /**
- * What tracing costs the hot routes (`bench:http -- --tracing`): two `next start` with the same
- * catalog, the second exporting every span to a local OTLP receiver (a process of its own, as a
- * collector is). Requests alternate between them at concurrency 1, the order swapped each round,
- * so that whatever else the machine does falls on both alike: one run's difference means more
- * than two runs' p50s, which move by ±20 % from one run to the next here.
+ * What tracing costs the hot routes (`bench:http -- --tracing`): this build with tracing off, the
+ * same with every span exported to a local OTLP receiver (a process of its own, as a collector
+ * is), and, given `baseline`, the build of that checkout (a release before, to compare with).
+ * Requests go to each in turn at concurrency 1, so that whatever else the machine does falls on
+ * all alike: one run's difference means more than two runs' p50s, which move by ±20 % here.
  */
-export async function measureTracingCost(size: number, requests: number): Promise<TracingCost> {
+export async function measureTracingCost(size: number, requests: number, baseline?: string): Promise<TracingCost> {
   const receiver = await startOtlpReceiver();
   try {
-    const servers = await startPair(size, receiver.endpoint);
+    const variants: Variant[] = [
+      { label: "tracing off" },
+      { label: "tracing on", env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint } },
+      ...(baseline ? [{ label: `baseline (${baseline})`, cwd: baseline }] : []),
+    ];
+    const servers = await startServers(size, variants);
     try {
-      const [untracedRoutes, tracedRoutes] = servers.map(hotRoutes);
-      const routes: RouteCost[] = [];
-      for (const [index, { route }] of untracedRoutes.entries()) {
-        const runs = [untracedRoutes[index].run, tracedRoutes[index].run];
-        // Every combination once first: its list, index and statements are built before the clock runs.
-        for (let turn = 0; turn < COMBINATIONS.length; turn++) for (const run of runs) await run(turn);
-        const cpuBefore = servers.map(cpuOf);
-        const samples: [number[], number[]] = [[], []];
-        for (let turn = 0; turn < requests; turn++) {
-          for (const server of turn % 2 ? [1, 0] : [0, 1]) samples[server].push(await runs[server](turn));
-        }
-        await new Promise((resolve) => setTimeout(resolve, EXPORT_DELAY_MS));
-        const cpuMs = servers.map((server, at) => (cpuOf(server) - cpuBefore[at]) / requests) as [number, number];
-        routes.push({ route, p50: [percentiles(samples[0]).p50, percentiles(samples[1]).p50], cpuMs });
+      const routes = servers.map(hotRoutes);
+      const figures: RouteCost[] = [];
+      for (const [index, { route }] of routes[0].entries()) {
+        figures.push({
+          route,
+          ...(await measureRoute(
+            servers,
+            routes.map((each) => each[index].run),
+            requests,
+          )),
+        });
       }
-      return { size, routes, spans: receiver.spans() };
+      return { size, labels: variants.map(({ label }) => label), routes: figures, spans: receiver.spans() };
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
     }
@@ -77,19 +103,29 @@ export async function measureTracingCost(size: number, requests: number): Promis
   }
 }
 
-const difference = (off: number, on: number) => `${on >= off ? "+" : "−"}${fixed((Math.abs(on - off) / off) * 100, 0)} %`;
+const difference = (from: number, to: number) => `${to >= from ? "+" : "−"}${fixed((Math.abs(to - from) / from) * 100, 0)} %`;
 
+/** Each variant's p50, tracing on against off (and against the baseline, if measured), and CPU per request. */
 export function tracingCostReport(results: TracingCost[]): string {
+  const labels = results[0].labels;
+  const againstBaseline = labels.length > 2;
   return markdownTable(
-    ["tools", "route", "c=1 p50 ms, tracing off", "tracing on", "difference", "server CPU ms per request, off / on"],
+    [
+      "tools",
+      "route",
+      ...labels.map((label) => `c=1 p50 ms, ${label}`),
+      "on against off",
+      ...(againstBaseline ? ["on against baseline"] : []),
+      `server CPU ms per request (${labels.join(" / ")})`,
+    ],
     results.flatMap(({ size, routes }) =>
       routes.map(({ route, p50, cpuMs }) => [
         size.toLocaleString("en"),
         route,
-        ms(p50[0]),
-        ms(p50[1]),
-        difference(...p50),
-        `${fixed(cpuMs[0], 2)} / ${fixed(cpuMs[1], 2)}`,
+        ...p50.map(ms),
+        difference(p50[0], p50[1]),
+        ...(againstBaseline ? [difference(p50[2], p50[1])] : []),
+        cpuMs.map((each) => fixed(each, 2)).join(" / "),
       ]),
     ),
   );
