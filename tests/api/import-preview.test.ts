@@ -76,6 +76,8 @@ describe.each([
     expect(status).toBe(200);
     expect(body).toEqual({
       preview: {
+        format: { id: "toolshed", label: "Toolshed export (toolshed.catalog)" },
+        notes: [],
         revision: before.revision,
         created: [{ name: "Notes_Search", index: 0 }],
         updated: [
