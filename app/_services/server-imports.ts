@@ -3,39 +3,21 @@ import type { Db } from "@/db/client";
 import { MCP_CONFIG_MAX_BYTES } from "@/db/import-job";
 import { listMcpServers } from "@/db/queries/mcp-servers";
 import { isInstanceAdmin, type Principal } from "@/lib/auth/policy";
-import { type DetectedServers, detectImport, type ImportFormat } from "@/lib/catalogs/import-formats";
-import { type ConfiguredServer, serversOfClientConfig } from "@/lib/catalogs/mcp-client-config";
+import { type DetectedServers, detectImport } from "@/lib/catalogs/import-formats";
+import {
+  type ConfiguredServer,
+  type PreviewedServer,
+  type ServerImportPreview,
+  type ServerImportResult,
+  serversOfClientConfig,
+} from "@/lib/catalogs/mcp-client-config";
 import { ToolshedError } from "@/lib/errors";
 import { instanceAdminPowerOf, type McpServerConfig, mcpPolicyProblem } from "@/lib/sources/mcp";
-import type { SourceSyncResult } from "@/lib/sources/sync-plan";
 import type { FieldError } from "@/lib/tools/validate";
+
+export type { ServerImportPreview, ServerImportResult };
 import { requireCatalogAccess } from "./access";
 import { addMcpServer } from "./sources";
-
-/** A server of an MCP client configuration as its import's preview shows it: no value of its env or headers. */
-export interface PreviewedServer {
-  key: string;
-  name: string;
-  transport?: "stdio" | "http";
-  /** The command line of a stdio server; an HTTP server's URL without its query (which may hold a key). */
-  target?: string;
-  /** The names of its environment variables or HTTP headers: their values are stored encrypted, never shown. */
-  secrets: string[];
-  problems: FieldError[];
-  notes: string[];
-}
-
-/** What importing an MCP client configuration would add: every server, or why it cannot be. */
-export interface ServerImportPreview {
-  format: ImportFormat;
-  servers: PreviewedServer[];
-}
-
-/** What importing one did: each server added with what its first sync found (or its error). */
-export interface ServerImportResult {
-  format: ImportFormat;
-  servers: { name: string; sync: SourceSyncResult & { error?: string } }[];
-}
 
 /**
  * The MCP client configuration a body holds, or undefined for any other body (a tools file, or

@@ -1,5 +1,6 @@
 import { McpServerConfigSchema, type McpServerConfig } from "../sources/mcp/config";
 import type { FieldError } from "../tools/validate";
+import type { ImportFormat } from "./import-formats";
 
 type Entry = Record<string, unknown>;
 
@@ -136,4 +137,29 @@ export function serversOfClientConfig(servers: Entry, at: string): ConfiguredSer
     } else named.set(server.name, key);
     return server;
   });
+}
+
+/** A server of an MCP client configuration as its import's preview shows it: no value of its env or headers. */
+export interface PreviewedServer {
+  key: string;
+  name: string;
+  transport?: "stdio" | "http";
+  /** The command line of a stdio server; an HTTP server's URL without its query (which may hold a key). */
+  target?: string;
+  /** The names of its environment variables or HTTP headers: their values are stored encrypted, never shown. */
+  secrets: string[];
+  problems: FieldError[];
+  notes: string[];
+}
+
+/** What importing an MCP client configuration would add: every server, or why it cannot be. */
+export interface ServerImportPreview {
+  format: ImportFormat;
+  servers: PreviewedServer[];
+}
+
+/** What importing one did: each server added with what its first sync found (or its error). */
+export interface ServerImportResult {
+  format: ImportFormat;
+  servers: { name: string; sync: { added: string[]; updated: string[]; unregistered: string[]; conflicts: FieldError[]; error?: string } }[];
 }
