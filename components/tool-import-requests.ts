@@ -20,7 +20,7 @@ export const isServerResult = (result: FileResult): result is ServerImportResult
 const IMPORT_POLL_MS = 500;
 
 /** An API error as the page shows it: its message, then its first problems by field. */
-export function problemsText(error: { message: string; problems?: { field: string; message: string }[] }): string {
+function problemsText(error: { message: string; problems?: { field: string; message: string }[] }): string {
   const problems = error.problems ?? [];
   const details = problems.slice(0, 5).map((p) => `${p.field}: ${p.message}`);
   const more = problems.length > 5 ? [`… and ${problems.length - 5} more`] : [];

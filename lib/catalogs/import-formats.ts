@@ -3,7 +3,7 @@ import type { FieldError } from "../tools/validate";
 import { checkImportSize, EXPORT_FORMAT } from "./exchange";
 
 /** Every kind of file an import reads, detected from its shape. */
-export type ImportFormatId = "toolshed" | "labelled-set" | "openai-chat" | "openai-responses" | "anthropic" | "mcp-tools" | "mcp-client-config";
+type ImportFormatId = "toolshed" | "labelled-set" | "openai-chat" | "openai-responses" | "anthropic" | "mcp-tools" | "mcp-client-config";
 
 /** What a preview says of the file it read. */
 export interface ImportFormat {
@@ -97,7 +97,7 @@ function unknownShape(what: string): ToolshedError {
   return new ToolshedError("bad_request", `${what}; an import reads one of these formats:\n${acceptedFormatsText()}`);
 }
 
-export const MCP_CLIENT_CONFIG: ImportFormat = { id: "mcp-client-config", label: "MCP client configuration" };
+const MCP_CLIENT_CONFIG: ImportFormat = { id: "mcp-client-config", label: "MCP client configuration" };
 
 /** A file detected as tools: its format, and its tools in the labelled-set or export form parseImport reads. */
 export interface DetectedTools {

@@ -5,7 +5,7 @@ import type { ImportFormat } from "./import-formats";
 type Entry = Record<string, unknown>;
 
 /** At most this many servers in one MCP client configuration. */
-export const MCP_CONFIG_MAX_SERVERS = 100;
+const MCP_CONFIG_MAX_SERVERS = 100;
 
 /** One server of an MCP client configuration: its name there, the server it becomes (when it can), and why not. */
 export interface ConfiguredServer {

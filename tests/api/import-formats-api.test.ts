@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import * as importRoute from "@/app/api/catalogs/[catalog]/import/route";
 import * as serverRoute from "@/app/api/catalogs/[catalog]/mcp-servers/[name]/route";
 import * as serversRoute from "@/app/api/catalogs/[catalog]/mcp-servers/route";
 import type { Db } from "@/db/client";
@@ -10,7 +9,7 @@ import { mcpServers } from "@/db/tables";
 import { acceptedFormatsText } from "@/lib/catalogs/import-formats";
 import { useEnv } from "../sources/helpers";
 import { processMarker } from "../support/processes";
-import { apiRequest, asInstanceAdmin, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";
+import { asInstanceAdmin, createTestToken, jsonRequest, params, postTeamImport, useFreshDatabase } from "./helpers";
 
 const team = params({ catalog: "team" });
 const SCHEMA = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
@@ -27,15 +26,7 @@ afterEach(async () => {
   await serverRoute.DELETE(jsonRequest("DELETE", undefined, await asInstanceAdmin()), params({ catalog: "team", name: "demo" })).catch(() => undefined);
 });
 
-async function postImport(document: unknown, query = "", headers: Record<string, string> = {}) {
-  const request = apiRequest(`/api/catalogs/team/import${query}`, {
-    method: "POST",
-    body: JSON.stringify(document),
-    headers: { "content-type": "application/json", ...headers },
-  });
-  const response = await importRoute.POST(request, team);
-  return { status: response.status, body: await response.json() };
-}
+const postImport = postTeamImport;
 
 const openAiTools = (count: number) =>
   Array.from({ length: count }, (_, index) => ({
