@@ -1,5 +1,6 @@
 import "server-only";
 import { checkImportSize, parseImport, type ImportedTool } from "@/lib/catalogs/exchange";
+import { detectImport, type DetectedTools, type ImportFormat } from "@/lib/catalogs/import-formats";
 import type { ImportProgress } from "@/lib/catalogs/import-job";
 import type { ImportedField, ImportResult } from "@/lib/catalogs/import-plan";
 import { ToolshedError } from "@/lib/errors";
@@ -45,38 +46,72 @@ interface CheckedImport {
   tools: ImportedTool[];
   indexes: number[];
   problems: FieldError[];
-  /** The document's tools list as it is. */
+  /** The document's tools list as parseImport reads it (a foreign format's tools converted). */
   raw: unknown[];
+  format: ImportFormat;
+  notes: string[];
+}
+
+/** The import's reading of a file: its tools in a form parseImport reads. An MCP client configuration is not a tools import. */
+function detectTools(document: unknown): DetectedTools {
+  const detected = detectImport(document);
+  if (detected.kind === "servers") {
+    throw new ToolshedError(
+      "bad_request",
+      `This is an MCP client configuration (its servers are in "${detected.at}"): an import adds its servers when the file is at most ${MCP_CONFIG_MAX_BYTES / 1024} KiB.`,
+    );
+  }
+  return detected;
+}
+
+/** The bytes beyond which a file is not read as an MCP client configuration (those hold a few servers, not megabytes). */
+export const MCP_CONFIG_MAX_BYTES = 256 * 1024;
+
+/** The problems of one tool: those of reading its format, else parseImport's, each by the file's field. */
+function toolProblems(detected: DetectedTools, raw: unknown, index: number, formatProblems: FieldError[]): { valid?: ImportedTool; problems: FieldError[] } {
+  if (formatProblems.length > 0) return { problems: formatProblems };
+  try {
+    return { valid: parseImport({ ...detected.document, tools: [raw] })[0], problems: [] };
+  } catch (error) {
+    if (!(error instanceof ToolshedError) || !error.problems) throw error;
+    return { problems: relocated(error.problems, index).map((problem) => ({ ...problem, field: detected.fieldInFile(problem.field) })) };
+  }
+}
+
+/** The format's problems by the index of their tool. */
+function problemsByTool(problems: FieldError[]): Map<number, FieldError[]> {
+  const byIndex = new Map<number, FieldError[]>();
+  for (const problem of problems) {
+    const index = Number(/^tools\.(\d+)/.exec(problem.field)?.[1]);
+    byIndex.set(index, [...(byIndex.get(index) ?? []), problem]);
+  }
+  return byIndex;
 }
 
 /**
  * parseImport, tool by tool, so that progress can be reported and each problem stays with its
- * tool: the same checks, problems and fields. A document that is wrong as a whole (not an object,
- * no tools list, an unknown format, too many tools) throws as parseImport does.
+ * tool: the same checks, problems and fields. The file's format is detected first (see
+ * lib/catalogs/import-formats.ts) and its tools read as Toolshed's; a document that is wrong as a
+ * whole (no tools list, an unknown format, too many tools) throws.
  */
 function checkImport(document: unknown, report: (done: number, total: number) => void): CheckedImport {
-  const tools = (document as { tools?: unknown } | null)?.tools;
-  if (document === null || typeof document !== "object" || Array.isArray(document) || !Array.isArray(tools)) {
-    // parseImport refuses such a document with its own message.
-    return { tools: parseImport(document), indexes: [], problems: [], raw: [] };
-  }
+  const detected = detectTools(document);
+  const tools = detected.document.tools;
+  if (!Array.isArray(tools)) return { tools: parseImport(detected.document), indexes: [], problems: [], raw: [], format: detected.format, notes: [] };
   checkImportSize(tools.length);
   // The document's own fields (format, version) once, then each tool in a document of its own.
-  parseImport({ ...document, tools: [] });
-  const checked: CheckedImport = { tools: [], indexes: [], problems: [], raw: tools };
+  parseImport({ ...detected.document, tools: [] });
+  const checked: CheckedImport = { tools: [], indexes: [], problems: [], raw: tools, format: detected.format, notes: detected.notes };
+  const formatProblems = problemsByTool(detected.problems);
   const seen = new Map<string, number>();
   report(0, tools.length);
   tools.forEach((raw, index) => {
-    let valid: ImportedTool | undefined;
-    try {
-      valid = parseImport({ ...document, tools: [raw] })[0];
-    } catch (error) {
-      if (!(error instanceof ToolshedError) || !error.problems) throw error;
-      checked.problems.push(...relocated(error.problems, index));
-    }
+    const { valid, problems } = toolProblems(detected, raw, index, formatProblems.get(index) ?? []);
+    checked.problems.push(...problems);
     const name = (raw as { name?: unknown } | null)?.name;
     const first = typeof name === "string" ? seen.get(name) : undefined;
-    if (first !== undefined) checked.problems.push({ field: `tools.${index}.name`, message: `"${name}" appears twice (also at tools.${first}).` });
+    if (first !== undefined)
+      checked.problems.push({ field: detected.fieldInFile(`tools.${index}.name`), message: `"${name}" appears twice (also at tools.${first}).` });
     else if (typeof name === "string") seen.set(name, index);
     if (valid && first === undefined) {
       checked.tools.push(valid);
@@ -105,6 +140,10 @@ export interface PreviewedTool {
  * is `invalid` the import is refused whole; `skipped` ones are left alone by an import that runs.
  */
 export interface ImportPreview {
+  /** The format the file was read as, e.g. "OpenAI Chat Completions function tools". */
+  format: ImportFormat;
+  /** What the import leaves out of the file on purpose (fields a tool here has no place for). */
+  notes: string[];
   revision: number;
   created: PreviewedTool[];
   updated: (PreviewedTool & { fields: ImportedField[] })[];
@@ -115,12 +154,7 @@ export interface ImportPreview {
 
 /** The tools with problems, each once, in the file's order, with its problems. */
 function invalidTools(checked: CheckedImport): ImportPreview["invalid"] {
-  const byIndex = new Map<number, FieldError[]>();
-  for (const problem of checked.problems) {
-    const index = Number(/^tools\.(\d+)/.exec(problem.field)?.[1]);
-    byIndex.set(index, [...(byIndex.get(index) ?? []), problem]);
-  }
-  return [...byIndex]
+  return [...problemsByTool(checked.problems)]
     .sort(([a], [b]) => a - b)
     .map(([index, problems]) => {
       const name = (checked.raw[index] as { name?: unknown } | null)?.name;
@@ -141,6 +175,8 @@ export async function previewImportJob(db: Db, input: ImportJobInput, report: (p
   const placeOf = new Map(checked.tools.map((tool, position) => [tool.name, checked.indexes[position]]));
   const placed = (name: string): PreviewedTool => ({ name, index: placeOf.get(name)! });
   return {
+    format: checked.format,
+    notes: checked.notes,
     revision,
     created: plan.result.created.map(placed),
     updated: plan.result.updated.map((name) => ({ ...placed(name), fields: plan.changedFields.get(name)! })),

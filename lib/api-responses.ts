@@ -117,7 +117,15 @@ const importResult = z.object({
 /** A tool of the file: its name as written there (null when it has none) and its place (0-based) in its tools list. */
 const previewedTool = z.object({ name: z.string().nullable(), index: z.number().int() });
 
+/** The format an import read its file as (lib/catalogs/import-formats.ts). */
+const importFormat = z.object({
+  id: z.enum(["toolshed", "labelled-set", "openai-chat", "openai-responses", "anthropic", "mcp-tools", "mcp-client-config"]),
+  label: z.string(),
+});
+
 const importPreview = z.object({
+  format: importFormat.describe("The format the file was detected as."),
+  notes: z.array(z.string()).describe("What the import leaves out of the file's tools on purpose (fields a tool here has no place for)."),
   revision: z.number().int().describe("The catalog revision the preview was worked out at."),
   created: z.array(previewedTool),
   updated: z.array(previewedTool.extend({ fields: z.array(z.enum(["summary", "description", "inputSchema", "tags", "enabled"])) })),
@@ -154,6 +162,22 @@ const mcpServer = z.looseObject({
 });
 
 const sourceSync = z.looseObject({ added: nameList, updated: nameList, unregistered: nameList });
+
+/** What importing an MCP client configuration would add: each server, without its secrets' values. */
+const serverImportPreview = z.object({
+  format: importFormat,
+  servers: z.array(
+    z.object({
+      key: z.string().describe("The server's key in the file."),
+      name: z.string().describe("Its name in the catalog."),
+      transport: z.enum(["stdio", "http"]).optional(),
+      target: z.string().optional().describe("The command line, or the URL without its query."),
+      secrets: z.array(z.string()).describe("The names of its env variables or headers (stored encrypted; their values are never answered)."),
+      problems: errorResponse.shape.error.shape.problems.unwrap(),
+      notes: z.array(z.string()),
+    }),
+  ),
+});
 
 const team = z.object({ id: z.string(), name: z.string() });
 const invitation = z.looseObject({
@@ -265,7 +289,8 @@ export const apiResponses = {
   CatalogExport: z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })) }),
   ApplyAnswer: z.object({ plan: applyPlan }),
   ImportResult: importResult,
-  ImportPreviewAnswer: z.object({ preview: importPreview }),
+  ImportPreviewAnswer: z.object({ preview: z.union([importPreview, serverImportPreview]) }),
+  ServerImportResult: z.object({ format: importFormat, servers: z.array(z.object({ name: z.string(), sync: sourceSync })) }),
   ImportStarted: z.object({ job: z.object({ id: z.string(), url: z.string() }) }),
   ImportJobAnswer: z.object({ job: importJob }),
   Rules: z.object({ rules: z.looseObject({}) }),

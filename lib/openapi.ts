@@ -221,17 +221,19 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
   },
   "/api/catalogs/{catalog}/import": {
     post: {
-      summary: "Import tools (all or nothing), or preview an import",
+      summary: "Import tools or an MCP client configuration's servers (all or nothing), or preview an import",
       description:
-        "Up to 1,000 tools: 200 with the result. More: 202 with a job to poll (also in `Location`). With `dryRun=1`: 200 with what the import would do to each tool of the file, written nowhere.",
+        "The file's format is detected: a Toolshed export or labelled set, OpenAI (Chat Completions or Responses), Anthropic or MCP tools/list tools, or an MCP client configuration (Claude Desktop, Cursor, VS Code), whose servers are added as POST …/mcp-servers adds them (admin; stdio: instance admin) → 201. Up to 1,000 tools: 200 with the result. More: 202 with a job to poll (also in `Location`). With `dryRun=1`: 200 with what the import would do to each tool or server of the file, written nowhere.",
       access: "write",
       query: "ImportQuery",
       body: {
         mediaType: "application/json",
-        description: "A catalog export, or a labelled set `{ tools: [{ name, description, parameters }] }`; up to 64 MiB.",
+        description:
+          "A catalog export, a labelled set `{ tools: [{ name, description, parameters }] }`, OpenAI, Anthropic or MCP tools (a list or `{ tools }`), or an MCP client configuration `{ mcpServers }` / `{ servers }`; up to 64 MiB.",
       },
       responses: {
         200: { description: "`ImportResult`, or `ImportPreviewAnswer` with `dryRun`.", schema: { oneOf: [ref("ImportResult"), ref("ImportPreviewAnswer")] } },
+        201: "ServerImportResult",
         202: "ImportStarted",
       },
     },

@@ -71,3 +71,18 @@ export function apiRequest(url: string, init: RequestInit = {}): Request {
   if (!headers.has("authorization") && defaultToken) headers.set("authorization", `Bearer ${defaultToken}`);
   return new Request(new URL(url, APP_ORIGIN), { ...init, headers });
 }
+
+/**
+ * POSTs a document to catalog "team"'s import (`?dryRun=1` in `query`), with the default admin
+ * token unless `headers` carry another; its status and JSON answer.
+ */
+export async function postTeamImport(document: unknown, query = "", headers: Record<string, string> = {}) {
+  const { POST } = await import("@/app/api/catalogs/[catalog]/import/route");
+  const request = apiRequest(`/api/catalogs/team/import${query}`, {
+    method: "POST",
+    body: JSON.stringify(document),
+    headers: { "content-type": "application/json", ...headers },
+  });
+  const response = await POST(request, params({ catalog: "team" }));
+  return { status: response.status, body: await response.json() };
+}

@@ -2,7 +2,6 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import * as importRoute from "@/app/api/catalogs/[catalog]/import/route";
 import { previewImport } from "@/app/_services/imports";
 import { migrateDatabase, type Db } from "@/db/client";
 import { usesPostgres } from "@/db/dialect";
@@ -11,9 +10,8 @@ import { listAudit } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
 import { createCustomTool, listTools, updateTool } from "@/db/queries/tools";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "@/lib/catalogs/exchange";
-import { apiRequest, createTestToken, params, useFreshDatabase } from "./helpers";
+import { createTestToken, postTeamImport, useFreshDatabase } from "./helpers";
 
-const team = params({ catalog: "team" });
 const SCHEMA = { type: "object", properties: { id: { type: "string" } } };
 let db: Db;
 let auth: Record<string, string>;
@@ -50,15 +48,7 @@ async function useCatalog(file: boolean): Promise<void> {
   await createCustomTool(db, "team", custom("notes_list", "List the notes."), "test");
 }
 
-async function postImport(document: unknown, query = "", headers = auth) {
-  const request = apiRequest(`/api/catalogs/team/import${query}`, {
-    method: "POST",
-    body: JSON.stringify(document),
-    headers: { "content-type": "application/json", ...headers },
-  });
-  const response = await importRoute.POST(request, team);
-  return { status: response.status, body: await response.json() };
-}
+const postImport = (document: unknown, query = "", headers = auth) => postTeamImport(document, query, headers);
 
 afterAll(async () => {
   await stopImportWorker();
@@ -76,6 +66,8 @@ describe.each([
     expect(status).toBe(200);
     expect(body).toEqual({
       preview: {
+        format: { id: "toolshed", label: "Toolshed export (toolshed.catalog)" },
+        notes: [],
         revision: before.revision,
         created: [{ name: "Notes_Search", index: 0 }],
         updated: [

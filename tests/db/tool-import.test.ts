@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { locationOf, migrateDatabase, type Db } from "@/db/client";
 import { usesPostgres } from "@/db/dialect";
-import { runImportJob, validateImport } from "@/db/import-job";
+import { previewImportJob, runImportJob, validateImport } from "@/db/import-job";
 import { runImport, stopImportWorker } from "@/db/import-runner";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
@@ -17,6 +17,7 @@ import { planCatalogImport, writeImport } from "@/db/queries/tool-import";
 import { createCustomTool, getTool, importTools, listTools, updateTool } from "@/db/queries/tools";
 import { tools } from "@/db/tables";
 import { parseImport } from "@/lib/catalogs/exchange";
+import { acceptedFormatsText } from "@/lib/catalogs/import-formats";
 import type { ImportProgress } from "@/lib/catalogs/import-job";
 import { ToolshedError } from "@/lib/errors";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
@@ -165,9 +166,9 @@ describe("the import job", () => {
     expect(actual.message).toBe(expected.message);
     expect(actual.code).toBe(expected.code);
     expect(reports).toEqual([0, 250, 500]);
-    // Documents that are not a tools list fail exactly as parseImport fails.
-    for (const bad of [null, [], { tools: "x" }, { format: "other", tools: [] }])
-      expect(thrown(() => validateImport(bad)).message).toBe(thrown(() => parseImport(bad)).message);
+    // A document of an unknown format fails as parseImport fails; one that is not a tools list names the formats an import reads.
+    expect(thrown(() => validateImport({ format: "other", tools: [] })).message).toBe(thrown(() => parseImport({ format: "other", tools: [] })).message);
+    for (const bad of [null, { tools: "x" }, [{ foo: 1 }]]) expect(thrown(() => validateImport(bad)).message).toContain(acceptedFormatsText());
     expect(validateImport(labelledSet(3))).toEqual(parseImport(labelledSet(3)));
   });
 
@@ -179,6 +180,39 @@ describe("the import job", () => {
     expect((await rejection(runImportJob(db, { catalogId: "team", actor: ACTOR, text: "{" }))).message).toMatch(/not valid JSON/);
     const huge = await rejection(runImportJob(db, { catalogId: "team", actor: ACTOR, document: { tools: Array(50_001).fill({}) } }));
     expect(huge).toMatchObject({ code: "too_large", field: "tools" });
+  });
+});
+
+describe("imports of other formats", () => {
+  /** The labelled set as OpenAI Chat Completions function tools, a plain list. */
+  const asOpenAi = (count: number) => labelledSet(count).tools.map((tool) => ({ type: "function", function: { ...tool, strict: true } }));
+
+  it("previews an OpenAI file by its format, imports it, and names each problem by the file's own field", async () => {
+    const file = asOpenAi(203);
+    const preview = await previewImportJob(db, { catalogId: "team", actor: ACTOR, text: JSON.stringify(file) });
+    expect(preview.format).toEqual({ id: "openai-chat", label: "OpenAI Chat Completions function tools" });
+    expect(preview.notes).toEqual(['"strict" (on 203 tools) is not kept: an imported tool is its name, description and input schema.']);
+    expect(preview.created).toHaveLength(203);
+    expect(preview.invalid).toEqual([]);
+    const result = await runImportJob(db, { catalogId: "team", actor: ACTOR, document: { tools: file } });
+    expect(result.created).toHaveLength(203);
+    expect((await getTool(db, "team", "tool_7")).inputSchema).toEqual(file[7].function.parameters);
+
+    const broken = asOpenAi(3) as unknown[];
+    broken[1] = { type: "function", function: { name: "bad name", description: "", parameters: { type: "nope" } } };
+    broken[2] = { name: "anthropic_one", input_schema: { type: "object" } };
+    const { invalid, created } = await previewImportJob(db, { catalogId: "team", actor: ACTOR, document: broken });
+    expect(created).toEqual([]);
+    expect(invalid.map(({ name, index, problems }) => ({ name, index, fields: problems.map((problem) => problem.field) }))).toEqual([
+      { name: "bad name", index: 1, fields: ["tools.1.function.name", "tools.1.function.description", "tools.1.function.parameters.type"] },
+      { name: "anthropic_one", index: 2, fields: ["tools.2"] },
+    ]);
+    await expect(runImportJob(db, { catalogId: "team", actor: ACTOR, document: broken })).rejects.toThrow(/Import rejected: 4 problems/);
+  });
+
+  it("refuses an MCP client configuration as a tools import, saying what it is", async () => {
+    const error = await rejection(runImportJob(db, { catalogId: "team", actor: ACTOR, document: { mcpServers: { x: { command: "npx" } } } }));
+    expect(error.message).toMatch(/This is an MCP client configuration \(its servers are in "mcpServers"\)/);
   });
 });
 
