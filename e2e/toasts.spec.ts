@@ -1,0 +1,66 @@
+import type { Locator, Page } from "@playwright/test";
+import { AppShell } from "./pages/app-shell";
+import { expect, test } from "./support/fixtures";
+
+/**
+ * Issue 25, item 12: a toast never covers the control just used (even one at the window's bottom),
+ * and an error toast goes as soon as a newer toast supersedes it (the action retried and succeeded).
+ */
+const VIEWPORTS = [
+  { name: "1440 px", size: { width: 1440, height: 900 } },
+  { name: "390 px", size: { width: 390, height: 844 } },
+];
+
+const toasts = (page: Page, type: "success" | "error") => page.locator(`[data-sonner-toast][data-type="${type}"]`);
+
+/** The area two boxes share, in square pixels (0 when they do not overlap). */
+async function overlap(a: Locator, b: Locator): Promise<number> {
+  const [one, other] = [await a.boundingBox(), await b.boundingBox()];
+  if (!one || !other) return 0;
+  const width = Math.min(one.x + one.width, other.x + other.width) - Math.max(one.x, other.x);
+  const height = Math.min(one.y + one.height, other.y + other.height) - Math.max(one.y, other.y);
+  return Math.max(0, width) * Math.max(0, height);
+}
+
+/** Scrolls the page so the control sits at the window's bottom, where a person who scrolled down to it finds it. */
+const toBottom = (control: Locator) => control.evaluate((element) => element.scrollIntoView({ block: "end" }));
+
+for (const { name, size } of VIEWPORTS) {
+  test.describe(`at ${name}`, () => {
+    test.use({ viewport: size });
+
+    test("Create token: the toasts keep clear of the button, and the error goes once the token is made", async ({ page }) => {
+      const shell = new AppShell(page);
+      await shell.open("/teams/default", (page) => page.getByTestId("token-form"));
+      const submit = page.getByTestId("token-submit");
+      await shell.hydrated(submit);
+      await toBottom(submit);
+
+      // Only blanks: the server refuses the name.
+      await page.getByTestId("token-name").fill("   ");
+      await submit.click();
+      await expect(toasts(page, "error")).toBeVisible();
+      await expect.poll(() => overlap(toasts(page, "error"), submit)).toBe(0);
+
+      await page.getByTestId("token-name").fill(`toast-check-${size.width}`);
+      await submit.click();
+      await expect(toasts(page, "success")).toBeVisible();
+      await expect(toasts(page, "error")).toHaveCount(0, { timeout: 1_500 });
+      await expect.poll(() => overlap(toasts(page, "success"), submit)).toBe(0);
+      expect(await shell.seriousViolations()).toEqual([]);
+    });
+
+    test("Add server: the toast keeps clear of the button at the window's bottom", async ({ page }) => {
+      const shell = new AppShell(page);
+      await shell.open("/catalogs/demo/sources", (page) => page.getByTestId("mcp-form"));
+      const add = page.getByTestId("mcp-add");
+      await shell.hydrated(add);
+      await toBottom(add);
+      // Nothing filled in: the form refuses, with a toast.
+      await add.click();
+      await expect(toasts(page, "error")).toBeVisible();
+      await expect.poll(() => overlap(toasts(page, "error"), add)).toBe(0);
+      await expect(add).toBeInViewport();
+    });
+  });
+}
