@@ -20,6 +20,8 @@ for (const { name, size } of VIEWPORTS) {
     test.use({ viewport: size });
 
     test("the page follows the answer, leaves it when the reader scrolls up, Stop stays in sight, and Stopped survives a reload", async ({ page }) => {
+      // The story takes ten seconds to write; on a busy machine the whole walk takes about a minute.
+      test.slow();
       const playground = new PlaygroundPage(page, "demo");
       await playground.goto();
       await playground.send("Please tell a long story about the shed");
