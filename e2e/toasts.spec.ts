@@ -54,7 +54,7 @@ for (const { name, size } of VIEWPORTS) {
     test("Add server: the toast keeps clear of the button at the window's bottom", async ({ page }) => {
       const shell = new AppShell(page);
       const sources = new SourcesPage(page, "demo");
-      await shell.open("/catalogs/demo/sources", (page) => sources.form());
+      await shell.open("/catalogs/demo/sources", () => sources.form());
       const add = sources.form().getByTestId("mcp-add");
       await shell.hydrated(add);
       // A private address: refused with a toast, nothing stored, nothing contacted.
