@@ -9,7 +9,7 @@ type Part = PlaygroundUIMessage["parts"][number];
  * answered), the server (it failed, a 5xx), the server refusing it (a 4xx, e.g. a bad setting or a
  * rate limit), or the main model (the stream carried the model's error).
  */
-export type ChatFailureKind = "network" | "server" | "refused" | "model";
+type ChatFailureKind = "network" | "server" | "refused" | "model";
 
 export interface ChatFailure {
   kind: ChatFailureKind;

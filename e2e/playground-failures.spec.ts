@@ -52,20 +52,18 @@ for (const { name, size } of VIEWPORTS) {
       await expect(playground.failure()).not.toContainText(/model/i);
       await expect(playground.composer()).toHaveValue(MESSAGE);
     });
+
+    test("a model's error is named the main model's, after the preselection, with Retry", async ({ page }) => {
+      const playground = new PlaygroundPage(page, "demo");
+      // The app whose main model is the scripted server, which refuses this message.
+      await page.goto(`${APP_WITH_MODEL_URL}/catalogs/demo/playground?model=claude-sonnet-4-5&agent=build`);
+      await expect(page.getByTestId("model-status")).toContainText("scripted-model");
+      await playground.send("Please break the model");
+      await expect(playground.failure()).toHaveAttribute("data-kind", "model");
+      await expect(playground.failure()).toContainText("Main model error: ");
+      await expect(playground.failure()).toContainText("does not accept this request");
+      await expect(playground.turn(1).getByTestId("tool-set")).toBeVisible();
+      await expect(playground.failure().getByTestId("retry")).toBeVisible();
+    });
   });
 }
-
-test.describe("with a main model (the scripted OpenAI-compatible server)", () => {
-  test.use({ baseURL: APP_WITH_MODEL_URL });
-
-  test("a model's error is named the main model's, after the preselection, with Retry", async ({ page }) => {
-    const playground = new PlaygroundPage(page, "demo");
-    await playground.goto();
-    await playground.send("Please break the model");
-    await expect(playground.failure()).toHaveAttribute("data-kind", "model");
-    await expect(playground.failure()).toContainText("Main model error: ");
-    await expect(playground.failure()).toContainText("does not accept this request");
-    await expect(playground.turn(1).getByTestId("tool-set")).toBeVisible();
-    await expect(playground.failure().getByTestId("retry")).toBeVisible();
-  });
-});

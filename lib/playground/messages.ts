@@ -41,7 +41,7 @@ export type PlaygroundDataParts = {
 };
 
 /** What the playground keeps about a message beside its parts: an answer read back from storage says whether it was stopped. */
-export interface PlaygroundMetadata {
+interface PlaygroundMetadata {
   stopped?: boolean;
 }
 
