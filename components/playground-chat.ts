@@ -4,14 +4,50 @@ import type { PlaygroundExchange, PlaygroundUIMessage, SimulatedResult, TurnDeta
 
 type Part = PlaygroundUIMessage["parts"][number];
 
-/** What went wrong in the chat: the API's own message when it refused the request, else the error the stream carried. */
-export function chatErrorMessage(error: Error): string {
-  if (!APICallError.isInstance(error)) return `Main model: ${error.message}`;
+/**
+ * Where a chat request failed: the network (the request or its stream never arrived: nothing was
+ * answered), the server (it failed, a 5xx), the server refusing it (a 4xx, e.g. a bad setting or a
+ * rate limit), or the main model (the stream carried the model's error).
+ */
+type ChatFailureKind = "network" | "server" | "refused" | "model";
+
+export interface ChatFailure {
+  kind: ChatFailureKind;
+  message: string;
+}
+
+/** How browsers word a fetch that never reached the server or lost its connection mid-stream. */
+const NETWORK_ERROR = /failed to fetch|networkerror|network error|load failed|network connection was lost/i;
+
+/** The API's own message in a refused request's body, else the error's. */
+function apiMessage(error: APICallError): string {
   try {
     return JSON.parse(error.responseBody ?? "").error.message ?? error.message;
   } catch {
-    return error.message;
+    return error.message.startsWith("<") ? `status ${error.statusCode ?? "unknown"}` : error.message;
   }
+}
+
+/** What went wrong in the chat, named by where it went wrong. */
+export function describeChatError(error: Error): ChatFailure {
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode ?? 0;
+    if (status >= 500 || status === 0) return { kind: "server", message: `Server error (${status || "no status"}): ${apiMessage(error)}` };
+    return { kind: "refused", message: `Refused by the server (${status}): ${apiMessage(error)}` };
+  }
+  if (error.name === "TypeError" && NETWORK_ERROR.test(error.message)) {
+    return {
+      kind: "network",
+      message: "Network error: the server could not be reached, or the connection dropped before the answer came. Retry sends the message again.",
+    };
+  }
+  return { kind: "model", message: `Main model error: ${error.message}` };
+}
+
+/** The chat without its last turn (its user message and what followed): what a resent message replaces. */
+export function withoutLastTurn(messages: PlaygroundUIMessage[]): PlaygroundUIMessage[] {
+  const last = messages.findLastIndex((message) => message.role === "user");
+  return last < 0 ? messages : messages.slice(0, last);
 }
 
 /** A stored message as the conversation API answers it. */
@@ -28,6 +64,8 @@ export interface ChatTurn {
   message: string;
   details?: TurnDetails;
   answer?: PlaygroundUIMessage;
+  /** Its answer was stopped before it ended (Stop, or a tab closed mid-answer). */
+  stopped: boolean;
 }
 
 const textOf = (message: PlaygroundUIMessage) => message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
@@ -71,13 +109,14 @@ export function turnsOf(messages: PlaygroundUIMessage[]): ChatTurn[] {
   const turns: ChatTurn[] = [];
   for (const message of messages) {
     if (message.role === "user") {
-      turns.push({ key: message.id, message: textOf(message) });
+      turns.push({ key: message.id, message: textOf(message), stopped: false });
       continue;
     }
     const turn = turns.at(-1);
     if (!turn || message.role !== "assistant") continue;
     turn.answer = message;
     turn.details = message.parts.find((part) => part.type === "data-preselection")?.data;
+    turn.stopped = message.metadata?.stopped === true;
   }
   return turns;
 }
@@ -85,7 +124,8 @@ export function turnsOf(messages: PlaygroundUIMessage[]): ChatTurn[] {
 /**
  * A stored conversation as the chat's messages: each user message, then one answer holding the
  * turn's preselection and the parts of every exchange of the turn, the results supplied for its
- * simulated calls filled in. An answer stored before the playground streamed UI messages keeps its text.
+ * simulated calls filled in, and marked stopped when its last part was. An answer stored before the
+ * playground streamed UI messages keeps its text.
  */
 export function uiMessagesOf(stored: StoredRow[]): PlaygroundUIMessage[] {
   const messages: PlaygroundUIMessage[] = [];
@@ -97,9 +137,12 @@ export function uiMessagesOf(stored: StoredRow[]): PlaygroundUIMessage[] {
     }
     const answer = messages.at(-1);
     if (!answer) continue;
-    const details = (row.details ?? {}) as { parts?: Part[]; simulatedResults?: SimulatedResult[] };
-    if (row.role === "assistant")
+    const details = (row.details ?? {}) as { parts?: Part[]; simulatedResults?: SimulatedResult[]; finishReason?: string | null };
+    if (row.role === "assistant") {
       answer.parts.push(...(details.parts ?? (row.content ? [{ type: "text" as const, text: row.content, state: "done" as const }] : [])));
+      // The server stores an answer cut short (Stop, a closed tab) as aborted: the turn's last answer says whether it ended.
+      answer.metadata = { stopped: details.finishReason === "aborted" };
+    }
     const results = new Map((details.simulatedResults ?? []).map((result) => [result.toolCallId, result.output]));
     answer.parts = answer.parts.map((part): Part => {
       const output = part.type === "dynamic-tool" ? results.get(part.toolCallId) : undefined;

@@ -1,27 +1,46 @@
 "use client";
 
-import { useState } from "react";
+import type { Ref } from "react";
 
-/** `onStop`, while the main model answers: stops it. */
-export function Composer({ disabled, onSend, onStop }: { disabled: boolean; onSend: (message: string) => void; onStop?: () => void }) {
-  const [text, setText] = useState("");
+interface Props {
+  /** The message being written: kept by the page, so a failed send can give it back. */
+  text: string;
+  onText: (text: string) => void;
+  disabled: boolean;
+  onSend: (message: string) => void;
+  /** While the main model answers: stops it. */
+  onStop?: () => void;
+  /** While an answer streams and the reader scrolled up from it: brings its newest text back into sight. */
+  onJump?: () => void;
+  /** The composer sticks to the bottom of the window: the page follows an answer down to its top. */
+  ref?: Ref<HTMLFormElement>;
+}
+
+/** The message box, with Send, or Stop while the main model answers; it stays in sight at the window's bottom. */
+export function Composer({ text, onText, disabled, onSend, onStop, onJump, ref }: Props) {
   const send = () => {
     if (!text.trim() || disabled) return;
     onSend(text.trim());
-    setText("");
   };
   return (
     <form
+      ref={ref}
       className="panel row composer"
+      data-testid="composer-bar"
       onSubmit={(event) => {
         event.preventDefault();
         send();
       }}
     >
+      {onJump && (
+        <button type="button" className="jump-to-latest" onClick={onJump} data-testid="jump-to-latest">
+          ↓ Jump to latest
+        </button>
+      )}
       <textarea
         rows={2}
         value={text}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => onText(event.target.value)}
         onKeyDown={(event) => {
           if (event.key === "Enter" && !event.shiftKey) {
             event.preventDefault();

@@ -4,11 +4,23 @@ import type { DynamicToolUIPart } from "ai";
 import { Fragment } from "react";
 import type { PlaygroundUIMessage, ToolSearchRecord } from "@/lib/playground/messages";
 import { CodeBlock } from "./code-block";
-import { type ChatTurn, simulatedCall } from "./playground-chat";
+import { type ChatFailure, type ChatTurn, simulatedCall } from "./playground-chat";
 import { PreselectionView } from "./playground-preselection";
 
-/** The chat's turns, the last one marked while it streams; before the first, what a message will show. */
-export function PlaygroundTurns({ catalogId, turns, busy, hasMainModel }: { catalogId: string; turns: ChatTurn[]; busy: boolean; hasMainModel: boolean }) {
+/** A failed request of the chat, with what resends it. */
+type Failure = ChatFailure & { retry: () => void };
+
+interface Props {
+  catalogId: string;
+  turns: ChatTurn[];
+  busy: boolean;
+  hasMainModel: boolean;
+  /** The last request failed: the last turn says where, and offers Retry. */
+  failure?: Failure;
+}
+
+/** The chat's turns, the last one marked while it streams or when it failed; before the first, what a message will show. */
+export function PlaygroundTurns({ catalogId, turns, busy, hasMainModel, failure }: Props) {
   return (
     <>
       {turns.length === 0 && !busy && (
@@ -25,6 +37,7 @@ export function PlaygroundTurns({ catalogId, turns, busy, hasMainModel }: { cata
           turn={turn}
           streaming={busy && index === turns.length - 1}
           hasMainModel={hasMainModel}
+          failure={index === turns.length - 1 ? failure : undefined}
         />
       ))}
     </>
@@ -37,12 +50,14 @@ function TurnView({
   turn,
   streaming,
   hasMainModel,
+  failure,
 }: {
   catalogId: string;
   number: number;
   turn: ChatTurn;
   streaming: boolean;
   hasMainModel: boolean;
+  failure?: Failure;
 }) {
   return (
     <article className="panel stack turn" data-testid={`turn-${number}`}>
@@ -53,14 +68,40 @@ function TurnView({
       <div className="bubble user" data-testid="user-message">
         {turn.message}
       </div>
-      {turn.details ? <PreselectionView catalogId={catalogId} details={turn.details} /> : <p className="muted small">Preselecting…</p>}
+      {turn.details ? (
+        <PreselectionView catalogId={catalogId} details={turn.details} />
+      ) : (
+        streaming && (
+          <p className="muted small" data-testid="preselecting">
+            Preselecting…
+          </p>
+        )
+      )}
       {turn.answer && <AnswerView parts={turn.answer.parts} />}
+      {turn.stopped && !streaming && (
+        <p className="small muted" data-testid="stopped-marker">
+          <span className="badge off">Stopped</span> The answer was stopped here; what came before is kept.
+        </p>
+      )}
+      {failure && <FailureView failure={failure} />}
       {!hasMainModel && turn.details && (
         <div className="small muted" data-testid="no-main-model">
           No main model is configured: this is the tool set it would get. Try ToolSearch below as it would.
         </div>
       )}
     </article>
+  );
+}
+
+/** Where the turn's last request failed, and Retry, which sends it again. */
+function FailureView({ failure }: { failure: Failure }) {
+  return (
+    <div className="error-box small row spread" role="alert" data-testid="turn-failure" data-kind={failure.kind}>
+      <span>{failure.message}</span>
+      <button type="button" onClick={failure.retry} data-testid="retry">
+        Retry
+      </button>
+    </div>
   );
 }
 

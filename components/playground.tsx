@@ -4,14 +4,16 @@ import { useChat } from "@ai-sdk/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { DefaultChatTransport } from "ai";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { Access } from "@/lib/auth/policy";
-import type { PlaygroundUIMessage } from "@/lib/playground/messages";
+import type { PlaygroundExchange, PlaygroundUIMessage } from "@/lib/playground/messages";
 import { conversationKeys, fetchConversation } from "./api-client";
-import { chatErrorMessage, exchangeOf, pendingSimulatedCalls, simulatedResultsComplete, turnsOf, uiMessagesOf } from "./playground-chat";
+import { type ChatTurn, exchangeOf, pendingSimulatedCalls, simulatedResultsComplete, turnsOf, uiMessagesOf } from "./playground-chat";
 import { Composer } from "./playground-composer";
 import { PlaygroundConversations } from "./playground-conversations";
+import { useFollowLatest } from "./playground-follow";
+import { type ExchangeRefs, usePlaygroundSend } from "./playground-send";
 import { PendingResults } from "./playground-pending-results";
 import { type PlaygroundSettings, settingsOf } from "./playground-settings";
 import { PlaygroundSettingsForm } from "./playground-settings-form";
@@ -31,16 +33,23 @@ interface Props {
 
 /**
  * The chat of the conversation the URL names, sent with the page's settings. `onConversation`:
- * a stream named the conversation it was stored in (a new one, or another than shown).
+ * a stream named the conversation it was stored in (a new one, or another than shown). A failed
+ * request is not toasted: the page shows it in the turn, with its Retry (usePlaygroundSend).
  */
 function useConversationChat(catalogId: string, settings: PlaygroundSettings, conversationId: string | undefined, onConversation: (id: string) => void) {
   const queryClient = useQueryClient();
   /** The conversation the chat holds: set as soon as a stream names it, so following the URL there reloads nothing. */
   const shown = useRef<string | undefined>(undefined);
+  const exchanges: ExchangeRefs = { last: useRef<PlaygroundExchange>(undefined), resend: useRef<PlaygroundExchange>(undefined) };
   const chat = useChat<PlaygroundUIMessage>({
     transport: new DefaultChatTransport({
       api: `/api/catalogs/${encodeURIComponent(catalogId)}/playground`,
-      prepareSendMessagesRequest: ({ messages }) => ({ body: { ...settings, conversationId: shown.current, ...exchangeOf(messages) } }),
+      prepareSendMessagesRequest: ({ messages }) => {
+        const exchange = exchanges.resend.current ?? exchangeOf(messages);
+        exchanges.resend.current = undefined;
+        exchanges.last.current = exchange;
+        return { body: { ...settings, conversationId: shown.current, ...exchange } };
+      },
     }),
     // Once every call of the step has its result and some were simulated here, the turn goes on.
     sendAutomaticallyWhen: simulatedResultsComplete,
@@ -49,7 +58,6 @@ function useConversationChat(catalogId: string, settings: PlaygroundSettings, co
       shown.current = part.data.conversationId;
       onConversation(part.data.conversationId);
     },
-    onError: (error) => toast.error(chatErrorMessage(error)),
     onFinish: () => queryClient.invalidateQueries({ queryKey: conversationKeys.list(catalogId) }),
   });
   const { setMessages, stop } = chat;
@@ -66,8 +74,24 @@ function useConversationChat(catalogId: string, settings: PlaygroundSettings, co
       (error: Error) => toast.error(error.message),
     );
   }, [catalogId, conversationId, setMessages, stop]);
-  return chat;
+  return { chat, exchanges };
 }
+
+/** The chat's turns, those stopped here marked as the stored ones are; `stop` stops the last one. */
+function useStoppedTurns(turns: ChatTurn[], stopChat: () => Promise<void>) {
+  const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
+  return {
+    turns: turns.map((turn) => (stopped.has(turn.key) ? { ...turn, stopped: true } : turn)),
+    stop: () => {
+      const last = turns.at(-1);
+      if (last) setStopped((keys) => new Set(keys).add(last.key));
+      void stopChat();
+    },
+  };
+}
+
+/** How far the last message has come: what grows while it streams. */
+const progressOf = (messages: PlaygroundUIMessage[]) => (messages.length === 0 ? 0 : messages.length * 1e9 + JSON.stringify(messages.at(-1)?.parts).length);
 
 export function Playground({ catalogId, agents, knownModels, mainModel, mainModelError, auxSelector, viewer }: Props) {
   const router = useRouter();
@@ -83,11 +107,13 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
     }
     router.replace(`${pathname}?${next.toString()}`, { scroll: false });
   };
-  const chat = useConversationChat(catalogId, settings, conversationId, (id) => setParams({ conversation: id }));
+  const { chat, exchanges } = useConversationChat(catalogId, settings, conversationId, (id) => setParams({ conversation: id }));
+  const sending = usePlaygroundSend(chat, exchanges);
 
   const busy = chat.status === "submitted" || chat.status === "streaming";
-  const turns = turnsOf(chat.messages);
+  const { turns, stop } = useStoppedTurns(turnsOf(chat.messages), chat.stop);
   const pending = busy ? [] : pendingSimulatedCalls(turns.at(-1)?.answer);
+  const follow = useFollowLatest(busy, progressOf(chat.messages));
 
   return (
     <div className="playground">
@@ -106,7 +132,13 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
           onChange={setParams}
           status={{ auxSelector, mainModel, mainModelError }}
         />
-        <PlaygroundTurns catalogId={catalogId} turns={turns} busy={busy} hasMainModel={!!mainModel} />
+        <PlaygroundTurns
+          catalogId={catalogId}
+          turns={turns}
+          busy={busy}
+          hasMainModel={!!mainModel}
+          failure={sending.failure && { ...sending.failure, retry: sending.retry }}
+        />
         {pending.length > 0 && (
           <PendingResults
             calls={pending}
@@ -116,10 +148,15 @@ export function Playground({ catalogId, agents, knownModels, mainModel, mainMode
             }}
           />
         )}
+        <div ref={follow.end} />
         <Composer
+          ref={follow.composer}
+          text={sending.draft}
+          onText={sending.setDraft}
           disabled={busy || pending.length > 0}
-          onSend={(message) => chat.sendMessage({ text: message })}
-          onStop={busy && mainModel ? () => chat.stop() : undefined}
+          onSend={sending.send}
+          onStop={busy && mainModel ? stop : undefined}
+          onJump={follow.behind ? follow.jump : undefined}
         />
         {!mainModel && (
           <ToolSearchConsole

@@ -40,7 +40,12 @@ export type PlaygroundDataParts = {
   "tool-search": ToolSearchRecord;
 };
 
-export type PlaygroundUIMessage = UIMessage<unknown, PlaygroundDataParts>;
+/** What the playground keeps about a message beside its parts: an answer read back from storage says whether it was stopped. */
+interface PlaygroundMetadata {
+  stopped?: boolean;
+}
+
+export type PlaygroundUIMessage = UIMessage<PlaygroundMetadata, PlaygroundDataParts>;
 
 /** One playground request: a new message, or the results of the simulated calls it ended at. */
 export interface PlaygroundExchange {

@@ -1,6 +1,14 @@
 import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
-import { chatErrorMessage, exchangeOf, pendingSimulatedCalls, simulatedResultsComplete, turnsOf, uiMessagesOf } from "@/components/playground-chat";
+import {
+  describeChatError,
+  exchangeOf,
+  pendingSimulatedCalls,
+  simulatedResultsComplete,
+  turnsOf,
+  uiMessagesOf,
+  withoutLastTurn,
+} from "@/components/playground-chat";
 import type { PlaygroundUIMessage, TurnDetails } from "@/lib/playground/messages";
 
 type Part = PlaygroundUIMessage["parts"][number];
@@ -88,13 +96,51 @@ describe("a stored conversation redrawn", () => {
 });
 
 describe("what the playground says when the chat fails", () => {
-  it("gives the API's own message when it refused the request, the raw one when its body is not the API's, and names the main model for a stream's error", () => {
-    const refused = (responseBody: string) =>
-      new APICallError({ message: "Bad Request", url: "/api/catalogs/demo/playground", requestBodyValues: {}, statusCode: 400, responseBody });
-    expect(chatErrorMessage(refused(JSON.stringify({ error: { code: "bad_request", message: "Name a model id, e.g. gpt-5." } })))).toBe(
-      "Name a model id, e.g. gpt-5.",
-    );
-    expect(chatErrorMessage(refused("<html>Bad gateway</html>"))).toBe("Bad Request");
-    expect(chatErrorMessage(new Error("rate limited"))).toBe("Main model: rate limited");
+  const failed = (statusCode: number, responseBody: string) =>
+    new APICallError({ message: responseBody || "Failed", url: "/api/catalogs/demo/playground", requestBodyValues: {}, statusCode, responseBody });
+
+  it("names the server when it refused the request, with the API's own message or the status when the body is not the API's", () => {
+    expect(describeChatError(failed(400, JSON.stringify({ error: { code: "bad_request", message: "Name a model id, e.g. gpt-5." } })))).toEqual({
+      kind: "refused",
+      message: "Refused by the server (400): Name a model id, e.g. gpt-5.",
+    });
+    expect(describeChatError(failed(502, "<html>Bad gateway</html>"))).toEqual({ kind: "server", message: "Server error (502): status 502" });
+    expect(describeChatError(failed(500, JSON.stringify({ error: { code: "internal", message: "Boom." } })))).toEqual({
+      kind: "server",
+      message: "Server error (500): Boom.",
+    });
+  });
+
+  it("names the network when the request or its stream never arrived, not the model", () => {
+    for (const message of ["Failed to fetch", "NetworkError when attempting to fetch resource.", "Load failed", "network error"]) {
+      const failure = describeChatError(new TypeError(message));
+      expect(failure.kind).toBe("network");
+      expect(failure.message).toMatch(/^Network error: the server could not be reached/);
+      expect(failure.message).not.toMatch(/model/i);
+    }
+  });
+
+  it("names the main model for an error the stream carried, also a TypeError that is not the network's", () => {
+    expect(describeChatError(new Error("rate limited"))).toEqual({ kind: "model", message: "Main model error: rate limited" });
+    expect(describeChatError(new TypeError("Cannot read properties of undefined")).kind).toBe("model");
+  });
+
+  it("drops the failed turn, its message and what came after it, when the message is sent again", () => {
+    const earlier = [user("first"), answer({ type: "text", text: "one" })];
+    expect(withoutLastTurn([...earlier, user("second")])).toEqual(earlier);
+    expect(withoutLastTurn([...earlier, user("second"), answer({ type: "text", text: "cut" })])).toEqual(earlier);
+    expect(withoutLastTurn([])).toEqual([]);
+  });
+});
+
+describe("a stopped answer", () => {
+  it("is marked stopped when read back, by its turn's last stored answer", () => {
+    const stored = (finishReason: string) => [
+      { id: 1, role: "user", content: "write", details: turn },
+      { id: 2, role: "assistant", content: "Once", details: { parts: [{ type: "text", text: "Once" }], finishReason } },
+    ];
+    expect(turnsOf(uiMessagesOf(stored("aborted")))[0].stopped).toBe(true);
+    expect(turnsOf(uiMessagesOf(stored("stop")))[0].stopped).toBe(false);
+    expect(turnsOf([user("hi")])[0].stopped).toBe(false);
   });
 });

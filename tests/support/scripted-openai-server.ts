@@ -14,9 +14,10 @@ export type ScriptedReply =
   | { json: unknown }
   /**
    * Never finishes; the connection is dropped when the client or the server closes it. A streamed
-   * request first gets `textFirst` as text deltas (a model stuck mid-answer).
+   * request first gets `textFirst` as text deltas (a model stuck mid-answer), `everyMs` apart when
+   * given (a slow model, still writing).
    */
-  | { hang: true; textFirst?: string }
+  | { hang: true; textFirst?: string; everyMs?: number }
   | { status: number; body?: unknown };
 
 interface RecordedRequest {
@@ -240,6 +241,15 @@ function sendCompletion(response: ServerResponse, request: ChatCompletionRequest
   response.end("data: [DONE]\n\n");
 }
 
+/** Sends each piece, `everyMs` apart when above 0; stops when the client has gone. */
+async function sendPieces(response: ServerResponse, all: string[], everyMs: number, send: (piece: string) => void) {
+  for (const piece of all) {
+    if (response.destroyed) return;
+    send(piece);
+    if (everyMs > 0) await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
 export async function startScriptedOpenAIServer(
   script: Script,
   options: { port?: number; models?: string[]; embeddings?: EmbeddingScript } = {},
@@ -317,7 +327,7 @@ export async function startScriptedOpenAIServer(
         // Leave the response open: the client's timeout or close() ends it.
         if (body.stream && reply.textFirst !== undefined) {
           const send = startStream(response, body, `chatcmpl-scripted-${completions}`);
-          for (const piece of pieces(reply.textFirst)) send({ content: piece });
+          await sendPieces(response, pieces(reply.textFirst), reply.everyMs ?? 0, (piece) => send({ content: piece }));
         }
       } else if ("status" in reply) {
         const payload = reply.body ?? errorBody(`Scripted failure (status ${reply.status}).`);
