@@ -157,7 +157,7 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
     post: {
       summary: "Enable, disable, retag, delete, move or copy many tools as one change, or undo one",
       description:
-        "The tools by `names`, or every tool `matching` the tools table's filters. One transaction and one revision, audited as a catalog entry naming the action, count and tools plus an entry per tool; move and copy make one revision of the target catalog too and need the editor role there. A tool its source owns is not deleted or moved (`skipped` says why); a name the catalog lacks, or a name the target has already, refuses the whole change. `{ action: \"undo\", revision }` takes back a bulk enable, disable, tag or delete.",
+        'The tools by `names`, or every tool `matching` the tools table\'s filters. One transaction and one revision, audited as a catalog entry naming the action, count and tools plus an entry per tool; move and copy make one revision of the target catalog too and need the editor role there. A tool its source owns is not deleted or moved (`skipped` says why); a name the catalog lacks, or a name the target has already, refuses the whole change. `{ action: "undo", revision }` takes back a bulk enable, disable, tag or delete.',
       access: "write",
       body: "ToolBulkBody",
       responses: { 200: "ToolBulkResult" },

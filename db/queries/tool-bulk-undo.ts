@@ -21,7 +21,8 @@ async function bulkRevision(tx: Tx, catalogId: string, revision: number): Promis
     .from(auditEntries)
     .where(and(eq(auditEntries.catalogId, catalogId), eq(auditEntries.revision, revision)));
   const head = entries.find((entry) => entry.subjectKind === "catalog" && entry.action.startsWith(BULK_ENTRY_PREFIX));
-  if (!head) throw new ToolshedError("bad_request", `Revision ${revision} of catalog "${catalogId}" is not a bulk change of its tools: nothing to undo.`, "revision");
+  if (!head)
+    throw new ToolshedError("bad_request", `Revision ${revision} of catalog "${catalogId}" is not a bulk change of its tools: nothing to undo.`, "revision");
   const action = (head.after as { action?: string } | null)?.action ?? "";
   return { action, entries: entries.filter((entry) => entry !== head) };
 }
@@ -78,7 +79,8 @@ async function undoDelete(tx: Tx, catalogId: string, entries: AuditRow[]): Promi
     catalogId,
     entries.map((entry) => entry.subject),
   );
-  if (taken.size > 0) throw new ToolshedError("conflict", `Cannot undo: tools named ${namesInWords([...taken.keys()])} exist again. Nothing was changed.`, "revision");
+  if (taken.size > 0)
+    throw new ToolshedError("conflict", `Cannot undo: tools named ${namesInWords([...taken.keys()])} exist again. Nothing was changed.`, "revision");
   const changes: ChangeEntry[] = [];
   for (const chunk of chunksOf(entries)) {
     const values = chunk.map((entry) => {
@@ -106,7 +108,12 @@ export function undoBulkChange(db: Db, catalogId: string, revision: number, acto
     const changes = action === "delete" ? await undoDelete(tx, catalogId, entries) : await undoState(tx, catalogId, entries);
     const entryAction = `undo ${BULK_ENTRY_PREFIX}${action} (revision ${revision})`;
     const names = changes.map((change) => change.subject);
-    const head: ChangeEntry = { subjectKind: "catalog", subject: catalogId, action: entryAction, after: { undid: revision, count: names.length, tools: names } };
+    const head: ChangeEntry = {
+      subjectKind: "catalog",
+      subject: catalogId,
+      action: entryAction,
+      after: { undid: revision, count: names.length, tools: names },
+    };
     const made = await recordManyChanges(tx, catalogId, actor, [head, ...changes.map((change) => ({ ...change, action: entryAction }))]);
     return {
       action: "undo",

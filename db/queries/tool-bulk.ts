@@ -78,7 +78,11 @@ export async function updateGrouped(tx: Tx, rows: ToolRow[], valueOf: (row: Tool
   }
   const now = new Date();
   for (const { value, ids } of groups.values()) {
-    for (const chunk of chunksOf(ids)) await tx.update(tools).set({ ...value, updatedAt: now }).where(inArray(tools.id, chunk));
+    for (const chunk of chunksOf(ids))
+      await tx
+        .update(tools)
+        .set({ ...value, updatedAt: now })
+        .where(inArray(tools.id, chunk));
   }
 }
 
@@ -102,7 +106,13 @@ async function changeState(tx: Tx, catalogId: string, rows: ToolRow[], change: B
   if (changing.length === 0) return { ...result, revision: null, changed: [], undoable: false };
   await updateGrouped(tx, changing, (row) => (change.action === "tag" ? { tags: next(row).tags } : { enabled: next(row).enabled }));
   const action = `${BULK_ENTRY_PREFIX}${change.action}`;
-  const entries: ChangeEntry[] = changing.map((row) => ({ subjectKind: "tool", subject: row.name, action, before: snapshot(row), after: snapshot({ ...row, ...next(row) }) }));
+  const entries: ChangeEntry[] = changing.map((row) => ({
+    subjectKind: "tool",
+    subject: row.name,
+    action,
+    before: snapshot(row),
+    after: snapshot({ ...row, ...next(row) }),
+  }));
   const names = changing.map((row) => row.name);
   const revision = await record(tx, catalogId, actor, { action: change.action, count: names.length, tools: names }, action, entries);
   return { ...result, revision, changed: names, undoable: true };
@@ -116,11 +126,7 @@ const OWNED_BY_SOURCE = (row: ToolRow, verb: string) => ({
 /** Deletes the custom tools among the rows, with every reference to them, as deleteTool does for one. */
 async function removeTools(tx: Tx, catalogId: string, rows: ToolRow[]): Promise<{ entries: ChangeEntry[]; references: ChangeEntry[] }> {
   for (const chunk of chunksOf(rows.map((row) => row.id))) await tx.delete(tools).where(inArray(tools.id, chunk));
-  const { entries: references } = await rewriteToolReferences(
-    tx,
-    catalogId,
-    deletingTools(rows.map((row) => row.name)),
-  );
+  const { entries: references } = await rewriteToolReferences(tx, catalogId, deletingTools(rows.map((row) => row.name)));
   return { entries: rows.map((row) => ({ subjectKind: "tool", subject: row.name, action: "", before: snapshot(row) })), references };
 }
 
@@ -175,7 +181,13 @@ async function copyOrMove(tx: Tx, catalogId: string, rows: ToolRow[], change: Bu
   if (going.length === 0) return { ...result, revision: null, changed: [] };
   await checkTarget(tx, catalogId, target, names);
   const inserted: ToolRow[] = [];
-  for (const chunk of chunksOf(going)) inserted.push(...(await tx.insert(tools).values(chunk.map((row) => copiedRow(row, target))).returning()));
+  for (const chunk of chunksOf(going))
+    inserted.push(
+      ...(await tx
+        .insert(tools)
+        .values(chunk.map((row) => copiedRow(row, target)))
+        .returning()),
+    );
   const arrived = `${BULK_ENTRY_PREFIX}${change.action} from ${catalogId}`;
   const summary = { action: change.action, count: names.length, tools: names };
   const created: ChangeEntry[] = inserted.map((row) => ({ subjectKind: "tool", subject: row.name, action: arrived, after: snapshot(row) }));
