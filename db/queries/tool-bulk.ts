@@ -67,10 +67,10 @@ async function rowsNamed(tx: Tx, catalogId: string, names: string[]): Promise<To
 }
 
 /** Sets columns on the rows, grouped by the value each gets: one statement per group and 500 rows. */
-export async function updateGrouped(tx: Tx, rows: ToolRow[], valueOf: (row: ToolRow) => Partial<Pick<ToolRow, "enabled" | "tags">>): Promise<void> {
+export async function updateGrouped(tx: Tx, rows: ToolRow[], newValue: (row: ToolRow) => Partial<Pick<ToolRow, "enabled" | "tags">>): Promise<void> {
   const groups = new Map<string, { value: Partial<Pick<ToolRow, "enabled" | "tags">>; ids: number[] }>();
   for (const row of rows) {
-    const value = valueOf(row);
+    const value = newValue(row);
     const key = JSON.stringify(value);
     const group = groups.get(key) ?? { value, ids: [] };
     group.ids.push(row.id);
