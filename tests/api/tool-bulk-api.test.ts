@@ -17,7 +17,7 @@ const custom = (name: string, tags: string[] = []) => ({
   name,
   summary: `Does ${name}.`,
   description: `Does ${name}, at length.`,
-  inputSchema: { type: "object", properties: { id: { type: "string" } } },
+  inputSchema: { type: "object" as const, properties: { id: { type: "string" } } },
   tags,
 });
 
