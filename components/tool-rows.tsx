@@ -49,32 +49,7 @@ export function ToolRowsTable({
   return (
     <div className={`table-wrap virtual-scroll${stale ? " stale" : ""}`} ref={setScroller} data-testid="tool-scroller">
       <table data-testid="tool-table" className="fixed-layout cards-on-phone">
-        <colgroup>
-          <col style={{ width: canEdit ? 84 : 60 }} />
-          <col style={{ width: "28%" }} />
-          <col style={{ width: 120 }} />
-          <col />
-          <col style={{ width: "18%" }} />
-        </colgroup>
-        <thead>
-          <tr>
-            <ToolSortHeader column="enabled" label="On">
-              {canEdit && (
-                <input
-                  type="checkbox"
-                  aria-label="Select every loaded tool"
-                  checked={allLoaded}
-                  onChange={() => onSelect(toggleLoaded(selection, loaded))}
-                  data-testid="select-loaded"
-                />
-              )}
-            </ToolSortHeader>
-            <ToolSortHeader column="name" label="Name" />
-            <ToolSortHeader column="source" label="Source" />
-            <ToolSortHeader column="summary" label="Summary" />
-            <ToolSortHeader column="tags" label="Tags" />
-          </tr>
-        </thead>
+        <ToolTableHead canEdit={canEdit} allLoaded={allLoaded} onToggleLoaded={() => onSelect(toggleLoaded(selection, loaded))} />
         <tbody>
           <VirtualRows
             count={tools.length}
@@ -126,17 +101,7 @@ function ToolRow({
   return (
     <tr className={classes || undefined} data-testid={`tool-row-${tool.name}`} data-index={index} ref={measure}>
       <td className="row-controls">
-        {selected !== undefined && (
-          <input
-            type="checkbox"
-            className="row-check"
-            aria-label={`Select ${tool.name}`}
-            checked={selected}
-            onClick={(event) => onSelect(event.currentTarget.checked, event.shiftKey)}
-            onChange={() => {}}
-            data-testid={`select-${tool.name}`}
-          />
-        )}
+        {selected !== undefined && <RowCheck name={tool.name} selected={selected} onSelect={onSelect} />}
         <EnabledSwitch tool={tool} onToggle={(enabled) => toggle.mutate({ name: tool.name, enabled })} />
       </td>
       <td className="name">
@@ -182,5 +147,48 @@ function ToolRow({
         ))}
       </td>
     </tr>
+  );
+}
+
+/** The table's columns and headers: each sorts by its column; editors get a checkbox for every loaded row in the first. */
+function ToolTableHead({ canEdit, allLoaded, onToggleLoaded }: { canEdit: boolean; allLoaded: boolean; onToggleLoaded: () => void }) {
+  return (
+    <>
+      <colgroup>
+        <col style={{ width: canEdit ? 84 : 60 }} />
+        <col style={{ width: "28%" }} />
+        <col style={{ width: 120 }} />
+        <col />
+        <col style={{ width: "18%" }} />
+      </colgroup>
+      <thead>
+        <tr>
+          <ToolSortHeader column="enabled" label="On">
+            {canEdit && (
+              <input type="checkbox" aria-label="Select every loaded tool" checked={allLoaded} onChange={onToggleLoaded} data-testid="select-loaded" />
+            )}
+          </ToolSortHeader>
+          <ToolSortHeader column="name" label="Name" />
+          <ToolSortHeader column="source" label="Source" />
+          <ToolSortHeader column="summary" label="Summary" />
+          <ToolSortHeader column="tags" label="Tags" />
+        </tr>
+      </thead>
+    </>
+  );
+}
+
+/** A row's checkbox; the click (not the change) is read, for its shift key. */
+function RowCheck({ name, selected, onSelect }: { name: string; selected: boolean; onSelect: (on: boolean, shift: boolean) => void }) {
+  return (
+    <input
+      type="checkbox"
+      className="row-check"
+      aria-label={`Select ${name}`}
+      checked={selected}
+      onClick={(event) => onSelect(event.currentTarget.checked, event.shiftKey)}
+      onChange={() => {}}
+      data-testid={`select-${name}`}
+    />
   );
 }
