@@ -15,7 +15,7 @@ export type BulkRequest = {
   revision?: number;
 };
 
-export function postBulk(catalogId: string, request: BulkRequest): Promise<BulkResult> {
+function postBulk(catalogId: string, request: BulkRequest): Promise<BulkResult> {
   return postJson<BulkResult>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools-bulk`, request);
 }
 

@@ -11,7 +11,7 @@ import { recordManyChanges, type ChangeEntry, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
 import { rewriteToolReferences, snapshot } from "./tools";
 
-export type BulkChangeAction = Exclude<ToolBulkAction, "undo">;
+type BulkChangeAction = Exclude<ToolBulkAction, "undo">;
 
 export interface BulkChange {
   action: BulkChangeAction;
