@@ -1,12 +1,13 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { type ReactNode, useRef, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { toolCount } from "@/lib/tools/bulk";
 import { getJson } from "./api-client";
+import { ConfirmButton } from "./confirm-button";
 import { tagsIn } from "./tool-bulk";
 
-/** A button opening a modal dialog whose form runs `onConfirm` when its confirming button is pressed (Cancel changes nothing). */
+/** A button opening a confirmation dialog (ConfirmButton) whose test ids start with `testId`. */
 function DialogButton({
   label,
   title,
@@ -24,35 +25,19 @@ function DialogButton({
   testId: string;
   danger?: boolean;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   return (
-    <>
-      <button type="button" className={danger ? "danger" : undefined} onClick={() => dialog.current?.showModal()} data-testid={testId}>
-        {label}
-      </button>
-      <dialog ref={dialog} aria-labelledby={`${testId}-title`} data-testid={`${testId}-dialog`}>
-        <form
-          method="dialog"
-          className="stack"
-          onSubmit={(event) => {
-            const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-            if (submitter?.value === "confirm") onConfirm();
-          }}
-        >
-          <h2 id={`${testId}-title`}>{title}</h2>
-          {children}
-          <div className="row end">
-            {/* biome-ignore lint/a11y/noAutofocus: the dialog opens with its focus on Cancel, the choice that changes nothing */}
-            <button type="submit" value="cancel" autoFocus>
-              Cancel
-            </button>
-            <button type="submit" value="confirm" className={danger ? "danger solid" : "primary"} data-testid={`${testId}-confirm`}>
-              {confirmLabel}
-            </button>
-          </div>
-        </form>
-      </dialog>
-    </>
+    <ConfirmButton
+      label={label}
+      title={title}
+      body={<div className="stack">{children}</div>}
+      confirmLabel={confirmLabel}
+      onConfirm={onConfirm}
+      className={danger ? "danger" : ""}
+      confirmClassName={danger ? "danger solid" : "primary"}
+      testId={testId}
+      dialogTestId={`${testId}-dialog`}
+      confirmTestId={`${testId}-confirm`}
+    />
   );
 }
 

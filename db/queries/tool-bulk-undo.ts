@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { ToolshedError } from "@/lib/errors";
 import { BULK_ENTRY_PREFIX, namesInWords, sameTags, toolCount } from "@/lib/tools/bulk";
 import type { Tool } from "@/lib/tools/types";
@@ -9,7 +9,7 @@ import { auditEntries, tools } from "../tables";
 import type { AuditRow, ToolRow } from "../schema";
 import { recordManyChanges, type ChangeEntry, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
-import { type BulkResult, updateGrouped } from "./tool-bulk";
+import { type BulkResult, rowsByName, updateGrouped } from "./tool-bulk";
 import { snapshot } from "./tools";
 
 type Snapshot = Pick<Tool, "name" | "summary" | "description" | "inputSchema" | "enabled" | "tags" | "requires">;
@@ -27,21 +27,9 @@ async function bulkRevision(tx: Tx, catalogId: string, revision: number): Promis
   return { action, entries: entries.filter((entry) => entry !== head) };
 }
 
-async function currentRows(tx: Tx, catalogId: string, names: string[]): Promise<Map<string, ToolRow>> {
-  const rows = new Map<string, ToolRow>();
-  for (const chunk of chunksOf(names)) {
-    for (const row of await tx
-      .select()
-      .from(tools)
-      .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, chunk))))
-      rows.set(row.name, row);
-  }
-  return rows;
-}
-
 /** Puts back the enabled state and tags the entries' `before` recorded, when every tool still has what their `after` did. */
 async function undoState(tx: Tx, catalogId: string, entries: AuditRow[]): Promise<ChangeEntry[]> {
-  const rows = await currentRows(
+  const rows = await rowsByName(
     tx,
     catalogId,
     entries.map((entry) => entry.subject),
@@ -74,7 +62,7 @@ async function undoDelete(tx: Tx, catalogId: string, entries: AuditRow[]): Promi
       "revision",
     );
   }
-  const taken = await currentRows(
+  const taken = await rowsByName(
     tx,
     catalogId,
     entries.map((entry) => entry.subject),

@@ -50,17 +50,23 @@ interface BulkSummary {
   source?: string;
 }
 
+/** The catalog's tools of those names that exist, by name (one statement per 500 names). */
+export async function rowsByName(tx: Tx, catalogId: string, names: string[]): Promise<Map<string, ToolRow>> {
+  const found = new Map<string, ToolRow>();
+  for (const chunk of chunksOf(names)) {
+    const rows = await tx
+      .select()
+      .from(tools)
+      .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, chunk)));
+    for (const row of rows) found.set(row.name, row);
+  }
+  return found;
+}
+
 /** The named tools of the catalog, in the order named; a name the catalog lacks refuses the whole change. */
 async function rowsNamed(tx: Tx, catalogId: string, names: string[]): Promise<ToolRow[]> {
   const unique = [...new Set(names)];
-  const found = new Map<string, ToolRow>();
-  for (const chunk of chunksOf(unique)) {
-    for (const row of await tx
-      .select()
-      .from(tools)
-      .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, chunk))))
-      found.set(row.name, row);
-  }
+  const found = await rowsByName(tx, catalogId, unique);
   const missing = unique.filter((name) => !found.has(name));
   if (missing.length > 0) throw notFound(`Tool ${namesInWords(missing)} in catalog "${catalogId}"`, "names");
   return unique.map((name) => found.get(name)!);
