@@ -46,6 +46,8 @@ export interface ToolPageFilters {
   changedSince: string;
   /** A catalog revision: only the tools changed at it (the tools an import created or updated). */
   changedIn: string;
+  /** A column to sort by, "-" first for descending ("" = registration order). */
+  sort: string;
 }
 
 export const queryKeys = {
@@ -82,7 +84,7 @@ const TOOL_PAGE_SIZE = 100;
 /** One page of tools searched and filtered on the server; `cursor` is the previous page's nextCursor. */
 export function fetchToolPage(catalogId: string, filters: ToolPageFilters, cursor?: string, signal?: AbortSignal) {
   const query = new URLSearchParams({ limit: String(TOOL_PAGE_SIZE) });
-  for (const key of ["q", "source", "state", "tag", "changedSince", "changedIn"] as const) if (filters[key]) query.set(key, filters[key]);
+  for (const key of ["q", "source", "state", "tag", "changedSince", "changedIn", "sort"] as const) if (filters[key]) query.set(key, filters[key]);
   if (cursor) query.set("cursor", cursor);
   return getJson<ToolPage>(`/api/catalogs/${encodeURIComponent(catalogId)}/tools?${query}`, signal);
 }

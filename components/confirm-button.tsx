@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef } from "react";
+import { useId, useRef } from "react";
 
 /** A button that asks before doing something that cannot be undone. */
 export function ConfirmButton({
@@ -10,7 +10,10 @@ export function ConfirmButton({
   confirmLabel,
   onConfirm,
   className = "danger",
+  confirmClassName = "danger solid",
   testId,
+  dialogTestId = "confirm-dialog",
+  confirmTestId = "confirm-action",
 }: {
   label: React.ReactNode;
   title: string;
@@ -18,15 +21,19 @@ export function ConfirmButton({
   confirmLabel: string;
   onConfirm: () => void;
   className?: string;
+  confirmClassName?: string;
   testId?: string;
+  dialogTestId?: string;
+  confirmTestId?: string;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   return (
     <>
       <button type="button" className={className} onClick={() => dialog.current?.showModal()} data-testid={testId}>
         {label}
       </button>
-      <dialog ref={dialog} data-testid="confirm-dialog">
+      <dialog ref={dialog} aria-labelledby={titleId} data-testid={dialogTestId}>
         <form
           method="dialog"
           className="stack"
@@ -35,14 +42,14 @@ export function ConfirmButton({
             if (submitter?.value === "confirm") onConfirm();
           }}
         >
-          <h2>{title}</h2>
+          <h2 id={titleId}>{title}</h2>
           <div className="muted">{body}</div>
           <div className="row end">
             {/* biome-ignore lint/a11y/noAutofocus: the dialog opens with its focus on Cancel, the choice that changes nothing */}
             <button type="submit" value="cancel" autoFocus>
               Cancel
             </button>
-            <button type="submit" value="confirm" className="danger solid" data-testid="confirm-action">
+            <button type="submit" value="confirm" className={confirmClassName} data-testid={confirmTestId}>
               {confirmLabel}
             </button>
           </div>

@@ -5,11 +5,23 @@ import { useEffect, useState, type RefObject } from "react";
 import { TOOL_SOURCES } from "@/lib/tools/types";
 import type { ToolPage, ToolPageFilters } from "./api-client";
 
+/** The orders the tools table offers (the column headers set the same `sort`). */
+const SORT_CHOICES = [
+  ["", "Registration order"],
+  ["name", "Name, A to Z"],
+  ["-name", "Name, Z to A"],
+  ["source", "Source"],
+  ["enabled", "Enabled first"],
+  ["-enabled", "Disabled first"],
+  ["summary", "Summary"],
+  ["tags", "Tags"],
+] as const;
+
 /** How long typing rests before the search goes to the URL and the server. */
 export const SEARCH_DEBOUNCE_MS = 200;
 
 const anyValue = parseAsString.withDefault("");
-const toolFilterParsers = { q: anyValue, source: anyValue, state: anyValue, tag: anyValue, changedSince: anyValue, changedIn: anyValue };
+const toolFilterParsers = { q: anyValue, source: anyValue, state: anyValue, tag: anyValue, changedSince: anyValue, changedIn: anyValue, sort: anyValue };
 
 /**
  * The tools table's filters, kept by nuqs: what is typed or picked is the state at once, and the
@@ -110,6 +122,13 @@ export function ToolFilterPickers({ facets }: { facets: ToolPage["facets"] | und
           data-testid="changed-since-filter"
         />
       </label>
+      <select aria-label="Sort by" value={filters.sort} onChange={(event) => setFilters({ sort: event.target.value })} data-testid="tool-sort">
+        {SORT_CHOICES.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
       {filters.changedIn && (
         <span className="badge" data-testid="changed-in-filter">
           Only the tools changed at revision {filters.changedIn}

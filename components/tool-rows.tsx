@@ -3,14 +3,18 @@
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import type { ToolRecord } from "@/db/queries/tools";
+import { useCan } from "./catalog-access";
 import { LocalTime } from "./local-time";
+import { ToolSortHeader } from "./tool-sort-header";
+import { clickRow, isSelected, type ToolSelection, toggleLoaded } from "./tool-selection";
 import { EnabledSwitch, useEnabledToggle } from "./tool-enabled-switch";
 import { VirtualRows } from "./virtual-rows";
 
 /**
  * The loaded tools, in their own scrolling area whose rows are virtualised (`onNearEnd` loads the
  * next page; `more` offers it); `sourceChanges`: when each tool's source last changed it, with that
- * filter. `filterKey` changes with each new search, which starts at the top of the list.
+ * filter. `filterKey` changes with each new search, which starts at the top of the list. Editors
+ * get a checkbox per row (`selection`; shift-click ticks a range) and one in the header for every loaded row.
  */
 export function ToolRowsTable({
   catalogId,
@@ -20,8 +24,12 @@ export function ToolRowsTable({
   filterKey,
   onNearEnd,
   more,
+  selection,
+  onSelect,
 }: {
   catalogId: string;
+  selection: ToolSelection;
+  onSelect: (selection: ToolSelection) => void;
   tools: ToolRecord[];
   sourceChanges: Record<string, string>;
   stale: boolean;
@@ -35,25 +43,13 @@ export function ToolRowsTable({
   useEffect(() => {
     scroller?.scrollTo({ top: 0 });
   }, [filterKey, scroller]);
+  const canEdit = useCan("write");
+  const loaded = tools.map((tool) => tool.name);
+  const allLoaded = loaded.length > 0 && loaded.every((name) => isSelected(selection, name));
   return (
     <div className={`table-wrap virtual-scroll${stale ? " stale" : ""}`} ref={setScroller} data-testid="tool-scroller">
       <table data-testid="tool-table" className="fixed-layout cards-on-phone">
-        <colgroup>
-          <col style={{ width: 60 }} />
-          <col style={{ width: "28%" }} />
-          <col style={{ width: 120 }} />
-          <col />
-          <col style={{ width: "18%" }} />
-        </colgroup>
-        <thead>
-          <tr>
-            <th>On</th>
-            <th>Name</th>
-            <th>Source</th>
-            <th>Summary</th>
-            <th>Tags</th>
-          </tr>
-        </thead>
+        <ToolTableHead canEdit={canEdit} allLoaded={allLoaded} onToggleLoaded={() => onSelect(toggleLoaded(selection, loaded))} />
         <tbody>
           <VirtualRows
             count={tools.length}
@@ -70,6 +66,8 @@ export function ToolRowsTable({
                 changedAt={sourceChanges[tools[index].name]}
                 index={index}
                 measure={measure}
+                selected={canEdit ? isSelected(selection, tools[index].name) : undefined}
+                onSelect={(on, shift) => onSelect(clickRow(selection, loaded, index, on, shift))}
               />
             )}
           />
@@ -86,17 +84,24 @@ function ToolRow({
   changedAt,
   index,
   measure,
+  selected,
+  onSelect,
 }: {
   catalogId: string;
   tool: ToolRecord;
   changedAt?: string;
   index: number;
   measure: (node: Element | null) => void;
+  /** Undefined: no checkbox (viewers). */
+  selected: boolean | undefined;
+  onSelect: (on: boolean, shift: boolean) => void;
 }) {
   const toggle = useEnabledToggle(catalogId);
+  const classes = [tool.enabled ? "" : "disabled", selected ? "selected" : ""].filter(Boolean).join(" ");
   return (
-    <tr className={tool.enabled ? undefined : "disabled"} data-testid={`tool-row-${tool.name}`} data-index={index} ref={measure}>
-      <td>
+    <tr className={classes || undefined} data-testid={`tool-row-${tool.name}`} data-index={index} ref={measure}>
+      <td className="row-controls">
+        {selected !== undefined && <RowCheck name={tool.name} selected={selected} onSelect={onSelect} />}
         <EnabledSwitch tool={tool} onToggle={(enabled) => toggle.mutate({ name: tool.name, enabled })} />
       </td>
       <td className="name">
@@ -142,5 +147,48 @@ function ToolRow({
         ))}
       </td>
     </tr>
+  );
+}
+
+/** The table's columns and headers: each sorts by its column; editors get a checkbox for every loaded row in the first. */
+function ToolTableHead({ canEdit, allLoaded, onToggleLoaded }: { canEdit: boolean; allLoaded: boolean; onToggleLoaded: () => void }) {
+  return (
+    <>
+      <colgroup>
+        <col style={{ width: canEdit ? 84 : 60 }} />
+        <col style={{ width: "28%" }} />
+        <col style={{ width: 120 }} />
+        <col />
+        <col style={{ width: "18%" }} />
+      </colgroup>
+      <thead>
+        <tr>
+          <ToolSortHeader column="enabled" label="On">
+            {canEdit && (
+              <input type="checkbox" aria-label="Select every loaded tool" checked={allLoaded} onChange={onToggleLoaded} data-testid="select-loaded" />
+            )}
+          </ToolSortHeader>
+          <ToolSortHeader column="name" label="Name" />
+          <ToolSortHeader column="source" label="Source" />
+          <ToolSortHeader column="summary" label="Summary" />
+          <ToolSortHeader column="tags" label="Tags" />
+        </tr>
+      </thead>
+    </>
+  );
+}
+
+/** A row's checkbox; the click (not the change) is read, for its shift key. */
+function RowCheck({ name, selected, onSelect }: { name: string; selected: boolean; onSelect: (on: boolean, shift: boolean) => void }) {
+  return (
+    <input
+      type="checkbox"
+      className="row-check"
+      aria-label={`Select ${name}`}
+      checked={selected}
+      onClick={(event) => onSelect(event.currentTarget.checked, event.shiftKey)}
+      onChange={() => {}}
+      data-testid={`select-${name}`}
+    />
   );
 }

@@ -2,13 +2,20 @@
 
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { fetchToolPage, queryKeys } from "./api-client";
+import { useCan } from "./catalog-access";
 import { LoadFailure } from "./page-problems";
 import { useSettledToolFilters, useToolFilters } from "./tool-filters";
+import { useBulkChange } from "./tool-bulk";
+import { ToolBulkBar } from "./tool-bulk-bar";
 import { ToolRowsTable } from "./tool-rows";
+import { bulkSubject, useToolSelection } from "./tool-selection";
 import { ToolTableToolbar } from "./tool-table-toolbar";
 import { useLoadMore } from "./virtual-rows";
 
-/** The catalog's tools, searched and filtered on the server (the filters in the URL), a page at a time. */
+/**
+ * The catalog's tools, searched, filtered and sorted on the server (all in the URL), a page at a
+ * time; editors select tools and change them together (ToolBulkBar).
+ */
 export function ToolTable({ catalogId }: { catalogId: string }) {
   const [filters, setFilters] = useToolFilters();
   const searched = useSettledToolFilters(filters);
@@ -25,6 +32,11 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
   // With the "changed by its source" filter: when each loaded tool was last changed.
   const sourceChanges: Record<string, string> = Object.assign({}, ...(data?.pages.map((page) => page.sourceChanges) ?? []));
   const loadMore = useLoadMore(pages);
+  const filterKey = JSON.stringify(searched);
+  // A new search or filter empties the selection; another order keeps it.
+  const { selection, setSelection, clear } = useToolSelection(JSON.stringify({ ...searched, sort: "" }));
+  const bulk = useBulkChange(catalogId, clear);
+  const canEdit = useCan("write");
 
   return (
     <div>
@@ -39,6 +51,17 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
             Showing {first.total.toLocaleString("en")} of {first.facets.catalogTotal.toLocaleString("en")} tools
             {isPlaceholderData && <span className="faint"> · searching…</span>}
           </p>
+          {canEdit && (
+            <ToolBulkBar
+              catalogId={catalogId}
+              selection={selection}
+              total={first.total}
+              pending={bulk.isPending}
+              onSelectAllMatching={() => setSelection({ kind: "matching", total: first.total })}
+              onClear={clear}
+              onAction={(request) => bulk.mutate({ ...request, ...bulkSubject(selection, { ...searched }) })}
+            />
+          )}
           {error && <LoadFailure what="more tools" error={error} kept="The tools loaded are kept below." onRetry={() => pages.fetchNextPage()} />}
           {tools.length === 0 ? (
             <div className="panel empty" data-testid="tools-empty">
@@ -55,7 +78,9 @@ export function ToolTable({ catalogId }: { catalogId: string }) {
               tools={tools}
               sourceChanges={sourceChanges}
               stale={isPlaceholderData}
-              filterKey={JSON.stringify(searched)}
+              filterKey={filterKey}
+              selection={selection}
+              onSelect={setSelection}
               onNearEnd={loadMore}
               more={hasNextPage ? { pending: isFetchingNextPage, label: "Load more tools", testId: "tools-loading-more" } : undefined}
             />

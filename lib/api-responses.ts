@@ -266,6 +266,17 @@ export const apiResponses = {
     sourceChanges: z.record(z.string(), timestamp).optional(),
   }),
   ToolAnswer: z.object({ tool }),
+  ToolBulkResult: z.object({
+    action: z.string(),
+    message: z.string(),
+    revision: z.number().int().nullable(),
+    changed: z.array(z.string()),
+    unchanged: z.number().int(),
+    skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+    target: z.string().optional(),
+    targetRevision: z.number().int().optional(),
+    undoable: z.boolean(),
+  }),
   ToolDeletion: z.object({ deleted: z.string(), revision: z.number().int(), references: z.looseObject({}) }),
   AuditHistory: z.object({
     entries: z.array(

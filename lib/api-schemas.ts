@@ -8,6 +8,7 @@ import { DefinitionOverrideSchema } from "./rules/overrides";
 import { ProviderProfileSchema } from "./rules/providers";
 import { safeName, safeText } from "./safe-text";
 import { DECISION_KINDS, DECISION_PATHS } from "./selection/types";
+import { TOOL_BULK_ACTIONS, TOOL_SORT_COLUMNS } from "./tools/bulk";
 import { TOOL_SOURCES } from "./tools/types";
 import { USAGE_WINDOWS, type UsageWindow } from "./usage/usage-stats";
 
@@ -169,7 +170,56 @@ export const toolPageQuery = z.object({
     .optional(),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
+  /** A column to sort by (name, source, enabled, summary, tags), "-" first for descending; by default registration order. */
+  sort: z
+    .enum([...TOOL_SORT_COLUMNS, ...TOOL_SORT_COLUMNS.map((column) => `-${column}` as const)], {
+      error: `sort is one of ${TOOL_SORT_COLUMNS.join(", ")}, each with "-" before it for descending.`,
+    })
+    .optional(),
 });
+
+const bulkTag = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,31}$/, "A tag is 1-32 lowercase letters, digits, '.', '_' or '-'.");
+
+/** Which tools a bulk change is about, and what it does to them; `undo` names the revision a bulk change made instead. */
+export const toolBulkBody = z
+  .strictObject({
+    action: z.enum(TOOL_BULK_ACTIONS, { error: `action is one of ${TOOL_BULK_ACTIONS.join(", ")}.` }),
+    /** The tools by name. */
+    names: z.array(safeName().min(1).max(200)).min(1, "Name at least one tool.").max(50_000).optional(),
+    /** Or every tool matching the tools table's filters (as GET …/tools takes them), however many pages that is. */
+    matching: toolPageQuery.pick({ q: true, source: true, state: true, tag: true, changedSince: true, changedIn: true }).strict().optional(),
+    addTags: z.array(bulkTag).max(20).optional(),
+    removeTags: z.array(bulkTag).max(20).optional(),
+    /** move and copy: the catalog the tools go to (the caller needs the editor role there too). */
+    target: safeName().min(1).max(64).optional(),
+    /** undo: the revision of the bulk change to take back. */
+    revision: z.number().int().min(1).optional(),
+  })
+  .superRefine((body, context) => {
+    const problem = bulkBodyProblem(body);
+    if (problem) context.addIssue({ code: "custom", message: problem.message, path: [problem.field] });
+  });
+
+function bulkBodyProblem(body: {
+  action: string;
+  names?: unknown;
+  matching?: unknown;
+  addTags?: string[];
+  removeTags?: string[];
+  target?: string;
+  revision?: number;
+}): { field: string; message: string } | undefined {
+  if (body.action === "undo") {
+    if (body.revision === undefined) return { field: "revision", message: "undo needs the revision of the bulk change to take back." };
+    if (body.names || body.matching) return { field: "names", message: "undo takes back a whole bulk change: name its revision, not tools." };
+    return undefined;
+  }
+  if (!body.names === !body.matching) return { field: "names", message: "Name the tools (names) or the filters they match (matching): one of the two." };
+  if (body.action === "tag" && !body.addTags?.length && !body.removeTags?.length)
+    return { field: "addTags", message: "tag needs tags to add (addTags) or to remove (removeTags)." };
+  if ((body.action === "move" || body.action === "copy") && !body.target) return { field: "target", message: `${body.action} needs the target catalog.` };
+  return undefined;
+}
 
 export const playgroundBody = z.strictObject({
   ...turnFields,

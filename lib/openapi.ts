@@ -20,6 +20,7 @@ import {
   restoreBody,
   rulesBody,
   toolBody,
+  toolBulkBody,
   toolListBody,
   toolPageQuery,
   toolSearchBody,
@@ -74,6 +75,7 @@ const requestSchemas = {
   CreateCatalogBody: createCatalogBody,
   UpdateCatalogBody: updateCatalogBody,
   ToolBody: toolBody,
+  ToolBulkBody: toolBulkBody,
   ToolPageQuery: toolPageQuery,
   ToolListBody: toolListBody,
   ImportQuery: importQuery,
@@ -150,6 +152,16 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
       responses: { 200: { description: "`ToolList` without parameters, `ToolPage` with any.", schema: { oneOf: [ref("ToolList"), ref("ToolPage")] } } },
     },
     post: { summary: "Create a custom tool", access: "write", body: "ToolBody", responses: { 201: "ToolAnswer" } },
+  },
+  "/api/catalogs/{catalog}/tools-bulk": {
+    post: {
+      summary: "Enable, disable, retag, delete, move or copy many tools as one change, or undo one",
+      description:
+        'The tools by `names`, or every tool `matching` the tools table\'s filters. One transaction and one revision, audited as a catalog entry naming the action, count and tools plus an entry per tool; move and copy make one revision of the target catalog too and need the editor role there. A tool its source owns is not deleted or moved (`skipped` says why); a name the catalog lacks, or a name the target has already, refuses the whole change. `{ action: "undo", revision }` takes back a bulk enable, disable, tag or delete.',
+      access: "write",
+      body: "ToolBulkBody",
+      responses: { 200: "ToolBulkResult" },
+    },
   },
   "/api/catalogs/{catalog}/tools/{name}": {
     get: { summary: "A tool", access: "read", responses: { 200: "ToolAnswer" } },

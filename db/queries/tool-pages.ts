@@ -1,6 +1,7 @@
 import "server-only";
-import { and, asc, count, eq, gt, gte, inArray, max } from "drizzle-orm";
+import { and, count, eq, gt, gte, inArray, max } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
+import { parseSort, sortTools } from "@/lib/tools/bulk";
 import { SOURCE_REDEFINE_ACTION, type ToolSource } from "@/lib/tools/types";
 import { type Db, readTransaction } from "../client";
 import { auditEntries, catalogs, tools } from "../tables";
@@ -33,7 +34,12 @@ export interface ToolPageQuery {
   offset?: number;
   cursor?: string;
   limit?: number;
+  /** A column to sort by, "-" first for descending (see TOOL_SORT_COLUMNS); by default registration order. */
+  sort?: string;
 }
+
+/** The filters of a page query: which tools match, whatever the page. */
+export type ToolMatchQuery = Pick<ToolPageQuery, "q" | "source" | "state" | "tag" | "changedSince" | "changedIn">;
 
 interface ToolFacets {
   /** Every source in the catalog with its number of tools (the whole catalog, whatever the filters). */
@@ -61,6 +67,7 @@ export interface ToolPage {
 interface IndexEntry {
   id: number;
   name: string;
+  summary: string;
   /** Name, summary and tags, lower-cased, one per line. */
   haystack: string;
   source: ToolSource;
@@ -76,6 +83,8 @@ interface CatalogIndex {
   /** In registration (id) order. */
   entries: IndexEntry[];
   facets: ToolFacets;
+  /** The entries sorted by a `sort` parameter, made at the first page asked for in that order. */
+  sorted?: Map<string, IndexEntry[]>;
 }
 
 const indexes = new WeakMap<Db, Map<string, CatalogIndex>>();
@@ -93,6 +102,7 @@ function entryOf(row: IndexRow): IndexEntry {
   return {
     id: row.id,
     name: row.name,
+    summary: row.summary,
     haystack: `${row.name}\n${row.summary}\n${row.tags.join("\n")}`.toLowerCase(),
     source: row.source,
     enabled: row.enabled,
@@ -249,26 +259,63 @@ function firstAfter(entries: IndexEntry[], id: number): number {
   return low;
 }
 
-/**
- * One page of a catalog's tools in registration order, searched and filtered over a per-revision
- * index in memory, with the number of matches and the facets the filters offer. A cursor page
- * (the id of the last tool seen) stays correct while tools are added or removed; an offset page is
- * there for clients that jump.
- */
-export async function listToolPage(db: Db, catalogId: string, query: ToolPageQuery = {}): Promise<ToolPage> {
+/** The catalog's entries in the order `sort` names (registration order without one), kept with the index. */
+function orderedEntries(index: CatalogIndex, sort: string | undefined): IndexEntry[] {
+  const key = parseSort(sort);
+  if (!key) return index.entries;
+  index.sorted ??= new Map();
+  let sorted = index.sorted.get(sort!);
+  if (!sorted) {
+    sorted = sortTools(index.entries, key);
+    index.sorted.set(sort!, sorted);
+  }
+  return sorted;
+}
+
+interface Matches {
+  index: CatalogIndex;
+  matching: IndexEntry[];
+  changed: Map<string, Date> | undefined;
+}
+
+async function matchingEntries(db: Db, catalogId: string, query: ToolMatchQuery & { sort?: string }): Promise<Matches> {
   const index = await catalogIndex(db, catalogId);
-  const limit = Math.min(Math.max(1, Math.floor(query.limit ?? TOOL_PAGE_DEFAULT_LIMIT)), TOOL_PAGE_MAX_LIMIT);
   const changed = query.changedSince === undefined ? undefined : await sourceChangesSince(db, catalogId, query.changedSince);
   const changedIn = query.changedIn === undefined ? undefined : await toolsChangedIn(db, catalogId, query.changedIn);
-  const matching = index.entries.filter(matcher(query, changed, changedIn));
+  return { index, matching: orderedEntries(index, query.sort).filter(matcher(query, changed, changedIn)), changed };
+}
+
+/** The names of every tool matching the filters, in registration order: what "select all matching" selects. */
+export async function matchingToolNames(db: Db, catalogId: string, query: ToolMatchQuery): Promise<string[]> {
+  return (await matchingEntries(db, catalogId, query)).matching.map((entry) => entry.name);
+}
+
+/** Where a page starts: after the cursor's tool (by position when sorted), else at the offset. */
+function pageStart(matching: IndexEntry[], query: ToolPageQuery): number {
   const cursor = query.cursor === undefined ? undefined : Number(query.cursor);
-  const start = cursor !== undefined && Number.isSafeInteger(cursor) ? firstAfter(matching, cursor) : Math.max(0, Math.floor(query.offset ?? 0));
+  if (cursor === undefined || !Number.isSafeInteger(cursor)) return Math.max(0, Math.floor(query.offset ?? 0));
+  if (!parseSort(query.sort)) return firstAfter(matching, cursor);
+  const at = matching.findIndex((entry) => entry.id === cursor);
+  return at === -1 ? matching.length : at + 1;
+}
+
+/**
+ * One page of a catalog's tools in registration order (or sorted by a column), searched and
+ * filtered over a per-revision index in memory, with the number of matches and the facets the
+ * filters offer. A cursor page (the id of the last tool seen) stays correct while tools are added
+ * or removed; an offset page is there for clients that jump.
+ */
+export async function listToolPage(db: Db, catalogId: string, query: ToolPageQuery = {}): Promise<ToolPage> {
+  const { index, matching, changed } = await matchingEntries(db, catalogId, query);
+  const limit = Math.min(Math.max(1, Math.floor(query.limit ?? TOOL_PAGE_DEFAULT_LIMIT)), TOOL_PAGE_MAX_LIMIT);
+  const start = pageStart(matching, query);
   const page = matching.slice(start, start + limit);
   const ids = page.map((entry) => entry.id);
-  const rows = ids.length ? await db.select().from(tools).where(inArray(tools.id, ids)).orderBy(asc(tools.id)) : [];
+  const rows = ids.length ? await db.select().from(tools).where(inArray(tools.id, ids)) : [];
+  const byId = new Map(rows.map((row) => [row.id, row]));
   const more = start + limit < matching.length;
   return {
-    tools: rows.map(toToolRecord),
+    tools: ids.flatMap((id) => (byId.has(id) ? [toToolRecord(byId.get(id)!)] : [])),
     total: matching.length,
     ...(more ? { nextCursor: String(ids[ids.length - 1]) } : {}),
     facets: index.facets,
