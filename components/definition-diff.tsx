@@ -47,9 +47,9 @@ function SchemaDiff({ before, after }: { before: unknown; after: unknown }) {
 function WordDiffBlock({ field, before, after }: { field: string; before: string; after: string }) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus for the keyboard to scroll it (WCAG 2.1.1)
-    <div className="word-diff-block" role="region" aria-label={`${field}: changes word by word`} tabIndex={0} data-testid={`word-diff-${field}`}>
+    <section className="word-diff-block" aria-label={`${field}: changes word by word`} tabIndex={0} data-testid={`word-diff-${field}`}>
       <WordDiff before={before} after={after} />
-    </div>
+    </section>
   );
 }
 
