@@ -197,7 +197,13 @@ describe("decisions about one tool", () => {
 
 describe("what each decision was asked, in the list and its filters", () => {
   const call = (tool: string, outcome: "ok" | "error" | "refused") =>
-    decision({ kind: "call", path: "call", selector: null, input: { tool, via: "direct" }, result: { outcome, reason: null, needsApproval: false, approval: null } });
+    decision({
+      kind: "call",
+      path: "call",
+      selector: null,
+      input: { tool, via: "direct" },
+      result: { outcome, reason: null, needsApproval: false, approval: null },
+    });
 
   it("is a query, the last user message (also when its conversation keeps it) or a call's tool, cut at 500 characters", async () => {
     const conversation = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
@@ -205,7 +211,14 @@ describe("what each decision was asked, in the list and its filters", () => {
       db,
       decision({
         conversationId: conversation.id,
-        input: { messages: [{ role: "user", content: "Book a table for two" }, { role: "assistant", content: "Where?" }, { role: "user", content: "At Luigi's" }], k: 5 },
+        input: {
+          messages: [
+            { role: "user", content: "Book a table for two" },
+            { role: "assistant", content: "Where?" },
+            { role: "user", content: "At Luigi's" },
+          ],
+          k: 5,
+        },
       }),
     );
     expect(await storedInput(kept.id)).not.toContain("Luigi");
@@ -220,7 +233,16 @@ describe("what each decision was asked, in the list and its filters", () => {
   });
 
   it("filters by what was asked (any case, % and _ taken literally), by selector and by outcome", async () => {
-    const invoice = await recordDecision(db, decision({ kind: "tool-search", path: "semantic", selector: "openai:gpt-5-mini", input: { query: "Send an INVOICE" }, result: { requested: [], tools: ["send_invoice"] } }));
+    const invoice = await recordDecision(
+      db,
+      decision({
+        kind: "tool-search",
+        path: "semantic",
+        selector: "openai:gpt-5-mini",
+        input: { query: "Send an INVOICE" },
+        result: { requested: [], tools: ["send_invoice"] },
+      }),
+    );
     const percent = await recordDecision(db, decision({ input: { messages: [{ role: "user", content: "grow 50% faster" }] }, result: { selected: [] } }));
     const answered = await recordDecision(db, call("mail", "ok"));
     const refused = await recordDecision(db, call("mail", "refused"));
