@@ -48,22 +48,7 @@ export function DecisionFilterBar({
         <option value="semantic">semantic</option>
         <option value="call">call</option>
       </select>
-      <select aria-label="Selector" value={filters.selector} onChange={(event) => setParam("selector", event.target.value)} data-testid="filter-selector">
-        <option value="">Any selector</option>
-        {[...new Set([...selectors, ...(filters.selector && filters.selector !== "none" ? [filters.selector] : [])])].map((selector) => (
-          <option key={selector} value={selector}>
-            {selector}
-          </option>
-        ))}
-        <option value="none">none (exact names, calls)</option>
-      </select>
-      <select aria-label="Outcome" value={filters.outcome} onChange={(event) => setParam("outcome", event.target.value)} data-testid="filter-outcome">
-        <option value="">Any outcome</option>
-        <option value="chosen">Tools chosen, or call answered</option>
-        <option value="none">Nothing chosen</option>
-        <option value="refused">Call refused</option>
-        <option value="error">Call failed</option>
-      </select>
+      <SelectorAndOutcome filters={filters} selectors={selectors} setParam={setParam} />
       <label className="row small">
         <input
           type="checkbox"
@@ -112,5 +97,37 @@ function ConversationSelect({ value, conversations, onChange }: { value: string;
         </option>
       ))}
     </select>
+  );
+}
+
+/** The selector a decision was made by, and what it came to. */
+function SelectorAndOutcome({
+  filters,
+  selectors,
+  setParam,
+}: {
+  filters: DecisionFilters;
+  selectors: string[];
+  setParam: (key: keyof DecisionFilters, value: string) => void;
+}) {
+  return (
+    <>
+      <select aria-label="Selector" value={filters.selector} onChange={(event) => setParam("selector", event.target.value)} data-testid="filter-selector">
+        <option value="">Any selector</option>
+        {[...new Set([...selectors, ...(filters.selector && filters.selector !== "none" ? [filters.selector] : [])])].map((selector) => (
+          <option key={selector} value={selector}>
+            {selector}
+          </option>
+        ))}
+        <option value="none">none (exact names, calls)</option>
+      </select>
+      <select aria-label="Outcome" value={filters.outcome} onChange={(event) => setParam("outcome", event.target.value)} data-testid="filter-outcome">
+        <option value="">Any outcome</option>
+        <option value="chosen">Tools chosen, or call answered</option>
+        <option value="none">Nothing chosen</option>
+        <option value="refused">Call refused</option>
+        <option value="error">Call failed</option>
+      </select>
+    </>
   );
 }

@@ -190,8 +190,8 @@ function DecisionRow({
           </span>
         )}
       </td>
-      <td data-testid="result-count">
-        {resultSummary(decision)}
+      <td>
+        <span data-testid="result-count">{resultSummary(decision)}</span>
         <ChosenNames decision={decision} />
       </td>
       <td data-testid="rejected-count">
