@@ -38,7 +38,7 @@ export function askedText(db: Db): SQL<string | null> {
 }
 
 /** How much of what was asked the list carries: the rest shows on the decision's page. */
-export const ASKED_SHOWN = 500;
+const ASKED_SHOWN = 500;
 
 /** What was asked, cut for the list ("…" says it was). */
 export function shownAsked(text: string | null): string | null {
