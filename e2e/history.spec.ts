@@ -12,10 +12,11 @@ async function createCatalog(request: APIRequestContext, name: string): Promise<
   return (await response.json()).catalog.id;
 }
 
-async function newestEntryId(request: APIRequestContext, path: string): Promise<number> {
+/** The id of a tool's first entry in its history: its creation. */
+async function createdEntryId(request: APIRequestContext, path: string): Promise<number> {
   const response = await request.get(path);
   expect(response.ok()).toBe(true);
-  return (await response.json()).entries[0].id;
+  return (await response.json()).entries.at(-1).id;
 }
 
 for (const viewport of [
@@ -34,16 +35,18 @@ for (const viewport of [
       const draft = { name: "sendMail", summary: "Send an e-mail.", description: LONG, inputSchema: { type: "object", properties: {} } };
       expect((await request.post(tools, { data: draft })).status()).toBe(201);
       expect((await request.patch(`${tools}/sendMail`, { data: { name: "send_mail", description: `${LONG}${ADDED}` } })).ok()).toBe(true);
-      const renameId = await newestEntryId(request, `${tools}/send_mail/audit`);
+      const createdId = await createdEntryId(request, `${tools}/send_mail/audit`);
 
       const tool = new ToolPage(page, catalogId);
       const shell = new AppShell(page);
       await tool.goto("send_mail");
       const change = tool.entries().first().getByTestId("change-description");
-      await expect(change).toContainText(`${LONG}${ADDED}`.trim().slice(-60));
+      // All of it, far past the 160 characters the history used to keep.
+      await expect(change).toContainText(LONG.trim());
       await expect(change.locator("ins")).toHaveText([`added: ${ADDED}`]);
 
-      const dialog = await tool.askToRestore(renameId);
+      // Restoring the version it was created as brings its first name back, and says so first.
+      const dialog = await tool.askToRestore(createdId);
       await expect(dialog.getByTestId("restore-changes")).toContainText("renames send_mail back to sendMail");
       await expect(dialog.getByTestId("restore-changes")).toContainText("changes its description");
       expect(await shell.seriousViolations()).toEqual([]);
