@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { APIRequestContext } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { AppShell } from "./pages/app-shell";
 import { SourcesPage } from "./pages/sources-page";
 import { ToolPage } from "./pages/tool-page";
@@ -18,18 +18,20 @@ async function createCatalog(request: APIRequestContext, name: string): Promise<
   return (await response.json()).catalog.id;
 }
 
-/** A catalog with the server "shop" whose tool `lookup` its server then redefines: held back until reviewed. */
-async function catalogWithHeldBackTool(request: APIRequestContext) {
-  const catalogId = await createCatalog(request, "Held back");
+/**
+ * Adds the server "shop" on the Sources page (an admin's browser: API tokens may not start
+ * processes), then has it redefine its tool `lookup` and syncs it: the tool is held back.
+ */
+async function addServerThatRedefines(sources: SourcesPage, page: Page) {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-e2e-held-")), "tools.json");
   writeFileSync(file, JSON.stringify([{ name: "lookup", description: APPROVED }]));
-  const added = await request.post(`/api/catalogs/${catalogId}/mcp-servers`, {
-    data: { name: "shop", transport: "stdio", command: "node", args: [SERVER_SCRIPT, file] },
-  });
-  expect(added.status()).toBe(201);
+  await sources.goto();
+  await sources.fillStdio({ name: "shop", command: "node", args: [SERVER_SCRIPT, file] });
+  await sources.submit();
+  await expect(page.getByText("Added shop: 1 tool(s) registered")).toBeVisible();
   writeFileSync(file, JSON.stringify([{ name: "lookup", description: CHANGED }]));
-  expect((await request.post(`/api/catalogs/${catalogId}/mcp-servers/shop/sync`)).ok()).toBe(true);
-  return catalogId;
+  await sources.sync("shop");
+  await expect(page.getByText("Synced shop: 0 added, 0 updated, 0 unregistered, 1 held back for review")).toBeVisible();
 }
 
 for (const viewport of [
@@ -43,11 +45,11 @@ for (const viewport of [
       page,
       request,
     }) => {
-      const catalogId = await catalogWithHeldBackTool(request);
+      const catalogId = await createCatalog(request, "Held back");
       const shell = new AppShell(page);
       try {
         const sources = new SourcesPage(page, catalogId);
-        await sources.goto();
+        await addServerThatRedefines(sources, page);
         await expect(page.getByTestId("mcp-held-back-shop")).toHaveText("1 held back for review");
         await page.getByTestId("mcp-held-back-shop").click();
         await expect(page).toHaveURL(new RegExp(`/catalogs/${catalogId}/tools/shop__lookup$`));
