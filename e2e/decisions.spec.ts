@@ -1,4 +1,5 @@
 import { expect, test } from "./support/fixtures";
+import { DESKTOP_AND_PHONE } from "./support/viewports";
 import { AppShell } from "./pages/app-shell";
 import { DecisionsPage } from "./pages/decisions-page";
 
@@ -77,10 +78,7 @@ test("filters that match nothing say so, and can be cleared", async ({ page }) =
   await expect(page.getByTestId("filter-rejected")).not.toBeChecked();
 });
 
-for (const viewport of [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-]) {
+for (const viewport of DESKTOP_AND_PHONE) {
   test.describe(`at ${viewport.width} px`, () => {
     test.use({ viewport });
 

@@ -6,6 +6,7 @@ import { AppShell } from "./pages/app-shell";
 import { SourcesPage } from "./pages/sources-page";
 import { ToolPage } from "./pages/tool-page";
 import { expect, test } from "./support/fixtures";
+import { DESKTOP_AND_PHONE } from "./support/viewports";
 
 // A real stdio MCP server whose tools a JSON file defines (the e2e apps' allowlist has it).
 const SERVER_SCRIPT = "tests/fixtures/mcp/defined-tools-server.mjs";
@@ -34,10 +35,7 @@ async function addServerThatRedefines(sources: SourcesPage, page: Page) {
   await expect(page.getByText("Synced shop: 0 added, 0 updated, 0 unregistered, 1 held back for review")).toBeVisible();
 }
 
-for (const viewport of [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-]) {
+for (const viewport of DESKTOP_AND_PHONE) {
   test.describe(`at ${viewport.width} px`, () => {
     test.use({ viewport });
 

@@ -2,6 +2,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { AppShell } from "./pages/app-shell";
 import { ToolPage } from "./pages/tool-page";
 import { expect, test } from "./support/fixtures";
+import { DESKTOP_AND_PHONE } from "./support/viewports";
 
 const LONG = `Sends one e-mail to one recipient. ${"It checks the address, the subject and the body before sending, and says why it refused. ".repeat(3)}`;
 const ADDED = "Then it keeps a copy in the Sent folder and returns its id.";
@@ -19,10 +20,7 @@ async function createdEntryId(request: APIRequestContext, path: string): Promise
   return (await response.json()).entries.at(-1).id;
 }
 
-for (const viewport of [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-]) {
+for (const viewport of DESKTOP_AND_PHONE) {
   test.describe(`at ${viewport.width} px`, () => {
     test.use({ viewport });
 
