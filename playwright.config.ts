@@ -9,7 +9,13 @@ const database = (name: string) => path.join(os.tmpdir(), `toolshed-e2e-${run}-$
 /** Migrates and seeds the app's fresh database, then the server takes the shell's place (so stopping it stops the server). */
 const nextStart = (port: number) => `npm run --silent db:migrate && exec ./node_modules/.bin/next start -p ${port}`;
 /** What both apps share: the operator's admin, created at start. */
-const appEnv = { TOOLSHED_SEED: "1", TOOLSHED_ADMIN_EMAIL: ADMIN.email, TOOLSHED_ADMIN_PASSWORD: ADMIN.password };
+const appEnv = {
+  TOOLSHED_SEED: "1",
+  TOOLSHED_ADMIN_EMAIL: ADMIN.email,
+  TOOLSHED_ADMIN_PASSWORD: ADMIN.password,
+  // The default allowlist, and the test server whose tools a JSON file defines (e2e/held-back.spec.ts changes them).
+  TOOLSHED_MCP_STDIO_COMMANDS: "node mcp-servers/demo-server.mjs env=DEMO_MCP_TOKEN; node tests/fixtures/mcp/defined-tools-server.mjs",
+};
 
 export default defineConfig({
   testDir: "e2e",

@@ -8,9 +8,11 @@ import type { RestoredVersion, RestoreResult } from "@/app/_services/restore";
 import { restoreVersionAction } from "@/app/catalogs/[catalog]/actions";
 import { fetchHistory, queryKeys, type AuditEntry } from "./api-client";
 import { useCan } from "./catalog-access";
-import { ConfirmButton } from "./confirm-button";
+import type { RestorePreview } from "@/lib/catalogs/restore-preview";
+import { RULE_PART_LABELS } from "@/lib/rules/rule-changes";
 import { ChangeSummary } from "./definition-diff";
 import { LocalTime } from "./local-time";
+import { RestoreButton } from "./restore-button";
 
 /** The version "Restore" brings back from an entry: the one it made, or for a deletion the one it removed. */
 function restorableVersion(entry: AuditEntry): RestoredVersion | undefined {
@@ -33,12 +35,12 @@ interface TimelineProps {
 export function AuditTimeline({ catalogId, entries, error, tool, showSubject = false, onRestored }: TimelineProps) {
   const canEdit = useCan("write");
   const [pending, startTransition] = useTransition();
-  const restore = (entry: AuditEntry, version: RestoredVersion) =>
+  const restore = (entry: AuditEntry, version: RestoredVersion, preview: RestorePreview) =>
     startTransition(async () => {
       const result = await restoreVersionAction(catalogId, entry.id, { version, ...(tool ? { tool } : {}) });
       if (!result.ok) return void toast.error(result.error.message);
-      if (result.data.changed) toast.success(`Restored the version ${version} #${entry.id}`);
-      else toast.info("That version is the current one: nothing changed.");
+      if (result.data.changed) toast.success(`Restored the version ${version} #${entry.id}`, { description: preview.changes.join("; ") });
+      else toast.info("Nothing changed: what that version sets was already so.");
       onRestored(result.data);
     });
   return (
@@ -54,22 +56,26 @@ export function AuditTimeline({ catalogId, entries, error, tool, showSubject = f
               <div className="spread">
                 <span>
                   <b data-testid="audit-action">{entry.action}</b>
-                  {showSubject && <code> {entry.subject}</code>} by <span data-testid="audit-actor">{entry.actorName}</span>
+                  {showSubject && <SubjectName entry={entry} />} by <span data-testid="audit-actor">{entry.actorName}</span>
                 </span>
                 <span className="faint small">
                   #{entry.id} · rev {entry.revision} · <LocalTime iso={entry.createdAt} />
                 </span>
               </div>
-              <ChangeSummary before={entry.before} after={entry.after} />
+              <ChangeSummary
+                before={entry.before}
+                after={entry.after}
+                rulesPart={entry.subjectKind === "agent" || entry.subjectKind === "tool" ? undefined : entry.subject}
+              />
               {canEdit && version && (
-                <ConfirmButton
+                <RestoreButton
+                  catalogId={catalogId}
+                  entryId={entry.id}
+                  version={version}
+                  tool={tool}
                   label={version === "after" ? "Restore this version" : "Restore the deleted version"}
-                  className="small-button"
-                  testId={`restore-${entry.id}`}
-                  title={`Restore the version ${version} #${entry.id}?`}
-                  body="It is saved as an edit is: checked, one new revision, recorded in this history. Unsaved edits on this page are replaced."
-                  confirmLabel={pending ? "Restoring…" : "Restore"}
-                  onConfirm={() => restore(entry, version)}
+                  pending={pending}
+                  onConfirm={(preview) => restore(entry, version, preview)}
                 />
               )}
             </li>
@@ -78,6 +84,12 @@ export function AuditTimeline({ catalogId, entries, error, tool, showSubject = f
       </ul>
     </div>
   );
+}
+
+/** What an entry is about, as a person names it: a part of the rules by its title, an agent by its name. */
+function SubjectName({ entry }: { entry: AuditEntry }) {
+  const part = entry.subjectKind === "agent" ? undefined : RULE_PART_LABELS[entry.subject];
+  return part ? <span data-testid="audit-subject"> {part}</span> : <code data-testid="audit-subject"> {entry.subject}</code>;
 }
 
 interface CatalogHistoryProps {

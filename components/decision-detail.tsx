@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { Decision } from "@/db/queries/decisions";
 import type { CallDecisionResult } from "@/lib/gateway/call-check";
 import { callSummary } from "./call-decision";
@@ -16,8 +17,11 @@ export function resultSummary(decision: Pick<Decision, "kind" | "result">): stri
   return `${result.tools?.length ?? 0} found`;
 }
 
-/** One recorded decision: where it was made, what it was asked and what it came to, and for a selection what the registry check turned away. */
-export function DecisionDetail({ catalogId, decision }: { catalogId: string; decision: Decision }) {
+/**
+ * One recorded decision: where it was made, its replay (`replay`, at the top, above the details),
+ * what it was asked and what it came to, and for a selection what the registry check turned away.
+ */
+export function DecisionDetail({ catalogId, decision, replay }: { catalogId: string; decision: Decision; replay?: ReactNode }) {
   return (
     <div className="stack" data-testid="decision-detail">
       <div className="crumbs">
@@ -44,6 +48,8 @@ export function DecisionDetail({ catalogId, decision }: { catalogId: string; dec
           <span className="faint small">No conversation (deleted)</span>
         )}
       </div>
+
+      {replay}
 
       <DecisionContext decision={decision} />
 

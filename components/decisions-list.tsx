@@ -4,9 +4,10 @@ import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { parseAsString, useQueryStates } from "nuqs";
 import { useState } from "react";
-import type { Decision } from "@/db/queries/decisions";
+import type { DecisionSummary } from "@/db/queries/decisions";
 import { getJson } from "./api-client";
 import { resultSummary } from "./decision-detail";
+import { type ConversationOption, DecisionFilterBar, type DecisionFilters } from "./decision-filters";
 import { useLastGood } from "./last-good";
 import { LoadFailure } from "./page-problems";
 import { useLoadMore, VirtualRows } from "./virtual-rows";
@@ -14,17 +15,21 @@ import { LocalTime } from "./local-time";
 
 /** The filters the URL keeps, by their key there ("" = any; "1" = on); kept by nuqs, so a choice shows at once and the URL follows. */
 const anyValue = parseAsString.withDefault("");
-const decisionFilterParsers = { conversation: anyValue, kind: anyValue, path: anyValue, rejected: anyValue, fallback: anyValue, tool: anyValue };
-type DecisionFilters = Record<keyof typeof decisionFilterParsers, string>;
-
-export interface ConversationOption {
-  id: string;
-  title: string;
-}
+const decisionFilterParsers = {
+  q: anyValue,
+  conversation: anyValue,
+  kind: anyValue,
+  path: anyValue,
+  selector: anyValue,
+  outcome: anyValue,
+  rejected: anyValue,
+  fallback: anyValue,
+  tool: anyValue,
+};
 
 /** One page of decisions, newest first; `nextCursor` is there while older ones remain (the API pages with a cursor). */
 interface DecisionPage {
-  decisions: Decision[];
+  decisions: DecisionSummary[];
   nextCursor?: string | null;
 }
 
@@ -32,12 +37,12 @@ function fetchDecisions(catalogId: string, filters: DecisionFilters, cursor: str
   const query = new URLSearchParams();
   if (cursor) query.set("cursor", cursor);
   if (filters.conversation) query.set("conversationId", filters.conversation);
-  for (const key of ["kind", "path", "tool"] as const) if (filters[key]) query.set(key, filters[key]);
+  for (const key of ["q", "kind", "path", "selector", "outcome", "tool"] as const) if (filters[key]) query.set(key, filters[key]);
   for (const key of ["rejected", "fallback"] as const) if (filters[key] === "1") query.set(key, "1");
   return getJson<DecisionPage>(`/api/catalogs/${encodeURIComponent(catalogId)}/decisions?${query.toString()}`, signal);
 }
 
-export function DecisionsList({ catalogId, conversations }: { catalogId: string; conversations: ConversationOption[] }) {
+export function DecisionsList({ catalogId, conversations, selectors }: { catalogId: string; conversations: ConversationOption[]; selectors: string[] }) {
   const [filters, setFilters] = useQueryStates(decisionFilterParsers, { scroll: false });
   const pages = useInfiniteQuery({
     queryKey: ["decisions", catalogId, filters],
@@ -59,6 +64,7 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
       <DecisionFilterBar
         filters={filters}
         conversations={conversations}
+        selectors={selectors}
         filtered={filtered}
         setParam={(key, value) => setFilters({ [key]: value })}
         onClear={() => setFilters(null)}
@@ -95,87 +101,6 @@ export function DecisionsList({ catalogId, conversations }: { catalogId: string;
   );
 }
 
-/** The filter controls; each choice goes to the URL through `setParam`. */
-function DecisionFilterBar({
-  filters,
-  conversations,
-  filtered,
-  setParam,
-  onClear,
-}: {
-  filters: DecisionFilters;
-  conversations: ConversationOption[];
-  filtered: boolean;
-  setParam: (key: keyof DecisionFilters, value: string) => void;
-  onClear: () => void;
-}) {
-  return (
-    <div className="toolbar" data-testid="decision-filters">
-      <ConversationSelect value={filters.conversation} conversations={conversations} onChange={(value) => setParam("conversation", value)} />
-      <select aria-label="Kind" value={filters.kind} onChange={(event) => setParam("kind", event.target.value)} data-testid="filter-kind">
-        <option value="">Every kind</option>
-        <option value="preselect">Preselection only</option>
-        <option value="tool-search">ToolSearch only</option>
-        <option value="call">Gateway calls only</option>
-      </select>
-      <select aria-label="Path" value={filters.path} onChange={(event) => setParam("path", event.target.value)} data-testid="filter-path">
-        <option value="">Any path</option>
-        <option value="preselect">preselect</option>
-        <option value="exact">exact</option>
-        <option value="semantic">semantic</option>
-        <option value="call">call</option>
-      </select>
-      <label className="row small">
-        <input
-          type="checkbox"
-          checked={filters.rejected === "1"}
-          onChange={(event) => setParam("rejected", event.target.checked ? "1" : "")}
-          data-testid="filter-rejected"
-        />
-        With rejections
-      </label>
-      <label className="row small">
-        <input
-          type="checkbox"
-          checked={filters.fallback === "1"}
-          onChange={(event) => setParam("fallback", event.target.checked ? "1" : "")}
-          data-testid="filter-fallback"
-        />
-        With fallbacks
-      </label>
-      {filters.tool && (
-        <span className="badge row small" data-testid="filter-tool">
-          Tool <span className="mono">{filters.tool}</span>
-          <button type="button" className="ghost" aria-label={`Any tool, not only ${filters.tool}`} onClick={() => setParam("tool", "")}>
-            ×
-          </button>
-        </span>
-      )}
-      {filtered && (
-        <button type="button" className="ghost" onClick={onClear} data-testid="clear-filters">
-          Clear filters
-        </button>
-      )}
-    </div>
-  );
-}
-
-/** Every conversation of the catalog, and the one the URL names even when it is not among them (so the choice still shows). */
-function ConversationSelect({ value, conversations, onChange }: { value: string; conversations: ConversationOption[]; onChange: (value: string) => void }) {
-  const knownConversation = !value || conversations.some((conversation) => conversation.id === value);
-  return (
-    <select aria-label="Conversation" value={value} onChange={(event) => onChange(event.target.value)} data-testid="filter-conversation">
-      <option value="">All conversations</option>
-      {!knownConversation && <option value={value}>{value}</option>}
-      {conversations.map((conversation) => (
-        <option key={conversation.id} value={conversation.id}>
-          {conversation.title || "(untitled)"} · {conversation.id.slice(0, 8)}
-        </option>
-      ))}
-    </select>
-  );
-}
-
 /** The loaded decisions, rendered only as they scroll into view. */
 function DecisionTable({
   catalogId,
@@ -185,7 +110,7 @@ function DecisionTable({
   loadingMore,
 }: {
   catalogId: string;
-  decisions: Decision[];
+  decisions: DecisionSummary[];
   onNearEnd: () => void;
   hasMore: boolean;
   loadingMore: boolean;
@@ -193,15 +118,15 @@ function DecisionTable({
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   return (
     <div className="table-wrap virtual-scroll" ref={setScroller}>
-      <table data-testid="decision-table">
+      <table data-testid="decision-table" className="decision-table">
         <thead>
           <tr>
             <th>Time</th>
-            <th>Kind</th>
-            <th>Path</th>
+            <th>Message / query</th>
+            <th>Kind / path</th>
             <th>Model / agent</th>
             <th>Selector</th>
-            <th title="Selected (preselection), found (ToolSearch), or what became of a gateway call">Chosen</th>
+            <th title="What was selected (preselection), found (ToolSearch), or what became of a gateway call">Outcome</th>
             <th>Rejected</th>
             <th>Latency</th>
             <th>
@@ -234,7 +159,7 @@ function DecisionRow({
   measure,
 }: {
   catalogId: string;
-  decision: Decision;
+  decision: DecisionSummary;
   index: number;
   measure: (node: Element | null) => void;
 }) {
@@ -243,10 +168,14 @@ function DecisionRow({
       <td className="small mono">
         <LocalTime iso={decision.createdAt} />
       </td>
-      <td>
-        <span className={`badge kind-${decision.kind}`}>{decision.kind}</span>
+      <td className="decision-asked">
+        <div className="decision-asked-text" data-testid="decision-asked" title={decision.asked ?? undefined}>
+          {decision.asked ?? <span className="faint">—</span>}
+        </div>
       </td>
-      <td className="mono small">{decision.path}</td>
+      <td>
+        <span className={`badge kind-${decision.kind}`}>{decision.kind}</span> <span className="mono small">{decision.path}</span>
+      </td>
       <td className="mono small">
         {decision.model}
         <br />
@@ -261,7 +190,10 @@ function DecisionRow({
           </span>
         )}
       </td>
-      <td data-testid="result-count">{resultSummary(decision)}</td>
+      <td>
+        <span data-testid="result-count">{resultSummary(decision)}</span>
+        <ChosenNames decision={decision} />
+      </td>
       <td data-testid="rejected-count">
         {decision.rejected.length > 0 ? <span className="badge off">{decision.rejected.length}</span> : <span className="faint">0</span>}
       </td>
@@ -274,3 +206,19 @@ function DecisionRow({
     </tr>
   );
 }
+
+/** The first few tools a selection chose or found, by name. */
+function ChosenNames({ decision }: { decision: DecisionSummary }) {
+  const result = (decision.result ?? {}) as { selected?: { name: string }[]; tools?: string[] };
+  const names = decision.kind === "preselect" ? (result.selected ?? []).map((tool) => tool.name) : decision.kind === "tool-search" ? (result.tools ?? []) : [];
+  if (names.length === 0) return null;
+  const shown = names.slice(0, CHOSEN_SHOWN);
+  return (
+    <div className="mono small muted" title={names.join(", ")}>
+      {shown.join(", ")}
+      {names.length > shown.length && ` +${names.length - shown.length}`}
+    </div>
+  );
+}
+
+const CHOSEN_SHOWN = 3;

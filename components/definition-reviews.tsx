@@ -1,12 +1,11 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { toast } from "sonner";
-import { reviewDefinitionAction } from "@/app/catalogs/[catalog]/tools/actions";
-import { fetchDefinitionReviews, queryKeys, type DefinitionReview } from "./api-client";
+import { fetchDefinitionReviews, queryKeys } from "./api-client";
 import { useCan } from "./catalog-access";
 import { FieldDiff } from "./definition-diff";
+import { useDefinitionVerdict } from "./definition-verdict";
 
 /**
  * MCP tools held back because their server changed their definition since an editor approved it,
@@ -15,26 +14,12 @@ import { FieldDiff } from "./definition-diff";
  */
 export function DefinitionReviews({ catalogId }: { catalogId: string }) {
   const canEdit = useCan("write");
-  const queryClient = useQueryClient();
   const { data: reviews } = useQuery({ queryKey: queryKeys.definitionReviews(catalogId), queryFn: () => fetchDefinitionReviews(catalogId) });
-  const verdict = useMutation({
-    mutationFn: async ({ review, decision }: { review: DefinitionReview; decision: "approve" | "reject" }) => {
-      const result = await reviewDefinitionAction(catalogId, { tool: review.name, decision, digest: review.digest });
-      if (!result.ok) throw new Error(result.error.message);
-      return decision;
-    },
-    onSuccess: (decision, { review }) =>
-      toast.success(`${review.name}: change ${decision === "approve" ? "approved, the tool is offered again" : "rejected, the tool stays held back"}`),
-    onError: (error) => toast.error(error.message),
-    onSettled: (_decision, _error, { review }) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.audit(catalogId, review.name) });
-    },
-  });
+  const verdict = useDefinitionVerdict(catalogId);
   if (!reviews?.length) return null;
   const waiting = reviews.filter((review) => !review.rejected).length;
   return (
-    <div className="panel stack" data-testid="definition-reviews">
+    <div className="panel stack" id="definition-reviews" data-testid="definition-reviews">
       <div className="spread">
         <h2>Held back: definitions to review</h2>
         <span className="muted small">
@@ -54,7 +39,7 @@ export function DefinitionReviews({ catalogId }: { catalogId: string }) {
             {review.rejected && <span className="badge off">rejected</span>}
           </summary>
           <div className="stack">
-            <FieldDiff before={review.approved ?? {}} after={review.current} />
+            <FieldDiff before={review.approved ?? {}} after={review.current} words />
             {canEdit && (
               <div className="row">
                 <button

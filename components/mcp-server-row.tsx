@@ -53,6 +53,7 @@ export function McpServerRow({ catalogId, server, now }: { catalogId: string; se
           <Link href={toolsHref} data-testid={`mcp-tools-${server.name}`} title="Show these tools on the Tools page">
             {server.registeredCount} / {server.toolCount} registered
           </Link>
+          <HeldBackLink catalogId={catalogId} name={server.name} heldBack={server.heldBack} />
         </td>
         <td className="small" data-testid={`mcp-info-${server.name}`}>
           {server.serverInfo ? (
@@ -88,7 +89,7 @@ function McpServerActions({ catalogId, server }: { catalogId: string; server: Mc
     onSuccess: ({ sync: outcome, server: after }) => {
       queryClient.setQueryData<McpServerView[]>(mcpServersKey(catalogId), (list) => list?.map((item) => (item.name === after.name ? after : item)));
       if (outcome.error) toast.error(`Could not sync ${server.name}`, { description: outcome.error, duration: 10_000 });
-      else toast.success(`Synced ${server.name}: ${syncCounts(outcome)}`);
+      else toast.success(`Synced ${server.name}: ${syncCounts(outcome, after.heldBack)}`);
     },
     onError: (error) => toast.error(`Could not sync ${server.name}`, { description: error.message }),
     onSettled: settle,
@@ -153,10 +154,31 @@ function McpServerNotice({ server, now }: { server: McpServerView; now: number }
   );
 }
 
-function syncCounts(outcome: { added: string[]; updated: string[]; unregistered: string[]; conflicts: unknown[] }): string {
-  const parts = [`${outcome.added.length} added`, `${outcome.updated.length} updated`, `${outcome.unregistered.length} unregistered`];
+/** What a sync did; a tool it added or changed that is held back is counted as such, not as offered. */
+function syncCounts(outcome: { added: string[]; updated: string[]; unregistered: string[]; conflicts: unknown[] }, heldBack: string[]): string {
+  const held = new Set(heldBack);
+  const [added, updated] = [outcome.added, outcome.updated].map((names) => names.filter((name) => !held.has(name)).length);
+  const parts = [`${added} added`, `${updated} updated`, `${outcome.unregistered.length} unregistered`];
+  const newlyHeld = [...outcome.added, ...outcome.updated].filter((name) => held.has(name)).length;
+  if (newlyHeld) parts.push(`${newlyHeld} held back for review`);
   if (outcome.conflicts.length) parts.push(`${outcome.conflicts.length} name conflict(s)`);
   return parts.join(", ");
+}
+
+/**
+ * "N held back for review": the server's tools that reach no model until an editor approves what
+ * the server now says they are; it leads to the one tool's page, or to the Tools page's reviews.
+ */
+function HeldBackLink({ catalogId, name, heldBack }: { catalogId: string; name: string; heldBack: string[] }) {
+  if (heldBack.length === 0) return null;
+  const href = heldBack.length === 1 ? `/catalogs/${catalogId}/tools/${encodeURIComponent(heldBack[0])}` : `/catalogs/${catalogId}/tools#definition-reviews`;
+  return (
+    <div>
+      <Link href={href} className="badge warn" data-testid={`mcp-held-back-${name}`} title={`Waiting for an editor's review: ${heldBack.join(", ")}`}>
+        {heldBack.length} held back for review
+      </Link>
+    </div>
+  );
 }
 
 /** Env variables or headers: the names only; their values are secrets and never come back from the server. */

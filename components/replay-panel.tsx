@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { replayDecisionAction } from "@/app/catalogs/[catalog]/decisions/actions";
 import type { ReplayResponse } from "@/app/_services/replay";
 import type { DecisionKind } from "@/lib/selection/types";
@@ -30,6 +30,12 @@ export function ReplayPanel({ decisionId, kind, selectors, defaultSelector }: Pr
     },
   });
 
+  // The result comes into view as it arrives, wherever the page was scrolled.
+  const outcome = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (replay.data || replay.error) outcome.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }, [replay.data, replay.error]);
+
   return (
     <div className="panel stack" data-testid="replay-panel">
       <div className="spread">
@@ -49,12 +55,14 @@ export function ReplayPanel({ decisionId, kind, selectors, defaultSelector }: Pr
           </button>
         </div>
       </div>
-      {replay.error && (
-        <div className="error-box" role="alert" data-testid="replay-error">
-          {replay.error.message}
-        </div>
-      )}
-      {replay.data && <ReplayResult result={replay.data} kind={kind} />}
+      <div ref={outcome} className="stack">
+        {replay.error && (
+          <div className="error-box" role="alert" data-testid="replay-error">
+            {replay.error.message}
+          </div>
+        )}
+        {replay.data && <ReplayResult result={replay.data} kind={kind} />}
+      </div>
     </div>
   );
 }

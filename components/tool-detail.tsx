@@ -7,6 +7,7 @@ import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { deleteToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import type { ToolRecord } from "@/db/queries/tools";
+import type { PinnedDefinition } from "@/lib/tools/pinning";
 import type { ToolReferences } from "@/lib/rules/tool-references";
 import { SOURCE_REDEFINE_ACTION } from "@/lib/tools/types";
 import { fetchTool, fetchToolAudit, queryKeys } from "./api-client";
@@ -14,6 +15,7 @@ import { useCan } from "./catalog-access";
 import { ConfirmButton } from "./confirm-button";
 import { AuditTimeline } from "./audit-history";
 import { FieldDiff } from "./definition-diff";
+import { PendingDefinitionChange, useDefinitionReview } from "./held-back-change";
 import { ToolEditor } from "./tool-editor";
 import { EnabledSwitch, useEnabledToggle } from "./tool-enabled-switch";
 import { CodeBlock } from "./code-block";
@@ -31,6 +33,7 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
     queryFn: () => fetchTool(catalogId, initial.name),
     initialData: initial,
   });
+  const review = useDefinitionReview(catalogId, tool.name, !!tool.heldBack);
 
   return (
     <div className="stack">
@@ -38,9 +41,16 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
         <Link href={`/catalogs/${catalogId}/tools`}>Tools</Link> / {tool.name}
       </div>
       <ToolHeader catalogId={catalogId} tool={tool} canEdit={canEdit} />
-      {tool.source !== "custom" && <LatestSourceChange catalogId={catalogId} name={tool.name} />}
+      {review && <PendingDefinitionChange catalogId={catalogId} review={review} />}
+      {tool.source !== "custom" && !tool.heldBack && <LatestSourceChange catalogId={catalogId} name={tool.name} />}
       <div className="grid-2" style={{ gridTemplateColumns: "minmax(0, 3fr) minmax(0, 2fr)", alignItems: "start" }}>
-        {tool.source === "custom" && canEdit ? <ToolEditor key={editorGeneration} catalogId={catalogId} tool={tool} /> : <ReadOnlyDefinition tool={tool} />}
+        {tool.source === "custom" && canEdit ? (
+          <ToolEditor key={editorGeneration} catalogId={catalogId} tool={tool} />
+        ) : tool.heldBack ? (
+          <ApprovedDefinition tool={tool} approved={review?.approved} />
+        ) : (
+          <ReadOnlyDefinition tool={tool} />
+        )}
         <ToolHistory
           catalogId={catalogId}
           name={tool.name}
@@ -74,11 +84,7 @@ function ToolHeader({ catalogId, tool, canEdit }: { catalogId: string; tool: Too
         </span>
         {!tool.registered && <span className="badge off">unregistered</span>}
         {tool.heldBack && (
-          <Link
-            className="badge warn"
-            href={`/catalogs/${catalogId}/tools`}
-            title="Its MCP server's definition waits for an editor's review on the Tools page: no model gets it"
-          >
+          <Link className="badge warn" href="#pending-change-title" title="A definition its MCP server changed or added waits for an editor's review, below">
             held back
           </Link>
         )}
@@ -122,10 +128,27 @@ function referencesRemoved({ agents, modelRules, overrides }: ToolReferences): s
   return removedFrom.length > 0 ? `Also removed from ${removedFrom.join(", ")}.` : undefined;
 }
 
-function ReadOnlyDefinition({ tool }: { tool: ToolRecord }) {
+/**
+ * A held-back tool's current definition: the approved one, not what its server says now (that is
+ * the pending change above); a tool never approved has none.
+ */
+function ApprovedDefinition({ tool, approved }: { tool: ToolRecord; approved: PinnedDefinition | null | undefined }) {
+  if (approved === undefined) return <div className="panel muted">Loading the approved definition…</div>;
+  if (approved === null)
+    return (
+      <div className="panel" data-testid="tool-definition">
+        <h2>No approved definition</h2>
+        <p className="muted">No editor has approved a definition of this tool yet: no model gets it. Its server's definition waits for review above.</p>
+      </div>
+    );
+  return <ReadOnlyDefinition tool={{ ...tool, ...approved }} heading="Current definition (approved)" />;
+}
+
+function ReadOnlyDefinition({ tool, heading }: { tool: ToolRecord; heading?: string }) {
   const requirements = Object.entries(tool.requires);
   return (
     <div className="panel stack" data-testid="tool-definition">
+      {heading && <h2 data-testid="definition-heading">{heading}</h2>}
       <div>
         <h3>Summary</h3>
         <p>{tool.summary}</p>

@@ -1,4 +1,6 @@
 import { expect, test } from "./support/fixtures";
+import { DESKTOP_AND_PHONE } from "./support/viewports";
+import { AppShell } from "./pages/app-shell";
 import { DecisionsPage } from "./pages/decisions-page";
 
 // A demo tool no other spec uses; it is enabled again at the end so later specs see the seed.
@@ -75,3 +77,55 @@ test("filters that match nothing say so, and can be cleared", async ({ page }) =
   await expect(page).toHaveURL(/\/decisions$/);
   await expect(page.getByTestId("filter-rejected")).not.toBeChecked();
 });
+
+for (const viewport of DESKTOP_AND_PHONE) {
+  test.describe(`at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test("the list shows what each decision was asked, filterable with its selector and outcome, within the screen; Replay sits at the top with its result in view", async ({
+      page,
+      request,
+    }) => {
+      const message = `Which tool files my expense report for March? (${viewport.width})`;
+      const preselect = await request.post("/api/catalogs/demo/preselect", {
+        data: { model: "gpt-5", agent: "build", messages: [{ role: "user", content: message }] },
+      });
+      expect(preselect.ok()).toBe(true);
+      const preselected = (await preselect.json()).decisionId as string;
+      const search = await request.post("/api/catalogs/demo/tool-search", { data: { model: "gpt-5", agent: "build", query: "select:read" } });
+      const searched = (await search.json()).decisionId as string;
+
+      const decisions = new DecisionsPage(page, "demo");
+      const shell = new AppShell(page);
+      await decisions.goto();
+      await expect(decisions.asked(preselected)).toHaveText(message);
+      await expect(decisions.asked(preselected)).toHaveAttribute("title", message);
+      await expect(decisions.asked(searched)).toHaveText("select:read");
+      expect(await shell.pageOverflow()).toBeLessThanOrEqual(0);
+      expect(await shell.isShownWithin(decisions.row(preselected), page.locator("body"))).toBe(true);
+
+      await decisions.filterByAsked(`expense report for March? (${viewport.width})`);
+      await expect(page).toHaveURL(/q=expense/);
+      await expect(decisions.row(searched)).toHaveCount(0);
+      await expect(decisions.rows()).toHaveCount(1);
+      await expect(decisions.row(preselected)).toBeVisible();
+      await page.getByTestId("clear-filters").click();
+      await decisions.filterBySelector("none");
+      await expect(decisions.row(preselected)).toHaveCount(0);
+      await expect(decisions.row(searched)).toBeVisible();
+      await decisions.filterByOutcome("none");
+      await expect(decisions.row(searched)).toHaveCount(0);
+      await decisions.filterByOutcome("chosen");
+      await expect(decisions.row(searched)).toBeVisible();
+      expect(await shell.seriousViolations()).toEqual([]);
+
+      await decisions.open(searched);
+      const replayTop = (await decisions.replayPanel().boundingBox())?.y ?? Number.POSITIVE_INFINITY;
+      const rawTop = (await page.getByTestId("decision-raw").boundingBox())?.y ?? 0;
+      expect(replayTop).toBeLessThan(rawTop);
+      await decisions.replay("local");
+      await expect(page.getByTestId("replay-result")).toBeInViewport();
+      expect(await shell.pageOverflow()).toBeLessThanOrEqual(0);
+    });
+  });
+}

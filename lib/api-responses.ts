@@ -158,6 +158,7 @@ const mcpServer = z.looseObject({
   lastSyncAt: timestamp.nullable(),
   toolCount: z.number().int(),
   registeredCount: z.number().int(),
+  heldBack: nameList.describe("Its tools held back until an editor approves or rejects a definition its server changed or added."),
   health: z.array(mcpHealthChange).describe("Its last changes of health, newest first."),
 });
 

@@ -7,7 +7,7 @@ import { ModelRuleSchema } from "./rules/model-rules";
 import { DefinitionOverrideSchema } from "./rules/overrides";
 import { ProviderProfileSchema } from "./rules/providers";
 import { safeName, safeText } from "./safe-text";
-import { DECISION_KINDS, DECISION_PATHS } from "./selection/types";
+import { DECISION_KINDS, DECISION_OUTCOMES, DECISION_PATHS } from "./selection/types";
 import { TOOL_BULK_ACTIONS, TOOL_SORT_COLUMNS } from "./tools/bulk";
 import { TOOL_SOURCES } from "./tools/types";
 import { USAGE_WINDOWS, type UsageWindow } from "./usage/usage-stats";
@@ -142,6 +142,12 @@ export const decisionQuery = z.strictObject({
   fallback: z.enum(["1", "true"]).optional(),
   /** Decisions about this tool: its gateway calls, and the preselections and ToolSearch calls that chose it. */
   tool: z.string().min(1).max(200).optional(),
+  /** Decisions whose question contains this text, whatever its case: a ToolSearch query, a preselection's last user message, a call's tool. */
+  q: z.string().min(1).max(200, "Search with at most 200 characters.").optional(),
+  /** Decisions made by this selector (its id, e.g. `local`), or by none (`none`: exact names, gateway calls). */
+  selector: z.string().min(1).max(200).optional(),
+  /** chosen: tools selected or found, or a call answered; none: a selection that came to nothing; refused, error: gateway calls. */
+  outcome: z.enum(DECISION_OUTCOMES).optional(),
   /** Page size: 50 by default, at most 500. */
   limit: z.coerce.number().int().min(1).max(500).optional(),
   /** The previous page's `nextCursor` (opaque). */

@@ -3,10 +3,11 @@ import type { Db } from "@/db/client";
 import { listAgents, saveAgent } from "@/db/queries/agents";
 import { findAuditEntry, listAudit, listToolHistory, withActorNames, type ChangeAuthor } from "@/db/queries/audit";
 import { getCatalog } from "@/db/queries/catalogs";
-import { RULE_SUBJECT_KINDS, saveRules } from "@/db/queries/rules";
+import { getRules, RULE_SUBJECT_KINDS, saveRules } from "@/db/queries/rules";
 import { createCustomTool, findTool, updateTool, type ToolRecord } from "@/db/queries/tools";
 import type { AuditRow } from "@/db/schema";
 import { agentBody, rulesBody } from "@/lib/api-schemas";
+import { agentRestorePreview, type RestorePreview, rulesRestorePreview, toolRestorePreview } from "@/lib/catalogs/restore-preview";
 import { ToolshedError } from "@/lib/errors";
 import { parseWith } from "@/lib/http";
 import type { Agent } from "@/lib/rules/agents";
@@ -52,6 +53,16 @@ export async function historyOf(db: Db, catalogId: string, of: HistoryOf, limit?
  * clear error.
  */
 export async function restoreVersion(db: Db, catalogId: string, request: RestoreRequest, actor: string): Promise<RestoreResult> {
+  const { entry, state } = await versionToRestore(db, catalogId, request);
+  const author: ChangeAuthor = { actor, action: `restored from #${entry.id} (${request.version})` };
+  const revisionBefore = (await getCatalog(db, catalogId)).revision;
+  const restored = await withRestoreContext(entry, () => restoreSubject(db, catalogId, entry, state, author, request.tool));
+  const revision = (await getCatalog(db, catalogId)).revision;
+  return { ...restored, changed: revision !== revisionBefore, revision };
+}
+
+/** The audit entry a restore names and the version of it to bring back; a clear error when there is none. */
+async function versionToRestore(db: Db, catalogId: string, request: RestoreRequest): Promise<{ entry: AuditRow; state: unknown }> {
   const entry = await findAuditEntry(db, catalogId, request.entry);
   if (!entry) throw new ToolshedError("not_found", `Audit entry #${request.entry} is not in catalog "${catalogId}".`, "entry");
   const state = entry[request.version];
@@ -62,11 +73,50 @@ export async function restoreVersion(db: Db, catalogId: string, request: Restore
       "version",
     );
   }
-  const author: ChangeAuthor = { actor, action: `restored from #${entry.id} (${request.version})` };
-  const revisionBefore = (await getCatalog(db, catalogId)).revision;
-  const restored = await withRestoreContext(entry, () => restoreSubject(db, catalogId, entry, state, author, request.tool));
-  const revision = (await getCatalog(db, catalogId)).revision;
-  return { ...restored, changed: revision !== revisionBefore, revision };
+  return { entry, state };
+}
+
+/**
+ * What restoreVersion would change, without writing anything: the sentences of the confirmation a
+ * person reads before restoring (names included: "renames send_mail back to sendMail"). A restore
+ * that would be refused is refused here with the same error.
+ */
+export async function previewRestore(db: Db, catalogId: string, request: RestoreRequest): Promise<RestorePreview> {
+  const { entry, state } = await versionToRestore(db, catalogId, request);
+  return withRestoreContext(entry, async () => {
+    if (entry.subjectKind === "tool") {
+      const name = request.tool ?? entry.subject;
+      await requireInToolHistory(db, catalogId, entry, name);
+      const current = await findTool(db, catalogId, name);
+      const snapshot = state as Record<string, unknown>;
+      if (!current && snapshot.source !== "custom") throw goneSourceTool(name, snapshot);
+      return toolRestorePreview(current, snapshot);
+    }
+    if (entry.subjectKind === "agent") {
+      const current = (await listAgents(db, catalogId)).find((agent) => agent.name === entry.subject);
+      return agentRestorePreview(current, parseWith(agentBody, state), entry.subject);
+    }
+    const part = RULE_PARTS.find((key) => key === entry.subject && RULE_SUBJECT_KINDS[key] === entry.subjectKind);
+    if (!part) throw notRestorable(entry);
+    return rulesRestorePreview(part, (await getRules(db, catalogId))[part], state);
+  });
+}
+
+const notRestorable = (entry: AuditRow) =>
+  new ToolshedError(
+    "bad_request",
+    `Entry #${entry.id} is about ${entry.subjectKind} "${entry.subject}": only tools, rules and agents can be restored.`,
+    "entry",
+  );
+
+const goneSourceTool = (name: string, snapshot: Record<string, unknown>) =>
+  new ToolshedError("conflict", `"${name}" was a ${String(snapshot.source)} tool and is gone: its source brings it back, not a restore.`, "tool");
+
+async function requireInToolHistory(db: Db, catalogId: string, entry: AuditRow, name: string) {
+  const history = await listToolHistory(db, catalogId, name, TOOL_HISTORY_LIMIT);
+  if (!history.some((candidate) => candidate.id === entry.id)) {
+    throw new ToolshedError("bad_request", `Entry #${entry.id} is not in the history of tool "${name}".`, "tool");
+  }
 }
 
 type Restored = { subjectKind: "tool"; tool: ToolRecord } | { subjectKind: "agent"; agent: Agent } | { subjectKind: "rules"; rules: CatalogRules };
@@ -77,11 +127,7 @@ async function restoreSubject(db: Db, catalogId: string, entry: AuditRow, state:
     return { subjectKind: "agent", agent: await restoreAgent(db, catalogId, entry.subject, parseWith(agentBody, state), author) };
   const part = RULE_PARTS.find((key) => key === entry.subject && RULE_SUBJECT_KINDS[key] === entry.subjectKind);
   if (part) return { subjectKind: "rules", rules: await saveRules(db, catalogId, parseWith(rulesBody, { [part]: state }), author) };
-  throw new ToolshedError(
-    "bad_request",
-    `Entry #${entry.id} is about ${entry.subjectKind} "${entry.subject}": only tools, rules and agents can be restored.`,
-    "entry",
-  );
+  throw notRestorable(entry);
 }
 
 /** The tool fields a restore brings back: all a person edits on a custom tool, only these on one its source manages. */
@@ -93,16 +139,11 @@ function pick(state: Record<string, unknown>, fields: readonly string[]): Record
 }
 
 async function restoreTool(db: Db, catalogId: string, entry: AuditRow, state: unknown, author: ChangeAuthor, name: string): Promise<ToolRecord> {
-  const history = await listToolHistory(db, catalogId, name, TOOL_HISTORY_LIMIT);
-  if (!history.some((candidate) => candidate.id === entry.id)) {
-    throw new ToolshedError("bad_request", `Entry #${entry.id} is not in the history of tool "${name}".`, "tool");
-  }
+  await requireInToolHistory(db, catalogId, entry, name);
   const snapshot = state as Record<string, unknown>;
   const current = await findTool(db, catalogId, name);
   if (current) return updateTool(db, catalogId, name, pick(snapshot, current.source === "custom" ? CUSTOM_TOOL_FIELDS : SOURCE_TOOL_FIELDS), author);
-  if (snapshot.source !== "custom") {
-    throw new ToolshedError("conflict", `"${name}" was a ${String(snapshot.source)} tool and is gone: its source brings it back, not a restore.`, "tool");
-  }
+  if (snapshot.source !== "custom") throw goneSourceTool(name, snapshot);
   return createCustomTool(db, catalogId, pick(snapshot, CUSTOM_TOOL_FIELDS), author);
 }
 

@@ -1,14 +1,15 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, isNotNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
-import type { DecisionKind, DecisionPath } from "@/lib/selection/types";
+import type { DecisionKind, DecisionOutcome, DecisionPath } from "@/lib/selection/types";
 import { usageEventsOf } from "@/lib/usage/usage-events";
 import { isPostgres, writeTransaction, type Db } from "../client";
 import { decisions } from "../tables";
 import type { DecisionRow } from "../schema";
 import type { Tx } from "./audit";
 import { appendTranscript, listTranscript, type StoredMessage } from "./conversations";
+import { askedContains, askedText, shownAsked, withOutcome } from "./decision-asked";
 import { requireCatalog } from "./guards";
 import { addUsage } from "./usage-rollups";
 
@@ -18,8 +19,11 @@ export interface Decision extends Omit<DecisionRow, "createdAt"> {
   createdAt: string;
 }
 
-/** A decision as the list gives it: without its input and raw selector output (the detail has them). */
-export type DecisionSummary = Omit<Decision, "input" | "raw">;
+/**
+ * A decision as the list gives it: without its input and raw selector output (the detail has
+ * them), with what it was asked (a query, the last user message, a call's tool), cut at 500 characters.
+ */
+export type DecisionSummary = Omit<Decision, "input" | "raw"> & { asked: string | null };
 
 /**
  * Where a decision's messages are: the first `count` messages of its conversation's transcript
@@ -125,6 +129,11 @@ export interface DecisionFilter {
   withFallback?: boolean;
   /** Decisions about this tool: its calls, and the preselections and ToolSearch calls that chose it. */
   tool?: string;
+  /** Decisions whose question (query, last user message, call's tool) contains this text, whatever its case. */
+  asked?: string;
+  /** Decisions made by this selector; "none" for those made by none (exact names, gateway calls). */
+  selector?: string;
+  outcome?: DecisionOutcome;
   /** Page size: 50 by default, at most 500. */
   limit?: number;
   /** Where the previous page ended (its `nextCursor`). */
@@ -212,6 +221,9 @@ export async function pageDecisions(db: Db, catalogId: string, filter: DecisionF
   if (filter.withRejections) conditions.push(ne(decisions.rejected, sql`'[]'`));
   if (filter.withFallback) conditions.push(isNotNull(decisions.fallback), ne(decisions.fallback, sql`'null'`));
   if (filter.tool) conditions.push(aboutTool(db, filter.tool));
+  if (filter.asked) conditions.push(askedContains(db, filter.asked));
+  if (filter.selector) conditions.push(filter.selector === "none" ? isNull(decisions.selector) : eq(decisions.selector, filter.selector));
+  if (filter.outcome) conditions.push(withOutcome(db, filter.outcome));
   if (filter.cursor) conditions.push(olderThan(decodeCursor(filter.cursor)));
   const rows = await db
     .select({
@@ -229,6 +241,7 @@ export async function pageDecisions(db: Db, catalogId: string, filter: DecisionF
       selector: decisions.selector,
       fallback: decisions.fallback,
       result: resultWithoutCandidates(db),
+      asked: askedText(db),
       rejected: decisions.rejected,
       latencyMs: decisions.latencyMs,
       tokens: decisions.tokens,
@@ -241,8 +254,9 @@ export async function pageDecisions(db: Db, catalogId: string, filter: DecisionF
   const page = rows.slice(0, limit);
   const last = rows.length > limit ? page.at(-1)! : undefined;
   return {
-    decisions: page.map(({ rowid: _rowid, result, createdAt, ...row }) => ({
+    decisions: page.map(({ rowid: _rowid, result, createdAt, asked, ...row }) => ({
       ...row,
+      asked: shownAsked(asked),
       result: parseResult(result),
       createdAt: createdAt.toISOString(),
     })),

@@ -34,6 +34,8 @@ export interface McpServerView {
   lastError: string | null;
   toolCount: number;
   registeredCount: number;
+  /** Its tools held back until an editor reviews a definition its server changed or added (lib/tools/pinning.ts), in catalog order. */
+  heldBack: string[];
   serverInfo: McpServerRow["serverInfo"];
   /** Its last changes of health, newest first (the whole kept history: listMcpHealthChanges). */
   health: McpHealthChange[];
@@ -48,6 +50,7 @@ async function toView(db: Db, row: McpServerRow): Promise<McpServerView> {
     .from(tools)
     .where(and(eq(tools.catalogId, row.catalogId), eq(tools.source, "mcp"), eq(tools.sourceRef, row.name)));
   return {
+    heldBack: await heldBackToolsOf(db, row.catalogId, row.name),
     name: row.name,
     // Redacted again: a row an older version wrote may still hold its secrets in the clear.
     config: redactMcpConfig(row.config),

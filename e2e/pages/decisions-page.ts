@@ -15,6 +15,27 @@ export class DecisionsPage {
     await this.page.getByTestId("filter-kind").selectOption(kind);
   }
 
+  /** What a listed decision was asked: its query, last user message or called tool. */
+  asked(decisionId: string) {
+    return this.row(decisionId).getByTestId("decision-asked");
+  }
+
+  async filterByAsked(text: string) {
+    await this.page.getByTestId("filter-asked").fill(text);
+  }
+
+  async filterBySelector(selector: string) {
+    await this.page.getByTestId("filter-selector").selectOption(selector);
+  }
+
+  async filterByOutcome(outcome: "" | "chosen" | "none" | "refused" | "error") {
+    await this.page.getByTestId("filter-outcome").selectOption(outcome);
+  }
+
+  replayPanel() {
+    return this.page.getByTestId("replay-panel");
+  }
+
   row(decisionId: string) {
     return this.page.getByTestId(`decision-row-${decisionId}`);
   }

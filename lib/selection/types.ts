@@ -31,4 +31,7 @@ export type DecisionKind = (typeof DECISION_KINDS)[number];
 
 /** How a decision was reached: preselection, ToolSearch's exact or semantic path, or a gateway call. */
 export const DECISION_PATHS = ["preselect", "exact", "semantic", "call"] as const;
+/** What a decision came to, as the decisions list filters it: tools chosen or found (or a call answered), none, a call refused, a call failed. */
+export const DECISION_OUTCOMES = ["chosen", "none", "refused", "error"] as const;
+export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
 export type DecisionPath = (typeof DECISION_PATHS)[number];

@@ -8,6 +8,7 @@ import * as toolAuditRoute from "@/app/api/catalogs/[catalog]/tools/[name]/audit
 import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
 import * as toolsRoute from "@/app/api/catalogs/[catalog]/tools/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
+import { previewRestore } from "@/app/_services/restore";
 import type { Db } from "@/db/client";
 import { recordChanges } from "@/db/queries/audit";
 import { UNKNOWN_ACTOR } from "@/lib/auth/policy";
@@ -214,5 +215,35 @@ describe("restoring a version from the audit history", () => {
     expect((await asViewer.json()).error.message).toContain("this needs editor");
     expect((await restore(update.id, { version: "before" }, { authorization: `Bearer ${await createTestToken(db, "read")}` })).status).toBe(403);
     expect(await revision()).toBe(before);
+  });
+});
+
+describe("the preview of a restore", () => {
+  it("says what the restore would change, names included, and writes nothing", async () => {
+    await toolsRoute.POST(jsonRequest("POST", draft("sendMail")), team);
+    await toolRoute.PATCH(jsonRequest("PATCH", { name: "send_mail", description: "Sends mail, now to many." }), params({ catalog: "team", name: "sendMail" }));
+    const [rename] = await toolHistory("send_mail");
+    const before = await revision();
+
+    expect(await previewRestore(db, "team", { entry: rename.id, version: "before", tool: "send_mail" })).toEqual({
+      changes: ["renames send_mail back to sendMail", "changes its description"],
+      notes: [],
+    });
+    expect(await previewRestore(db, "team", { entry: rename.id, version: "after", tool: "send_mail" })).toEqual({ changes: [], notes: [] });
+    expect(await revision()).toBe(before);
+    await expect(previewRestore(db, "team", { entry: rename.id, version: "before", tool: "other" })).rejects.toThrow(
+      `Cannot restore from #${rename.id}: Entry #${rename.id} is not in the history of tool "other".`,
+    );
+  });
+
+  it("names the model rules a restore of the rules would change", async () => {
+    const rule = { id: "small", name: "Small models", include: ["gpt-5-mini"], exclude: [], enable: [], disable: ["orders"] };
+    await toolsRoute.POST(jsonRequest("POST", draft("orders")), team);
+    await rulesRoute.PUT(jsonRequest("PUT", { modelRules: [rule] }), team);
+    await rulesRoute.PUT(jsonRequest("PUT", { modelRules: [] }), team);
+    const [emptied] = await historyOf("rules");
+    expect((await previewRestore(db, "team", { entry: emptied.id, version: "before" })).changes).toEqual([
+      "adds model rule “Small models” (include: gpt-5-mini; disable: orders)",
+    ]);
   });
 });

@@ -27,6 +27,7 @@ const server: McpServerView = {
   lastError: "Could not reach it.",
   toolCount: 1,
   registeredCount: 0,
+  heldBack: [],
   serverInfo: null,
   health: [
     { state: "failing", cause: "Could not reach it: ECONNREFUSED.", at: "2025-03-12T14:05:00.000Z" },

@@ -195,6 +195,70 @@ describe("decisions about one tool", () => {
   });
 });
 
+describe("what each decision was asked, in the list and its filters", () => {
+  const call = (tool: string, outcome: "ok" | "error" | "refused") =>
+    decision({
+      kind: "call",
+      path: "call",
+      selector: null,
+      input: { tool, via: "direct" },
+      result: { outcome, reason: null, needsApproval: false, approval: null },
+    });
+
+  it("is a query, the last user message (also when its conversation keeps it) or a call's tool, cut at 500 characters", async () => {
+    const conversation = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
+    const kept = await recordDecision(
+      db,
+      decision({
+        conversationId: conversation.id,
+        input: {
+          messages: [
+            { role: "user", content: "Book a table for two" },
+            { role: "assistant", content: "Where?" },
+            { role: "user", content: "At Luigi's" },
+          ],
+          k: 5,
+        },
+      }),
+    );
+    expect(await storedInput(kept.id)).not.toContain("Luigi");
+    const inline = await recordDecision(db, decision({ input: { messages: [{ role: "user", content: "x".repeat(800) }], k: 5 } }));
+    const search = await recordDecision(db, decision({ kind: "tool-search", path: "semantic", input: { query: "send an invoice" } }));
+    const called = await recordDecision(db, call("notes__get", "refused"));
+    const asked = Object.fromEntries((await pageDecisions(db, "team")).decisions.map((item) => [item.id, item.asked]));
+    expect(asked[kept.id]).toBe("At Luigi's");
+    expect(asked[inline.id]).toBe(`${"x".repeat(500)}…`);
+    expect(asked[search.id]).toBe("send an invoice");
+    expect(asked[called.id]).toBe("notes__get");
+  });
+
+  it("filters by what was asked (any case, % and _ taken literally), by selector and by outcome", async () => {
+    const invoice = await recordDecision(
+      db,
+      decision({
+        kind: "tool-search",
+        path: "semantic",
+        selector: "openai:gpt-5-mini",
+        input: { query: "Send an INVOICE" },
+        result: { requested: [], tools: ["send_invoice"] },
+      }),
+    );
+    const percent = await recordDecision(db, decision({ input: { messages: [{ role: "user", content: "grow 50% faster" }] }, result: { selected: [] } }));
+    const answered = await recordDecision(db, call("mail", "ok"));
+    const refused = await recordDecision(db, call("mail", "refused"));
+    const ids = async (filter: Parameters<typeof pageDecisions>[2]) => (await pageDecisions(db, "team", filter)).decisions.map((item) => item.id);
+    expect(await ids({ asked: "invoice" })).toEqual([invoice.id]);
+    expect(await ids({ asked: "50%" })).toEqual([percent.id]);
+    expect(await ids({ asked: "5_%" })).toEqual([]);
+    expect(await ids({ selector: "openai:gpt-5-mini" })).toEqual([invoice.id]);
+    expect(await ids({ selector: "none" })).toEqual([refused.id, answered.id]);
+    expect(await ids({ outcome: "chosen" })).toEqual([answered.id, invoice.id]);
+    expect(await ids({ outcome: "none" })).toEqual([percent.id]);
+    expect(await ids({ outcome: "refused" })).toEqual([refused.id]);
+    expect(await ids({ outcome: "chosen", asked: "mail" })).toEqual([answered.id]);
+  });
+});
+
 describe("retention", () => {
   it("deletes decisions older than the days setting and beyond the rows per catalog", async () => {
     const now = Date.UTC(2026, 5, 1);

@@ -1,8 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { authorizeCatalogAction } from "@/app/_services/access";
-import { restoreVersion } from "@/app/_services/restore";
+import { actionPrincipal, authorizeCatalogAction, enforceRateLimit, requireCatalogAccess } from "@/app/_services/access";
+import { previewRestore, restoreVersion } from "@/app/_services/restore";
 import { getDb } from "@/db/client";
 import { runAction } from "@/lib/action-result";
 import { auditEntryId, restoreBody } from "@/lib/api-schemas";
@@ -15,5 +15,15 @@ export async function restoreVersionAction(catalogId: string, entry: number, req
     const restored = await restoreVersion(getDb(), catalogId, { ...parseWith(restoreBody, request), entry: parseWith(auditEntryId, entry) }, actor);
     revalidatePath(`/catalogs/${catalogId}`, "layout");
     return restored;
+  });
+}
+
+/** What restoring that version would change, for the confirmation before it (editors): nothing is written, so it counts as a read. */
+export async function previewRestoreAction(catalogId: string, entry: number, request: unknown) {
+  return runAction(async () => {
+    const principal = await actionPrincipal();
+    await requireCatalogAccess(principal, catalogId, "write");
+    await enforceRateLimit(principal, "read");
+    return previewRestore(getDb(), catalogId, { ...parseWith(restoreBody, request), entry: parseWith(auditEntryId, entry) });
   });
 }

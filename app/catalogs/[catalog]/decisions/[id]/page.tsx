@@ -27,14 +27,17 @@ export default async function DecisionPage({ params }: { params: Promise<{ catal
   const selectors = [...new Set([local.id, ...(hybrid ? [hybrid.id] : []), aux.id])];
   const intended = decision.fallback?.from ?? decision.selector;
   return (
-    <div className="stack">
-      <DecisionDetail catalogId={catalog} decision={decision} />
-      <ReplayPanel
-        decisionId={decision.id}
-        kind={decision.kind}
-        selectors={selectors}
-        defaultSelector={intended && selectors.includes(intended) ? intended : aux.id}
-      />
-    </div>
+    <DecisionDetail
+      catalogId={catalog}
+      decision={decision}
+      replay={
+        <ReplayPanel
+          decisionId={decision.id}
+          kind={decision.kind}
+          selectors={selectors}
+          defaultSelector={intended && selectors.includes(intended) ? intended : aux.id}
+        />
+      }
+    />
   );
 }
