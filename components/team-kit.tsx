@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useId, useRef, useState, useTransition } from "react";
 import { toast } from "sonner";
 import type { ActionResult } from "@/lib/action-result";
+import { WideTable } from "./wide-table";
 
 export type ActionError = Extract<ActionResult<unknown>, { ok: false }>["error"];
 
@@ -225,8 +226,8 @@ export function TeamTable({ testId, headings, rows, empty }: { testId: string; h
       </p>
     );
   return (
-    <div className="table-wrap">
-      <table data-testid={testId}>
+    <WideTable testId={testId}>
+      <table data-testid={testId} className="sticky-actions">
         <thead>
           <tr>
             {headings.map((heading) =>
@@ -242,6 +243,6 @@ export function TeamTable({ testId, headings, rows, empty }: { testId: string; h
         </thead>
         <tbody>{rows}</tbody>
       </table>
-    </div>
+    </WideTable>
   );
 }

@@ -1,6 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { EvaluatePage } from "./pages/evaluate-page";
+import { QualityPanel } from "./pages/quality-panel";
 import { ToolsPage } from "./pages/tools-page";
 
 /** Tools whose names say nothing, so each case is found by its summary alone; and a planted confusable pair. */
@@ -68,9 +69,11 @@ test("the tools page's quality report flags a planted confusable pair", async ({
   const catalogId = await createCatalog(request);
   const tools = new ToolsPage(page, catalogId);
   await tools.goto();
-  await page.getByTestId("quality-panel").locator("summary").click();
-  const pair = page.getByTestId("finding-confusable-gmail_send_email-outlook_send_email");
+  const quality = new QualityPanel(page);
+  await quality.open();
+  await expect(quality.fix("confusable")).toContainText("Fix:");
+  await quality.expand("confusable");
+  const pair = quality.finding("confusable", ["gmail_send_email", "outlook_send_email"]);
   await expect(pair).toContainText("% alike");
-  await expect(pair).toContainText("Fix:");
   await expect(pair.getByRole("link", { name: "outlook_send_email" })).toHaveAttribute("href", `/catalogs/${catalogId}/tools/outlook_send_email`);
 });
