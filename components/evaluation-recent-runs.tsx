@@ -10,7 +10,7 @@ import { EvaluationRunsTable } from "./evaluation-runs-table";
 const RECENT_RUNS = 50;
 
 /** The set names of runs, in the order first seen (newest first), each once. */
-export function setNamesOf(runs: readonly EvaluationRun[]): string[] {
+function setNamesOf(runs: readonly EvaluationRun[]): string[] {
   return [...new Set(runs.map((run) => run.setName))];
 }
 

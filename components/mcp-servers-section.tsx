@@ -6,7 +6,7 @@ import { useCan } from "./catalog-access";
 import { AddMcpServerForm, INSTANCE_ADMIN_NOTE } from "./mcp-add-form";
 import type { Transport } from "./mcp-add-form-schema";
 import { McpServerRow, mcpServersKey } from "./mcp-server-row";
-import { WideTable } from "./wide-table";
+import { ActionsHeading, WideTable } from "./wide-table";
 
 async function fetchMcpServers(catalogId: string): Promise<McpServerView[]> {
   const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/mcp-servers`, { headers: { accept: "application/json" } });
@@ -87,9 +87,7 @@ function McpServerTable({ catalogId, servers, now }: { catalogId: string; server
             <th>Last sync</th>
             <th>Tools</th>
             <th>Server</th>
-            <th>
-              <span className="visually-hidden">Actions</span>
-            </th>
+            <ActionsHeading />
           </tr>
         </thead>
         <tbody>

@@ -8,7 +8,7 @@ import type { FieldError } from "@/lib/tools/validate";
 import { FieldErrors, groupProblems } from "./field-errors";
 import { useRulesSave } from "./rules-save";
 import { SaveFailure } from "./save-state";
-import { WideTable } from "./wide-table";
+import { ActionsHeading, WideTable } from "./wide-table";
 
 /** The form's values are the very part of the rules the server checks. */
 const providersForm = rulesBody.pick({ providers: true, searchServiceConfigured: true }).required();
@@ -43,9 +43,7 @@ export function ProvidersForm({ catalogId, initial, searchService }: { catalogId
               <th>Id</th>
               <th>Name</th>
               <th>Native web search</th>
-              <th>
-                <span className="visually-hidden">Actions</span>
-              </th>
+              <ActionsHeading />
             </tr>
           </thead>
           <tbody>

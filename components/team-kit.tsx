@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useId, useRef, useState, useTransition } from "react";
 import { toast } from "sonner";
 import type { ActionResult } from "@/lib/action-result";
-import { WideTable } from "./wide-table";
+import { ActionsHeading, WideTable } from "./wide-table";
 
 export type ActionError = Extract<ActionResult<unknown>, { ok: false }>["error"];
 
@@ -229,17 +229,7 @@ export function TeamTable({ testId, headings, rows, empty }: { testId: string; h
     <WideTable testId={testId}>
       <table data-testid={testId} className="sticky-actions">
         <thead>
-          <tr>
-            {headings.map((heading) =>
-              heading ? (
-                <th key={heading}>{heading}</th>
-              ) : (
-                <th key="actions">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ),
-            )}
-          </tr>
+          <tr>{headings.map((heading) => (heading ? <th key={heading}>{heading}</th> : <ActionsHeading key="actions" />))}</tr>
         </thead>
         <tbody>{rows}</tbody>
       </table>

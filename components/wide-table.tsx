@@ -39,3 +39,12 @@ export function WideTable({ children, testId }: { children: React.ReactNode; tes
     </div>
   );
 }
+
+/** The heading of a table's last column, its rows' buttons: named for screen readers only. */
+export function ActionsHeading() {
+  return (
+    <th>
+      <span className="visually-hidden">Actions</span>
+    </th>
+  );
+}

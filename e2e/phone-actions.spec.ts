@@ -3,6 +3,13 @@ import { AppShell } from "./pages/app-shell";
 import { ToolsPage } from "./pages/tools-page";
 import { expect, test } from "./support/fixtures";
 
+/** A control a finger finds: at least 44 × 44 px. */
+async function expectTouchTarget(control: Locator) {
+  const box = await control.boundingBox();
+  expect(box?.width).toBeGreaterThanOrEqual(44);
+  expect(box?.height).toBeGreaterThanOrEqual(44);
+}
+
 /** A table's frame: the element that scrolls sideways around it. */
 const frameOf = (table: Locator) => table.locator("xpath=..");
 
@@ -47,9 +54,7 @@ test.describe("on a phone", () => {
     const tools = new ToolsPage(page, "demo");
     await tools.goto();
     const toggle = tools.row("webfetch").getByRole("switch", { name: "webfetch enabled", exact: true });
-    const box = await toggle.boundingBox();
-    expect(box?.width).toBeGreaterThanOrEqual(44);
-    expect(box?.height).toBeGreaterThanOrEqual(44);
+    await expectTouchTarget(toggle);
     // A tap near the switch's edge, outside the track it draws, still flips it.
     await toggle.click({ position: { x: 2, y: 2 } });
     await expect(toggle).toHaveAttribute("aria-checked", "false");
@@ -63,10 +68,7 @@ test("on a wide screen the switch is as big a target, the rows as dense, and no 
   await page.setViewportSize({ width: 1440, height: 900 });
   const tools = new ToolsPage(page, "demo");
   await tools.goto();
-  const toggle = tools.row("read").getByRole("switch", { name: "read enabled", exact: true });
-  const box = await toggle.boundingBox();
-  expect(box?.width).toBeGreaterThanOrEqual(44);
-  expect(box?.height).toBeGreaterThanOrEqual(44);
+  await expectTouchTarget(tools.row("read").getByRole("switch", { name: "read enabled", exact: true }));
   expect((await tools.row("read").boundingBox())?.height).toBeLessThan(60);
   const shell = new AppShell(page);
   await shell.open("/teams/default", (page) => page.getByTestId("member-remove-admin@example.com"));
