@@ -55,10 +55,10 @@ test.describe("on a phone", () => {
     await tools.goto();
     const toggle = tools.row("webfetch").getByRole("switch", { name: "webfetch enabled", exact: true });
     await expectTouchTarget(toggle);
-    // A tap near the switch's edge, outside the track it draws, still flips it.
-    await toggle.click({ position: { x: 2, y: 2 } });
+    // A tap beside the 34 × 20 px track it draws (left of it, then below it) still flips it.
+    await toggle.click({ position: { x: 2, y: 22 } });
     await expect(toggle).toHaveAttribute("aria-checked", "false");
-    await toggle.click({ position: { x: 42, y: 42 } });
+    await toggle.click({ position: { x: 22, y: 41 } });
     await expect(toggle).toHaveAttribute("aria-checked", "true");
     expect((await (await request.get("/api/catalogs/demo/tools/webfetch")).json()).tool.enabled).toBe(true);
   });
