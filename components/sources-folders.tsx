@@ -133,7 +133,7 @@ export function SkillsSection({ local }: { local: LocalSourcesSummary }) {
           Add a <code>&lt;name&gt;/SKILL.md</code> with <code>name</code> and <code>description</code> front matter, then reload.
         </div>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-label="Skills" tabIndex={0}>
           <table>
             <thead>
               <tr>
@@ -178,7 +178,7 @@ export function SubagentsSection({ local, catalogAgents }: { local: LocalSources
           Define one on the Agents tab with mode subagent, or add a markdown file with front matter to the agents folder.
         </div>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-label="Subagents" tabIndex={0}>
           <table>
             <thead>
               <tr>
