@@ -46,7 +46,13 @@ function MissTools({ catalogId, title, tools, testId }: { catalogId: string; tit
             <Link href={`/catalogs/${catalogId}/tools/${encodeURIComponent(tool.name)}`} className="mono">
               {tool.name}
             </Link>{" "}
-            <span className="muted small">{tool.rank === null ? "not ranked" : `rank ${tool.rank} · score ${tool.score?.toFixed(3)}`}</span>
+            {tool.notOffered ? (
+              <span className="badge off" data-testid="miss-not-offered">
+                {tool.notOffered}
+              </span>
+            ) : (
+              <span className="muted small">{tool.rank === null ? "not ranked" : `rank ${tool.rank} · score ${tool.score?.toFixed(3)}`}</span>
+            )}
             <div className="small">{tool.summary || <span className="faint">No summary.</span>}</div>
           </li>
         ))}

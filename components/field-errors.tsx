@@ -23,14 +23,24 @@ export function groupProblems(problems: FieldError[], prefix: string, fieldId: s
   return { problems: group, invalid: (field: string) => invalidProps(fieldId, errorsUnder(group, `${prefix}.${field}`)) };
 }
 
-/** `fieldId`: the input these problems are about (see `invalidProps`). */
-export function FieldErrors({ problems, testId, fieldId }: { problems: FieldError[]; testId?: string; fieldId?: string }) {
+/** `fieldId`: the input these problems are about (see `invalidProps`); `label` names a field in the form's words instead of its path. */
+export function FieldErrors({
+  problems,
+  testId,
+  fieldId,
+  label,
+}: {
+  problems: FieldError[];
+  testId?: string;
+  fieldId?: string;
+  label?: (field: string) => string;
+}) {
   if (problems.length === 0) return null;
   return (
     <div data-testid={testId} id={fieldId && errorsId(fieldId)}>
       {withContentKeys(problems, (problem) => `${problem.field} ${problem.message}`).map(([key, problem]) => (
         <div key={key} className="field-error" role="alert">
-          <code>{problem.field}</code> {problem.message}
+          {label ? <strong>{label(problem.field)}:</strong> : <code>{problem.field}</code>} {problem.message}
         </div>
       ))}
     </div>

@@ -6,6 +6,7 @@ import { useCan } from "./catalog-access";
 import { AddMcpServerForm, INSTANCE_ADMIN_NOTE } from "./mcp-add-form";
 import type { Transport } from "./mcp-add-form-schema";
 import { McpServerRow, mcpServersKey } from "./mcp-server-row";
+import { ActionsHeading, WideTable } from "./wide-table";
 
 async function fetchMcpServers(catalogId: string): Promise<McpServerView[]> {
   const response = await fetch(`/api/catalogs/${encodeURIComponent(catalogId)}/mcp-servers`, { headers: { accept: "application/json" } });
@@ -76,8 +77,8 @@ export function McpServersSection({
 
 function McpServerTable({ catalogId, servers, now }: { catalogId: string; servers: McpServerView[]; now: number }) {
   return (
-    <div className="table-wrap">
-      <table data-testid="mcp-server-table">
+    <WideTable testId="mcp-server-table">
+      <table data-testid="mcp-server-table" className="sticky-actions">
         <thead>
           <tr>
             <th>Name</th>
@@ -86,9 +87,7 @@ function McpServerTable({ catalogId, servers, now }: { catalogId: string; server
             <th>Last sync</th>
             <th>Tools</th>
             <th>Server</th>
-            <th>
-              <span className="visually-hidden">Actions</span>
-            </th>
+            <ActionsHeading />
           </tr>
         </thead>
         <tbody>
@@ -97,6 +96,6 @@ function McpServerTable({ catalogId, servers, now }: { catalogId: string; server
           ))}
         </tbody>
       </table>
-    </div>
+    </WideTable>
   );
 }

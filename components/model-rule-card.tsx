@@ -1,20 +1,22 @@
 import type { UseFormRegister } from "react-hook-form";
 import { explainModelRuleMatch, type ModelRule } from "@/lib/rules/model-rules";
 import type { KnownModel } from "@/lib/rules/providers";
+import { unknownToolMessage } from "@/lib/rules/tool-name-check";
 import type { FieldError } from "@/lib/tools/validate";
 import { modelRuleWarnings } from "@/lib/warnings";
 import { FieldErrors, groupProblems } from "./field-errors";
 import { LabelledInput } from "./labelled-input";
+import { MODEL_RULE_FIELD_LABELS, unknownRuleTools } from "./model-rule-problems";
 import type { ModelRuleDraft } from "./rule-drafts";
-import { WarningList } from "./warning-list";
 import { RowOrderButtons } from "./row-order-buttons";
+import { WarningList } from "./warning-list";
 
-/** A model rule's four lists, as the editor shows them. */
-const RULE_LISTS: { field: "include" | "exclude" | "enable" | "disable"; label: string; placeholder: string; list?: string }[] = [
-  { field: "include", label: "Include models", placeholder: "gpt-, claude-*" },
-  { field: "exclude", label: "Exclude models", placeholder: "oss, gpt-4" },
-  { field: "enable", label: "Enable tools", placeholder: "apply_patch", list: "tool-names" },
-  { field: "disable", label: "Disable tools", placeholder: "edit, write", list: "tool-names" },
+/** A model rule's four lists, as the editor shows them; the placeholders are examples, set apart from values by their style (.example-placeholder). */
+const RULE_LISTS: { field: "include" | "exclude" | "enable" | "disable"; placeholder: string; list?: string }[] = [
+  { field: "include", placeholder: "e.g. gpt-, claude-*" },
+  { field: "exclude", placeholder: "e.g. oss, gpt-4" },
+  { field: "enable", placeholder: "e.g. apply_patch", list: "tool-names" },
+  { field: "disable", placeholder: "e.g. edit, write", list: "tool-names" },
 ];
 
 /** One model rule of the form: its fields, the known models it matches, whether it applies to the probed model, its warnings and problems. */
@@ -28,6 +30,9 @@ export function ModelRuleCard({
   knownModels,
   probe,
   problems,
+  tools,
+  onUseName,
+  label,
 }: {
   index: number;
   count: number;
@@ -40,6 +45,12 @@ export function ModelRuleCard({
   /** The model id typed to try the rules on, trimmed. */
   probe: string;
   problems: FieldError[];
+  /** The catalog's tool names, to check the typed ones against. */
+  tools: { names: string[]; known: ReadonlySet<string> };
+  /** Puts `name` in place of the item at `position` of a tool list. */
+  onUseName: (field: "enable" | "disable", position: number, name: string) => void;
+  /** A problem's field in the form's words. */
+  label: (field: string) => string;
 }) {
   const { problems: ruleProblems, invalid } = groupProblems(problems, `modelRules.${index}`, `model-rule-${index}`);
   return (
@@ -50,21 +61,56 @@ export function ModelRuleCard({
         <RowOrderButtons index={index} count={count} onMove={onMove} onRemove={onRemove} />
       </div>
       <div className="grid-2">
-        {RULE_LISTS.map(({ field, label, placeholder, list }) => (
+        {RULE_LISTS.map(({ field, placeholder, list }) => (
           <LabelledInput
             key={field}
-            label={label}
+            label={MODEL_RULE_FIELD_LABELS[field]}
             registration={register(`modelRules.${index}.${field}`)}
             placeholder={placeholder}
+            className="example-placeholder"
             list={list}
             commaSeparated
             invalid={invalid(field)}
           />
         ))}
       </div>
+      <UnknownTools rule={rule} index={index} tools={tools} onUseName={onUseName} />
       <RulePreview rule={rule} knownModels={knownModels} probe={probe} />
       <WarningList warnings={modelRuleWarnings(rule, knownModels)} testId={`rule-warnings-${index}`} />
-      <FieldErrors problems={ruleProblems} testId={`rule-errors-${index}`} fieldId={`model-rule-${index}`} />
+      <FieldErrors problems={ruleProblems} testId={`rule-errors-${index}`} fieldId={`model-rule-${index}`} label={label} />
+    </div>
+  );
+}
+
+/** The tool names typed that the catalog lacks, told as they are typed, with the name likely meant to put in their place. */
+function UnknownTools({
+  rule,
+  index,
+  tools,
+  onUseName,
+}: {
+  rule: ModelRule;
+  index: number;
+  tools: { names: string[]; known: ReadonlySet<string> };
+  onUseName: (field: "enable" | "disable", position: number, name: string) => void;
+}) {
+  const lists = unknownRuleTools(rule, tools.names, tools.known);
+  return (
+    <div aria-live="polite" data-testid={`rule-unknown-${index}`}>
+      {lists.flatMap(({ field, unknown }) =>
+        unknown.map((entry) => (
+          <div key={`${field}-${entry.position}`} className="field-error row" data-testid={`rule-unknown-${index}-${field}-${entry.position}`}>
+            <span>
+              <strong>{MODEL_RULE_FIELD_LABELS[field]}:</strong> {unknownToolMessage(entry)}
+            </span>
+            {entry.suggestion && (
+              <button type="button" className="small-button" onClick={() => onUseName(field, entry.position, entry.suggestion!)}>
+                Use “{entry.suggestion}”
+              </button>
+            )}
+          </div>
+        )),
+      )}
     </div>
   );
 }

@@ -1,14 +1,16 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useFieldArray, useForm } from "react-hook-form";
 import { z } from "zod";
 import { rulesBody } from "@/lib/api-schemas";
 import type { ModelRule } from "@/lib/rules/model-rules";
 import type { KnownModel } from "@/lib/rules/providers";
-import { FieldErrors } from "./field-errors";
+import { FieldErrors, splitList } from "./field-errors";
 import { ModelRuleCard } from "./model-rule-card";
+import { modelRuleFieldLabel, relabelMessage } from "./model-rule-problems";
+import { ModelRulesPreview } from "./model-rules-preview";
 import { type ModelRuleDraft, ruleFromDraft, ruleToDraft } from "./rule-drafts";
 import { useRulesSave } from "./rules-save";
 import { SaveFailure } from "./save-state";
@@ -26,13 +28,29 @@ const modelRulesForm = z
 
 const newRule = (): ModelRuleDraft => ({ id: `rule-${Date.now().toString(36)}`, name: "New rule", include: "*", exclude: "", enable: "", disable: "" });
 
-export function ModelRulesForm({ catalogId, initial, knownModels }: { catalogId: string; initial: ModelRule[]; knownModels: KnownModel[] }) {
+interface Props {
+  catalogId: string;
+  initial: ModelRule[];
+  knownModels: KnownModel[];
+  toolNames: string[];
+  agents: string[];
+}
+
+export function ModelRulesForm({ catalogId, initial, knownModels, toolNames, agents }: Props) {
   const form = useForm({ defaultValues: { modelRules: initial.map(ruleToDraft) }, resolver: zodResolver(modelRulesForm), shouldFocusError: false });
   const rows = useFieldArray({ control: form.control, name: "modelRules" });
   // watch, not useWatch: read with the rows in the same render, an added rule is there at once.
   const drafts = form.watch("modelRules");
   const [probe, setProbe] = useState("");
   const { pending, failure, problems, submit } = useRulesSave(catalogId, form, "Model rules saved");
+  const tools = useMemo(() => ({ names: toolNames, known: new Set(toolNames) }), [toolNames]);
+  const rules = () => form.getValues("modelRules").map(ruleFromDraft);
+  const label = (field: string) => modelRuleFieldLabel(field, drafts.map(ruleFromDraft));
+  const putName = (index: number) => (field: "enable" | "disable", position: number, name: string) => {
+    const names = splitList(form.getValues(`modelRules.${index}.${field}`));
+    names[position] = name;
+    form.setValue(`modelRules.${index}.${field}`, names.join(", "), { shouldDirty: true });
+  };
   return (
     <section className="panel stack" data-testid="model-rules">
       <div className="spread">
@@ -72,10 +90,19 @@ export function ModelRulesForm({ catalogId, initial, knownModels }: { catalogId:
           knownModels={knownModels}
           probe={probe.trim()}
           problems={problems}
+          tools={tools}
+          onUseName={putName(index)}
+          label={label}
         />
       ))}
-      <FieldErrors problems={problems.filter((problem) => !/^modelRules\.\d/.test(problem.field))} />
-      <SaveFailure failure={failure} what="the model rules" onRetry={submit} pending={pending} />
+      <FieldErrors problems={problems.filter((problem) => !/^modelRules\.\d/.test(problem.field))} label={label} />
+      <ModelRulesPreview catalogId={catalogId} rules={rules} model={probe.trim()} agents={agents} label={(message) => relabelMessage(message, label)} />
+      <SaveFailure
+        failure={failure && { ...failure, message: relabelMessage(failure.message, label) }}
+        what="the model rules"
+        onRetry={submit}
+        pending={pending}
+      />
       <div className="row end">
         <button type="button" onClick={() => rows.append(newRule(), { shouldFocus: false })}>
           Add rule

@@ -8,6 +8,7 @@ import type { FieldError } from "@/lib/tools/validate";
 import { FieldErrors, groupProblems } from "./field-errors";
 import { useRulesSave } from "./rules-save";
 import { SaveFailure } from "./save-state";
+import { ActionsHeading, WideTable } from "./wide-table";
 
 /** The form's values are the very part of the rules the server checks. */
 const providersForm = rulesBody.pick({ providers: true, searchServiceConfigured: true }).required();
@@ -35,23 +36,30 @@ export function ProvidersForm({ catalogId, initial, searchService }: { catalogId
           <code>websearch</code> is offered only where the provider searches natively, or to every model once a search service is configured.
         </p>
       </div>
-      <table>
-        <thead>
-          <tr>
-            <th>Id</th>
-            <th>Name</th>
-            <th>Native web search</th>
-            <th>
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.fields.map((row, index) => (
-            <ProviderRow key={row.id} index={index} id={providers[index].id} register={form.register} onRemove={() => rows.remove(index)} problems={problems} />
-          ))}
-        </tbody>
-      </table>
+      <WideTable testId="providers-table">
+        <table className="sticky-actions" data-testid="providers-table">
+          <thead>
+            <tr>
+              <th>Id</th>
+              <th>Name</th>
+              <th>Native web search</th>
+              <ActionsHeading />
+            </tr>
+          </thead>
+          <tbody>
+            {rows.fields.map((row, index) => (
+              <ProviderRow
+                key={row.id}
+                index={index}
+                id={providers[index].id}
+                register={form.register}
+                onRemove={() => rows.remove(index)}
+                problems={problems}
+              />
+            ))}
+          </tbody>
+        </table>
+      </WideTable>
       <label className="row" style={{ fontWeight: 400 }}>
         <input type="checkbox" {...form.register("searchServiceConfigured")} data-testid="search-service" />A search service is configured for this catalog
         (every model may get <code>websearch</code>)

@@ -12,10 +12,11 @@ interface Props {
   rules: CatalogRules;
   toolNames: string[];
   knownModels: KnownModel[];
+  agents: string[];
 }
 
 /** The rules' three forms, each saving its own part. */
-export function RulesEditor({ catalogId, rules, toolNames, knownModels }: Props) {
+export function RulesEditor({ catalogId, rules, toolNames, knownModels, agents }: Props) {
   const canEdit = useCan("write");
   return (
     // A disabled fieldset makes every control read-only for viewers; .read-only hides the buttons.
@@ -30,7 +31,7 @@ export function RulesEditor({ catalogId, rules, toolNames, knownModels }: Props)
           <option key={name} value={name} />
         ))}
       </datalist>
-      <ModelRulesForm catalogId={catalogId} initial={rules.modelRules} knownModels={knownModels} />
+      <ModelRulesForm catalogId={catalogId} initial={rules.modelRules} knownModels={knownModels} toolNames={toolNames} agents={agents} />
       <ProvidersForm catalogId={catalogId} initial={rules.providers} searchService={rules.searchServiceConfigured} />
       <OverridesForm catalogId={catalogId} initial={rules.overrides} toolNames={toolNames} />
     </fieldset>

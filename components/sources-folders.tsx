@@ -133,7 +133,8 @@ export function SkillsSection({ local }: { local: LocalSourcesSummary }) {
           Add a <code>&lt;name&gt;/SKILL.md</code> with <code>name</code> and <code>description</code> front matter, then reload.
         </div>
       ) : (
-        <div className="table-wrap">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus for the keyboard to scroll it (WCAG 2.1.1)
+        <section className="table-wrap" aria-label="Skills table" tabIndex={0}>
           <table>
             <thead>
               <tr>
@@ -154,7 +155,7 @@ export function SkillsSection({ local }: { local: LocalSourcesSummary }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
     </section>
   );
@@ -178,7 +179,8 @@ export function SubagentsSection({ local, catalogAgents }: { local: LocalSources
           Define one on the Agents tab with mode subagent, or add a markdown file with front matter to the agents folder.
         </div>
       ) : (
-        <div className="table-wrap">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus for the keyboard to scroll it (WCAG 2.1.1)
+        <section className="table-wrap" aria-label="Subagents table" tabIndex={0}>
           <table>
             <thead>
               <tr>
@@ -216,7 +218,7 @@ export function SubagentsSection({ local, catalogAgents }: { local: LocalSources
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
     </section>
   );

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useId, useRef, useState, useTransition } from "react";
 import { toast } from "sonner";
 import type { ActionResult } from "@/lib/action-result";
+import { ActionsHeading, WideTable } from "./wide-table";
 
 export type ActionError = Extract<ActionResult<unknown>, { ok: false }>["error"];
 
@@ -225,23 +226,13 @@ export function TeamTable({ testId, headings, rows, empty }: { testId: string; h
       </p>
     );
   return (
-    <div className="table-wrap">
-      <table data-testid={testId}>
+    <WideTable testId={testId}>
+      <table data-testid={testId} className="sticky-actions">
         <thead>
-          <tr>
-            {headings.map((heading) =>
-              heading ? (
-                <th key={heading}>{heading}</th>
-              ) : (
-                <th key="actions">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ),
-            )}
-          </tr>
+          <tr>{headings.map((heading) => (heading ? <th key={heading}>{heading}</th> : <ActionsHeading key="actions" />))}</tr>
         </thead>
         <tbody>{rows}</tbody>
       </table>
-    </div>
+    </WideTable>
   );
 }

@@ -1,6 +1,8 @@
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
+import { AppShell } from "./pages/app-shell";
 import { EvaluatePage } from "./pages/evaluate-page";
+import { QualityPanel } from "./pages/quality-panel";
 import { ToolsPage } from "./pages/tools-page";
 
 /** Tools whose names say nothing, so each case is found by its summary alone; and a planted confusable pair. */
@@ -68,9 +70,52 @@ test("the tools page's quality report flags a planted confusable pair", async ({
   const catalogId = await createCatalog(request);
   const tools = new ToolsPage(page, catalogId);
   await tools.goto();
-  await page.getByTestId("quality-panel").locator("summary").click();
-  const pair = page.getByTestId("finding-confusable-gmail_send_email-outlook_send_email");
+  const quality = new QualityPanel(page);
+  await quality.open();
+  await expect(quality.fix("confusable")).toContainText("Fix:");
+  await quality.expand("confusable");
+  const pair = quality.finding("confusable", ["gmail_send_email", "outlook_send_email"]);
   await expect(pair).toContainText("% alike");
-  await expect(pair).toContainText("Fix:");
   await expect(pair.getByRole("link", { name: "outlook_send_email" })).toHaveAttribute("href", `/catalogs/${catalogId}/tools/outlook_send_email`);
 });
+
+for (const viewport of [
+  { name: "wide screen", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+]) {
+  test(`on a ${viewport.name}: a revisit finds the cases and the last run, past runs are listed without a set name, a disabled tool's miss says so`, async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize(viewport);
+    const catalogId = await createCatalog(request);
+    const disabled = await request.patch(`/api/catalogs/${catalogId}/tools/op_c3`, { data: { enabled: false } });
+    expect(disabled.ok()).toBe(true);
+    const evaluate = new EvaluatePage(page, catalogId);
+    await evaluate.goto();
+    await evaluate.hydrated();
+    await evaluate.writeCase(0, "refund the card payment for this customer", ["op_a1"]);
+    await evaluate.writeCase(1, "translate this French paragraph into German", ["op_c3"]);
+    await evaluate.setName().fill("revisit");
+    await evaluate.run({ selector: "local", k: 1 });
+    const runId = await evaluate.result().getAttribute("data-run");
+
+    // The miss is the disabled tool's: the page says so, not "not ranked".
+    await expect(evaluate.miss(1).getByTestId("miss-expected")).toContainText("disabled");
+    await expect(evaluate.miss(1).getByTestId("miss-expected")).not.toContainText("not ranked");
+    expect(await new AppShell(page).seriousViolations()).toEqual([]);
+
+    // Away and back: the cases as typed, the run shown, and the runs listed without typing a set name.
+    await new ToolsPage(page, catalogId).goto();
+    await evaluate.goto();
+    await expect(evaluate.result()).toHaveAttribute("data-run", runId ?? "");
+    await expect(evaluate.caseField(1, "Request")).toHaveValue("translate this French paragraph into German");
+    await expect(evaluate.caseField(1, "Expected tools")).toHaveValue("op_c3");
+    await expect(evaluate.setName()).toHaveValue("revisit");
+    await evaluate.setName().fill("");
+    await expect(evaluate.recentRuns().getByTestId(`run-row-${runId}`)).toContainText("revisit");
+    await evaluate.filterRecentRuns("revisit");
+    await expect(evaluate.recentRuns().locator("[data-testid^=run-row-]")).toHaveCount(1);
+    expect(await new AppShell(page).pageOverflow()).toBeLessThanOrEqual(0);
+  });
+}

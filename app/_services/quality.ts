@@ -1,8 +1,17 @@
 import "server-only";
 import type { Db } from "@/db/client";
 import { toolsChosenSince } from "@/db/queries/tool-usage";
-import { confusableFinding, confusablePairs, neverChosenFinding, summaryFindings, type FindingKind, type QualityFinding } from "@/lib/evaluation/quality";
-import type { Tool } from "@/lib/tools/types";
+import {
+  alwaysOnTools,
+  confusableFinding,
+  confusablePairs,
+  FINDING_KINDS,
+  type FindingKind,
+  neverChosenFindings,
+  type QualityFinding,
+  summaryFindings,
+} from "@/lib/evaluation/quality";
+import type { CatalogState } from "@/lib/pipeline/tool-list";
 import { catalogState } from "./sources";
 
 /** Findings listed per kind at most; `counts` has every one. */
@@ -11,31 +20,37 @@ const DEFAULT_USAGE_DAYS = 30;
 
 // What the tools' text says, per catalog state: a state is shared while its revision (and the
 // local sources) last, so the report is worked out once per revision. Use is read each time.
-const textFindings = new WeakMap<readonly Tool[], QualityFinding[]>();
+const textFindings = new WeakMap<CatalogState, QualityFinding[]>();
 
-function findingsOfText(tools: readonly Tool[]): QualityFinding[] {
-  let findings = textFindings.get(tools);
+/** Tools the report never tells to disable: the agents' always-on base tools and the built-ins. */
+function keptTools(state: CatalogState): Set<string> {
+  const kept = alwaysOnTools(state.agents);
+  for (const tool of state.tools) if (tool.source === "builtin") kept.add(tool.name);
+  return kept;
+}
+
+function findingsOfText(state: CatalogState): QualityFinding[] {
+  let findings = textFindings.get(state);
   if (findings === undefined) {
-    const offered = tools.filter((tool) => tool.enabled && tool.registered);
-    findings = [...confusablePairs(offered).map(confusableFinding), ...summaryFindings(tools)];
-    textFindings.set(tools, findings);
+    const offered = state.tools.filter((tool) => tool.enabled && tool.registered);
+    const kept = keptTools(state);
+    findings = [...confusablePairs(offered).map((pair) => confusableFinding(pair, kept)), ...summaryFindings(state.tools)];
+    textFindings.set(state, findings);
   }
   return findings;
 }
 
 /**
  * A catalog's description quality report: confusable pairs and weak summaries (as of its current
- * revision), and the offered tools nothing chose in the last `days` days (when anything ran then).
+ * revision), and the offered tools nothing chose in the last `days` days (when anything ran then),
+ * less the agents' base tools, which are handed to every turn without being chosen.
  */
 export async function qualityReport(db: Db, catalogId: string, days = DEFAULT_USAGE_DAYS, now = new Date()) {
   const state = await catalogState(db, catalogId);
   const usage = await toolsChosenSince(db, catalogId, new Date(now.getTime() - days * 24 * 60 * 60 * 1000));
-  const unused =
-    usage.decisions + usage.evaluations === 0
-      ? []
-      : state.tools.filter((tool) => tool.enabled && tool.registered && !usage.chosen.has(tool.name)).map((tool) => neverChosenFinding(tool.name, days));
-  const all = [...findingsOfText(state.tools), ...unused];
-  const counts: Record<FindingKind, number> = { confusable: 0, "missing-summary": 0, "short-summary": 0, "vague-summary": 0, "never-chosen": 0 };
+  const unused = usage.decisions + usage.evaluations === 0 ? [] : neverChosenFindings(state.tools, usage.chosen, alwaysOnTools(state.agents), days);
+  const all = [...findingsOfText(state), ...unused];
+  const counts = Object.fromEntries(FINDING_KINDS.map((kind) => [kind, 0])) as Record<FindingKind, number>;
   const findings = all.filter((finding) => ++counts[finding.kind] <= MAX_FINDINGS_PER_KIND);
   return {
     revision: state.revision,

@@ -68,6 +68,15 @@ export class AppShell {
     return inner.x >= outer.x - 1 && inner.x + inner.width <= outer.x + outer.width + 1;
   }
 
+  /** Whether `element` is in sight inside the scrolling `frame` as the page opened it: not scrolled past, within the frame and the window. */
+  async isInSightUnscrolled(element: Locator, frame: Locator) {
+    const [inner, outer] = [await element.boundingBox(), await frame.boundingBox()];
+    const width = this.page.viewportSize()?.width ?? 0;
+    if (!inner || !outer) return false;
+    const scrolled = await frame.evaluate((node) => node.scrollLeft);
+    return scrolled === 0 && (await this.isShownWithin(element, frame)) && inner.x >= 0 && inner.x + inner.width <= width + 1;
+  }
+
   async width(element: Locator) {
     return (await element.boundingBox())?.width ?? 0;
   }

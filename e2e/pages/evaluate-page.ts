@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import { AppShell } from "./app-shell";
 
 export class EvaluatePage {
   constructor(
@@ -9,6 +10,11 @@ export class EvaluatePage {
   async goto() {
     await this.page.goto(`/catalogs/${this.catalogId}/evaluate`);
     await expect(this.page.getByTestId("run-evaluation")).toBeVisible();
+  }
+
+  /** Waits until React has hydrated the form: typing before that can be lost. */
+  async hydrated() {
+    await new AppShell(this.page).hydrated(this.page.getByTestId("set-name"));
   }
 
   /** Imports a labelled set in the bench/data format, as a file named `name`. */
@@ -23,6 +29,34 @@ export class EvaluatePage {
   async leaveOutUnknown() {
     await this.page.getByTestId("leave-out-unknown").click();
     await expect(this.unknownTools()).toHaveCount(0);
+  }
+
+  /** Writes case `index` (0-based) by hand, adding its row when it is not there yet. */
+  async writeCase(index: number, query: string, expected: string[]) {
+    const request = this.page.getByLabel(`Request of case ${index + 1}`, { exact: true });
+    if ((await request.count()) === 0) await this.page.getByTestId("add-case").click();
+    await request.fill(query);
+    await this.page.getByLabel(`Expected tools of case ${index + 1}`, { exact: true }).fill(expected.join(", "));
+  }
+
+  caseField(index: number, field: "Request" | "Expected tools") {
+    return this.page.getByLabel(`${field} of case ${index + 1}`, { exact: true });
+  }
+
+  setName() {
+    return this.page.getByTestId("set-name");
+  }
+
+  result() {
+    return this.page.getByTestId("run-result");
+  }
+
+  recentRuns() {
+    return this.page.getByTestId("recent-runs");
+  }
+
+  async filterRecentRuns(set: string) {
+    await this.page.getByTestId("recent-runs-set").selectOption(set);
   }
 
   caseCount() {

@@ -1,4 +1,4 @@
-import { tokenise } from "../selection/local/tokenise";
+import { splitWords, tokenise } from "../selection/local/tokenise";
 
 /** What the report reads of a tool. */
 export interface QualityTool {
@@ -6,7 +6,9 @@ export interface QualityTool {
   summary: string;
 }
 
-export type FindingKind = "confusable" | "missing-summary" | "short-summary" | "vague-summary" | "never-chosen";
+export const FINDING_KINDS = ["confusable", "missing-summary", "vague-summary", "boilerplate-summary", "short-summary", "never-chosen"] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
+type SummaryKind = Exclude<FindingKind, "confusable" | "never-chosen">;
 
 /** One thing to fix, naming the tools it concerns. */
 export interface QualityFinding {
@@ -124,17 +126,64 @@ export function confusablePairs(tools: readonly QualityTool[], threshold = CONFU
   return pairs.sort((a, b) => b.similarity - a.similarity || a.tools[0].localeCompare(b.tools[0]));
 }
 
-/** What is wrong with a summary, if anything: missing, adds nothing beyond the name, or too short. */
-export function summaryProblem(tool: QualityTool): Exclude<FindingKind, "confusable" | "never-chosen"> | undefined {
+/**
+ * Openers that spend a summary's first words (all preselection reads besides the name) on saying
+ * that a tool is a tool: "This tool …", "A function that …", "Use this tool to …", "Allows you to …".
+ */
+const BOILERPLATE_OPENER = new RegExp(
+  [
+    String.raw`^\s*(?:this|the)\s+(?:tool|function|endpoint|api|method|operation|action|command|utility|helper)\b`,
+    String.raw`^\s*(?:(?:a|an)\s+)?(?:tool|function|endpoint|method|utility|helper)\s+(?:that|which|to|for|used|you)\b`,
+    String.raw`^\s*use\s+this\s+(?:tool|function)\b`,
+    String.raw`^\s*(?:allows|lets|enables)\s+(?:you|the\s+user|users|the\s+agent|the\s+model)\s+to\b`,
+  ].join("|"),
+  "i",
+);
+
+/** What is wrong with a summary on its own, if anything: missing, adds nothing beyond the name, boilerplate, or too short. */
+export function summaryProblem(tool: QualityTool): SummaryKind | undefined {
   if (!tool.summary.trim()) return "missing-summary";
   const words = tokenise(tool.summary);
   const nameWords = new Set(tokenise(tool.name));
   if (!words.some((word) => !nameWords.has(word) && !GENERIC_WORDS.has(word))) return "vague-summary";
+  if (BOILERPLATE_OPENER.test(tool.summary)) return "boilerplate-summary";
   if (words.length < MIN_SUMMARY_WORDS) return "short-summary";
   return undefined;
 }
 
-const SUMMARY_FINDINGS: Record<Exclude<FindingKind, "confusable" | "never-chosen">, { message: string; fix: string }> = {
+/** Tools sharing one summary template before it counts as boilerplate: two may be a legitimate pair. */
+const TEMPLATE_MIN_TOOLS = 3;
+
+/**
+ * A summary with the tool's own name and name words replaced by a placeholder and numbers by "#":
+ * "Get the user." and "Get the team." (for get_user and get_team) both read "{name} the {name}.".
+ */
+export function summaryTemplate(tool: QualityTool): string {
+  const nameWords = new Set(splitWords(tool.name));
+  const text = tool.summary.toLowerCase().split(tool.name.toLowerCase()).join(" {name} ");
+  return text
+    .replace(/[\p{L}\p{N}]+/gu, (word) => (nameWords.has(word) ? "{name}" : /^\p{N}+$/u.test(word) ? "#" : word))
+    .replace(/\{name\}(?:[\s_.-]*\{name\})+/g, "{name}")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The summaries that are one template filled in with each tool's name, shared by at least three tools: template → names. */
+export function templatedSummaries(tools: readonly QualityTool[]): Map<string, string[]> {
+  const byTemplate = new Map<string, string[]>();
+  for (const tool of tools) {
+    if (!tool.summary.trim()) continue;
+    const template = summaryTemplate(tool);
+    if (!template.includes("{name}")) continue;
+    const names = byTemplate.get(template);
+    if (names) names.push(tool.name);
+    else byTemplate.set(template, [tool.name]);
+  }
+  for (const [template, names] of byTemplate) if (names.length < TEMPLATE_MIN_TOOLS) byTemplate.delete(template);
+  return byTemplate;
+}
+
+const SUMMARY_FINDINGS: Record<SummaryKind, { message: string; fix: string }> = {
   "missing-summary": {
     message: "Has no summary: preselection ranks it by its name alone.",
     fix: "Write one sentence saying what it does and to what, in the words a request for it would use.",
@@ -143,36 +192,96 @@ const SUMMARY_FINDINGS: Record<Exclude<FindingKind, "confusable" | "never-chosen
     message: "Its summary says nothing beyond its name and generic verbs (run, handle, manage…): not what the tool acts on.",
     fix: "Name the object and the system it acts on, e.g. “Sends an email to one or more recipients through Gmail”.",
   },
+  "boilerplate-summary": {
+    message: "Its summary is boilerplate (“This tool …”, or a template other tools share with only the name changed): words a ranker learns nothing from.",
+    fix: "Start with the verb and say what sets this tool apart, e.g. “Refunds a card payment through Stripe” instead of “This tool performs the refund operation”.",
+  },
   "short-summary": {
     message: `Its summary has fewer than ${MIN_SUMMARY_WORDS} content words: little for a ranker to match a request against.`,
     fix: "Add what it acts on and what it returns, and a word a person would use for it.",
   },
 };
 
-export function confusableFinding(pair: { tools: [string, string]; similarity: number }): QualityFinding {
+/**
+ * A confusable pair; `kept` names tools the report never tells to disable (always-on and built-in
+ * tools: the agents depend on them), so a pair with one of them asks only for clearer summaries.
+ */
+export function confusableFinding(pair: { tools: [string, string]; similarity: number }, kept: ReadonlySet<string> = new Set()): QualityFinding {
+  const disablable = !pair.tools.some((name) => kept.has(name));
   return {
     kind: "confusable",
     tools: pair.tools,
     similarity: pair.similarity,
-    message: `Names and summaries are ${Math.round(pair.similarity * 100)} % alike: a request for one ranks the other about as high.`,
-    fix: "Say in each summary what sets it apart (the system, the object, the scope), or disable one if they do the same thing.",
+    message: "Names and summaries are nearly the same: a request for one ranks the other about as high.",
+    fix: `Say in each summary what sets it apart (the system, the object, the scope)${disablable ? ", or disable one if they do the same thing" : ""}.`,
   };
 }
 
+/** Per tool, the summary's problem: its own (summaryProblem), else boilerplate when its template is shared (templatedSummaries). */
 export function summaryFindings(tools: readonly QualityTool[]): QualityFinding[] {
+  const templated = new Set([...templatedSummaries(tools).values()].flat());
   const findings: QualityFinding[] = [];
   for (const tool of tools) {
-    const problem = summaryProblem(tool);
+    const problem = summaryProblem(tool) ?? (templated.has(tool.name) ? "boilerplate-summary" : undefined);
     if (problem) findings.push({ kind: problem, tools: [tool.name], ...SUMMARY_FINDINGS[problem] });
   }
   return findings;
 }
 
-export function neverChosenFinding(name: string, days: number): QualityFinding {
-  return {
-    kind: "never-chosen",
-    tools: [name],
-    message: `No preselection, ToolSearch or evaluation case chose it in the last ${days} days.`,
-    fix: "Check that its summary says what a request for it would say, add evaluation cases that need it, or disable it if nobody does.",
-  };
+/** What the never-chosen check reads of a tool. */
+export interface UsageTool {
+  name: string;
+  source: string;
+  enabled: boolean;
+  registered: boolean;
+}
+
+/**
+ * The tools that are handed to a model without being chosen: every agent's base tools (read,
+ * write, edit… for a coding agent). Preselection never ranks them, so "never chosen" says nothing of them.
+ */
+export function alwaysOnTools(agents: readonly { baseTools: readonly string[] }[]): Set<string> {
+  return new Set(agents.flatMap((agent) => agent.baseTools));
+}
+
+/** The offered tools nothing chose, less the always-on ones; a built-in is never told to be disabled. */
+export function neverChosenFindings(tools: readonly UsageTool[], chosen: ReadonlySet<string>, alwaysOn: ReadonlySet<string>, days: number): QualityFinding[] {
+  return tools
+    .filter((tool) => tool.enabled && tool.registered && !chosen.has(tool.name) && !alwaysOn.has(tool.name))
+    .map((tool) => ({
+      kind: "never-chosen" as const,
+      tools: [tool.name],
+      message: `No preselection, ToolSearch or evaluation case chose it in the last ${days} days.`,
+      fix:
+        tool.source === "builtin"
+          ? "Check that its summary says what a request for it would say, or add evaluation cases that need it."
+          : "Check that its summary says what a request for it would say, add evaluation cases that need it, or disable it if nobody does.",
+    }));
+}
+
+/** Findings that share a kind and a fix: one fix line for them all, the tools listed under it. */
+export interface FindingGroup {
+  kind: FindingKind;
+  fix: string;
+  /** The message when every finding of the group says the same, else each finding keeps its own. */
+  message?: string;
+  findings: QualityFinding[];
+}
+
+/** Groups findings by kind and fix, in the order of FINDING_KINDS, the largest group of a kind first. */
+export function groupFindings(findings: readonly QualityFinding[]): FindingGroup[] {
+  const groups = new Map<string, FindingGroup>();
+  for (const finding of findings) {
+    const key = `${finding.kind}\n${finding.fix}`;
+    const group = groups.get(key);
+    if (group) group.findings.push(finding);
+    else groups.set(key, { kind: finding.kind, fix: finding.fix, findings: [finding] });
+  }
+  for (const group of groups.values()) {
+    const messages = new Set(group.findings.map((finding) => finding.message));
+    if (messages.size === 1) group.message = group.findings[0].message;
+  }
+  return [...groups.values()].sort(
+    (a, b) => FINDING_KINDS.indexOf(a.kind) - FINDING_KINDS.indexOf(b.kind) || b.findings.length - a.findings.length || (a.fix < b.fix ? -1 : 1),
+  );
 }

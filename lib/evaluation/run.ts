@@ -1,4 +1,6 @@
 import type { SelectionOutput } from "../selection/selector";
+import { heldBackReason } from "../tools/pinning";
+import type { Tool } from "../tools/types";
 import type { LabelledCase } from "./cases";
 import { evaluationMetrics, qualityFigures, type EvaluationMetric } from "./metrics";
 
@@ -14,6 +16,8 @@ export interface MissTool {
   rank: number | null;
   score: number | null;
   summary: string;
+  /** Why the selector could not rank it, when the catalog did not offer it: "disabled", "held back for review"… */
+  notOffered?: string;
 }
 
 /** A case whose expected tools were not all among the first k chosen. */
@@ -35,6 +39,19 @@ export interface EvaluationOutcome {
   fallbacks: number;
 }
 
+/**
+ * Why the catalog does not offer a tool to any selector, in the words a miss shows: it is
+ * disabled, held back until an editor approves its server's new definition, or its source no
+ * longer lists it (or cannot be reached). Undefined for an offered tool.
+ */
+export function notOfferedReason(tool: Pick<Tool, "enabled" | "registered" | "heldBack" | "unavailableHere">): string | undefined {
+  if (!tool.enabled) return "disabled";
+  if (tool.heldBack) return heldBackReason(tool.heldBack);
+  if (tool.unavailableHere) return "its MCP server cannot be reached";
+  if (!tool.registered) return "not registered: its source no longer lists it";
+  return undefined;
+}
+
 /** Yields to the event loop between cases: the local selector answers without awaiting anything. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -48,6 +65,8 @@ export async function evaluateCases(
     k: number;
     select: (query: string, depth: number) => Promise<SelectionOutput>;
     summaryOf: (name: string) => string;
+    /** Why a tool is not among the candidates at all (undefined when it is one). */
+    notOfferedBecause?: (name: string) => string | undefined;
     onProgress?: (done: number) => void | Promise<void>;
   },
 ): Promise<EvaluationOutcome> {
@@ -66,11 +85,13 @@ export async function evaluateCases(
     if (labelled.expected.some((name) => !top.has(name))) {
       const describe = (name: string): MissTool => {
         const position = ranked.indexOf(name);
+        const notOffered = position === -1 ? options.notOfferedBecause?.(name) : undefined;
         return {
           name,
           rank: position === -1 ? null : position + 1,
           score: position === -1 ? null : output.ranked[position].score,
           summary: options.summaryOf(name),
+          ...(notOffered ? { notOffered } : {}),
         };
       };
       misses.push({

@@ -75,6 +75,8 @@ describe("GET /api/catalogs/{c}/quality", () => {
     const unused = body.findings.filter((finding: Finding) => finding.kind === "never-chosen").flatMap((finding: Finding) => finding.tools);
     expect(unused).toContain("gmail_send_email");
     expect(unused).not.toContain("weather_forecast");
+    // The agents' always-on base tools are handed to every turn without being chosen: never reported.
+    for (const builtin of ["read", "write", "edit"]) expect(unused).not.toContain(builtin);
   });
 
   it("is readable by viewers and checks its query", async () => {

@@ -10,7 +10,7 @@ import { RulesEditor } from "@/components/rules-editor";
 import type { FieldError } from "@/lib/tools/validate";
 
 vi.mock("@/app/catalogs/[catalog]/agents/actions", () => ({ saveAgentAction: vi.fn(), deleteAgentAction: vi.fn() }));
-vi.mock("@/app/catalogs/[catalog]/rules/actions", () => ({ saveRulesAction: vi.fn() }));
+vi.mock("@/app/catalogs/[catalog]/rules/actions", () => ({ saveRulesAction: vi.fn(), previewModelRulesAction: vi.fn() }));
 vi.mock("next/navigation", () => ({ useRouter: () => ({ push: vi.fn(), refresh: vi.fn(), back: vi.fn() }) }));
 vi.mock("sonner", () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
 
@@ -82,7 +82,7 @@ describe("the rules editor", () => {
     overrides: [{ tool: "bash", models: [], summary: "Run a command." }],
     searchServiceConfigured: false,
   };
-  const renderRules = () => asEditor(createElement(RulesEditor, { catalogId: "demo", rules, toolNames: ["bash"], knownModels: [] }));
+  const renderRules = () => asEditor(createElement(RulesEditor, { catalogId: "demo", rules, toolNames: ["bash"], knownModels: [], agents: ["build"] }));
 
   it("marks a model rule's refused field as invalid, described by its problems", async () => {
     renderRules();
@@ -92,6 +92,26 @@ describe("the rules editor", () => {
     expectInvalid(screen.getByLabelText(/^Include models/), "Not a model pattern.");
     expectValid(screen.getByLabelText(/^Exclude models/));
     expectValid(screen.getByLabelText("Rule name"));
+  });
+
+  it("names a refused field by its rule and label, not by its path", async () => {
+    renderRules();
+    vi.mocked(saveRulesAction).mockResolvedValueOnce(refused([{ field: "modelRules.0.include.0", message: "Not a model pattern." }]));
+    fireEvent.click(screen.getByTestId("save-model-rules"));
+    const problem = await screen.findByText("Not a model pattern.", { exact: false, selector: "[data-testid=rule-errors-0] div" });
+    expect(problem.textContent).toBe("Rule 1 “Rule” · Include models “gpt-”: Not a model pattern.");
+    expect(problem.textContent).not.toContain("modelRules.0");
+  });
+
+  it("tells of a tool name the catalog lacks as it is typed, and puts the name meant in its place", () => {
+    renderRules();
+    fireEvent.change(screen.getByLabelText(/^Disable tools/), { target: { value: "bsah" } });
+    const unknown = screen.getByTestId("rule-unknown-0-disable-0");
+    expect(unknown.textContent).toContain("Disable tools: “bsah” is not a tool of this catalog. Did you mean “bash”?");
+    fireEvent.click(screen.getByText("Use “bash”"));
+    expect((screen.getByLabelText(/^Disable tools/) as HTMLInputElement).value).toBe("bash");
+    expect(screen.queryByTestId("rule-unknown-0-disable-0")).toBeNull();
+    expect(saveRulesAction).not.toHaveBeenCalled();
   });
 
   it("does the same for providers and overrides", async () => {

@@ -15,7 +15,7 @@ import type { ActionResult } from "@/lib/action-result";
 import type { CatalogRules } from "@/lib/rules/catalog-rules";
 
 vi.mock("@/app/catalogs/[catalog]/agents/actions", () => ({ saveAgentAction: vi.fn(), deleteAgentAction: vi.fn() }));
-vi.mock("@/app/catalogs/[catalog]/rules/actions", () => ({ saveRulesAction: vi.fn() }));
+vi.mock("@/app/catalogs/[catalog]/rules/actions", () => ({ saveRulesAction: vi.fn(), previewModelRulesAction: vi.fn() }));
 vi.mock("@/app/catalogs/[catalog]/tools/actions", () => ({ createToolAction: vi.fn(), updateToolAction: vi.fn() }));
 vi.mock("next/navigation", () => ({ useRouter: () => ({ push: vi.fn(), refresh: vi.fn(), back: vi.fn() }) }));
 vi.mock("sonner", () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
@@ -58,7 +58,8 @@ const rules: CatalogRules = {
   overrides: [],
   searchServiceConfigured: false,
 };
-const rulesEditor = (shown: CatalogRules) => asEditor(createElement(RulesEditor, { catalogId: "demo", rules: shown, toolNames: ["bash"], knownModels: [] }));
+const rulesEditor = (shown: CatalogRules) =>
+  asEditor(createElement(RulesEditor, { catalogId: "demo", rules: shown, toolNames: ["bash"], knownModels: [], agents: ["build"] }));
 
 describe("the rules editor's forms", () => {
   it("check a rule against the server's schema before sending it, and show the problem at its field", async () => {
@@ -67,7 +68,8 @@ describe("the rules editor's forms", () => {
     type(name, "Bad\u0007name");
     fireEvent.click(screen.getByTestId("save-model-rules"));
     const errors = await screen.findByTestId("rule-errors-1");
-    expect(errors.textContent).toContain("modelRules.1.name");
+    expect(errors.textContent).toContain("Rule 2 “Bad\u0007name” · Rule name:");
+    expect(errors.textContent).not.toContain("modelRules.1.name");
     expect(errors.textContent).toContain("control character");
     expect(name.getAttribute("aria-invalid")).toBe("true");
     expect(saveRulesAction).not.toHaveBeenCalled();

@@ -34,6 +34,8 @@ describe("the evaluation page's form", () => {
     // The set's past runs: none.
     fetchDouble.mockImplementation(async () => Response.json({ evaluations: [] }));
     vi.stubGlobal("fetch", fetchDouble);
+    // Each test starts from a first visit: nothing kept from another.
+    localStorage.clear();
   });
   afterEach(() => {
     cleanup();
@@ -110,6 +112,31 @@ describe("the evaluation page's form", () => {
     expect(input("Request of case 1").value).toBe("  refund the card payment ");
     expect((screen.getByTestId("k") as HTMLInputElement).value).toBe("3");
     expect(runButton().disabled).toBe(false);
+  });
+
+  it("finds the cases, settings and the run last shown as they were left, on a revisit of the same catalog", async () => {
+    vi.mocked(checkCasesAction).mockResolvedValue({ ok: true, data: [] });
+    const run = { id: "run-1", revision: 3, setName: "smoke", selector: "local", k: 3, status: "done", progress: { done: 1, total: 1 } };
+    fetchDouble.mockImplementation(async (url, init) => {
+      if (init?.method === "POST") return Response.json({ evaluation: { ...run, status: "running", metrics: null } }, { status: 202 });
+      if (String(url).endsWith("/run-1")) return Response.json({ evaluation: { ...run, metrics: null, fallbacks: 0, misses: [], error: null } });
+      return Response.json({ evaluations: [] });
+    });
+    renderPage();
+    type(input("Request of case 1"), "refund the card payment");
+    type(input("Expected tools of case 1"), "op_a1");
+    type(screen.getByTestId("set-name"), "smoke");
+    type(screen.getByTestId("k"), "3");
+    fireEvent.click(runButton());
+    await screen.findByTestId("run-result");
+    cleanup();
+
+    renderPage();
+    expect(await screen.findByTestId("run-result")).toBeTruthy();
+    expect(input("Request of case 1").value).toBe("refund the card payment");
+    expect(input("Expected tools of case 1").value).toBe("op_a1");
+    expect((screen.getByTestId("set-name") as HTMLInputElement).value).toBe("smoke");
+    expect((screen.getByTestId("k") as HTMLInputElement).value).toBe("3");
   });
 
   it("does not start a run whose cases name unknown tools", async () => {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { confusablePairs, summaryFindings, summaryProblem } from "@/lib/evaluation/quality";
+import {
+  alwaysOnTools,
+  confusableFinding,
+  confusablePairs,
+  groupFindings,
+  neverChosenFindings,
+  summaryFindings,
+  summaryProblem,
+  summaryTemplate,
+  templatedSummaries,
+} from "@/lib/evaluation/quality";
 import { syntheticCatalog } from "../../bench/synthetic";
 
 describe("confusable pairs", () => {
@@ -51,5 +61,86 @@ describe("summary checks", () => {
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ kind: "missing-summary", tools: ["a_tool"] });
     expect(findings[0].fix).toBeTruthy();
+  });
+});
+
+describe("boilerplate summaries", () => {
+  it("flags openers that only say the tool is a tool, not summaries that start with what it does", () => {
+    expect(summaryProblem({ name: "refund", summary: "This tool refunds a card payment through Stripe." })).toBe("boilerplate-summary");
+    expect(summaryProblem({ name: "book_room", summary: "A function that reserves a meeting room for a slot." })).toBe("boilerplate-summary");
+    expect(summaryProblem({ name: "translate", summary: "Use this tool to translate French paragraphs into German." })).toBe("boilerplate-summary");
+    expect(summaryProblem({ name: "translate", summary: "Allows you to translate French paragraphs into German." })).toBe("boilerplate-summary");
+    expect(summaryProblem({ name: "refund", summary: "Refunds a card payment through Stripe." })).toBeUndefined();
+    expect(summaryProblem({ name: "tool_for_maps", summary: "Tools and maps of the city's public transport lines." })).toBeUndefined();
+  });
+
+  it("reads a summary's template with the tool's name and name words taken out", () => {
+    expect(summaryTemplate({ name: "get_user", summary: "Calls the get_user endpoint of the Acme API 2." })).toBe(
+      "calls the {name} endpoint of the acme api #.",
+    );
+    expect(summaryTemplate({ name: "getTeam", summary: "Get team from the Acme API." })).toBe("{name} from the acme api.");
+  });
+
+  it("flags a template three tools share, not a pair and not summaries that differ", () => {
+    const tools = [
+      { name: "get_user", summary: "Calls the get_user endpoint of the Acme API." },
+      { name: "get_team", summary: "Calls the get_team endpoint of the Acme API." },
+      { name: "list_invoices", summary: "Calls the list_invoices endpoint of the Acme API." },
+      { name: "send_email", summary: "Send an email to recipients through Gmail with a subject." },
+      { name: "send_sms", summary: "Send a text message to a phone number through Twilio." },
+    ];
+    expect([...templatedSummaries(tools).values()]).toEqual([["get_user", "get_team", "list_invoices"]]);
+    const findings = summaryFindings(tools);
+    expect(findings.map((finding) => [finding.kind, finding.tools[0]])).toEqual([
+      ["boilerplate-summary", "get_user"],
+      ["boilerplate-summary", "get_team"],
+      ["boilerplate-summary", "list_invoices"],
+    ]);
+    expect(templatedSummaries(tools.slice(1))).toEqual(new Map());
+  });
+});
+
+describe("always-on and built-in tools", () => {
+  const agents = [{ baseTools: ["read", "write", "edit"] }, { baseTools: ["read", "grep"] }];
+  const tool = (name: string, source = "custom") => ({ name, source, enabled: true, registered: true });
+
+  it("never reports an agent's base tools as never chosen, and never tells a built-in to be disabled", () => {
+    const alwaysOn = alwaysOnTools(agents);
+    expect([...alwaysOn].sort()).toEqual(["edit", "grep", "read", "write"]);
+    const findings = neverChosenFindings(
+      [tool("read", "builtin"), tool("edit", "builtin"), tool("websearch", "builtin"), tool("jira_issue")],
+      new Set(),
+      alwaysOn,
+      30,
+    );
+    expect(findings.map((finding) => finding.tools[0])).toEqual(["websearch", "jira_issue"]);
+    expect(findings[0].fix).not.toMatch(/disable/i);
+    expect(findings[1].fix).toMatch(/disable it if nobody does/);
+  });
+
+  it("does not suggest disabling one of a confusable pair when one of them is kept", () => {
+    expect(confusableFinding({ tools: ["read", "read_file"], similarity: 0.9 }, new Set(["read"])).fix).not.toMatch(/disable/i);
+    expect(confusableFinding({ tools: ["a_mail", "b_mail"], similarity: 0.9 }, new Set(["read"])).fix).toMatch(/disable one/);
+  });
+});
+
+describe("grouping findings", () => {
+  it("gives repeated findings one fix line, with every tool listed under it, largest group of a kind first", () => {
+    const never = neverChosenFindings(
+      ["a", "b", "c", "builtin_x"].map((name) => ({ name, source: name.startsWith("builtin") ? "builtin" : "custom", enabled: true, registered: true })),
+      new Set(),
+      new Set(),
+      30,
+    );
+    const pairs = [confusableFinding({ tools: ["m1", "m2"], similarity: 0.95 }), confusableFinding({ tools: ["n1", "n2"], similarity: 0.85 })];
+    const groups = groupFindings([...never, ...summaryFindings([{ name: "x", summary: "" }]), ...pairs]);
+    expect(groups.map((group) => [group.kind, group.findings.map((finding) => finding.tools.join("~"))])).toEqual([
+      ["confusable", ["m1~m2", "n1~n2"]],
+      ["missing-summary", ["x"]],
+      ["never-chosen", ["a", "b", "c"]],
+      ["never-chosen", ["builtin_x"]],
+    ]);
+    expect(groups[2].message).toBe(never[0].message);
+    expect(new Set(groups.map((group) => group.fix)).size).toBe(4);
   });
 });

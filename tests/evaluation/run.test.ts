@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { casesNamingUnknownTools, casesOfLabelledSet } from "@/lib/evaluation/cases";
-import { evaluateCases } from "@/lib/evaluation/run";
+import { evaluateCases, notOfferedReason } from "@/lib/evaluation/run";
 import type { SelectionOutput } from "@/lib/selection/selector";
 
 /** A selector that answers each query with a fixed ranking. */
@@ -45,6 +45,30 @@ describe("evaluateCases", () => {
       },
     ]);
     expect(outcome.fallbacks).toBe(0);
+  });
+
+  it("says why an expected tool the catalog does not offer was not ranked, instead of only that it was not", async () => {
+    const { select } = scripted({ "translate this": ["send_email"] });
+    const reasons = new Map([["translate", "disabled"]]);
+    const outcome = await evaluateCases([{ query: "translate this", expected: ["translate", "summarise"] }], {
+      k: 1,
+      select,
+      summaryOf: () => "",
+      notOfferedBecause: (name) => reasons.get(name),
+    });
+    expect(outcome.misses[0].expected).toEqual([
+      { name: "translate", rank: null, score: null, summary: "", notOffered: "disabled" },
+      { name: "summarise", rank: null, score: null, summary: "" },
+    ]);
+  });
+
+  it("names the reason a tool is not offered: disabled, held back, unreachable, no longer listed", () => {
+    const offered = { enabled: true, registered: true };
+    expect(notOfferedReason(offered)).toBeUndefined();
+    expect(notOfferedReason({ ...offered, enabled: false })).toBe("disabled");
+    expect(notOfferedReason({ ...offered, heldBack: "changed" })).toMatch(/^held back: .*changed/);
+    expect(notOfferedReason({ enabled: true, registered: false, unavailableHere: true })).toBe("its MCP server cannot be reached");
+    expect(notOfferedReason({ enabled: true, registered: false })).toMatch(/^not registered/);
   });
 
   it("reads deeper than 10 when k asks for more, and counts fallbacks", async () => {

@@ -1,5 +1,6 @@
 import { pageCatalogAccess } from "@/app/_services/access";
 import { getDb } from "@/db/client";
+import { listAgents } from "@/db/queries/agents";
 import { getCatalog } from "@/db/queries/catalogs";
 import { getRules } from "@/db/queries/rules";
 import { listTools } from "@/db/queries/tools";
@@ -15,5 +16,6 @@ export default async function RulesPage({ params }: { params: Promise<{ catalog:
   const rules = await getRules(db, catalog);
   const toolNames = (await listTools(db, catalog)).map((tool) => tool.name);
   const { revision } = await getCatalog(db, catalog);
-  return <RulesWithHistory catalogId={catalog} revision={revision} rules={rules} toolNames={toolNames} knownModels={KNOWN_MODELS} />;
+  const agents = (await listAgents(db, catalog)).map((agent) => agent.name);
+  return <RulesWithHistory catalogId={catalog} revision={revision} rules={rules} toolNames={toolNames} knownModels={KNOWN_MODELS} agents={agents} />;
 }
