@@ -1,5 +1,6 @@
 import { expect, test } from "./support/fixtures";
 import { SimulatorPage } from "./pages/simulator-page";
+import { AppShell } from "./pages/app-shell";
 
 test("gpt-5 sees apply_patch, claude-sonnet-4-5 sees edit, and the trace names the rule that removed edit", async ({ page }) => {
   const simulator = new SimulatorPage(page, "demo");
@@ -53,11 +54,15 @@ test("denying a tool in an agent's permissions removes it from the simulation", 
 test("a model rule with a bad pattern and an unknown tool is refused with both errors", async ({ page }) => {
   await page.goto("/catalogs/demo/rules");
   const rule = page.getByTestId("model-rule-1");
-  await rule.getByLabel("Include models").fill("gpt (5)");
+  const include = rule.getByLabel("Include models");
+  // Typed before React hydrates the field, the text lands beside the rule's own, not in its place.
+  await new AppShell(page).hydrated(include);
+  await include.fill("gpt (5)");
   await rule.getByLabel("Enable tools").fill("apply_patch, no_such_tool");
   await page.getByTestId("probe-model").fill("gpt-5-mini");
   await page.getByTestId("save-model-rules").click();
   const errors = page.getByTestId("rule-errors-1");
-  await expect(errors).toContainText("modelRules.1.include.0");
+  // Named as the form names it, with the item as typed, not by its path in the request.
+  await expect(errors).toContainText("Include models “gpt (5)”");
   await expect(errors).toContainText('There is no tool named "no_such_tool"');
 });
