@@ -6,6 +6,7 @@ import { fetchDefinitionReviews, queryKeys } from "./api-client";
 import { useCan } from "./catalog-access";
 import { FieldDiff } from "./definition-diff";
 import { useDefinitionVerdict } from "./definition-verdict";
+import { DefinitionVerdictButtons } from "./definition-verdict-buttons";
 
 /**
  * MCP tools held back because their server changed their definition since an editor approved it,
@@ -14,8 +15,8 @@ import { useDefinitionVerdict } from "./definition-verdict";
  */
 export function DefinitionReviews({ catalogId }: { catalogId: string }) {
   const canEdit = useCan("write");
-  const { data: reviews } = useQuery({ queryKey: queryKeys.definitionReviews(catalogId), queryFn: () => fetchDefinitionReviews(catalogId) });
   const verdict = useDefinitionVerdict(catalogId);
+  const { data: reviews } = useQuery({ queryKey: queryKeys.definitionReviews(catalogId), queryFn: () => fetchDefinitionReviews(catalogId) });
   if (!reviews?.length) return null;
   const waiting = reviews.filter((review) => !review.rejected).length;
   return (
@@ -41,27 +42,12 @@ export function DefinitionReviews({ catalogId }: { catalogId: string }) {
           <div className="stack">
             <FieldDiff before={review.approved ?? {}} after={review.current} words />
             {canEdit && (
-              <div className="row">
-                <button
-                  type="button"
-                  className="primary"
-                  disabled={verdict.isPending}
-                  onClick={() => verdict.mutate({ review, decision: "approve" })}
-                  data-testid={`approve-${review.name}`}
-                >
-                  Approve this definition
-                </button>
-                {!review.rejected && (
-                  <button
-                    type="button"
-                    disabled={verdict.isPending}
-                    onClick={() => verdict.mutate({ review, decision: "reject" })}
-                    data-testid={`reject-${review.name}`}
-                  >
-                    Reject
-                  </button>
-                )}
-              </div>
+              <DefinitionVerdictButtons
+                verdict={verdict}
+                review={review}
+                approveLabel="Approve this definition"
+                testIds={{ approve: `approve-${review.name}`, reject: `reject-${review.name}` }}
+              />
             )}
           </div>
         </details>

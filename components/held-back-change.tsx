@@ -5,6 +5,7 @@ import { type DefinitionReview, fetchDefinitionReviews, queryKeys } from "./api-
 import { useCan } from "./catalog-access";
 import { FieldDiff } from "./definition-diff";
 import { useDefinitionVerdict } from "./definition-verdict";
+import { DefinitionVerdictButtons } from "./definition-verdict-buttons";
 
 /** The review of a held-back tool (what was approved, what its server lists now), read only while the tool is held back. */
 export function useDefinitionReview(catalogId: string, name: string, heldBack: boolean): DefinitionReview | undefined {
@@ -39,22 +40,12 @@ export function PendingDefinitionChange({ catalogId, review }: { catalogId: stri
       </p>
       <FieldDiff before={review.approved ?? {}} after={review.current} words />
       {canEdit ? (
-        <div className="row">
-          <button
-            type="button"
-            className="primary"
-            disabled={verdict.isPending}
-            onClick={() => verdict.mutate({ review, decision: "approve" })}
-            data-testid="approve-pending"
-          >
-            Approve this change
-          </button>
-          {!review.rejected && (
-            <button type="button" disabled={verdict.isPending} onClick={() => verdict.mutate({ review, decision: "reject" })} data-testid="reject-pending">
-              Reject
-            </button>
-          )}
-        </div>
+        <DefinitionVerdictButtons
+          verdict={verdict}
+          review={review}
+          approveLabel="Approve this change"
+          testIds={{ approve: "approve-pending", reject: "reject-pending" }}
+        />
       ) : (
         <p className="muted small">Editors approve or reject it.</p>
       )}
