@@ -14,6 +14,7 @@ function toFinal(tool: PipelineTool): FinalTool {
     source: tool.source,
     tags: tool.tags,
     needsApproval: tool.needsApproval === true,
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
   };
 }
 
