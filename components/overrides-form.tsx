@@ -96,7 +96,14 @@ function OverrideCard({
       <div className="field">
         <label>
           Parameter defaults <span className="hint">JSON object, e.g. {'{"limit": 25}'}</span>
-          <textarea rows={2} className="mono" spellCheck={false} {...register(`overrides.${index}.defaults`)} style={{ marginTop: 4 }} {...invalid("defaults")} />
+          <textarea
+            rows={2}
+            className="mono"
+            spellCheck={false}
+            {...register(`overrides.${index}.defaults`)}
+            style={{ marginTop: 4 }}
+            {...invalid("defaults")}
+          />
         </label>
       </div>
       <fieldset className="field">

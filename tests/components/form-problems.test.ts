@@ -59,7 +59,12 @@ describe("the editors' drafts", () => {
   });
 
   it("read an override's parameter defaults as JSON and its annotations, each hint left to its source unless set", () => {
-    const override = { tool: "search", models: [], defaults: { limit: 25, order: "desc" }, annotations: { title: "Note search", readOnlyHint: true, openWorldHint: false } };
+    const override = {
+      tool: "search",
+      models: [],
+      defaults: { limit: 25, order: "desc" },
+      annotations: { title: "Note search", readOnlyHint: true, openWorldHint: false },
+    };
     const draft = overrideToDraft(override);
     expect(draft).toMatchObject({ title: "Note search", readOnlyHint: "true", destructiveHint: "", idempotentHint: "", openWorldHint: "false" });
     expect(overrideFromDraft(draft)).toEqual(override);
