@@ -40,7 +40,7 @@ function withOverride(tool: PipelineTool, override: DefinitionOverride): { tool:
   if (defaults.length > 0) {
     const properties = { ...next.inputSchema.properties };
     for (const [name, value] of defaults) properties[name] = { ...(properties[name] as Record<string, unknown>), default: value };
-    next = { ...next, inputSchema: { ...next.inputSchema, properties } };
+    next = { ...next, inputSchema: { ...next.inputSchema, properties }, argumentDefaults: { ...next.argumentDefaults, ...Object.fromEntries(defaults) } };
     fields.push(defaults.map(([name]) => `default of ${name}`).join(" and "));
   }
   const annotations = Object.entries(override.annotations ?? {}).filter(([, value]) => value !== undefined);

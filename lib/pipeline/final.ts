@@ -15,6 +15,7 @@ function toFinal(tool: PipelineTool): FinalTool {
     tags: tool.tags,
     needsApproval: tool.needsApproval === true,
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool.argumentDefaults ? { argumentDefaults: tool.argumentDefaults } : {}),
   };
 }
 

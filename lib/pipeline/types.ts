@@ -10,6 +10,8 @@ export interface PipelineTool extends Tool {
   needsApproval?: boolean;
   /** Set by a catalog override: MCP annotations served over the ones its source gives (see lib/gateway/served-tools.ts). */
   annotations?: ToolAnnotationsOverride;
+  /** Set by a catalog override: the parameter defaults it put in the schema, filled into a call's arguments that leave them out (the MCP gateway). */
+  argumentDefaults?: Record<string, unknown>;
 }
 
 /** What the model is handed, in catalog order. */
@@ -19,6 +21,8 @@ export interface FinalTool extends ToolDefinition {
   needsApproval: boolean;
   /** MCP annotations a catalog override sets, served over its source's; absent when none does. */
   annotations?: ToolAnnotationsOverride;
+  /** Parameter defaults a catalog override sets: a call that leaves the parameter out gets this value, not its server's own default. */
+  argumentDefaults?: Record<string, unknown>;
 }
 
 /** A plugin's last word on a definition. The name is the tool's identity and cannot be rewritten. */

@@ -119,6 +119,13 @@ describe("per-tool overrides of an MCP tool", () => {
       inputSchema: { properties: { limit: { default: 25 } } },
     });
 
+    // A call that leaves the parameter out gets the override's default, as listed; one that gives it keeps its own.
+    const client = clients[0];
+    const argumentsSent = async (args: Record<string, unknown>) =>
+      ((await client.callTool({ name: "shop__search", arguments: args })).content as { text: string }[])[1].text;
+    expect(JSON.parse(await argumentsSent({ query: "release" }))).toEqual({ limit: 25, query: "release" });
+    expect(JSON.parse(await argumentsSent({ query: "release", limit: 3 }))).toEqual({ limit: 3, query: "release" });
+
     // The server is upgraded: new wording, a new parameter, a tighter limit, other hints.
     defineUpstream([
       {
