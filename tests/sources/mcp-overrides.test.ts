@@ -119,6 +119,12 @@ describe("per-tool overrides of an MCP tool", () => {
       inputSchema: { properties: { limit: { default: 25 } } },
     });
 
+    // ToolSearch answers with the overridden definition too.
+    const found = await clients[0].callTool({ name: "ToolSearch", arguments: { query: "select:shop__search" } });
+    expect(JSON.parse((found.content as { text: string }[])[0].text).tools).toEqual([
+      { name: "shop__search", description: OVERRIDE.description, inputSchema: before.tool?.inputSchema },
+    ]);
+
     // A call that leaves the parameter out gets the override's default, as listed; one that gives it keeps its own.
     const client = clients[0];
     const argumentsSent = async (args: Record<string, unknown>) =>
