@@ -6,7 +6,7 @@ import { ANNOTATION_KEYS, type DefinitionOverride } from "./overrides";
 // source defines it now: for validation, for the pipeline, and for the tool's page (upstream vs override).
 
 /** The parameters of a tool: the top-level properties of its input schema. */
-export function parameterNames(schema: InputSchema): string[] {
+function parameterNames(schema: InputSchema): string[] {
   return Object.keys(schema.properties ?? {});
 }
 
@@ -48,7 +48,7 @@ export interface OverriddenField {
 export type UpstreamTool = Pick<ToolDefinition, "name" | "summary" | "description" | "inputSchema"> & { meta?: ToolMeta | null };
 
 /** The annotations a tool's source gives it, with its display title among them (MCP puts `title` beside them). */
-export function upstreamAnnotations(meta: ToolMeta | null | undefined): Record<string, unknown> {
+function upstreamAnnotations(meta: ToolMeta | null | undefined): Record<string, unknown> {
   const annotations = meta?.annotations ?? {};
   const title = meta?.title ?? annotations.title;
   return { ...annotations, ...(title === undefined ? {} : { title }) };

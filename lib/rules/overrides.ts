@@ -13,7 +13,7 @@ export interface ToolAnnotationsOverride {
 }
 
 export const ANNOTATION_KEYS = ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
-export const ANNOTATION_TITLE_MAX = 200;
+const ANNOTATION_TITLE_MAX = 200;
 
 /**
  * A catalog's rewrite of one tool's definition, for every model or only for models matching
@@ -32,7 +32,7 @@ export interface DefinitionOverride {
   annotations?: ToolAnnotationsOverride;
 }
 
-export const ToolAnnotationsOverrideSchema = z
+const ToolAnnotationsOverrideSchema = z
   .object({
     title: safeText().max(ANNOTATION_TITLE_MAX).optional(),
     readOnlyHint: z.boolean().optional(),

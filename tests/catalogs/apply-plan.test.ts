@@ -228,7 +228,10 @@ describe("planApply", () => {
     expect(file.rules?.overrides).toEqual(overrides.slice(0, 1));
     file.rules = { overrides };
     expect(problemsOf(() => planApply(file, catalog(), { prune: false }))).toEqual([
-      { field: "rules.overrides.1.defaults.id", message: 'The default 7 for "id" of tool "lookup_order" does not match the parameter\'s schema: must be string.' },
+      {
+        field: "rules.overrides.1.defaults.id",
+        message: 'The default 7 for "id" of tool "lookup_order" does not match the parameter\'s schema: must be string.',
+      },
     ]);
     file.tools = (file.tools ?? []).map((tool) =>
       tool.name === "lookup_order" && tool.source === "custom" ? { ...tool, inputSchema: { type: "object", properties: { id: { type: "integer" } } } } : tool,

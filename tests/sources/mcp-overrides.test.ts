@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeGatewaySessions } from "@/app/_services/mcp-gateway";
@@ -18,7 +18,7 @@ import { getTool } from "@/db/queries/tools";
 import { computeToolList } from "@/lib/pipeline/tool-list";
 import type { DefinitionOverride } from "@/lib/rules/overrides";
 import { asInstanceAdmin, createTestToken, jsonRequest, params, useFreshDatabase } from "../api/helpers";
-import { startToolshedHttpServer, type ToolshedHttpServer } from "../support/toolshed-http-server";
+import { useGatewayClients } from "../support/gateway-clients";
 import { useEnv } from "./helpers";
 
 // Per-tool overrides against a real stdio MCP server whose tools a JSON file defines: the server
@@ -60,18 +60,11 @@ async function syncAndApprove(db: Db) {
   expect((await reviewsRoute.POST(jsonRequest("POST", approval), team)).status).toBe(200);
 }
 
-let http: ToolshedHttpServer;
-beforeAll(async () => {
-  http = await startToolshedHttpServer();
-});
-afterAll(async () => {
-  closeGatewaySessions();
-  await http.close();
-});
+const connect = useGatewayClients("overrides-test");
 
 let db: Db;
 let readToken: string;
-const clients: Client[] = [];
+let client: Client;
 beforeEach(async () => {
   db = await useFreshDatabase();
   readToken = await createTestToken(db, "read");
@@ -89,19 +82,12 @@ beforeEach(async () => {
   expect((await agentsRoute.POST(jsonRequest("POST", agent), team)).status).toBe(201);
 });
 afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  closeGatewaySessions();
   await disconnectMcpServer("team", "shop");
 });
 
 /** The gateway's tools/list for the agent that has the tool among its base tools, through the SDK's client. */
 async function gatewaySearch() {
-  const client = new Client({ name: "overrides-test", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(`${http.url}/api/catalogs/team/mcp?model=gpt-5&agent=reader`), {
-    requestInit: { headers: { authorization: `Bearer ${readToken}` } },
-  });
-  await client.connect(transport);
-  clients.push(client);
+  client = await connect(readToken, "model=gpt-5&agent=reader");
   return (await client.listTools()).tools.find((tool) => tool.name === "shop__search");
 }
 
@@ -120,13 +106,12 @@ describe("per-tool overrides of an MCP tool", () => {
     });
 
     // ToolSearch answers with the overridden definition too.
-    const found = await clients[0].callTool({ name: "ToolSearch", arguments: { query: "select:shop__search" } });
+    const found = await client.callTool({ name: "ToolSearch", arguments: { query: "select:shop__search" } });
     expect(JSON.parse((found.content as { text: string }[])[0].text).tools).toEqual([
       { name: "shop__search", description: OVERRIDE.description, inputSchema: before.tool?.inputSchema },
     ]);
 
     // A call that leaves the parameter out gets the override's default, as listed; one that gives it keeps its own.
-    const client = clients[0];
     const argumentsSent = async (args: Record<string, unknown>) =>
       ((await client.callTool({ name: "shop__search", arguments: args })).content as { text: string }[])[1].text;
     expect(JSON.parse(await argumentsSent({ query: "release" }))).toEqual({ limit: 25, query: "release" });
