@@ -1,9 +1,7 @@
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closeGatewaySessions } from "@/app/_services/mcp-gateway";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { disconnectMcpServer } from "@/app/_services/sources";
 import * as agentsRoute from "@/app/api/catalogs/[catalog]/agents/route";
 import * as serversRoute from "@/app/api/catalogs/[catalog]/mcp-servers/route";
