@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { type DefinitionReview, fetchDefinitionReviews, queryKeys } from "./api-client";
 import { useCan } from "./catalog-access";
 import { FieldDiff } from "./definition-diff";
@@ -22,7 +23,7 @@ export function useDefinitionReview(catalogId: string, name: string, heldBack: b
  * says now against the approved definition, word by word, and for editors Approve and Reject right
  * there. Until then the tool reaches no model (lib/pipeline/aggregate.ts leaves it out).
  */
-export function PendingDefinitionChange({ catalogId, review }: { catalogId: string; review: DefinitionReview }) {
+export function PendingDefinitionChange({ catalogId, review, note }: { catalogId: string; review: DefinitionReview; note?: ReactNode }) {
   const canEdit = useCan("write");
   const verdict = useDefinitionVerdict(catalogId);
   return (
@@ -39,6 +40,7 @@ export function PendingDefinitionChange({ catalogId, review }: { catalogId: stri
           : "Its server now says something else than the approved definition: below, the change word by word. No model gets the tool meanwhile. Approve it and models get the new definition; reject it and the tool stays held back until its server lists the approved definition again."}
       </p>
       <FieldDiff before={review.approved ?? {}} after={review.current} words />
+      {note}
       {canEdit ? (
         <DefinitionVerdictButtons
           verdict={verdict}

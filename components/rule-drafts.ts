@@ -30,25 +30,66 @@ export const ruleFromDraft = (draft: ModelRuleDraft): ModelRule => ({
   disable: splitList(draft.disable),
 });
 
-/** A definition override as its form holds it; an empty summary or description is none. */
-export interface OverrideDraft {
+/** An annotation hint as its form holds it: its source's (empty), or set. */
+export type HintDraft = "" | "true" | "false";
+export const HINT_KEYS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+type HintKey = (typeof HINT_KEYS)[number];
+
+/** A definition override as its form holds it; an empty summary, description, defaults, title or hint is none. */
+export interface OverrideDraft extends Record<HintKey, HintDraft> {
   tool: string;
   models: string;
   summary: string;
   description: string;
+  /** The parameter defaults as a JSON object, e.g. `{"limit": 25}`. */
+  defaults: string;
+  title: string;
 }
 
+export const emptyOverrideDraft = (tool: string): OverrideDraft => ({
+  tool,
+  models: "",
+  summary: "",
+  description: "",
+  defaults: "",
+  title: "",
+  ...(Object.fromEntries(HINT_KEYS.map((key) => [key, ""])) as Record<HintKey, HintDraft>),
+});
+
+const hintDraft = (value: boolean | undefined): HintDraft => (value === undefined ? "" : value ? "true" : "false");
+
 export const overrideToDraft = (override: DefinitionOverride): OverrideDraft => ({
-  tool: override.tool,
+  ...emptyOverrideDraft(override.tool),
   models: override.models.join(", "),
   summary: override.summary ?? "",
   description: override.description ?? "",
+  defaults: override.defaults ? JSON.stringify(override.defaults, null, 2) : "",
+  title: override.annotations?.title ?? "",
+  ...(Object.fromEntries(HINT_KEYS.map((key) => [key, hintDraft(override.annotations?.[key])])) as Record<HintKey, HintDraft>),
 });
 
-/** The description keeps its own spacing (it may be laid out); the rest is trimmed. */
-export const overrideFromDraft = (draft: OverrideDraft): DefinitionOverride => ({
-  tool: draft.tool.trim(),
-  models: splitList(draft.models),
-  ...(draft.summary.trim() ? { summary: draft.summary.trim() } : {}),
-  ...(draft.description.trim() ? { description: draft.description } : {}),
-});
+/** Why typed parameter defaults are not a JSON object, or undefined when they are (or are empty). */
+export function defaultsDraftProblem(text: string): string | undefined {
+  if (text.trim() === "") return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) return undefined;
+  } catch {
+    // Said below.
+  }
+  return 'Parameter defaults are a JSON object of parameter names and values, e.g. {"limit": 25}.';
+}
+
+/** The description keeps its own spacing (it may be laid out); the rest is trimmed. Defaults must pass defaultsDraftProblem. */
+export function overrideFromDraft(draft: OverrideDraft): DefinitionOverride {
+  const hints = HINT_KEYS.filter((key) => draft[key] !== "").map((key) => [key, draft[key] === "true"]);
+  const annotations = { ...(draft.title.trim() ? { title: draft.title.trim() } : {}), ...Object.fromEntries(hints) };
+  return {
+    tool: draft.tool.trim(),
+    models: splitList(draft.models),
+    ...(draft.summary.trim() ? { summary: draft.summary.trim() } : {}),
+    ...(draft.description.trim() ? { description: draft.description } : {}),
+    ...(draft.defaults.trim() ? { defaults: JSON.parse(draft.defaults) as Record<string, unknown> } : {}),
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+  };
+}

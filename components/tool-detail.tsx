@@ -3,11 +3,12 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { type ReactNode, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { deleteToolAction } from "@/app/catalogs/[catalog]/tools/actions";
 import type { ToolRecord } from "@/db/queries/tools";
 import type { PinnedDefinition } from "@/lib/tools/pinning";
+import type { DefinitionOverride } from "@/lib/rules/overrides";
 import type { ToolReferences } from "@/lib/rules/tool-references";
 import { SOURCE_REDEFINE_ACTION } from "@/lib/tools/types";
 import { fetchTool, fetchToolAudit, queryKeys } from "./api-client";
@@ -17,11 +18,13 @@ import { AuditTimeline } from "./audit-history";
 import { FieldDiff } from "./definition-diff";
 import { PendingDefinitionChange, useDefinitionReview } from "./held-back-change";
 import { ToolEditor } from "./tool-editor";
+import { OverriddenNote, ToolOverrides } from "./tool-overrides";
 import { EnabledSwitch, useEnabledToggle } from "./tool-enabled-switch";
 import { CodeBlock } from "./code-block";
 import { LocalTime } from "./local-time";
 
-export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; tool: ToolRecord }) {
+/** `overrides`: the catalog's definition overrides of this tool. */
+export function ToolDetail({ catalogId, tool: initial, overrides = [] }: { catalogId: string; tool: ToolRecord; overrides?: DefinitionOverride[] }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const canEdit = useCan("write");
@@ -41,8 +44,17 @@ export function ToolDetail({ catalogId, tool: initial }: { catalogId: string; to
         <Link href={`/catalogs/${catalogId}/tools`}>Tools</Link> / {tool.name}
       </div>
       <ToolHeader catalogId={catalogId} tool={tool} canEdit={canEdit} />
-      {review && <PendingDefinitionChange catalogId={catalogId} review={review} />}
-      {tool.source !== "custom" && !tool.heldBack && <LatestSourceChange catalogId={catalogId} name={tool.name} />}
+      {review && (
+        <PendingDefinitionChange
+          catalogId={catalogId}
+          review={review}
+          note={<OverriddenNote tool={{ name: tool.name, ...review.current }} overrides={overrides} />}
+        />
+      )}
+      {tool.source !== "custom" && !tool.heldBack && (
+        <LatestSourceChange catalogId={catalogId} name={tool.name} note={<OverriddenNote tool={tool} overrides={overrides} />} />
+      )}
+      <ToolOverrides catalogId={catalogId} tool={tool} overrides={overrides} />
       <div className="grid-2" style={{ gridTemplateColumns: "minmax(0, 3fr) minmax(0, 2fr)", alignItems: "start" }}>
         {tool.source === "custom" && canEdit ? (
           <ToolEditor key={editorGeneration} catalogId={catalogId} tool={tool} />
@@ -180,7 +192,7 @@ function ReadOnlyDefinition({ tool, heading }: { tool: ToolRecord; heading?: str
 }
 
 /** The last change of the tool's definition by its source, each changed field in full before and after (nothing when there was none). */
-function LatestSourceChange({ catalogId, name }: { catalogId: string; name: string }) {
+function LatestSourceChange({ catalogId, name, note }: { catalogId: string; name: string; note: ReactNode }) {
   const { data: entries } = useQuery({ queryKey: queryKeys.audit(catalogId, name), queryFn: () => fetchToolAudit(catalogId, name) });
   const latest = entries?.find((entry) => entry.action === SOURCE_REDEFINE_ACTION);
   if (!latest) return null;
@@ -193,6 +205,7 @@ function LatestSourceChange({ catalogId, name }: { catalogId: string; name: stri
         </span>
       </div>
       <FieldDiff before={latest.before} after={latest.after} />
+      {note}
     </div>
   );
 }

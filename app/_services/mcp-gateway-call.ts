@@ -41,6 +41,8 @@ async function checkNow(session: GatewaySession, name: string) {
   return {
     check: checkCall(name, view),
     at: { revision, definitionDigest: catalogDefinitionDigest(name, view), needsApproval: view.visible.get(name)?.needsApproval ?? false },
+    /** The parameter defaults a catalog override sets (lib/pipeline/definition-overrides.ts). */
+    defaults: view.visible.get(name)?.argumentDefaults,
   };
 }
 
@@ -75,7 +77,8 @@ export async function callCatalogTool(
   const cleared = await clearCall(session, call, approve, record);
   if ("answer" in cleared) return cleared.answer;
   const { approval } = cleared;
-  const { result, failure, latencyMs } = await callUpstream(session, caller, call, cleared.tool, upstream);
+  // A parameter the call leaves out gets the catalog override's default, as its listing says, not its server's own.
+  const { result, failure, latencyMs } = await callUpstream(session, caller, { ...call, args: cleared.args }, cleared.tool, upstream);
   const decision = await record(
     cleared.at,
     result.isError ? { outcome: "error", reason: errorTextOf(result), failure, approval } : { outcome: "ok", reason: null, approval },
@@ -109,9 +112,10 @@ async function clearCall(
   call: GatewayCall,
   approve: (message: string) => Promise<Exclude<CallApproval, null>>,
   record: CallRecorder,
-): Promise<{ answer: CallToolResult } | { tool: GatewayTool; approval: CallApproval; at: CallAt }> {
-  const { name, args } = call;
+): Promise<{ answer: CallToolResult } | { tool: GatewayTool; approval: CallApproval; at: CallAt; args: Record<string, unknown> }> {
+  const { name } = call;
   let checked = await checkNow(session, name);
+  let args = { ...checked.defaults, ...call.args };
   const refusal = async (refused: Extract<CallCheck, { allowed: false }>, approval: CallApproval) => {
     await record(checked.at, { outcome: "refused", reason: refused.reason, approval });
     return refused.refusal === "unavailable"
@@ -138,6 +142,7 @@ async function clearCall(
     // The user may take minutes to answer: the call is checked again against the catalog as it is then.
     checked = await checkNow(session, name);
     if (!checked.check.allowed) throw await refusal(checked.check, approval);
+    args = { ...checked.defaults, ...call.args };
   }
   const { tool } = checked.check;
   if (approval !== null) {
@@ -145,7 +150,7 @@ async function clearCall(
     const invalid = await refuseArguments(tool, approval);
     if (invalid !== undefined) return { answer: textResult(invalid, true) };
   }
-  return { tool, approval, at: checked.at };
+  return { tool, approval, at: checked.at, args };
 }
 
 /** Calls the tool's server: its answer, limited and checked against the tool's output schema, or what went wrong. */

@@ -219,7 +219,9 @@ function turnToolsInput(
     execute: async (tool, args) => {
       const record = records.get(tool.name);
       if (!record?.sourceRef || !record.meta?.mcpName) return { error: `${tool.name} has no live backend.` };
-      return callLiveTool({ db, catalogId, request, options, conversationId }, record as LiveToolRecord, (args ?? {}) as Record<string, unknown>);
+      // A parameter the call leaves out gets the catalog override's default, as the model was shown (as in the MCP gateway).
+      const filled = { ...tool.argumentDefaults, ...((args ?? {}) as Record<string, unknown>) };
+      return callLiveTool({ db, catalogId, request, options, conversationId }, record as LiveToolRecord, filled);
     },
     search: async (query, maxResults, toolCallId) => {
       const result = await runToolSearchCall(db, catalogId, { ...request, conversationId, query, maxResults }, options.owner);

@@ -1,11 +1,13 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { ToolshedError } from "@/lib/errors";
 import { DEFAULT_RULES, type CatalogRules } from "@/lib/rules/catalog-rules";
 import type { ProviderProfile } from "@/lib/rules/providers";
 import { rewriteToolReferencesInRules, type ToolNameChanges } from "@/lib/rules/tool-references";
 import { validateModelRules, validateOverrides } from "@/lib/rules/validate";
+import type { InputSchema } from "@/lib/tools/types";
 import type { FieldError } from "@/lib/tools/validate";
+import type { DefinitionOverride } from "@/lib/rules/overrides";
 import { writeTransaction, type Db } from "../client";
 import { catalogRules, tools } from "../tables";
 import { isUnchanged, recordChanges, type ChangeAuthor, type ChangeEntry, type Tx } from "./audit";
@@ -30,6 +32,18 @@ export async function getRules(db: Db, catalogId: string): Promise<CatalogRules>
 export async function toolNamesOf(tx: Tx, catalogId: string): Promise<Set<string>> {
   const rows = await tx.select({ name: tools.name }).from(tools).where(eq(tools.catalogId, catalogId));
   return new Set(rows.map((row) => row.name));
+}
+
+/** The input schemas of the tools whose parameter defaults these overrides set, as their sources define them now. */
+async function overriddenSchemas(tx: Tx, catalogId: string, overrides: DefinitionOverride[]): Promise<(tool: string) => InputSchema | undefined> {
+  const names = [...new Set(overrides.filter((override) => override.defaults !== undefined).map((override) => override.tool))];
+  if (names.length === 0) return () => undefined;
+  const rows = await tx
+    .select({ name: tools.name, inputSchema: tools.inputSchema })
+    .from(tools)
+    .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names)));
+  const schemas = new Map(rows.map((row) => [row.name, row.inputSchema]));
+  return (tool) => schemas.get(tool);
 }
 
 function validateProviders(providers: ProviderProfile[]): FieldError[] {
@@ -75,7 +89,7 @@ export async function saveRules(db: Db, catalogId: string, changes: Partial<Cata
     const errors = [
       ...(changes.modelRules ? validateModelRules(changes.modelRules, toolNames) : []),
       ...(changes.providers ? validateProviders(changes.providers) : []),
-      ...(changes.overrides ? validateOverrides(changes.overrides, toolNames) : []),
+      ...(changes.overrides ? validateOverrides(changes.overrides, toolNames, await overriddenSchemas(tx, catalogId, changes.overrides)) : []),
     ];
     if (errors.length > 0) throw ToolshedError.fromFieldErrors(errors, "Invalid rules");
     const entries = await writeRules(tx, catalogId, before, changes);

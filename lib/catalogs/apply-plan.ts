@@ -4,6 +4,7 @@ import type { Agent } from "../rules/agents";
 import type { CatalogRules } from "../rules/catalog-rules";
 import { validateAgents, validateModelRules, validateOverrides } from "../rules/validate";
 import type { McpServerConfig } from "../sources/mcp/config";
+import type { InputSchema } from "../tools/types";
 import type { FieldError } from "../tools/validate";
 import type { CatalogCode, CatalogContents, CodeTool } from "./catalog-code";
 import { maskReferences } from "./secret-references";
@@ -192,6 +193,13 @@ function planAgents(planning: Planning): void {
   }
 }
 
+/** Each tool's input schema as the catalog will have it (a custom tool's the file's), for checking overrides' parameter defaults. */
+function inputSchemas({ document, current }: Planning): (tool: string) => InputSchema | undefined {
+  const schemas = new Map(current.tools.map((tool) => [tool.name, tool.inputSchema]));
+  for (const tool of document.tools ?? []) if (tool.source === "custom") schemas.set(tool.name, tool.inputSchema);
+  return (tool) => schemas.get(tool);
+}
+
 /** Plans the rules parts the file has, and checks the rules as the catalog will have them. */
 function planRules(planning: Planning): void {
   const { document, current, plan, problems } = planning;
@@ -207,7 +215,7 @@ function planRules(planning: Planning): void {
   const inRules = (problem: FieldError) => ({ ...problem, field: `rules.${problem.field}` });
   problems.push(
     ...validateModelRules(rules.modelRules, planning.toolNames).map(inRules),
-    ...validateOverrides(rules.overrides, planning.toolNames).map(inRules),
+    ...validateOverrides(rules.overrides, planning.toolNames, inputSchemas(planning)).map(inRules),
     ...duplicateIds(document.rules?.providers, "rules.providers"),
   );
 }

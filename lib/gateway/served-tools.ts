@@ -1,4 +1,5 @@
 import type { ContentBlock, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotationsOverride } from "../rules/overrides";
 import type { ToolDefinition, ToolMeta } from "../tools/types";
 import { schemaViolation } from "../tools/validate";
 
@@ -7,18 +8,22 @@ import { schemaViolation } from "../tools/validate";
 /**
  * A tool as the MCP gateway lists it: its definition as this model and agent see it, with what its
  * source listed besides (an MCP server's title, output schema, annotations, `_meta` and its input
- * schema's `$schema`, pinned with the definition: lib/tools/pinning.ts). Nothing the registry holds of it is left out.
+ * schema's `$schema`, pinned with the definition: lib/tools/pinning.ts), and the annotations a catalog
+ * override sets over the source's (lib/pipeline/definition-overrides.ts). Nothing the registry holds of it is left out.
  */
-export function mcpTool(definition: ToolDefinition, meta?: ToolMeta | null): McpTool {
+export function mcpTool(definition: ToolDefinition & { annotations?: ToolAnnotationsOverride }, meta?: ToolMeta | null): McpTool {
+  // A catalog override's annotations go over the source's, key by key; its title is the tool's display title too.
+  const annotations = definition.annotations ? { ...meta?.annotations, ...definition.annotations } : meta?.annotations;
+  const title = definition.annotations?.title ?? meta?.title;
   return {
     name: definition.name,
-    ...(meta?.title ? { title: meta.title } : {}),
+    ...(title ? { title } : {}),
     description: definition.description,
     inputSchema: (meta?.inputSchemaDialect
       ? { $schema: meta.inputSchemaDialect, ...definition.inputSchema }
       : definition.inputSchema) as McpTool["inputSchema"],
     ...(meta?.outputSchema ? { outputSchema: meta.outputSchema as McpTool["outputSchema"] } : {}),
-    ...(meta?.annotations ? { annotations: meta.annotations } : {}),
+    ...(annotations ? { annotations } : {}),
     ...(meta?._meta ? { _meta: meta._meta } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { DefinitionOverride } from "../rules/overrides";
 import { modelPatternTester } from "../rules/patterns";
+import { defaultProblem } from "../rules/override-fields";
 import type { InputSchema } from "../tools/types";
 import type { PipelineContext, PipelineTool, StageResult, ToolNote } from "./types";
 
@@ -15,6 +16,40 @@ function isObjectSchema(schema: unknown): schema is InputSchema {
 }
 
 const fieldList = (fields: string[]) => fields.join(" and ");
+
+/**
+ * One override applied to a tool as it stands: its text, its parameter defaults (each into a copy
+ * of the parameter's schema; one whose parameter the tool's source no longer has, or that no longer
+ * fits the parameter's schema, is skipped and said so: the stored override stays as it is), its
+ * annotations over any set before.
+ */
+function withOverride(tool: PipelineTool, override: DefinitionOverride): { tool: PipelineTool; fields: string[]; ignored: string[] } {
+  const fields: string[] = [];
+  const ignored: string[] = [];
+  let next = tool;
+  if (override.summary !== undefined || override.description !== undefined) {
+    next = { ...next, summary: override.summary ?? next.summary, description: override.description ?? next.description };
+    if (override.summary !== undefined) fields.push("summary");
+    if (override.description !== undefined) fields.push("description");
+  }
+  const defaults = Object.entries(override.defaults ?? {}).filter(([name, value]) => {
+    const problem = defaultProblem(tool.name, next.inputSchema, name, value);
+    if (problem) ignored.push(`default of ${name} not applied: ${problem}`);
+    return problem === undefined;
+  });
+  if (defaults.length > 0) {
+    const properties = { ...next.inputSchema.properties };
+    for (const [name, value] of defaults) properties[name] = { ...(properties[name] as Record<string, unknown>), default: value };
+    next = { ...next, inputSchema: { ...next.inputSchema, properties }, argumentDefaults: { ...next.argumentDefaults, ...Object.fromEntries(defaults) } };
+    fields.push(defaults.map(([name]) => `default of ${name}`).join(" and "));
+  }
+  const annotations = Object.entries(override.annotations ?? {}).filter(([, value]) => value !== undefined);
+  if (annotations.length > 0) {
+    next = { ...next, annotations: { ...next.annotations, ...Object.fromEntries(annotations) } };
+    fields.push(`annotation${annotations.length === 1 ? "" : "s"} ${annotations.map(([key]) => key).join(", ")}`);
+  }
+  return { tool: next, fields, ignored };
+}
 
 /**
  * Stage 7: the catalog's definition overrides that apply to this model (in order, later ones
@@ -38,16 +73,10 @@ export function applyDefinitionOverrides(tools: PipelineTool[], ctx: PipelineCon
   const result = tools.map((original) => {
     let tool = original;
     for (const { override, scope } of applicable.get(tool.name) ?? []) {
-      const fields: string[] = [];
-      if (override.summary !== undefined) fields.push("summary");
-      if (override.description !== undefined) fields.push("description");
-      if (fields.length === 0) continue;
-      tool = {
-        ...tool,
-        summary: override.summary ?? tool.summary,
-        description: override.description ?? tool.description,
-      };
-      changed.push({ name: tool.name, reason: `catalog override ${scope} replaces the ${fieldList(fields)}` });
+      const applied = withOverride(tool, override);
+      tool = applied.tool;
+      for (const ignored of applied.ignored) changed.push({ name: tool.name, reason: `catalog override ${scope}: ${ignored}` });
+      if (applied.fields.length > 0) changed.push({ name: tool.name, reason: `catalog override ${scope} replaces the ${fieldList(applied.fields)}` });
     }
     hooks.forEach((hook, index) => {
       const label = hook.name ? `plugin hook "${hook.name}"` : `plugin hook ${index + 1}`;

@@ -14,6 +14,8 @@ function toFinal(tool: PipelineTool): FinalTool {
     source: tool.source,
     tags: tool.tags,
     needsApproval: tool.needsApproval === true,
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool.argumentDefaults ? { argumentDefaults: tool.argumentDefaults } : {}),
   };
 }
 

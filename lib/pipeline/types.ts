@@ -1,6 +1,6 @@
 import type { Agent } from "../rules/agents";
 import type { ModelRule } from "../rules/model-rules";
-import type { DefinitionOverride } from "../rules/overrides";
+import type { DefinitionOverride, ToolAnnotationsOverride } from "../rules/overrides";
 import type { ProviderProfile } from "../rules/providers";
 import type { Tool, ToolDefinition, ToolSource } from "../tools/types";
 
@@ -8,6 +8,10 @@ import type { Tool, ToolDefinition, ToolSource } from "../tools/types";
 export interface PipelineTool extends Tool {
   /** Set by the permission stage when the agent must ask the user before each call. */
   needsApproval?: boolean;
+  /** Set by a catalog override: MCP annotations served over the ones its source gives (see lib/gateway/served-tools.ts). */
+  annotations?: ToolAnnotationsOverride;
+  /** Set by a catalog override: the parameter defaults it put in the schema, filled into a call's arguments that leave them out (the MCP gateway). */
+  argumentDefaults?: Record<string, unknown>;
 }
 
 /** What the model is handed, in catalog order. */
@@ -15,6 +19,10 @@ export interface FinalTool extends ToolDefinition {
   source: ToolSource;
   tags: string[];
   needsApproval: boolean;
+  /** MCP annotations a catalog override sets, served over its source's; absent when none does. */
+  annotations?: ToolAnnotationsOverride;
+  /** Parameter defaults a catalog override sets: a call that leaves the parameter out gets this value, not its server's own default. */
+  argumentDefaults?: Record<string, unknown>;
 }
 
 /** A plugin's last word on a definition. The name is the tool's identity and cannot be rewritten. */

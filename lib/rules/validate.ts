@@ -2,7 +2,9 @@ import { SUMMARY_MAX } from "../tools/types";
 import { DESCRIPTION_MAX, type FieldError } from "../tools/validate";
 import { AGENT_NAME_PATTERN, type Agent } from "./agents";
 import type { ModelRule } from "./model-rules";
-import type { DefinitionOverride } from "./overrides";
+import type { InputSchema } from "../tools/types";
+import { defaultProblem } from "./override-fields";
+import { type DefinitionOverride, overrideSetsSomething } from "./overrides";
 import { validatePattern } from "./patterns";
 
 function validatePatterns(patterns: string[], field: string): FieldError[] {
@@ -63,8 +65,16 @@ export function validateAgents(agents: Agent[], toolNames: ReadonlySet<string>):
   return errors;
 }
 
-/** Checks definition overrides; fields are `overrides[i].…`. */
-export function validateOverrides(overrides: DefinitionOverride[], toolNames: ReadonlySet<string>): FieldError[] {
+/**
+ * Checks definition overrides; fields are `overrides[i].…`. With `schemaOf` (a tool's input schema
+ * as its source defines it now; undefined for one not known yet, e.g. pending in an apply), each
+ * parameter default must name a parameter of the tool and match that parameter's schema.
+ */
+export function validateOverrides(
+  overrides: DefinitionOverride[],
+  toolNames: ReadonlySet<string>,
+  schemaOf: (tool: string) => InputSchema | undefined = () => undefined,
+): FieldError[] {
   const errors: FieldError[] = [];
   overrides.forEach((override, index) => {
     const field = `overrides.${index}`;
@@ -72,8 +82,13 @@ export function validateOverrides(overrides: DefinitionOverride[], toolNames: Re
       errors.push({ field: `${field}.tool`, message: `There is no tool named "${override.tool}" in this catalog.` });
     }
     errors.push(...validatePatterns(override.models, `${field}.models`));
-    if (override.summary === undefined && override.description === undefined) {
-      errors.push({ field, message: "An override must replace the summary, the description, or both." });
+    if (!overrideSetsSomething(override)) {
+      errors.push({ field, message: "An override must replace the summary, the description, a parameter default or an annotation." });
+    }
+    const schema = toolNames.has(override.tool) ? schemaOf(override.tool) : undefined;
+    for (const [name, value] of schema ? Object.entries(override.defaults ?? {}) : []) {
+      const problem = defaultProblem(override.tool, schema!, name, value);
+      if (problem) errors.push({ field: `${field}.defaults.${name}`, message: problem });
     }
     if (override.summary !== undefined && override.summary.length > SUMMARY_MAX) {
       errors.push({ field: `${field}.summary`, message: `Summary is ${override.summary.length} characters long; the limit is ${SUMMARY_MAX}.` });

@@ -1,9 +1,7 @@
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closeGatewaySessions } from "@/app/_services/mcp-gateway";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { disconnectMcpServer } from "@/app/_services/sources";
 import * as agentsRoute from "@/app/api/catalogs/[catalog]/agents/route";
 import * as serversRoute from "@/app/api/catalogs/[catalog]/mcp-servers/route";
@@ -12,25 +10,17 @@ import type { Db } from "@/db/client";
 import { syncSourceTools } from "@/db/queries/source-tools";
 import { getTool, listTools } from "@/db/queries/tools";
 import { useEnv } from "../sources/helpers";
-import { startToolshedHttpServer, type ToolshedHttpServer } from "../support/toolshed-http-server";
+import { useGatewayClients } from "../support/gateway-clients";
 import { asInstanceAdmin, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const STRUCTURED_SERVER = path.resolve("tests/fixtures/mcp/structured-server.mjs");
 const TOKEN = "tok-structured-7c1e9a";
 useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${STRUCTURED_SERVER} env=STRUCTURED_TOKEN` });
 
-let http: ToolshedHttpServer;
-beforeAll(async () => {
-  http = await startToolshedHttpServer();
-});
-afterAll(async () => {
-  closeGatewaySessions();
-  await http.close();
-});
+const connectAs = useGatewayClients("gateway-definitions-test");
 
 let db: Db;
 let readToken: string;
-const clients: Client[] = [];
 
 beforeEach(async () => {
   db = await useFreshDatabase();
@@ -49,20 +39,12 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  closeGatewaySessions();
   await disconnectMcpServer("team", "structured");
 });
 
 /** The SDK's client on the gateway, for the agent that has the forecast among its base tools. */
 async function connect(): Promise<Client> {
-  const client = new Client({ name: "gateway-definitions-test", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(`${http.url}/api/catalogs/team/mcp?model=gpt-5&agent=weather`), {
-    requestInit: { headers: { authorization: `Bearer ${readToken}` } },
-  });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
+  return connectAs(readToken, "model=gpt-5&agent=weather");
 }
 
 /** The gateway's answer as sent: the client's own check of the output schema is not run (listTools is not called first). */

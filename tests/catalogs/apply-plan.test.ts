@@ -218,4 +218,24 @@ describe("planApply", () => {
     const fields = problemsOf(() => planApply(file, catalog(), { prune: true })).map((problem) => problem.field);
     expect(fields).toEqual([`tools.${file.tools.length - 1}.source`, "agents.0.baseTools.0", "rules.overrides.0.tool"]);
   });
+
+  it("carries overrides' parameter defaults and annotations through the file, checking each default against the tool's schema (a custom tool's as the file has it)", () => {
+    const overrides = [
+      { tool: "gh__search", models: [], defaults: { id: "main" }, annotations: { readOnlyHint: true, title: "Search" } },
+      { tool: "lookup_order", models: ["gpt-*"], defaults: { id: 7 } },
+    ];
+    const file = fileOf({ ...catalog(), rules: { ...DEFAULT_RULES, overrides: overrides.slice(0, 1) } });
+    expect(file.rules?.overrides).toEqual(overrides.slice(0, 1));
+    file.rules = { overrides };
+    expect(problemsOf(() => planApply(file, catalog(), { prune: false }))).toEqual([
+      {
+        field: "rules.overrides.1.defaults.id",
+        message: 'The default 7 for "id" of tool "lookup_order" does not match the parameter\'s schema: must be string.',
+      },
+    ]);
+    file.tools = (file.tools ?? []).map((tool) =>
+      tool.name === "lookup_order" && tool.source === "custom" ? { ...tool, inputSchema: { type: "object", properties: { id: { type: "integer" } } } } : tool,
+    );
+    expect(planApply(file, catalog(), { prune: false }).summary.changed.map((change) => change.name)).toEqual(["tools/lookup_order", "rules/overrides"]);
+  });
 });

@@ -128,4 +128,25 @@ describe("the rules editor", () => {
     expectInvalid(screen.getByLabelText(/^Tool/), "No such tool.");
     expectValid(screen.getByLabelText(/^Summary/));
   });
+
+  it("marks an override's parameter defaults invalid: typed text that is no JSON object before saving, a default the server refuses after", async () => {
+    renderRules();
+    const defaults = screen.getByLabelText(/^Parameter defaults/);
+    fireEvent.change(defaults, { target: { value: "{limit: 25}" } });
+    fireEvent.click(screen.getByText("Save overrides"));
+    await screen.findByText(/Parameter defaults are a JSON object/);
+    expect(saveRulesAction).not.toHaveBeenCalled();
+
+    fireEvent.change(defaults, { target: { value: '{"limt": 25}' } });
+    fireEvent.change(screen.getByLabelText(/^readOnlyHint/), { target: { value: "true" } });
+    const message = 'Tool "bash" has no parameter "limt" (its parameters: command).';
+    vi.mocked(saveRulesAction).mockResolvedValueOnce(refused([{ field: "overrides.0.defaults.limt", message }]));
+    fireEvent.click(screen.getByText("Save overrides"));
+    await screen.findByText(message, { exact: false });
+    expect(vi.mocked(saveRulesAction).mock.calls[0][1]).toEqual({
+      overrides: [{ tool: "bash", models: [], summary: "Run a command.", defaults: { limt: 25 }, annotations: { readOnlyHint: true } }],
+    });
+    expectInvalid(defaults, message);
+    expectValid(screen.getByLabelText(/^Summary/));
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agentFromDraft, agentToDraft } from "@/components/agent-draft";
 import { formProblems, subPath } from "@/components/form-problems";
-import { overrideFromDraft, overrideToDraft, ruleFromDraft, ruleToDraft } from "@/components/rule-drafts";
+import { defaultsDraftProblem, emptyOverrideDraft, overrideFromDraft, overrideToDraft, ruleFromDraft, ruleToDraft } from "@/components/rule-drafts";
 import { byField, problemPath, readToolForm, toolFormValues } from "@/components/tool-draft";
 
 describe("formProblems", () => {
@@ -51,11 +51,31 @@ describe("the editors' drafts", () => {
     });
     const override = { tool: "bash", models: ["gpt-"], summary: "Run it." };
     expect(overrideFromDraft(overrideToDraft(override))).toEqual(override);
-    expect(overrideFromDraft({ tool: " bash ", models: "", summary: "  ", description: "  Indented.\n" })).toEqual({
+    expect(overrideFromDraft({ ...emptyOverrideDraft(" bash "), summary: "  ", description: "  Indented.\n" })).toEqual({
       tool: "bash",
       models: [],
       description: "  Indented.\n",
     });
+  });
+
+  it("read an override's parameter defaults as JSON and its annotations, each hint left to its source unless set", () => {
+    const override = {
+      tool: "search",
+      models: [],
+      defaults: { limit: 25, order: "desc" },
+      annotations: { title: "Note search", readOnlyHint: true, openWorldHint: false },
+    };
+    const draft = overrideToDraft(override);
+    expect(draft).toMatchObject({ title: "Note search", readOnlyHint: "true", destructiveHint: "", idempotentHint: "", openWorldHint: "false" });
+    expect(overrideFromDraft(draft)).toEqual(override);
+    expect(overrideFromDraft({ ...emptyOverrideDraft("search"), defaults: "  ", title: " ", destructiveHint: "true" })).toEqual({
+      tool: "search",
+      models: [],
+      annotations: { destructiveHint: true },
+    });
+    expect(defaultsDraftProblem("")).toBeUndefined();
+    expect(defaultsDraftProblem('{"limit": 25}')).toBeUndefined();
+    for (const text of ["[1]", "25", "{limit: 25}"]) expect(defaultsDraftProblem(text)).toContain("JSON object");
   });
 
   it("read an agent's base tools and trim its name and description", () => {

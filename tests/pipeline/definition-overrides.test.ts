@@ -27,6 +27,27 @@ describe("definition overrides", () => {
     expect(result.changed[0].reason).toBe("catalog override for every model replaces the summary and description");
   });
 
+  it("sets parameter defaults and annotations, and skips a default its parameter no longer has or no longer fits, keeping the rest", () => {
+    const input = [makeTool("search", { inputSchema: { type: "object", properties: { limit: { type: "integer", default: 10 }, q: { type: "string" } } } })];
+    const overrides = [
+      {
+        tool: "search",
+        models: [],
+        defaults: { limit: 50, gone: true, q: 3 },
+        annotations: { readOnlyHint: true, title: "Search (read-only)" },
+      },
+    ];
+    const result = applyDefinitionOverrides(input, context({ overrides }));
+    expect(result.tools[0].inputSchema.properties).toEqual({ limit: { type: "integer", default: 50 }, q: { type: "string" } });
+    expect(result.tools[0].annotations).toEqual({ readOnlyHint: true, title: "Search (read-only)" });
+    expect(input[0].inputSchema.properties?.limit).toEqual({ type: "integer", default: 10 });
+    expect(result.changed.map((note) => note.reason)).toEqual([
+      'catalog override for every model: default of gone not applied: Tool "search" has no parameter "gone" (its parameters: limit, q).',
+      'catalog override for every model: default of q not applied: The default 3 for "q" of tool "search" does not match the parameter\'s schema: must be string.',
+      "catalog override for every model replaces the default of limit and annotations readOnlyHint, title",
+    ]);
+  });
+
   it("runs plugin hooks after the overrides, without mutating the input", () => {
     const input = tools();
     const result = applyDefinitionOverrides(

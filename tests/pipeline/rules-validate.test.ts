@@ -90,6 +90,38 @@ describe("validateOverrides", () => {
     );
     expect(errors.map((error) => error.field)).toEqual(["overrides.0.tool", "overrides.1.models.0", "overrides.2", "overrides.3.summary"]);
   });
+
+  it("checks parameter defaults against the tool's input schema: an unknown parameter or a default its schema refuses is an error naming the tool and field", () => {
+    const schema = {
+      type: "object" as const,
+      properties: { limit: { type: "integer", minimum: 1 }, order: { $ref: "#/$defs/order" } },
+      $defs: { order: { enum: ["asc", "desc"] } },
+    };
+    const schemaOf = (tool: string) => (tool === "bash" ? schema : undefined);
+    const errors = validateOverrides(
+      [
+        { tool: "bash", models: [], defaults: { limit: 20, order: "desc" } },
+        { tool: "bash", models: [], defaults: { limt: 20 } },
+        { tool: "bash", models: [], defaults: { limit: 0, order: "sideways" } },
+      ],
+      CATALOG,
+      schemaOf,
+    );
+    expect(errors).toEqual([
+      { field: "overrides.1.defaults.limt", message: 'Tool "bash" has no parameter "limt" (its parameters: limit, order).' },
+      { field: "overrides.2.defaults.limit", message: 'The default 0 for "limit" of tool "bash" does not match the parameter\'s schema: must be >= 1.' },
+      {
+        field: "overrides.2.defaults.order",
+        message: 'The default "sideways" for "order" of tool "bash" does not match the parameter\'s schema: must be equal to one of the allowed values.',
+      },
+    ]);
+  });
+
+  it("counts a parameter default or an annotation as something an override sets, and skips defaults of a tool whose schema it does not know", () => {
+    expect(validateOverrides([{ tool: "bash", models: [], annotations: { readOnlyHint: true } }], CATALOG)).toEqual([]);
+    expect(validateOverrides([{ tool: "bash", models: [], defaults: { anything: 1 } }], CATALOG)).toEqual([]);
+    expect(validateOverrides([{ tool: "bash", models: [], annotations: {} }], CATALOG).map((error) => error.field)).toEqual(["overrides.0"]);
+  });
 });
 
 describe("pattern length", () => {

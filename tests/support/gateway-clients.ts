@@ -1,0 +1,35 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { closeGatewaySessions } from "@/app/_services/mcp-gateway";
+import { startToolshedHttpServer, type ToolshedHttpServer } from "./toolshed-http-server";
+
+/**
+ * Toolshed over real HTTP for every test of a file, and the SDK's MCP clients on a catalog's
+ * gateway, each closed (with the gateway's sessions) after its test. Returns the connect function:
+ * `connect(token, "model=gpt-5&agent=build")` on the catalog `team` unless another is named.
+ */
+export function useGatewayClients(clientName: string) {
+  let http: ToolshedHttpServer;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    http = await startToolshedHttpServer();
+  });
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+    closeGatewaySessions();
+  });
+  afterAll(async () => {
+    closeGatewaySessions();
+    await http.close();
+  });
+  return async (token: string, query: string, catalog = "team"): Promise<Client> => {
+    const client = new Client({ name: clientName, version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(`${http.url}/api/catalogs/${catalog}/mcp?${query}`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  };
+}
