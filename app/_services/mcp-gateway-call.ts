@@ -1,8 +1,7 @@
 import "server-only";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { getDb } from "@/db/client";
-import { appendMessage } from "@/db/queries/conversations";
-import { recordDecision } from "@/db/queries/decisions";
+import { appendMessage, heldTools } from "@/db/queries/conversations";
 import { unavailableToolMessage } from "@/lib/ai/turn-tools";
 import { actorOf } from "@/lib/auth/policy";
 import {
@@ -21,7 +20,7 @@ import { toolArgumentsProblem } from "@/lib/tools/validate";
 import type { Caller, GatewaySession } from "./mcp-gateway";
 import { readTurnView } from "./selection";
 import { callMcpToolForModel } from "./sources";
-import { callFailure } from "./usage";
+import { callFailure, recordCountedDecision } from "./usage";
 
 /** A gateway call of a catalog tool, from its checks to its decision and message (the MCP gateway's ToolCall and direct calls). */
 
@@ -190,7 +189,8 @@ async function callUpstream(session: GatewaySession, caller: Caller, call: Gatew
 const errorTextOf = (result: CallToolResult) =>
   (result.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n") || "the tool answered with an error").slice(0, 1000);
 
-function recordCallDecision(
+/** The call as a decision, counted in the usage: a call of a tool its conversation held (the model had been given it) or not. */
+async function recordCallDecision(
   session: GatewaySession,
   caller: Caller,
   call: GatewayCall,
@@ -206,23 +206,29 @@ function recordCallDecision(
     actor: actorOf(caller.principal),
     provider: session.turn.provider ?? null,
   };
-  return recordDecision(getDb(), {
-    catalogId: session.catalogId,
-    conversationId: session.conversationId,
-    revision: at.revision,
-    kind: "call",
-    path: "call",
-    model: session.turn.model,
-    agent: session.turn.agent,
-    mode: session.turn.mode ?? null,
-    flags: session.turn.flags ?? [],
-    input,
-    selector: null,
-    fallback: null,
-    raw: null,
-    result,
-    rejected: result.outcome === "refused" ? [{ name: call.name, reason: result.reason! }] : [],
-    latencyMs,
-    tokens: {},
-  });
+  const db = getDb();
+  const held = session.conversationId ? await heldTools(db, session.conversationId, [call.name]) : new Set<string>();
+  return recordCountedDecision(
+    db,
+    {
+      catalogId: session.catalogId,
+      conversationId: session.conversationId,
+      revision: at.revision,
+      kind: "call",
+      path: "call",
+      model: session.turn.model,
+      agent: session.turn.agent,
+      mode: session.turn.mode ?? null,
+      flags: session.turn.flags ?? [],
+      input,
+      selector: null,
+      fallback: null,
+      raw: null,
+      result,
+      rejected: result.outcome === "refused" ? [{ name: call.name, reason: result.reason! }] : [],
+      latencyMs,
+      tokens: {},
+    },
+    held,
+  );
 }

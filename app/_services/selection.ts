@@ -2,7 +2,6 @@ import "server-only";
 import { log } from "@/lib/observability/log";
 import { getDb, type Db } from "@/db/client";
 import { addToHistory, listTranscript, openConversation } from "@/db/queries/conversations";
-import { recordDecision } from "@/db/queries/decisions";
 import { countToolEmbeddings, loadToolEmbeddings, saveToolEmbeddings } from "@/db/queries/tool-embeddings";
 import { auxSelectorFromEnv, defaultSelectorId, EMBEDDING_MODEL_VARIABLE, embeddingModelFromEnv } from "@/lib/ai/models";
 import { computeToolList } from "@/lib/pipeline/tool-list";
@@ -23,6 +22,7 @@ import { inSpan } from "@/lib/observability/tracing";
 import { principalKey, type Principal } from "@/lib/auth/policy";
 import { enforceRateLimit } from "./access";
 import { catalogState } from "./sources";
+import { recordCountedDecision } from "./usage";
 
 interface SelectorRegistry {
   local: Selector;
@@ -183,26 +183,30 @@ async function preselectTurn(
     k: request.k,
     selector,
   });
-  const decision = await recordDecision(db, {
-    catalogId,
-    conversationId: conversation.id,
-    revision: state.revision,
-    kind: "preselect",
-    path: "preselect",
-    model: request.model,
-    agent: request.agent,
-    mode: request.mode ?? null,
-    flags: request.flags ?? [],
-    input: { messages: request.messages, k: request.k ?? null, history: conversation.history, provider: request.provider ?? null },
-    selector: result.selection.selector,
-    fallback: result.selection.fallback ?? null,
-    raw: result.selection.raw,
-    // The count, not every candidate's name: at 50,000 tools the names alone are a megabyte per decision.
-    result: { selected: result.selected, toolSet: result.toolSet, dropped: result.dropped, candidateCount: result.candidates.length },
-    rejected: result.rejected,
-    latencyMs: result.latencyMs,
-    tokens: result.tokens,
-  });
+  const decision = await recordCountedDecision(
+    db,
+    {
+      catalogId,
+      conversationId: conversation.id,
+      revision: state.revision,
+      kind: "preselect",
+      path: "preselect",
+      model: request.model,
+      agent: request.agent,
+      mode: request.mode ?? null,
+      flags: request.flags ?? [],
+      input: { messages: request.messages, k: request.k ?? null, history: conversation.history, provider: request.provider ?? null },
+      selector: result.selection.selector,
+      fallback: result.selection.fallback ?? null,
+      raw: result.selection.raw,
+      // The count, not every candidate's name: at 50,000 tools the names alone are a megabyte per decision.
+      result: { selected: result.selected, toolSet: result.toolSet, dropped: result.dropped, candidateCount: result.candidates.length },
+      rejected: result.rejected,
+      latencyMs: result.latencyMs,
+      tokens: result.tokens,
+    },
+    new Set(conversation.history),
+  );
   await addToHistory(
     db,
     conversation.id,
@@ -238,25 +242,29 @@ async function searchTools(db: Db, catalogId: string, request: ToolSearchRequest
     indexKey: `${indexKeyFor(catalogId, state.revision, request)}:search`,
     corpus: catalogCorpus(catalogId, state.revision, state.tools),
   });
-  const decision = await recordDecision(db, {
-    catalogId,
-    conversationId: conversation.id,
-    revision: state.revision,
-    kind: "tool-search",
-    path: result.path,
-    model: request.model,
-    agent: request.agent,
-    mode: request.mode ?? null,
-    flags: request.flags ?? [],
-    input: { query: request.query, maxResults: request.maxResults ?? null, messages, provider: request.provider ?? null },
-    selector: result.selection?.selector ?? null,
-    fallback: result.selection?.fallback ?? null,
-    raw: result.selection?.raw ?? result.requested,
-    result: { requested: result.requested, tools: result.tools.map((tool) => tool.name) },
-    rejected: result.rejected,
-    latencyMs: result.latencyMs,
-    tokens: { found: totalTokens(result.tools, "ai-sdk"), visible: list.tokens.total },
-  });
+  const decision = await recordCountedDecision(
+    db,
+    {
+      catalogId,
+      conversationId: conversation.id,
+      revision: state.revision,
+      kind: "tool-search",
+      path: result.path,
+      model: request.model,
+      agent: request.agent,
+      mode: request.mode ?? null,
+      flags: request.flags ?? [],
+      input: { query: request.query, maxResults: request.maxResults ?? null, messages, provider: request.provider ?? null },
+      selector: result.selection?.selector ?? null,
+      fallback: result.selection?.fallback ?? null,
+      raw: result.selection?.raw ?? result.requested,
+      result: { requested: result.requested, tools: result.tools.map((tool) => tool.name) },
+      rejected: result.rejected,
+      latencyMs: result.latencyMs,
+      tokens: { found: totalTokens(result.tools, "ai-sdk"), visible: list.tokens.total },
+    },
+    new Set(conversation.history),
+  );
   const history = await addToHistory(
     db,
     conversation.id,

@@ -2,6 +2,7 @@ import "server-only";
 import { log } from "@/lib/observability/log";
 import { closeGatewaySessions } from "./mcp-gateway";
 import { closeMcpConnections, stopPeriodicSync } from "./sources";
+import { flushAllUsage } from "./usage";
 
 const SIGNALS = ["SIGTERM", "SIGINT"] as const;
 
@@ -28,6 +29,8 @@ export function shutDownOnSignals(stopDecisionCleanup: () => void, tracing?: { s
 }
 
 async function shutDown(stopDecisionCleanup: () => void): Promise<void> {
+  // The usage counted in the last second: first, before anything else can fail.
+  await flushAllUsage();
   try {
     stopPeriodicSync();
     stopDecisionCleanup();

@@ -41,6 +41,15 @@ async function historyOf(db: Tx, conversationId: string): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
+/** Which of `names` the conversation's tool history holds. */
+export async function heldTools(db: Db, conversationId: string, names: string[]): Promise<Set<string>> {
+  const rows = await db
+    .select({ name: conversationTools.name })
+    .from(conversationTools)
+    .where(and(eq(conversationTools.conversationId, conversationId), inArray(conversationTools.name, names)));
+  return new Set(rows.map((row) => row.name));
+}
+
 export async function createConversation(
   db: Db,
   input: { catalogId: string; model: string; agent: string; mode?: string; flags?: string[]; title?: string; owner?: string },

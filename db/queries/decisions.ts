@@ -3,7 +3,6 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, isNotNull, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import type { DecisionKind, DecisionOutcome, DecisionPath } from "@/lib/selection/types";
-import { usageEventsOf } from "@/lib/usage/usage-events";
 import { isPostgres, writeTransaction, type Db } from "../client";
 import { decisions } from "../tables";
 import type { DecisionRow } from "../schema";
@@ -11,7 +10,6 @@ import type { Tx } from "./audit";
 import { appendTranscript, listTranscript, type StoredMessage } from "./conversations";
 import { askedContains, askedText, shownAsked, withOutcome } from "./decision-asked";
 import { requireCatalog } from "./guards";
-import { addUsage } from "./usage-rollups";
 
 export type NewDecision = Omit<typeof decisions.$inferInsert, "id" | "createdAt">;
 
@@ -99,8 +97,8 @@ function toDecision(row: DecisionRow): Decision {
  * Logs a decision. Its input's `messages` are not copied when its conversation holds them: the
  * decision refers to them, and messages the conversation does not have yet are appended to it
  * (their ids are returned, the last message's last). One immediate transaction, so concurrent
- * turns of one conversation cannot interleave. The decision's usage joins its hour's rollups in the
- * same transaction (db/queries/usage-rollups.ts), where it outlives the decision.
+ * turns of one conversation cannot interleave. Its usage is counted by the caller
+ * (app/_services/usage.ts), in rollups that outlive it.
  */
 export async function recordDecision(db: Db, decision: NewDecision): Promise<Decision & { appendedMessageIds: number[] }> {
   return writeTransaction(db, async (tx) => {
@@ -109,7 +107,6 @@ export async function recordDecision(db: Db, decision: NewDecision): Promise<Dec
       .insert(decisions)
       .values({ ...decision, input, id: randomUUID() })
       .returning();
-    await addUsage(tx, decision, usageEventsOf(decision), row.createdAt.getTime());
     return { ...toDecision({ ...row, input: decision.input }), appendedMessageIds: appended };
   });
 }

@@ -1,54 +1,45 @@
 import "server-only";
-import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
-import { USAGE_COUNTERS, type UsageCounter, type UsageEvent } from "@/lib/usage/usage-events";
+import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import type { UsageIncrement } from "@/lib/usage/usage-buffer";
+import { USAGE_COUNTERS, type UsageCounter } from "@/lib/usage/usage-events";
 import type { UsageRow } from "@/lib/usage/usage-stats";
 import type { Db } from "../client";
-import { conversationTools, usageRollups } from "../tables";
+import { catalogs, usageRollups } from "../tables";
 import type { Tx } from "./audit";
 
-const HOUR_MS = 60 * 60 * 1000;
-
-/** The start of the hour `at` falls in: the rollups' bucket. */
-export const hourOf = (at: number) => new Date(Math.floor(at / HOUR_MS) * HOUR_MS);
-
-/** Where the decision happened: the rollup row's key besides the tool and latency bucket. */
-export interface UsageKey {
-  catalogId: string;
-  conversationId?: string | null;
-  agent: string;
-  model: string;
-}
+/** Rows per statement: 14 columns each, far below SQLite's and PostgreSQL's limits on bound variables. */
+const UPSERT_CHUNK = 500;
 
 /**
- * Adds one decision's usage to its hour's rollup rows: one upsert, in the decision's own
- * transaction. Whether the conversation already held a tool is answered inside the statement (an
- * index lookup), so recording a decision reads nothing more.
+ * Adds increments to their hourly rollup rows, creating the rows that are missing; those of a
+ * catalog deleted since they were counted are dropped. Sorted first: two PostgreSQL transactions
+ * that lock the same rows lock them in turn, never crosswise.
  */
-export async function addUsage(tx: Tx, key: UsageKey, events: UsageEvent[], at = Date.now()): Promise<void> {
-  if (events.length === 0) return;
-  const held = (tool: string): SQL<number> =>
-    key.conversationId
-      ? sql<number>`(SELECT count(*) FROM ${conversationTools} WHERE ${conversationTools.conversationId} = ${key.conversationId} AND ${conversationTools.name} = ${tool})`
-      : sql<number>`0`;
-  const hour = hourOf(at);
-  // In one order whatever the decision's: two PostgreSQL transactions that lock the same rows lock them in turn, never crosswise.
-  const ordered = [...events].sort((a, b) => a.tool.localeCompare(b.tool) || a.latencyBucket - b.latencyBucket);
-  const rows = ordered.map((event) => {
-    const counts: Partial<Record<UsageCounter, number | SQL<number>>> = { ...event.counts };
-    if (event.whenHeld) counts[event.whenHeld] = held(event.tool);
-    if (event.whenNotHeld) counts[event.whenNotHeld] = sql<number>`1 - ${held(event.tool)}`;
-    return { catalogId: key.catalogId, hour, tool: event.tool, agent: key.agent, model: key.model, latencyBucket: event.latencyBucket, ...counts };
-  });
-  const { catalogId, hour: hourColumn, tool, agent, model, latencyBucket } = usageRollups;
-  await tx
-    .insert(usageRollups)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [catalogId, hourColumn, tool, agent, model, latencyBucket],
-      set: Object.fromEntries(
-        USAGE_COUNTERS.map((counter) => [counter, sql`${usageRollups[counter]} + excluded.${sql.identifier(usageRollups[counter].name)}`]),
-      ),
-    });
+export async function addUsage(tx: Tx, increments: UsageIncrement[]): Promise<void> {
+  const catalogIds = [...new Set(increments.map((increment) => increment.catalogId))];
+  const live = new Set((await tx.select({ id: catalogs.id }).from(catalogs).where(inArray(catalogs.id, catalogIds))).map((row) => row.id));
+  const ordered = increments
+    .filter((increment) => live.has(increment.catalogId))
+    .sort(
+      (a, b) =>
+        a.catalogId.localeCompare(b.catalogId) ||
+        a.hour.getTime() - b.hour.getTime() ||
+        a.tool.localeCompare(b.tool) ||
+        a.agent.localeCompare(b.agent) ||
+        a.model.localeCompare(b.model) ||
+        a.latencyBucket - b.latencyBucket,
+    );
+  const { catalogId, hour, tool, agent, model, latencyBucket } = usageRollups;
+  const set = Object.fromEntries(
+    USAGE_COUNTERS.map((counter) => [counter, sql`${usageRollups[counter]} + excluded.${sql.identifier(usageRollups[counter].name)}`]),
+  );
+  for (let start = 0; start < ordered.length; start += UPSERT_CHUNK) {
+    const rows = ordered.slice(start, start + UPSERT_CHUNK).map(({ counts, ...key }) => ({ ...key, ...counts }));
+    await tx
+      .insert(usageRollups)
+      .values(rows)
+      .onConflictDoUpdate({ target: [catalogId, hour, tool, agent, model, latencyBucket], set });
+  }
 }
 
 /** A catalog's usage since `since`, summed per tool, agent or model and latency bucket. */

@@ -1,4 +1,4 @@
-import { type Attributes, type Span, SpanKind, SpanStatusCode, type Tracer, type TracerProvider, trace } from "@opentelemetry/api";
+import { type Attributes, INVALID_SPAN_CONTEXT, type Span, SpanKind, SpanStatusCode, type TracerProvider, trace } from "@opentelemetry/api";
 
 /**
  * Spans through @opentelemetry/api: without an SDK (OTEL_EXPORTER_OTLP_ENDPOINT unset, see
@@ -11,14 +11,11 @@ import { type Attributes, type Span, SpanKind, SpanStatusCode, type Tracer, type
  * instrumentation hook and the routes are bundled apart, each with its own copy of this module.
  */
 const PROVIDER = Symbol.for("toolshed.tracer-provider");
-const untraced = trace.getTracer("toolshed");
+/** What `work` is given when nothing traces: a span that records nothing, as the API's no-op tracer gives. */
+const UNTRACED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 export function setToolshedTracerProvider(provider: TracerProvider | undefined): void {
   (globalThis as { [PROVIDER]?: TracerProvider })[PROVIDER] = provider;
-}
-
-function tracer(): Tracer {
-  return (globalThis as { [PROVIDER]?: TracerProvider })[PROVIDER]?.getTracer("toolshed") ?? untraced;
 }
 
 /** Marks a span failed by the error's kind only: a message may quote an upstream answer or a secret. */
@@ -28,7 +25,10 @@ function failed(span: Span, error: unknown): void {
 
 /** Runs `work` in a span named `name`, the active one for what it calls; it ends when `work` (or its promise) does. */
 export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => T, kind: SpanKind = SpanKind.INTERNAL): T {
-  return tracer().startActiveSpan(name, { attributes, kind }, (span) => {
+  const provider = (globalThis as { [PROVIDER]?: TracerProvider })[PROVIDER];
+  // Tracing off: the work runs as it would untraced, with no span or context made for it (every statement is an inSpan).
+  if (!provider) return work(UNTRACED);
+  return provider.getTracer("toolshed").startActiveSpan(name, { attributes, kind }, (span) => {
     // Nothing records it (no SDK, or not sampled): the work runs as it would untraced, without a promise more.
     if (!span.isRecording()) return work(span);
     let result: T;

@@ -12,13 +12,6 @@ export interface UsageEvent {
   /** The latency's bucket (latency-histogram.ts) for a call its server answered; -1 for everything else. */
   latencyBucket: number;
   counts: Partial<Record<UsageCounter, number>>;
-  /**
-   * Counted only when the decision's conversation held the tool before it (its tool history: what
-   * preselection offered or ToolSearch found): a call of a tool the model had been given, or a
-   * ToolSearch find of a tool it had not (a preselection miss). The database answers it in the write.
-   */
-  whenHeld?: UsageCounter;
-  whenNotHeld?: UsageCounter;
 }
 
 /** The part of a decision its usage depends on. */
@@ -29,13 +22,15 @@ export interface UsageSource {
   latencyMs: number;
 }
 
-/** A gateway call's counters: errors by kind; latencies only of calls that reached the server and were not given up. */
-function callEvent(input: CallDecisionInput, result: CallDecisionResult, latencyMs: number): UsageEvent {
+/**
+ * A gateway call's counters: errors by kind; latencies only of calls that reached the server and
+ * were not given up; `calledWhenOffered` when the model had been given the tool (`held`).
+ */
+function callEvent(input: CallDecisionInput, result: CallDecisionResult, latencyMs: number, held: boolean): UsageEvent {
   const event = (counter: UsageCounter | null, bucket: number): UsageEvent => ({
     tool: input.tool,
     latencyBucket: bucket,
-    counts: counter ? { calls: 1, [counter]: 1 } : { calls: 1 },
-    whenHeld: "calledWhenOffered",
+    counts: { calls: 1, ...(counter ? { [counter]: 1 } : {}), ...(held ? { calledWhenOffered: 1 } : {}) },
   });
   if (result.outcome === "refused") return event("refused", -1);
   if (result.outcome === "ok") return event(null, latencyBucket(latencyMs));
@@ -45,10 +40,18 @@ function callEvent(input: CallDecisionInput, result: CallDecisionResult, latency
 
 const namesOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((name): name is string => typeof name === "string") : []);
 
-/** What a decision adds to the usage rollups: one event per tool it offered, found or called. */
-export function usageEventsOf(decision: UsageSource): UsageEvent[] {
+/**
+ * What a decision adds to the usage rollups: one event per tool it offered, found or called.
+ * `held` is the tool history its conversation had before it (what preselection offered and
+ * ToolSearch found): a call of a held tool was a call of a tool the model had been given, a
+ * ToolSearch find of a tool not held was a preselection miss.
+ */
+export function usageEventsOf(decision: UsageSource, held: ReadonlySet<string> = new Set()): UsageEvent[] {
   const result = (decision.result ?? {}) as Record<string, unknown>;
-  if (decision.kind === "call") return [callEvent(decision.input as CallDecisionInput, decision.result as CallDecisionResult, decision.latencyMs)];
+  if (decision.kind === "call") {
+    const input = decision.input as CallDecisionInput;
+    return [callEvent(input, decision.result as CallDecisionResult, decision.latencyMs, held.has(input.tool))];
+  }
   const names =
     decision.kind === "preselect"
       ? namesOf(Array.isArray(result.selected) ? result.selected.map((tool: { name?: unknown }) => tool?.name) : [])
@@ -56,6 +59,6 @@ export function usageEventsOf(decision: UsageSource): UsageEvent[] {
   return [...new Set(names)].map((tool) =>
     decision.kind === "preselect"
       ? { tool, latencyBucket: -1, counts: { offered: 1 } }
-      : { tool, latencyBucket: -1, counts: {}, whenNotHeld: "foundBySearch" as const },
+      : { tool, latencyBucket: -1, counts: held.has(tool) ? {} : { foundBySearch: 1 } },
   );
 }

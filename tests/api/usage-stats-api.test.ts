@@ -6,6 +6,7 @@ import { writeTransaction, type Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
 import { createCustomTool } from "@/db/queries/tools";
 import { addUsage } from "@/db/queries/usage-rollups";
+import { incrementsOf } from "@/lib/usage/usage-buffer";
 import { apiRequest, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const CATALOG = "usage";
@@ -56,10 +57,10 @@ describe("GET /api/catalogs/{c}/usage-stats", () => {
     const now = Date.now();
     const key = { catalogId: CATALOG, agent: "build", model: "gpt-5" };
     await writeTransaction(db, async (tx) => {
-      await addUsage(tx, key, [{ tool: "weather_forecast", latencyBucket: 30, counts: { calls: 1 } }], now);
-      await addUsage(tx, key, [{ tool: "weather_forecast", latencyBucket: 30, counts: { calls: 2 } }], now - 5 * HOUR);
-      await addUsage(tx, key, [{ tool: "weather_forecast", latencyBucket: 30, counts: { calls: 4 } }], now - 3 * 24 * HOUR);
-      await addUsage(tx, key, [{ tool: "weather_forecast", latencyBucket: 30, counts: { calls: 8, timeouts: 8 } }], now - 20 * 24 * HOUR);
+      await addUsage(tx, incrementsOf(key, [{ tool: "weather_forecast", latencyBucket: 30, counts: { calls: 1 } }], now));
+      await addUsage(tx, incrementsOf(key, [{ tool: "weather_forecast", latencyBucket: 30, counts: { calls: 2 } }], now - 5 * HOUR));
+      await addUsage(tx, incrementsOf(key, [{ tool: "weather_forecast", latencyBucket: 30, counts: { calls: 4 } }], now - 3 * 24 * HOUR));
+      await addUsage(tx, incrementsOf(key, [{ tool: "weather_forecast", latencyBucket: 30, counts: { calls: 8, timeouts: 8 } }], now - 20 * 24 * HOUR));
     });
     const calls = async (window: string) => (await usage(`?window=${window}`)).body.tools.find((tool: { name: string }) => tool.name === "weather_forecast");
     expect(await calls("1h")).toMatchObject({ calls: 1, errors: 0 });

@@ -1,13 +1,14 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { cleanupDecisions } from "@/app/_services/retention";
-import { readUsageStats } from "@/app/_services/usage";
+import { readUsageStats, recordCountedDecision } from "@/app/_services/usage";
 import { writeTransaction, type Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
-import { addToHistory, createConversation } from "@/db/queries/conversations";
-import { recordDecision, type NewDecision } from "@/db/queries/decisions";
+import { addToHistory, createConversation, getConversation } from "@/db/queries/conversations";
+import type { NewDecision } from "@/db/queries/decisions";
 import { syncSourceTools } from "@/db/queries/source-tools";
 import { createCustomTool } from "@/db/queries/tools";
 import { addUsage } from "@/db/queries/usage-rollups";
+import { incrementsOf } from "@/lib/usage/usage-buffer";
 import { usageRollups } from "@/db/tables";
 import { BUCKET_RELATIVE_ERROR } from "@/lib/usage/latency-histogram";
 import type { UsageFigures } from "@/lib/usage/usage-stats";
@@ -40,44 +41,59 @@ const base = {
   agent: "build",
 } satisfies Partial<NewDecision>;
 
+/** The conversation's tool history before a decision, as the services pass it. */
+const heldBy = async (conversation: string | null) => new Set(conversation ? (await getConversation(db, conversation)).history : []);
+
 async function preselect(names: string[], conversation: string | null = conversationId) {
-  await recordDecision(db, {
-    ...base,
-    conversationId: conversation,
-    kind: "preselect",
-    path: "preselect",
-    input: {},
-    result: { selected: names.map((name) => ({ name, score: 1 })), toolSet: [], dropped: [], candidateCount: 4 },
-    latencyMs: 2,
-  });
+  await recordCountedDecision(
+    db,
+    {
+      ...base,
+      conversationId: conversation,
+      kind: "preselect",
+      path: "preselect",
+      input: {},
+      result: { selected: names.map((name) => ({ name, score: 1 })), toolSet: [], dropped: [], candidateCount: 4 },
+      latencyMs: 2,
+    },
+    await heldBy(conversation),
+  );
   // As runPreselection does: the offered tools join the conversation after the decision.
   if (conversation) await addToHistory(db, conversation, names);
 }
 
 async function toolSearch(found: string[]) {
-  await recordDecision(db, {
-    ...base,
-    conversationId,
-    kind: "tool-search",
-    path: "semantic",
-    input: {},
-    result: { requested: [], tools: found },
-    latencyMs: 3,
-  });
+  await recordCountedDecision(
+    db,
+    {
+      ...base,
+      conversationId,
+      kind: "tool-search",
+      path: "semantic",
+      input: {},
+      result: { requested: [], tools: found },
+      latencyMs: 3,
+    },
+    await heldBy(conversationId),
+  );
   await addToHistory(db, conversationId, found);
 }
 
 async function call(tool: string, latencyMs: number, result: Record<string, unknown> = { outcome: "ok" }, overrides: Partial<NewDecision> = {}) {
-  await recordDecision(db, {
-    ...base,
-    conversationId,
-    kind: "call",
-    path: "call",
-    input: { tool, via: "direct", argumentsBytes: 2, argumentsDigest: "x", definitionDigest: null, actor: "token:t", provider: null },
-    result: { reason: null, needsApproval: false, approval: null, ...result },
-    latencyMs,
-    ...overrides,
-  });
+  await recordCountedDecision(
+    db,
+    {
+      ...base,
+      conversationId,
+      kind: "call",
+      path: "call",
+      input: { tool, via: "direct", argumentsBytes: 2, argumentsDigest: "x", definitionDigest: null, actor: "token:t", provider: null },
+      result: { reason: null, needsApproval: false, approval: null, ...result },
+      latencyMs,
+      ...overrides,
+    },
+    await heldBy(conversationId),
+  );
 }
 
 const figure = (list: UsageFigures[], name: string) => list.find((item) => item.name === name);
@@ -158,10 +174,10 @@ describe("usage rollups from recorded decisions", () => {
     const key = { catalogId: CATALOG, agent: "build", model: "gpt-5" };
     const ok = (tool: string) => [{ tool, latencyBucket: 20, counts: { calls: 1 } }];
     await writeTransaction(db, async (tx) => {
-      await addUsage(tx, key, ok("search_web"), now - 10 * 60 * 1000);
-      await addUsage(tx, key, ok("read_file"), now - 5 * hour);
-      await addUsage(tx, key, ok("send_mail"), now - 3 * 24 * hour);
-      await addUsage(tx, key, ok("never_used"), now - 20 * 24 * hour);
+      await addUsage(tx, incrementsOf(key, ok("search_web"), now - 10 * 60 * 1000));
+      await addUsage(tx, incrementsOf(key, ok("read_file"), now - 5 * hour));
+      await addUsage(tx, incrementsOf(key, ok("send_mail"), now - 3 * 24 * hour));
+      await addUsage(tx, incrementsOf(key, ok("never_used"), now - 20 * 24 * hour));
     });
     const called = async (window: "1h" | "24h" | "7d" | "30d") => (await readUsageStats(db, CATALOG, window, now)).tools.map((tool) => tool.name).sort();
     expect(await called("1h")).toEqual(["search_web"]);
@@ -189,8 +205,8 @@ describe("usage rollups from recorded decisions", () => {
     const day = 24 * 60 * 60 * 1000;
     const key = { catalogId: CATALOG, agent: "build", model: "gpt-5" };
     await writeTransaction(db, async (tx) => {
-      await addUsage(tx, key, [{ tool: "search_web", latencyBucket: 20, counts: { calls: 1 } }], now - 32 * day);
-      await addUsage(tx, key, [{ tool: "read_file", latencyBucket: 20, counts: { calls: 1 } }], now - 29 * day);
+      await addUsage(tx, incrementsOf(key, [{ tool: "search_web", latencyBucket: 20, counts: { calls: 1 } }], now - 32 * day));
+      await addUsage(tx, incrementsOf(key, [{ tool: "read_file", latencyBucket: 20, counts: { calls: 1 } }], now - 29 * day));
     });
     await cleanupDecisions(db, { days: 30, rowsPerCatalog: 0 }, now);
     expect((await db.select({ tool: usageRollups.tool }).from(usageRollups)).map((row) => row.tool)).toEqual(["read_file"]);

@@ -30,16 +30,17 @@ describe("what a decision adds to the usage rollups", () => {
   });
 
   it("counts a ToolSearch find only when the conversation did not hold the tool", () => {
-    expect(usageEventsOf({ kind: "tool-search", input: {}, result: { requested: [], tools: ["x"] }, latencyMs: 2 })).toEqual([
-      { tool: "x", latencyBucket: -1, counts: {}, whenNotHeld: "foundBySearch" },
+    expect(usageEventsOf({ kind: "tool-search", input: {}, result: { requested: [], tools: ["x", "y"] }, latencyMs: 2 }, new Set(["y"]))).toEqual([
+      { tool: "x", latencyBucket: -1, counts: { foundBySearch: 1 } },
+      { tool: "y", latencyBucket: -1, counts: {} },
     ]);
   });
 
   it("sorts calls by outcome: answered ones keep their latency, refused and cancelled ones none", () => {
     const bucket = latencyBucket(120);
-    expect(usageEventsOf(call({ outcome: "ok" }))).toEqual([
-      { tool: "search_web", latencyBucket: bucket, counts: { calls: 1 }, whenHeld: "calledWhenOffered" },
-    ]);
+    expect(usageEventsOf(call({ outcome: "ok" }))).toEqual([{ tool: "search_web", latencyBucket: bucket, counts: { calls: 1 } }]);
+    // The model had been given the tool: a call of an offered tool.
+    expect(usageEventsOf(call({ outcome: "ok" }), new Set(["search_web"]))[0].counts).toEqual({ calls: 1, calledWhenOffered: 1 });
     expect(usageEventsOf(call({ outcome: "refused", reason: "denied" }, 0))[0]).toMatchObject({ latencyBucket: -1, counts: { calls: 1, refused: 1 } });
     expect(usageEventsOf(call({ outcome: "error", failure: "timeout" }))[0]).toMatchObject({ latencyBucket: bucket, counts: { calls: 1, timeouts: 1 } });
     expect(usageEventsOf(call({ outcome: "error", failure: "cancelled" }))[0]).toMatchObject({ latencyBucket: -1, counts: { calls: 1, cancelled: 1 } });
