@@ -99,10 +99,20 @@ export function simulatedResultsComplete({ messages }: { messages: PlaygroundUIM
   return lastAssistantMessageIsCompleteWithToolCalls({ messages }) && simulatedResults(messages).length > 0;
 }
 
-/** What a playground request carries of the chat: its new message, or the results of the simulated calls. */
+/** What a playground request carries of the chat: its new message under the message's id as its key, or the results of the simulated calls. */
 export function exchangeOf(messages: PlaygroundUIMessage[]): PlaygroundExchange {
   const last = messages.at(-1);
-  return last?.role === "user" ? { message: textOf(last) } : { toolResults: simulatedResults(messages) };
+  return last?.role === "user" ? { message: textOf(last), messageKey: last.id } : { toolResults: simulatedResults(messages) };
+}
+
+/**
+ * What sending `text` after the failed exchange sends instead of a new message: the same words (a
+ * Retry, or the failed message sent again from the composer) keep the failed message's key, so the
+ * server, which may have stored the message before the request failed, stores it once. Other words
+ * are a new message (undefined: sent as the chat's own).
+ */
+export function resentExchange(failed: PlaygroundExchange | undefined, text: string): PlaygroundExchange | undefined {
+  return failed?.message === text && failed.messageKey !== undefined ? { message: text, messageKey: failed.messageKey } : undefined;
 }
 
 export function turnsOf(messages: PlaygroundUIMessage[]): ChatTurn[] {

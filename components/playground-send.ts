@@ -1,7 +1,7 @@
 import type { UseChatHelpers } from "@ai-sdk/react";
 import { type RefObject, useEffect, useState } from "react";
 import type { PlaygroundExchange, PlaygroundUIMessage } from "@/lib/playground/messages";
-import { type ChatFailure, describeChatError, withoutLastTurn } from "./playground-chat";
+import { type ChatFailure, describeChatError, resentExchange, withoutLastTurn } from "./playground-chat";
 
 /** The exchanges of the chat's requests: the last one sent, and the one the next request resends (a Retry). */
 export interface ExchangeRefs {
@@ -12,7 +12,8 @@ export interface ExchangeRefs {
 /**
  * The composer's text and what sending does with it; after a failed request, what failed (named by
  * where it failed) and its Retry. A failed message goes back into an empty composer, so nothing
- * typed is lost; Retry (or sending again) replaces the failed turn rather than adding one.
+ * typed is lost; Retry (or sending again) replaces the failed turn rather than adding one, and the
+ * same message sent again keeps its key, so the server never stores it twice (resentExchange).
  */
 export function usePlaygroundSend(chat: UseChatHelpers<PlaygroundUIMessage>, exchanges: ExchangeRefs) {
   const [draft, setDraft] = useState("");
@@ -23,7 +24,10 @@ export function usePlaygroundSend(chat: UseChatHelpers<PlaygroundUIMessage>, exc
     if (failedMessage) setDraft((typed) => typed || failedMessage);
   }, [failedMessage]);
   const sendText = (text: string) => {
-    if (failedMessage !== undefined) chat.setMessages(withoutLastTurn(chat.messages));
+    if (failedMessage !== undefined) {
+      chat.setMessages(withoutLastTurn(chat.messages));
+      exchanges.resend.current = resentExchange(exchanges.last.current, text);
+    }
     void chat.sendMessage({ text });
   };
   return {

@@ -53,7 +53,7 @@ for (const { name, size } of VIEWPORTS) {
       await expect(playground.composer()).toHaveValue(MESSAGE);
     });
 
-    test("a model's error is named the main model's, after the preselection, with Retry", async ({ page }) => {
+    test("a model's error is named the main model's, after the preselection, with Retry, which never stores the message twice", async ({ page }) => {
       const playground = new PlaygroundPage(page, "demo");
       // The app whose main model is the scripted server, which refuses this message.
       await page.goto(`${APP_WITH_MODEL_URL}/catalogs/demo/playground?model=claude-sonnet-4-5&agent=build`);
@@ -64,6 +64,17 @@ for (const { name, size } of VIEWPORTS) {
       await expect(playground.failure()).toContainText("does not accept this request");
       await expect(playground.turn(1).getByTestId("tool-set")).toBeVisible();
       await expect(playground.failure().getByTestId("retry")).toBeVisible();
+
+      // The server stored the message before the model failed: Retry sends it again, and it fails again.
+      await expect(page).toHaveURL(/conversation=/);
+      const retried = page.waitForResponse("**/api/catalogs/demo/playground");
+      await playground.retry();
+      await (await retried).finished();
+      await expect(playground.failure()).toHaveAttribute("data-kind", "model");
+      // The stored conversation has the message once.
+      await page.reload();
+      await expect(playground.turn(1).getByTestId("user-message")).toHaveText("Please break the model");
+      await expect(playground.turn(2)).toHaveCount(0);
     });
   });
 }

@@ -230,6 +230,8 @@ function bulkBodyProblem(body: {
 export const playgroundBody = z.strictObject({
   ...turnFields,
   message: z.string().trim().min(1).max(20_000).optional(),
+  /** The client's key of the message: sent again under the same key (a Retry), it is stored once. */
+  messageKey: safeName().min(1).max(100).optional(),
   toolResults: z
     .array(z.strictObject({ toolCallId: safeName().min(1).max(200), toolName: safeName().min(1).max(64), output: z.string().max(100_000) }))
     .max(20)

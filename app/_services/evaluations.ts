@@ -17,7 +17,7 @@ import {
 import { ToolshedError } from "@/lib/errors";
 import { casesNamingUnknownTools, type LabelledCase, type UnknownNames } from "@/lib/evaluation/cases";
 import { EVALUATION_METRICS } from "@/lib/evaluation/metrics";
-import { DEFAULT_EVALUATION_K, evaluateCases, notOfferedReason } from "@/lib/evaluation/run";
+import { DEFAULT_EVALUATION_K, evaluateCases, evaluationCatalog } from "@/lib/evaluation/run";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
 import { catalogCorpus, toCandidates } from "@/lib/selection/candidates";
 import { LOCAL_SELECTOR_ID } from "@/lib/selection/local-selector";
@@ -69,21 +69,6 @@ function evaluationView<T extends EvaluationSummary>(evaluation: T) {
   };
 }
 
-/** The tools an evaluation ranks: those the catalog offers at all (enabled, their source present). */
-function offeredTools(state: CatalogState) {
-  return state.tools.filter((tool) => tool.enabled && tool.registered);
-}
-
-/** Why each tool the catalog does not offer is left out of the ranking (see notOfferedReason). */
-function notOfferedReasons(state: CatalogState): Map<string, string> {
-  const reasons = new Map<string, string>();
-  for (const tool of state.tools) {
-    const reason = notOfferedReason(tool);
-    if (reason) reasons.set(tool.name, reason);
-  }
-  return reasons;
-}
-
 function unknownTools(state: CatalogState, cases: readonly Pick<LabelledCase, "id" | "expected">[]): UnknownNames[] {
   const names = new Set(state.tools.map((tool) => tool.name));
   return casesNamingUnknownTools(cases, (name) => names.has(name));
@@ -101,10 +86,9 @@ async function runInBackground(
   selector: Selector,
   cases: LabelledCase[],
 ): Promise<void> {
-  const tools = offeredTools(state);
-  const candidates = toCandidates(tools);
-  const summaries = new Map(state.tools.map((tool) => [tool.name, tool.summary]));
-  const reasons = notOfferedReasons(state);
+  // Ranks what the tool-list pipeline would offer an agent, and nothing else (held-back tools left out).
+  const { offered, notOffered, summaries } = evaluationCatalog(state.tools);
+  const candidates = toCandidates(offered);
   const corpus = catalogCorpus(state.catalogId, state.revision, state.tools);
   const indexKey = `${state.catalogId}@${state.revision}:evaluation`;
   let reported = Date.now();
@@ -124,7 +108,7 @@ async function runInBackground(
       // Straight to the selector, as preselection calls it, but nothing goes to the decision log.
       select: (query, depth) => selector.select({ candidates, messages: [{ role: "user", content: query }], k: depth, indexKey, corpus }),
       summaryOf: (name) => summaries.get(name) ?? "",
-      notOfferedBecause: (name) => reasons.get(name),
+      notOfferedBecause: (name) => notOffered.get(name),
       onProgress: async (done) => {
         if (abandoned) throw new Error("The run was taken for stopped.");
         if (Date.now() - reported < PROGRESS_EVERY_MS) return;

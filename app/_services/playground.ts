@@ -10,7 +10,7 @@ import {
 } from "ai";
 import type { Db } from "@/db/client";
 import type { ToolRecord } from "@/db/queries/tools";
-import { appendMessage, getConversation, listMessages, setMessageDetails, updateConversation } from "@/db/queries/conversations";
+import { appendMessage, getConversation, listMessages, setMessageDetails, type StoredMessage, updateConversation } from "@/db/queries/conversations";
 import { mainModelFromEnv } from "@/lib/ai/models";
 import { createTurnTools } from "@/lib/ai/turn-tools";
 import { ToolshedError } from "@/lib/errors";
@@ -43,8 +43,8 @@ async function modelMessagesOf(db: Db, conversationId: string): Promise<ModelMes
 }
 
 /** The turn a continuation belongs to: the tool set chosen at its user message. */
-async function latestTurn(db: Db, conversationId: string): Promise<TurnDetails> {
-  const turn = (await listMessages(db, conversationId)).filter((message) => message.role === "user").at(-1)?.details as TurnDetails | undefined;
+function latestTurn(messages: StoredMessage[]): TurnDetails {
+  const turn = messages.findLast((message) => message.role === "user")?.details as TurnDetails | undefined;
   if (!turn) throw new ToolshedError("bad_request", "Send a message before tool results: this conversation has no turn yet.", "toolResults");
   return turn;
 }
@@ -109,10 +109,24 @@ function checkExchange(request: PlaygroundRequest) {
   }
 }
 
-/** A new message: its preselection over the conversation so far, stored beside the message as the turn. */
+/**
+ * The conversation's last message when this one is it sent again: the same text under the same key
+ * (a Retry after a request that failed once the message was stored).
+ */
+function resentMessage(messages: StoredMessage[], message: string, key: string | undefined): StoredMessage | undefined {
+  const last = messages.findLast((stored) => stored.role === "user");
+  return key !== undefined && last?.content === message && (last.details as TurnDetails | null)?.messageKey === key ? last : undefined;
+}
+
+/**
+ * A new message: its preselection over the conversation so far, stored beside the message as the
+ * turn. A message sent again (resentMessage) is preselected over what came before it, and its turn
+ * replaces the one it had: it is not stored again.
+ */
 async function startTurn(db: Db, catalogId: string, request: PlaygroundRequest, message: string, owner: string): Promise<TurnStart> {
   const messages = request.conversationId ? await listMessages(db, (await getConversation(db, request.conversationId, catalogId)).id) : [];
-  const history = messages
+  const resent = resentMessage(messages, message, request.messageKey);
+  const history = (resent ? messages.slice(0, messages.indexOf(resent)) : messages)
     .filter((stored) => stored.content && (stored.role === "user" || stored.role === "assistant"))
     .map((stored) => ({ role: stored.role as "user" | "assistant", content: stored.content }));
   const preselection = await runPreselection(db, catalogId, { ...request, messages: [...history, { role: "user", content: message }] }, owner);
@@ -128,27 +142,49 @@ async function startTurn(db: Db, catalogId: string, request: PlaygroundRequest, 
     candidates: preselection.candidates,
     tokens: preselection.tokens,
     latencyMs: preselection.latencyMs,
+    ...(request.messageKey === undefined ? {} : { messageKey: request.messageKey }),
   };
-  // Recording the decision stored the message in the conversation (the decision refers to it there): the turn goes beside it.
-  if (preselection.storedMessageId !== undefined) await setMessageDetails(db, conversationId, preselection.storedMessageId, turn);
+  // Recording the decision stored the message in the conversation (the decision refers to it there),
+  // unless it was stored already (a message sent again): the turn goes beside it.
+  const storedId = resent?.id ?? preselection.storedMessageId;
+  if (storedId !== undefined) await setMessageDetails(db, conversationId, storedId, turn);
   else await appendMessage(db, conversationId, { role: "user", content: message, details: turn });
   return { conversationId, turn, seen: { state: preselection.state, view: preselection.view } };
 }
 
-/** The results of a turn's simulated calls: stored as the model's tool message, in the turn their message began. */
+/** The ids of the calls whose results the conversation already holds. */
+function storedResultIds(messages: StoredMessage[]): Set<string> {
+  return new Set(
+    messages.flatMap((message) =>
+      message.role === "tool"
+        ? ((message.details as { simulatedResults?: SimulatedResult[] } | null)?.simulatedResults ?? []).map((result) => result.toolCallId)
+        : [],
+    ),
+  );
+}
+
+/**
+ * The results of a turn's simulated calls: stored as the model's tool message, in the turn their
+ * message began. Results the conversation already holds (sent again after a failed request) are
+ * not stored twice.
+ */
 async function continueTurn(db: Db, catalogId: string, conversationId: string, toolResults: SimulatedResult[]): Promise<TurnStart> {
   const conversation = await getConversation(db, conversationId, catalogId);
-  const turn = await latestTurn(db, conversation.id);
+  const messages = await listMessages(db, conversation.id);
+  const turn = latestTurn(messages);
+  const stored = storedResultIds(messages);
+  const fresh = toolResults.filter((result) => !stored.has(result.toolCallId));
+  if (fresh.length === 0) return { conversationId, turn };
   const toolMessage: ModelMessage = {
     role: "tool",
-    content: toolResults.map((result) => ({
+    content: fresh.map((result) => ({
       type: "tool-result" as const,
       toolCallId: result.toolCallId,
       toolName: result.toolName,
       output: { type: "text" as const, value: result.output },
     })),
   };
-  await appendMessage(db, conversation.id, { role: "tool", content: "", details: { modelMessages: [toolMessage], simulatedResults: toolResults } });
+  await appendMessage(db, conversation.id, { role: "tool", content: "", details: { modelMessages: [toolMessage], simulatedResults: fresh } });
   return { conversationId, turn };
 }
 

@@ -1,3 +1,4 @@
+import { aggregate } from "../pipeline/aggregate";
 import type { SelectionOutput } from "../selection/selector";
 import { heldBackReason } from "../tools/pinning";
 import type { Tool } from "../tools/types";
@@ -50,6 +51,28 @@ export function notOfferedReason(tool: Pick<Tool, "enabled" | "registered" | "he
   if (tool.unavailableHere) return "its MCP server cannot be reached";
   if (!tool.registered) return "not registered: its source no longer lists it";
   return undefined;
+}
+
+/** What a run reads of a catalog: the tools it ranks, and what a miss says of each of the catalog's tools. */
+export interface EvaluationCatalog {
+  offered: Tool[];
+  /** Why each tool not offered is not (see notOfferedReason). */
+  notOffered: Map<string, string>;
+  /** Each tool's summary, but none of a held-back tool: its text is the one no editor approved. */
+  summaries: Map<string, string>;
+}
+
+/**
+ * The catalog as a run sees it: it ranks exactly the tools the tool-list pipeline's first stage
+ * (aggregate) keeps for any agent, so a disabled, unregistered or held-back tool is never ranked,
+ * and a held-back tool's unapproved text is never shown either.
+ */
+export function evaluationCatalog(tools: readonly Tool[]): EvaluationCatalog {
+  const { tools: offered, removed } = aggregate(tools);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const notOffered = new Map(removed.map(({ name, reason }) => [name, notOfferedReason(byName.get(name)!) ?? reason]));
+  const summaries = new Map(tools.filter((tool) => !tool.heldBack).map((tool) => [tool.name, tool.summary]));
+  return { offered, notOffered, summaries };
 }
 
 /** Yields to the event loop between cases: the local selector answers without awaiting anything. */

@@ -7,7 +7,7 @@ import type { StageResult, PipelineTool, ToolNote } from "./types";
  * tools, see lib/tools/pinning.ts). Names are unique within a catalog (the registry enforces it),
  * so no duplicate check is spent here.
  */
-export function aggregate(tools: PipelineTool[]): StageResult {
+export function aggregate(tools: readonly PipelineTool[]): StageResult {
   const kept: PipelineTool[] = [];
   const removed: ToolNote[] = [];
   for (const tool of tools) {

@@ -16,6 +16,8 @@ export interface TurnDetails {
   candidates: string[];
   tokens: { toolSet: number; visible: number; candidates: number };
   latencyMs: number;
+  /** The client's key of the message (PlaygroundExchange.messageKey), when it gave one. */
+  messageKey?: string;
 }
 
 /** A ToolSearch call of the main model, as the registry verified it (the reasons the model is not told). */
@@ -50,6 +52,12 @@ export type PlaygroundUIMessage = UIMessage<PlaygroundMetadata, PlaygroundDataPa
 /** One playground request: a new message, or the results of the simulated calls it ended at. */
 export interface PlaygroundExchange {
   message?: string;
+  /**
+   * The client's key of the message. A message sent again under the key of the conversation's last
+   * message (a Retry after a failed request: the server may have stored it before failing) is that
+   * message, not a new one: it is preselected again, never stored twice.
+   */
+  messageKey?: string;
   toolResults?: SimulatedResult[];
 }
 

@@ -292,6 +292,74 @@ describe("playground turns of several steps, and aborted ones", () => {
   });
 });
 
+describe("playground Retry after a failed request", () => {
+  const MESSAGE = "Which Linear tickets are assigned to me?";
+  const FILE_BUG = "Please file the login bug on GitHub";
+  /** While true, the main model refuses every request, as a model's error would end a send. */
+  let failing = true;
+  const scripted = useScriptedMainModel((request) => {
+    if (failing) return { status: 400, body: { error: { message: "The model does not accept this request.", type: "invalid_request_error" } } };
+    const last = JSON.stringify(request.body?.messages?.at(-1));
+    if (last.includes("Created issue")) return { text: "Filed." };
+    return last.includes(FILE_BUG) ? { toolCalls: [{ name: "github_create_issue", arguments: { title: "Login bug" } }] } : { text: "Answered." };
+  });
+  beforeEach(async () => {
+    failing = true;
+    await seed(await useFreshDatabase(), { demo: true });
+    scripted().chatRequests.length = 0;
+  });
+
+  async function storedMessages(conversationId: string): Promise<{ role: string; content: string; details: Record<string, unknown> | null }[]> {
+    return (await (await conversationRoute.GET(jsonRequest("GET"), params({ catalog: "demo", id: conversationId }))).json()).messages;
+  }
+
+  it("stores a message sent again under its key after the model failed once: the conversation and the model have it once", async () => {
+    const failed = await play({ message: MESSAGE, messageKey: "key-1" });
+    expect(only(failed, "error")).toHaveLength(1);
+    const conversationId = conversationOf(failed);
+    expect((await storedMessages(conversationId)).filter((message) => message.role === "user")).toHaveLength(1);
+
+    failing = false;
+    const retried = await play({ conversationId, message: MESSAGE, messageKey: "key-1" });
+    expect(only(retried, "error")).toEqual([]);
+    const [turn] = dataOf(retried, "preselection");
+    const users = (await storedMessages(conversationId)).filter((message) => message.role === "user");
+    expect(users.map((message) => message.content)).toEqual([MESSAGE]);
+    // The message keeps the turn of the send that answered it, and the decision refers to it, not to a copy.
+    expect(users[0].details).toMatchObject({ decisionId: turn.decisionId, messageKey: "key-1" });
+    const decision = await (await decisionRoute.GET(jsonRequest("GET"), params({ id: turn.decisionId }))).json();
+    expect(decision.decision.input.messages).toEqual([{ role: "user", content: MESSAGE }]);
+    const sent = scripted()
+      .chatRequests.at(-1)!
+      .messages!.filter((message) => message.role === "user");
+    expect(sent).toHaveLength(1);
+
+    // The same words sent as a new message (another key) are a new message.
+    await play({ conversationId, message: MESSAGE, messageKey: "key-2" });
+    expect((await storedMessages(conversationId)).filter((message) => message.role === "user")).toHaveLength(2);
+  });
+
+  it("stores the results of simulated calls sent again after the model failed once only once", async () => {
+    failing = false;
+    const first = await play({ message: FILE_BUG });
+    const conversationId = conversationOf(first);
+    const call = only(first, "tool-input-available")[0];
+    const toolResults = [{ toolCallId: call.toolCallId, toolName: call.toolName, output: "Created issue #42" }];
+
+    failing = true;
+    expect(only(await play({ conversationId, toolResults }), "error")).toHaveLength(1);
+    failing = false;
+    const retried = await play({ conversationId, toolResults });
+    expect(textOf(retried)).toBe("Filed.");
+    const stored = (await storedMessages(conversationId)).filter((message) => message.role === "tool");
+    expect(stored).toHaveLength(1);
+    const sent = scripted()
+      .chatRequests.at(-1)!
+      .messages!.filter((message) => message.role === "tool");
+    expect(sent).toHaveLength(1);
+  });
+});
+
 describe("playground calls of live MCP tools", () => {
   useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} mcp-servers/demo-server.mjs` });
   useScriptedMainModel({

@@ -4,6 +4,7 @@ import {
   describeChatError,
   exchangeOf,
   pendingSimulatedCalls,
+  resentExchange,
   simulatedResultsComplete,
   turnsOf,
   uiMessagesOf,
@@ -25,7 +26,15 @@ const turn = { decisionId: "d1", toolSet: [{ name: "ToolSearch", origin: "entry"
 
 describe("the playground chat's requests", () => {
   it("carries a new message's text", () => {
-    expect(exchangeOf([user("hello")])).toEqual({ message: "hello" });
+    expect(exchangeOf([user("hello")])).toEqual({ message: "hello", messageKey: "user-hello" });
+  });
+
+  it("sends the failed message again under its key, so the server stores it once; other words are a new message", () => {
+    const failed = exchangeOf([user("hello")]);
+    expect(resentExchange(failed, "hello")).toEqual({ message: "hello", messageKey: "user-hello" });
+    expect(resentExchange(failed, "hello there")).toBeUndefined();
+    expect(resentExchange({ toolResults: [] }, "hello")).toBeUndefined();
+    expect(resentExchange(undefined, "hello")).toBeUndefined();
   });
 
   it("carries the results supplied for the last step's simulated calls, not a live tool's, ToolSearch's or an earlier step's", () => {
