@@ -11,6 +11,7 @@ import {
   type QualityFinding,
   summaryFindings,
 } from "@/lib/evaluation/quality";
+import { aggregate } from "@/lib/pipeline/aggregate";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
 import { catalogState } from "./sources";
 
@@ -29,12 +30,18 @@ function keptTools(state: CatalogState): Set<string> {
   return kept;
 }
 
+/**
+ * The tools agents may be offered, as the tool-list pipeline's first stage keeps them: enabled,
+ * registered and not held back for review (whose text no editor approved, so nothing to fix yet).
+ */
+const offeredTools = (state: CatalogState) => aggregate(state.tools).tools;
+
 function findingsOfText(state: CatalogState): QualityFinding[] {
   let findings = textFindings.get(state);
   if (findings === undefined) {
-    const offered = state.tools.filter((tool) => tool.enabled && tool.registered);
     const kept = keptTools(state);
-    findings = [...confusablePairs(offered).map((pair) => confusableFinding(pair, kept)), ...summaryFindings(state.tools)];
+    const reviewed = state.tools.filter((tool) => !tool.heldBack);
+    findings = [...confusablePairs(offeredTools(state)).map((pair) => confusableFinding(pair, kept)), ...summaryFindings(reviewed)];
     textFindings.set(state, findings);
   }
   return findings;
@@ -48,7 +55,7 @@ function findingsOfText(state: CatalogState): QualityFinding[] {
 export async function qualityReport(db: Db, catalogId: string, days = DEFAULT_USAGE_DAYS, now = new Date()) {
   const state = await catalogState(db, catalogId);
   const usage = await toolsChosenSince(db, catalogId, new Date(now.getTime() - days * 24 * 60 * 60 * 1000));
-  const unused = usage.decisions + usage.evaluations === 0 ? [] : neverChosenFindings(state.tools, usage.chosen, alwaysOnTools(state.agents), days);
+  const unused = usage.decisions + usage.evaluations === 0 ? [] : neverChosenFindings(offeredTools(state), usage.chosen, alwaysOnTools(state.agents), days);
   const all = [...findingsOfText(state), ...unused];
   const counts = Object.fromEntries(FINDING_KINDS.map((kind) => [kind, 0])) as Record<FindingKind, number>;
   const findings = all.filter((finding) => ++counts[finding.kind] <= MAX_FINDINGS_PER_KIND);

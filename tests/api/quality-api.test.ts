@@ -4,6 +4,7 @@ import * as qualityRoute from "@/app/api/catalogs/[catalog]/quality/route";
 import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
 import type { Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
+import { syncSourceTools } from "@/db/queries/source-tools";
 import { createCustomTool } from "@/db/queries/tools";
 import { apiRequest, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";
 
@@ -83,5 +84,30 @@ describe("GET /api/catalogs/{c}/quality", () => {
     const viewer = { authorization: `Bearer ${await createTestToken(db, "read", "viewer")}` };
     expect((await report("", viewer)).status).toBe(200);
     expect((await report("?days=0")).status).toBe(400);
+  });
+
+  it("leaves tools held back for review out: their text is no editor's yet, and no agent is offered them", async () => {
+    const mcpTool = (name: string, summary: string) => ({
+      name,
+      summary,
+      description: summary,
+      inputSchema: { type: "object" as const },
+      tags: [],
+      meta: { mcpName: name },
+    });
+    const sync = (drafts: ReturnType<typeof mcpTool>[]) => syncSourceTools(db, CATALOG, [{ source: "mcp", sourceRef: "mail", drafts }], "sync");
+    await sync([mcpTool("mail__archive", "Archive a mail thread by its id.")]);
+    // The server adds a copy of a custom tool's text, and a vague one: both held back until approved.
+    await sync([mcpTool("mail__archive", "Archive a mail thread by its id."), mcpTool("mail__send", TOOLS[0].summary), mcpTool("mail__do", "Does it.")]);
+    const preselected = await preselectRoute.POST(
+      jsonRequest("POST", { model: "gpt-5", agent: "build", messages: [{ role: "user", content: "weather in Paris" }], k: 1, selector: "local" }),
+      catalog,
+    );
+    expect(preselected.status).toBe(200);
+    const { body } = await report();
+    const named = body.findings.flatMap((finding: Finding) => finding.tools);
+    expect(named).not.toContain("mail__send");
+    expect(named).not.toContain("mail__do");
+    expect(named).toContain("mail__archive");
   });
 });
