@@ -2,6 +2,9 @@ import type { Locator, Page } from "@playwright/test";
 import { AppShell } from "./pages/app-shell";
 import { ToolEditorPage } from "./pages/tool-editor-page";
 import { expect, test } from "./support/fixtures";
+import { DESKTOP_AND_PHONE } from "./support/viewports";
+
+const PHONE = DESKTOP_AND_PHONE[1];
 
 /** Every page, with what shows that its data is loaded and the title it should have. */
 const PAGES: { path: string; ready: (page: Page) => Locator; title: string }[] = [
@@ -44,6 +47,19 @@ test.describe("with data loaded", () => {
       expect(await shell.emptyTableHeaders()).toEqual([]);
     });
   }
+
+  // The phone's layout is another page for axe: tables scroll in their own region, the menu folds.
+  test.describe(`on a phone (${PHONE.width} px)`, () => {
+    test.use({ viewport: PHONE });
+    for (const { path, ready } of PAGES) {
+      test(`${path}: no serious WCAG 2.1 AA violation`, async ({ page }) => {
+        test.slow(path === "/api-reference");
+        const shell = new AppShell(page);
+        await shell.open(path, ready);
+        expect(await shell.seriousViolations()).toEqual([]);
+      });
+    }
+  });
 
   test("a decision's page: no serious violation, its own title, and its raw JSON is a named region the keyboard reaches", async ({ page, request }) => {
     const search = await request.post("/api/catalogs/demo/tool-search", { data: { model: "gpt-5", agent: "build", query: "select:read" } });
