@@ -19,6 +19,11 @@ export class SimulatorPage {
     return this.column(which).getByTestId(`final-${name}`);
   }
 
+  /** What one stage of the pipeline changed, a note per change (`~tool reason`). */
+  changedAt(which: "a" | "b", stage: string) {
+    return this.column(which).getByTestId(`stage-${stage}`).getByTestId("trace-changed");
+  }
+
   async setModel(which: "a" | "b", model: string) {
     const input = this.column(which).getByTestId("model-input");
     await input.fill(model);
