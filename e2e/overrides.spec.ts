@@ -120,7 +120,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
         // The Simulator: the override applied at its stage, and the tool's "why" names it.
         await simulator.goto(`model=gpt-5&agent=build&why=${TOOL}`);
         await expect(simulator.finalTool("a", TOOL)).toBeVisible();
-        await expect(simulator.changedAt("a", "definition-overrides")).toHaveText([APPLIED]);
+        await expect(simulator.changedAt("a", "definition-overrides", TOOL)).toHaveText([APPLIED]);
         await expect(simulator.column("a").getByTestId("why-answer")).toContainText("replaces the default of limit");
         expect(await shell.pageOverflow()).toBeLessThanOrEqual(0);
 
@@ -129,7 +129,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
         await expect(cells(tool, "default of limit")).toHaveText(["—", "25"]);
         await expect(cells(tool, "annotation readOnlyHint")).toHaveText(["false", "true"]);
         await simulator.goto(`model=gpt-5&agent=build&why=${TOOL}`);
-        await expect(simulator.changedAt("a", "definition-overrides")).toHaveText([APPLIED]);
+        await expect(simulator.changedAt("a", "definition-overrides", TOOL)).toHaveText([APPLIED]);
         expect(await storedOverrides(request, catalogId)).toEqual([OVERRIDE]);
 
         // The server drops `limit`: its default is not applied, and both the page and the trace say why; the rest still applies.
@@ -143,7 +143,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
         expect(await shell.seriousViolations()).toEqual([]);
         await simulator.goto(`model=gpt-5&agent=build&why=${TOOL}`);
         await expect(simulator.finalTool("a", TOOL)).toBeVisible();
-        await expect(simulator.changedAt("a", "definition-overrides")).toHaveText([NOT_APPLIED, ANNOTATIONS_ONLY]);
+        await expect(simulator.changedAt("a", "definition-overrides", TOOL)).toHaveText([NOT_APPLIED, ANNOTATIONS_ONLY]);
         // The stored override is kept as it was, for a server that brings the parameter back.
         expect(await storedOverrides(request, catalogId)).toEqual([OVERRIDE]);
       } finally {
