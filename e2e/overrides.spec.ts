@@ -48,6 +48,14 @@ async function storedOverrides(request: APIRequestContext, catalogId: string) {
   return (await response.json()).rules.overrides;
 }
 
+/** The parameters of the tool as a model is handed it (gpt-5, agent build): what the Simulator's list holds. */
+async function parametersHandedOver(request: APIRequestContext, catalogId: string) {
+  const response = await request.post(`/api/catalogs/${catalogId}/tool-list`, { data: { model: "gpt-5", agent: "build", format: "ai-sdk" } });
+  expect(response.ok()).toBe(true);
+  const { tools } = (await response.json()) as { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] };
+  return tools.find((tool) => tool.name === TOOL)?.inputSchema.properties;
+}
+
 /** The server "shop", added on the Sources page (an admin's browser: API tokens may not start processes); returns the file that defines its tools. */
 async function addShop(sources: SourcesPage, page: Page): Promise<string> {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-e2e-overrides-")), "tools.json");
@@ -122,6 +130,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
         await expect(simulator.finalTool("a", TOOL)).toBeVisible();
         await expect(simulator.changedAt("a", "definition-overrides", TOOL)).toHaveText([APPLIED]);
         await expect(simulator.column("a").getByTestId("why-answer")).toContainText("replaces the default of limit");
+        expect(await parametersHandedOver(request, catalogId)).toEqual({ status: { type: "string" }, limit: { type: "integer", minimum: 1, default: 25 } });
         expect(await shell.pageOverflow()).toBeLessThanOrEqual(0);
 
         // The server rewords its tool: held back, approved; the override still applies on top.
@@ -130,6 +139,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
         await expect(cells(tool, "annotation readOnlyHint")).toHaveText(["false", "true"]);
         await simulator.goto(`model=gpt-5&agent=build&why=${TOOL}`);
         await expect(simulator.changedAt("a", "definition-overrides", TOOL)).toHaveText([APPLIED]);
+        expect(await parametersHandedOver(request, catalogId)).toEqual({ status: { type: "string" }, limit: { type: "integer", minimum: 1, default: 25 } });
         expect(await storedOverrides(request, catalogId)).toEqual([OVERRIDE]);
 
         // The server drops `limit`: its default is not applied, and both the page and the trace say why; the rest still applies.
@@ -144,6 +154,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
         await simulator.goto(`model=gpt-5&agent=build&why=${TOOL}`);
         await expect(simulator.finalTool("a", TOOL)).toBeVisible();
         await expect(simulator.changedAt("a", "definition-overrides", TOOL)).toHaveText([NOT_APPLIED, ANNOTATIONS_ONLY]);
+        expect(await parametersHandedOver(request, catalogId)).toEqual({ status: { type: "string" } });
         // The stored override is kept as it was, for a server that brings the parameter back.
         expect(await storedOverrides(request, catalogId)).toEqual([OVERRIDE]);
       } finally {
