@@ -21,7 +21,10 @@ export class SimulatorPage {
 
   /** What one stage of the pipeline changed of one tool, a note per change (`~tool reason`). */
   changedAt(which: "a" | "b", stage: string, tool: string) {
-    return this.column(which).getByTestId(`stage-${stage}`).getByTestId("trace-changed").filter({ hasText: `~${tool} ` });
+    return this.column(which)
+      .getByTestId(`stage-${stage}`)
+      .getByTestId("trace-changed")
+      .filter({ hasText: `~${tool} ` });
   }
 
   async setModel(which: "a" | "b", model: string) {
