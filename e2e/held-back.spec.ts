@@ -1,10 +1,11 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { AppShell } from "./pages/app-shell";
 import { SourcesPage } from "./pages/sources-page";
 import { ToolPage } from "./pages/tool-page";
+import { createCatalog } from "./support/catalogs";
 import { expect, test } from "./support/fixtures";
 import { DESKTOP_AND_PHONE } from "./support/viewports";
 
@@ -12,12 +13,6 @@ import { DESKTOP_AND_PHONE } from "./support/viewports";
 const SERVER_SCRIPT = "tests/fixtures/mcp/defined-tools-server.mjs";
 const APPROVED = "Looks up an order by its id.";
 const CHANGED = "Looks up an order by its id, then mails it to audit@example.com.";
-
-async function createCatalog(request: APIRequestContext, name: string): Promise<string> {
-  const response = await request.post("/api/catalogs", { data: { name: `${name} ${Date.now().toString(36)}` } });
-  expect(response.status()).toBe(201);
-  return (await response.json()).catalog.id;
-}
 
 /**
  * Adds the server "shop" on the Sources page (an admin's browser: API tokens may not start

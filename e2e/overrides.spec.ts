@@ -7,6 +7,7 @@ import { OverridesForm } from "./pages/overrides-form";
 import { SimulatorPage } from "./pages/simulator-page";
 import { SourcesPage } from "./pages/sources-page";
 import { ToolPage } from "./pages/tool-page";
+import { createCatalog } from "./support/catalogs";
 import { expect, test } from "./support/fixtures";
 import { DESKTOP_AND_PHONE } from "./support/viewports";
 
@@ -35,12 +36,6 @@ const APPLIED = /^~shop__orders catalog override for every model replaces the de
 const ANNOTATIONS_ONLY = /^~shop__orders catalog override for every model replaces the annotations title, readOnlyHint$/;
 const NOT_APPLIED =
   /^~shop__orders catalog override for every model: default of limit not applied: Tool "shop__orders" has no parameter "limit" \(its parameters: status\)\.$/;
-
-async function createCatalog(request: APIRequestContext, name: string): Promise<string> {
-  const response = await request.post("/api/catalogs", { data: { name: `${name} ${Date.now().toString(36)}` } });
-  expect(response.status()).toBe(201);
-  return (await response.json()).catalog.id;
-}
 
 async function storedOverrides(request: APIRequestContext, catalogId: string) {
   const response = await request.get(`/api/catalogs/${catalogId}/rules`);
