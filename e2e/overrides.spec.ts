@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { AppShell } from "./pages/app-shell";
 import { OverridesForm } from "./pages/overrides-form";
@@ -8,12 +5,12 @@ import { SimulatorPage } from "./pages/simulator-page";
 import { SourcesPage } from "./pages/sources-page";
 import { ToolPage } from "./pages/tool-page";
 import { createCatalog } from "./support/catalogs";
+import { addDefinedToolsServer, type DefinedToolsServer } from "./support/defined-tools-server";
 import { expect, test } from "./support/fixtures";
 import { DESKTOP_AND_PHONE } from "./support/viewports";
 
 // Issue 25: a catalog's per-tool overrides of a parameter default and an MCP annotation, on a real
-// stdio MCP server whose tools a JSON file defines (the e2e apps' allowlist has it), through re-syncs.
-const SERVER_SCRIPT = "tests/fixtures/mcp/defined-tools-server.mjs";
+// stdio MCP server whose tools a JSON file defines, through re-syncs.
 const TOOL = "shop__orders";
 const ORDERS = {
   name: "orders",
@@ -51,20 +48,9 @@ async function parametersHandedOver(request: APIRequestContext, catalogId: strin
   return tools.find((tool) => tool.name === TOOL)?.inputSchema.properties;
 }
 
-/** The server "shop", added on the Sources page (an admin's browser: API tokens may not start processes); returns the file that defines its tools. */
-async function addShop(sources: SourcesPage, page: Page): Promise<string> {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "toolshed-e2e-overrides-")), "tools.json");
-  writeFileSync(file, JSON.stringify([ORDERS]));
-  await sources.goto();
-  await sources.fillStdio({ name: "shop", command: "node", args: [SERVER_SCRIPT, file] });
-  await sources.submit();
-  await expect(page.getByText("Added shop: 1 tool(s) registered")).toBeVisible();
-  return file;
-}
-
 /** The server redefines its tool; a sync holds the change back, and its review on the tool's page approves it. */
-async function redefineAndApprove(page: Page, sources: SourcesPage, tool: ToolPage, file: string, definition: { description: string }) {
-  writeFileSync(file, JSON.stringify([definition]));
+async function redefineAndApprove(page: Page, sources: SourcesPage, tool: ToolPage, shop: DefinedToolsServer, definition: { description: string }) {
+  shop.define([definition]);
   await sources.goto();
   await sources.sync("shop");
   await expect(page.getByText("Synced shop: 0 added, 0 updated, 0 unregistered, 1 held back for review")).toBeVisible();
@@ -95,7 +81,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
       const tool = new ToolPage(page, catalogId);
       const simulator = new SimulatorPage(page, catalogId);
       try {
-        const file = await addShop(sources, page);
+        const shop = await addDefinedToolsServer(sources, page, [ORDERS]);
 
         // Rules: one override, typed as a person would, checked by axe while filled in.
         const form = new OverridesForm(page, catalogId);
@@ -129,7 +115,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
         expect(await shell.pageOverflow()).toBeLessThanOrEqual(0);
 
         // The server rewords its tool: held back, approved; the override still applies on top.
-        await redefineAndApprove(page, sources, tool, file, REWORDED);
+        await redefineAndApprove(page, sources, tool, shop, REWORDED);
         await expect(cells(tool, "default of limit")).toHaveText(["—", "25"]);
         await expect(cells(tool, "annotation readOnlyHint")).toHaveText(["false", "true"]);
         await simulator.goto(`model=gpt-5&agent=build&why=${TOOL}`);
@@ -138,7 +124,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
         expect(await storedOverrides(request, catalogId)).toEqual([OVERRIDE]);
 
         // The server drops `limit`: its default is not applied, and both the page and the trace say why; the rest still applies.
-        await redefineAndApprove(page, sources, tool, file, WITHOUT_LIMIT);
+        await redefineAndApprove(page, sources, tool, shop, WITHOUT_LIMIT);
         await expect(cells(tool, "default of limit").last()).toContainText("25");
         await expect(tool.overriddenField("default of limit").getByTestId("override-ignored")).toHaveText(
           'Not applied: Tool "shop__orders" has no parameter "limit" (its parameters: status).',
@@ -164,7 +150,7 @@ for (const viewport of DESKTOP_AND_PHONE) {
       const catalogId = await createCatalog(request, "Bad default");
       const shell = new AppShell(page);
       try {
-        await addShop(new SourcesPage(page, catalogId), page);
+        await addDefinedToolsServer(new SourcesPage(page, catalogId), page, [ORDERS]);
         expect((await request.put(`/api/catalogs/${catalogId}/rules`, { data: { overrides: [OVERRIDE] } })).ok()).toBe(true);
 
         const form = new OverridesForm(page, catalogId);
