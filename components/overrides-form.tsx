@@ -51,10 +51,10 @@ export function OverridesForm({ catalogId, initial, toolNames }: { catalogId: st
       ))}
       <SaveFailure failure={failure} what="the overrides" onRetry={submit} pending={pending} />
       <div className="row end">
-        <button type="button" onClick={add}>
+        <button type="button" onClick={add} data-testid="add-override">
           Add override
         </button>
-        <button type="button" className="primary" disabled={pending} onClick={submit}>
+        <button type="button" className="primary" disabled={pending} onClick={submit} data-testid="save-overrides">
           Save overrides
         </button>
       </div>
@@ -75,7 +75,7 @@ function OverrideCard({
 }) {
   const { problems: overrideProblems, invalid } = groupProblems(problems, `overrides.${index}`, `override-${index}`);
   return (
-    <div className="card">
+    <div className="card" data-testid={`override-${index}`}>
       <div className="grid-2">
         <LabelledInput label="Tool" registration={register(`overrides.${index}.tool`)} list="tool-names" className="mono" invalid={invalid("tool")} />
         <LabelledInput
@@ -122,7 +122,7 @@ function OverrideCard({
           ))}
         </div>
       </fieldset>
-      <FieldErrors problems={overrideProblems} fieldId={`override-${index}`} />
+      <FieldErrors problems={overrideProblems} fieldId={`override-${index}`} testId={`override-errors-${index}`} />
       <div className="row end">
         <button type="button" className="small-button danger" onClick={onRemove}>
           Remove

@@ -2,6 +2,7 @@
 
 import { useMemo } from "react";
 import type { ToolListResponse } from "./api-client";
+import { withContentKeys } from "./content-keys";
 import { useShownCount } from "./shown-count";
 import { whyAnswer } from "./simulator-result";
 
@@ -94,13 +95,14 @@ function TraceStage({ entry }: { entry: ToolListResponse["trace"][number] }) {
           {entry.changed.length > 0 && <span className="badge warn">~{entry.changed.length}</span>} {entry.remaining} left
         </span>
       </div>
-      {notes.slice(0, shown).map((note) =>
+      {/* Keyed by what each note says: a tool can have more than one (an override applied in part, and why the rest is not). */}
+      {withContentKeys(notes.slice(0, shown), (note) => `${note.kind} ${note.name} ${note.reason}`).map(([key, note]) =>
         note.kind === "removed" ? (
-          <div key={`r-${note.name}`} className="small" data-testid="trace-removed">
+          <div key={key} className="small" data-testid="trace-removed">
             <code>−{note.name}</code> <span className="muted">{note.reason}</span>
           </div>
         ) : (
-          <div key={`c-${note.name}`} className="small">
+          <div key={key} className="small" data-testid="trace-changed">
             <code>~{note.name}</code> <span className="muted">{note.reason}</span>
           </div>
         ),

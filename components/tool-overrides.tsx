@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { type OverriddenField, overriddenFields, type UpstreamTool } from "@/lib/rules/override-fields";
 import type { DefinitionOverride } from "@/lib/rules/overrides";
+import { withContentKeys } from "./content-keys";
 
 const shown = (value: unknown) => (value === undefined ? "—" : typeof value === "string" ? value : JSON.stringify(value));
 
@@ -54,8 +55,9 @@ export function ToolOverrides({ catalogId, tool, overrides }: { catalogId: strin
         </Link>
       </div>
       <p className="muted small">These fields are the catalog&apos;s, not its source&apos;s: they stay when its source redefines the tool.</p>
-      {overrides.map((override) => (
-        <div key={JSON.stringify(override.models)}>
+      {/* Two overrides may share their models (the later one wins where they overlap): keys of their own. */}
+      {withContentKeys(overrides, (override) => JSON.stringify(override.models)).map(([key, override]) => (
+        <div key={key}>
           <h3>{scopeOf(override)}</h3>
           <OverrideRows fields={overriddenFields(tool, override)} />
         </div>

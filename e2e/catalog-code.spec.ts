@@ -1,11 +1,5 @@
-import type { APIRequestContext } from "@playwright/test";
+import { createCatalog } from "./support/catalogs";
 import { expect, test } from "./support/fixtures";
-
-async function createCatalog(request: APIRequestContext, name: string): Promise<string> {
-  const created = await request.post("/api/catalogs", { data: { name: `${name} ${Date.now().toString(36)}` } });
-  expect(created.status()).toBe(201);
-  return (await created.json()).catalog.id;
-}
 
 test("a catalog's file applied to another on the Code page: its plan first, then the apply, then nothing left to change", async ({ page, request }) => {
   const staging = await createCatalog(request, "Staging");

@@ -1,17 +1,12 @@
 import type { APIRequestContext } from "@playwright/test";
 import { AppShell } from "./pages/app-shell";
 import { ToolPage } from "./pages/tool-page";
+import { createCatalog } from "./support/catalogs";
 import { expect, test } from "./support/fixtures";
 import { DESKTOP_AND_PHONE } from "./support/viewports";
 
 const LONG = `Sends one e-mail to one recipient. ${"It checks the address, the subject and the body before sending, and says why it refused. ".repeat(3)}`;
 const ADDED = "Then it keeps a copy in the Sent folder and returns its id.";
-
-async function createCatalog(request: APIRequestContext, name: string): Promise<string> {
-  const response = await request.post("/api/catalogs", { data: { name: `${name} ${Date.now().toString(36)}` } });
-  expect(response.status()).toBe(201);
-  return (await response.json()).catalog.id;
-}
 
 /** The id of a tool's first entry in its history: its creation. */
 async function createdEntryId(request: APIRequestContext, path: string): Promise<number> {

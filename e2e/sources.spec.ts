@@ -1,4 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
+import { createCatalog } from "./support/catalogs";
 import { expect, test } from "./support/fixtures";
 import { SimulatorPage } from "./pages/simulator-page";
 import { SourcesPage } from "./pages/sources-page";
@@ -11,12 +12,6 @@ const DEMO_TOOLS = ["notes_search", "notes_get", "notes_create", "notes_delete",
 const SEARCH_TOOL = `${SERVER}__notes_search`;
 
 /** A catalog of this spec's own, so that the seeded demo catalog (and its "notes" server) stays as it is. */
-async function createCatalog(request: APIRequestContext, name: string): Promise<string> {
-  const response = await request.post("/api/catalogs", { data: { name: `${name} ${Date.now().toString(36)}` } });
-  expect(response.status()).toBe(201);
-  return (await response.json()).catalog.id;
-}
-
 async function toolSearch(request: APIRequestContext, catalogId: string, name: string) {
   const response = await request.post(`/api/catalogs/${catalogId}/tool-search`, { data: { model: "gpt-5", agent: "build", query: `select:${name}` } });
   expect(response.ok()).toBe(true);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import type { APIRequestContext } from "@playwright/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createCatalog } from "./support/catalogs";
 import { expect, test } from "./support/fixtures";
 import { APP_URL, TOKENS_FILE } from "./support/servers";
 import { SourcesPage } from "./pages/sources-page";
@@ -11,12 +11,6 @@ import { processesMentioning, processMarker } from "../tests/support/processes";
 const SERVER = "usage";
 const SEARCH = `${SERVER}__notes_search`;
 const GET = `${SERVER}__notes_get`;
-
-async function createCatalog(request: APIRequestContext): Promise<string> {
-  const response = await request.post("/api/catalogs", { data: { name: `Usage E2E ${Date.now().toString(36)}` } });
-  expect(response.status()).toBe(201);
-  return (await response.json()).catalog.id;
-}
 
 /** An agent on the catalog's MCP gateway, with the admin's API token, as a real MCP client connects. */
 async function gatewayClient(catalogId: string): Promise<Client> {
@@ -32,7 +26,7 @@ test("the Usage page counts an agent's gateway calls by tool, sorts them, links 
   request,
 }) => {
   test.setTimeout(120_000);
-  const catalogId = await createCatalog(request);
+  const catalogId = await createCatalog(request, "Usage E2E");
   const marker = processMarker("e2e-usage");
   const sources = new SourcesPage(page, catalogId);
   let client: Client | undefined;

@@ -19,6 +19,14 @@ export class SimulatorPage {
     return this.column(which).getByTestId(`final-${name}`);
   }
 
+  /** What one stage of the pipeline changed of one tool, a note per change (`~tool reason`). */
+  changedAt(which: "a" | "b", stage: string, tool: string) {
+    return this.column(which)
+      .getByTestId(`stage-${stage}`)
+      .getByTestId("trace-changed")
+      .filter({ hasText: `~${tool} ` });
+  }
+
   async setModel(which: "a" | "b", model: string) {
     const input = this.column(which).getByTestId("model-input");
     await input.fill(model);

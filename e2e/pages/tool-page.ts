@@ -29,6 +29,21 @@ export class ToolPage {
     await this.pendingChange().getByTestId("approve-pending").click();
   }
 
+  /** The "Overridden by the catalog" panel: each field the catalog's overrides set, upstream beside override. */
+  overrides() {
+    return this.page.getByTestId("tool-overrides");
+  }
+
+  /** One overridden field's row (`default of <parameter>`, `annotation <key>`, …): field, upstream value, override value. */
+  overriddenField(field: string) {
+    return this.overrides().getByTestId(`override-field-${field}`);
+  }
+
+  /** The note beside a source's change that names the fields the catalog overrides. */
+  overriddenNote() {
+    return this.page.getByTestId("overridden-note");
+  }
+
   history() {
     return this.page.getByTestId("audit-history");
   }

@@ -1,11 +1,14 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { createElement } from "react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { OverriddenNote, ToolOverrides } from "@/components/tool-overrides";
 import type { DefinitionOverride } from "@/lib/rules/overrides";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 // The tool as its MCP server defines it after a re-sync: `limit` has a maximum now, `order` is gone.
 const tool = {
@@ -46,6 +49,20 @@ describe("a tool's overrides on its page", () => {
     expect(row(panel, "annotation title")[0].textContent).toBe("annotation titleSearchNote search");
     expect(row(panel, "annotation readOnlyHint")[0].textContent).toBe("annotation readOnlyHintfalsetrue");
     expect(within(panel).queryByTestId("override-field-annotation openWorldHint")).toBeNull();
+  });
+
+  it("shows two overrides for the same models, each under a key of its own (the later one wins)", () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const twice: DefinitionOverride[] = [
+      { tool: "shop__search", models: [], defaults: { limit: 25 } },
+      { tool: "shop__search", models: [], annotations: { readOnlyHint: true } },
+    ];
+    render(createElement(ToolOverrides, { catalogId: "team", tool, overrides: twice }));
+    const panel = screen.getByTestId("tool-overrides");
+    expect(within(panel).getAllByText("For every model")).toHaveLength(2);
+    expect(row(panel, "default of limit")).toHaveLength(1);
+    expect(row(panel, "annotation readOnlyHint")).toHaveLength(1);
+    expect(errors.mock.calls.flat().join(" ")).not.toContain("same key");
   });
 
   it("shows nothing for a tool the catalog does not override, and marks overridden fields beside a source's change", () => {
