@@ -39,9 +39,9 @@ function Callouts({ stats, catalogId }: { stats: UsageStats; catalogId: string }
   return (
     <div className="grid-2">
       <section className="panel stack" aria-labelledby="never-called-heading" data-testid="never-called">
-        <h3 id="never-called-heading">Never called in 30 days ({stats.neverCalledTotal})</h3>
+        <h3 id="never-called-heading">MCP tools never called in 30 days ({stats.neverCalledTotal})</h3>
         {stats.neverCalledTotal === 0 ? (
-          <p className="muted small">Every enabled tool was called at least once.</p>
+          <p className="muted small">Every enabled MCP tool was called at least once. Other tools run in the agent, where Toolshed does not see their calls.</p>
         ) : (
           <p className="small mono">
             {stats.neverCalled.join(", ")}
@@ -105,16 +105,14 @@ function UsageFiguresView({ stats, catalogId }: { stats: UsageStats; catalogId: 
         <h3 id="servers-heading">MCP servers</h3>
         <UsageTable rows={stats.servers} nameLabel="Server" testId="usage-servers" />
       </section>
-      <div className="grid-2">
-        <section className="panel stack" aria-labelledby="agents-heading">
-          <h3 id="agents-heading">Agents</h3>
-          <UsageTable rows={stats.agents} nameLabel="Agent" testId="usage-agents" />
-        </section>
-        <section className="panel stack" aria-labelledby="models-heading">
-          <h3 id="models-heading">Models</h3>
-          <UsageTable rows={stats.models} nameLabel="Model" testId="usage-models" />
-        </section>
-      </div>
+      <section className="panel stack" aria-labelledby="agents-heading">
+        <h3 id="agents-heading">Agents</h3>
+        <UsageTable rows={stats.agents} nameLabel="Agent" testId="usage-agents" />
+      </section>
+      <section className="panel stack" aria-labelledby="models-heading">
+        <h3 id="models-heading">Models</h3>
+        <UsageTable rows={stats.models} nameLabel="Model" testId="usage-models" />
+      </section>
     </>
   );
 }

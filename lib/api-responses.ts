@@ -334,7 +334,7 @@ export const apiResponses = {
     servers: z.array(usageFigures).describe("Per MCP server: its tools' figures together."),
     agents: z.array(usageFigures),
     models: z.array(usageFigures),
-    neverCalled: nameList.describe("Enabled tools nobody called in the last 30 days: the first 500."),
+    neverCalled: nameList.describe("Enabled MCP tools nobody called in the last 30 days (only MCP tools' calls pass through Toolshed): the first 500."),
     neverCalledTotal: count,
     oftenFound: z.array(z.object({ name: z.string(), foundBySearch: z.number().int() })).describe("Tools ToolSearch kept having to find in the window."),
   }),

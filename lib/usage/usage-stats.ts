@@ -89,7 +89,8 @@ export interface CatalogToolRef {
 /** What the Usage page calls out: enabled tools nobody called in 30 days (the first 500 named), and tools ToolSearch keeps having to find. */
 export function usageCallouts(tools: readonly CatalogToolRef[], last30Days: readonly UsageFigures[], window: readonly UsageFigures[]) {
   const called = new Set(last30Days.filter((tool) => tool.calls > 0).map((tool) => tool.name));
-  const neverCalled = tools.filter((tool) => tool.enabled && !called.has(tool.name)).map((tool) => tool.name);
+  // Only MCP tools' calls pass through Toolshed (its gateway, the playground): any other tool would always be listed.
+  const neverCalled = tools.filter((tool) => tool.enabled && tool.server !== null && !called.has(tool.name)).map((tool) => tool.name);
   return {
     neverCalled: neverCalled.slice(0, NEVER_CALLED_NAMED),
     neverCalledTotal: neverCalled.length,

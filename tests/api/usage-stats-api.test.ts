@@ -4,6 +4,7 @@ import * as toolSearchRoute from "@/app/api/catalogs/[catalog]/tool-search/route
 import * as usageRoute from "@/app/api/catalogs/[catalog]/usage-stats/route";
 import { writeTransaction, type Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
+import { syncSourceTools } from "@/db/queries/source-tools";
 import { createCustomTool } from "@/db/queries/tools";
 import { addUsage } from "@/db/queries/usage-rollups";
 import { incrementsOf } from "@/lib/usage/usage-buffer";
@@ -23,6 +24,15 @@ beforeEach(async () => {
     ["send_invoice", "Send an invoice to a customer by email."],
   ])
     await createCustomTool(db, CATALOG, { name, summary, description: summary, inputSchema: { type: "object" } }, "test");
+  const search = {
+    name: "notes__search",
+    summary: "Search notes.",
+    description: "Search notes.",
+    inputSchema: { type: "object" as const },
+    tags: [],
+    meta: { mcpName: "search" },
+  };
+  await syncSourceTools(db, CATALOG, [{ source: "mcp", sourceRef: "notes", drafts: [search] }], "sync");
 });
 
 async function usage(query = "", headers: Record<string, string> = {}) {
@@ -50,25 +60,27 @@ describe("GET /api/catalogs/{c}/usage-stats", () => {
     expect(tool("weather_forecast")).toMatchObject({ calls: 0, offered: 1, foundBySearch: 0, p50Ms: null });
     expect(tool("send_invoice")).toMatchObject({ offered: 0, foundBySearch: 1 });
     expect(body.models).toEqual([expect.objectContaining({ name: "gpt-5", offered: 1, foundBySearch: 1 })]);
-    expect(body.neverCalled).toEqual(expect.arrayContaining(["weather_forecast", "send_invoice"]));
+    // Custom tools run in the agent: Toolshed sees no call of theirs, so none is "never called".
+    expect(body.neverCalled).toEqual(["notes__search"]);
   });
 
   it("covers the window asked for", async () => {
     const now = Date.now();
     const key = { catalogId: CATALOG, agent: "build", model: "gpt-5" };
     await writeTransaction(db, async (tx) => {
-      await addUsage(tx, incrementsOf(key, [{ tool: "weather_forecast", latencyBucket: 30, counts: { calls: 1 } }], now));
-      await addUsage(tx, incrementsOf(key, [{ tool: "weather_forecast", latencyBucket: 30, counts: { calls: 2 } }], now - 5 * HOUR));
-      await addUsage(tx, incrementsOf(key, [{ tool: "weather_forecast", latencyBucket: 30, counts: { calls: 4 } }], now - 3 * 24 * HOUR));
-      await addUsage(tx, incrementsOf(key, [{ tool: "weather_forecast", latencyBucket: 30, counts: { calls: 8, timeouts: 8 } }], now - 20 * 24 * HOUR));
+      await addUsage(tx, incrementsOf(key, [{ tool: "notes__search", latencyBucket: 30, counts: { calls: 1 } }], now));
+      await addUsage(tx, incrementsOf(key, [{ tool: "notes__search", latencyBucket: 30, counts: { calls: 2 } }], now - 5 * HOUR));
+      await addUsage(tx, incrementsOf(key, [{ tool: "notes__search", latencyBucket: 30, counts: { calls: 4 } }], now - 3 * 24 * HOUR));
+      await addUsage(tx, incrementsOf(key, [{ tool: "notes__search", latencyBucket: 30, counts: { calls: 8, timeouts: 8 } }], now - 20 * 24 * HOUR));
     });
-    const calls = async (window: string) => (await usage(`?window=${window}`)).body.tools.find((tool: { name: string }) => tool.name === "weather_forecast");
+    const calls = async (window: string) => (await usage(`?window=${window}`)).body.tools.find((tool: { name: string }) => tool.name === "notes__search");
     expect(await calls("1h")).toMatchObject({ calls: 1, errors: 0 });
     expect(await calls("24h")).toMatchObject({ calls: 3 });
     expect(await calls("7d")).toMatchObject({ calls: 7 });
     expect(await calls("30d")).toMatchObject({ calls: 15, errors: 8, errorsByKind: { refused: 0, timeout: 8, upstream: 0 } });
-    expect((await usage("?window=30d")).body.neverCalled).not.toContain("weather_forecast");
-    expect((await usage("?window=1h")).body.neverCalled).not.toContain("weather_forecast");
+    // Called 20 days ago: not "never called in 30 days", whichever window is shown.
+    expect((await usage("?window=30d")).body.neverCalled).toEqual([]);
+    expect((await usage("?window=1h")).body.neverCalled).toEqual([]);
   });
 
   it("is readable by viewers, checks its window, and knows no other catalog", async () => {
