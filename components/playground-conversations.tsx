@@ -51,7 +51,7 @@ export function PlaygroundConversations({ catalogId, pathname, conversationId, v
               {item.title || "Untitled"}
             </Link>
             <div className="faint small">
-              {item.model} · {item.agent} · {item.history.length} tools in history
+              {item.model} · {item.agent} · {item.history.length} tool{item.history.length === 1 ? "" : "s"} in history
             </div>
             {mayDeleteConversation(viewer, item.owner) && (
               <ConfirmButton
