@@ -58,9 +58,8 @@ export function EvaluationCases({ caseCheck }: { caseCheck: CaseCheck }) {
         <div>
           <h2 id="cases-heading">Labelled cases</h2>
           <p className="muted small">
-            Requests and the tools each needs. Import a labelled set (the <code>bench/data</code> format:{" "}
-            <code>{'{ "cases": [{ "query", "expected": [names] }] }'}</code>; its tools are not read) or write cases here. At most{" "}
-            {MAX_EVALUATION_CASES.toLocaleString("en")} per run.
+            Requests and the tools each needs. Import a labelled set (a JSON file: <code>{'{ "cases": [{ "query", "expected": [names] }] }'}</code>; its tools
+            are not read) or write cases here. At most {MAX_EVALUATION_CASES.toLocaleString("en")} per run.
           </p>
         </div>
         <JsonFileButton inputTestId="import-cases" onFile={(file) => void importFile(file)}>
