@@ -26,7 +26,7 @@ export function McpTextField({
       <input
         id={id}
         {...register(field)}
-        className="mono"
+        className="mono example-placeholder"
         placeholder={placeholder}
         spellCheck={false}
         data-testid={id}
@@ -46,7 +46,7 @@ export function McpStdioFields({ register, problems }: FieldsProps) {
           field="command"
           label="Command"
           hint="the program only, e.g. node or npx; run from the app's working directory"
-          placeholder="node"
+          placeholder="e.g. node"
           register={register}
           problems={problems}
         />
@@ -60,7 +60,7 @@ export function McpStdioFields({ register, problems }: FieldsProps) {
             id="mcp-args"
             rows={3}
             {...register("args")}
-            className="mono"
+            className="mono example-placeholder"
             placeholder={"mcp-servers/demo-server.mjs\n--verbose"}
             spellCheck={false}
             data-testid="mcp-args"
@@ -77,7 +77,7 @@ export function McpStdioFields({ register, problems }: FieldsProps) {
             id="mcp-secret-args"
             rows={2}
             {...register("secretArgs")}
-            className="mono"
+            className="mono example-placeholder"
             placeholder="--api-key=…"
             spellCheck={false}
             autoComplete="off"
@@ -94,7 +94,7 @@ export function McpStdioFields({ register, problems }: FieldsProps) {
             id="mcp-env"
             rows={3}
             {...register("env")}
-            className="mono"
+            className="mono example-placeholder"
             placeholder="API_TOKEN=…"
             spellCheck={false}
             autoComplete="off"
@@ -117,7 +117,7 @@ export function McpHttpFields({ register, problems }: FieldsProps) {
           field="url"
           label="URL"
           hint="the Streamable HTTP endpoint, http:// or https://"
-          placeholder="https://example.com/mcp"
+          placeholder="e.g. https://example.com/mcp"
           register={register}
           problems={problems}
         />
@@ -130,7 +130,7 @@ export function McpHttpFields({ register, problems }: FieldsProps) {
           id="mcp-headers"
           rows={3}
           {...register("headers")}
-          className="mono"
+          className="mono example-placeholder"
           placeholder="Authorization: Bearer …"
           spellCheck={false}
           autoComplete="off"

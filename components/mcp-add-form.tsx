@@ -93,7 +93,14 @@ function NameAndTransport({
   return (
     <div className="row" style={{ alignItems: "flex-start" }}>
       <div className="field" style={{ flex: 1 }}>
-        <McpTextField field="name" label="Name" hint="lowercase; prefixes its tools: name__tool" placeholder="notes" register={register} problems={problems} />
+        <McpTextField
+          field="name"
+          label="Name"
+          hint="lowercase; prefixes its tools: name__tool"
+          placeholder="e.g. notes"
+          register={register}
+          problems={problems}
+        />
       </div>
       <div className="field">
         <label htmlFor="mcp-transport">Transport</label>
