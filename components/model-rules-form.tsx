@@ -69,6 +69,7 @@ export function ModelRulesForm({ catalogId, initial, knownModels, toolNames, age
             value={probe}
             onChange={(event) => setProbe(event.target.value)}
             placeholder="e.g. gpt-5-mini"
+            className="example-placeholder"
             data-testid="probe-model"
           />
           <datalist id="known-models-rules">
