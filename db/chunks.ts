@@ -41,29 +41,46 @@ const namesOf = (columns: readonly string[]) =>
   );
 
 /**
+ * What an insert does with a row whose `key` columns match a stored row's: adds its `add` columns
+ * to the stored row's (counters). A statement's rows must not share a key.
+ */
+export interface AddOnConflict {
+  key: readonly string[];
+  add: readonly string[];
+}
+
+/** The ON CONFLICT clause of an insert into `table` (names from the schema, never from a request). */
+const conflictClause = (table: string, onConflict: AddOnConflict | undefined) =>
+  onConflict
+    ? ` ON CONFLICT (${onConflict.key.join(", ")}) DO UPDATE SET ${onConflict.add.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(", ")}`
+    : "";
+
+/**
  * Inserts rows (values in the order of `columns`: text, numbers, booleans, Dates, null; JSON
  * already serialised) ROWS_PER_STATEMENT at a time: on SQLite in multi-row INSERTs, each prepared
  * once (for tens of thousands of rows several times quicker than the query builder, which builds
- * and prepares every statement anew); on PostgreSQL as INSERT … SELECT of recordsOf.
+ * and prepares every statement anew); on PostgreSQL as INSERT … SELECT of recordsOf. With
+ * `onConflict`, a row whose key is stored adds to it instead.
  */
-export async function chunkedInsert(db: Db, table: string, columns: readonly string[], rows: unknown[][]): Promise<void> {
-  if (!isPostgres(db)) return withSqlite(db, (sqlite) => insertChunks(sqlite, table, columns, rows));
+export async function chunkedInsert(db: Db, table: string, columns: readonly string[], rows: unknown[][], onConflict?: AddOnConflict): Promise<void> {
+  if (!isPostgres(db)) return withSqlite(db, (sqlite) => insertChunks(sqlite, table, columns, rows, onConflict));
   for (const chunk of chunksOf(rows)) {
     await executeOnPostgres(
       db,
-      sql`INSERT INTO ${sql.identifier(table)} (${namesOf(columns)}) SELECT ${namesOf(columns)} FROM ${recordsOf(table, columns, chunk)}`,
+      sql`INSERT INTO ${sql.identifier(table)} (${namesOf(columns)}) SELECT ${namesOf(columns)} FROM ${recordsOf(table, columns, chunk)}${sql.raw(conflictClause(table, onConflict))}`,
     );
   }
 }
 
 /** chunkedInsert on a SQLite connection, inside work that already holds it. */
-export function insertChunks(sqlite: Database, table: string, columns: readonly string[], rows: unknown[][]): void {
+export function insertChunks(sqlite: Database, table: string, columns: readonly string[], rows: unknown[][], onConflict?: AddOnConflict): void {
   const statements = new Map<number, Statement>();
   const row = `(${columns.map(() => "?").join(", ")})`;
   for (const chunk of chunksOf(rows)) {
     let statement = statements.get(chunk.length);
     if (!statement) {
-      statement = sqlite.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${Array.from({ length: chunk.length }, () => row).join(", ")}`);
+      const values = Array.from({ length: chunk.length }, () => row).join(", ");
+      statement = sqlite.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${values}${conflictClause(table, onConflict)}`);
       statements.set(chunk.length, statement);
     }
     statement.run(chunk.flat().map(forSqlite));

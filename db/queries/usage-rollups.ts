@@ -1,24 +1,29 @@
 import "server-only";
-import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableName, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { UsageIncrement } from "@/lib/usage/usage-buffer";
 import { USAGE_COUNTERS, type UsageCounter } from "@/lib/usage/usage-events";
 import type { UsageRow } from "@/lib/usage/usage-stats";
+import { chunkedInsert } from "../chunks";
 import type { Db } from "../client";
 import { catalogs, usageRollups } from "../tables";
 import type { Tx } from "./audit";
 
-/** Rows per statement: 14 columns each, far below SQLite's and PostgreSQL's limits on bound variables. */
-const UPSERT_CHUNK = 500;
+const KEY = ["catalogId", "hour", "tool", "agent", "model", "latencyBucket"] as const;
+const columnName = (field: keyof typeof usageRollups.$inferSelect) => usageRollups[field].name;
+const ADD_COUNTERS = { key: KEY.map(columnName), add: USAGE_COUNTERS.map(columnName) };
 
 /**
  * Adds increments to their hourly rollup rows, creating the rows that are missing; those of a
- * catalog deleted since they were counted are dropped. Sorted first: two PostgreSQL transactions
- * that lock the same rows lock them in turn, never crosswise.
+ * catalog deleted since they were counted are dropped. In bulk statements (db/chunks.ts): a
+ * flush writes hundreds of rows at once, which the query builder would build parameter by
+ * parameter. Sorted first: two PostgreSQL transactions that lock the same rows lock them in
+ * turn, never crosswise.
  */
 export async function addUsage(tx: Tx, increments: UsageIncrement[]): Promise<void> {
   const catalogIds = [...new Set(increments.map((increment) => increment.catalogId))];
+  if (catalogIds.length === 0) return;
   const live = new Set((await tx.select({ id: catalogs.id }).from(catalogs).where(inArray(catalogs.id, catalogIds))).map((row) => row.id));
-  const ordered = increments
+  const rows = increments
     .filter((increment) => live.has(increment.catalogId))
     .sort(
       (a, b) =>
@@ -28,18 +33,9 @@ export async function addUsage(tx: Tx, increments: UsageIncrement[]): Promise<vo
         a.agent.localeCompare(b.agent) ||
         a.model.localeCompare(b.model) ||
         a.latencyBucket - b.latencyBucket,
-    );
-  const { catalogId, hour, tool, agent, model, latencyBucket } = usageRollups;
-  const set = Object.fromEntries(
-    USAGE_COUNTERS.map((counter) => [counter, sql`${usageRollups[counter]} + excluded.${sql.identifier(usageRollups[counter].name)}`]),
-  );
-  for (let start = 0; start < ordered.length; start += UPSERT_CHUNK) {
-    const rows = ordered.slice(start, start + UPSERT_CHUNK).map(({ counts, ...key }) => ({ ...key, ...counts }));
-    await tx
-      .insert(usageRollups)
-      .values(rows)
-      .onConflictDoUpdate({ target: [catalogId, hour, tool, agent, model, latencyBucket], set });
-  }
+    )
+    .map((increment) => [...KEY.map((field) => increment[field]), ...USAGE_COUNTERS.map((counter) => increment.counts[counter])]);
+  await chunkedInsert(tx, getTableName(usageRollups), [...ADD_COUNTERS.key, ...ADD_COUNTERS.add], rows, ADD_COUNTERS);
 }
 
 /** A catalog's usage since `since`, summed per tool, agent or model and latency bucket. */
