@@ -11,7 +11,7 @@ import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core/db";
 import { drizzle as drizzlePostgres, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { drizzle as drizzleProxy, type SqliteRemoteResult } from "drizzle-orm/sqlite-proxy";
 import { Pool } from "pg";
-import { inSpan } from "@/lib/observability/tracing";
+import { inSpan, tracedStatement } from "@/lib/observability/tracing";
 import { databaseUrl } from "./dialect";
 import * as schema from "./schema";
 import * as postgresSchema from "./schema-pg";
@@ -134,13 +134,14 @@ const operationOf = (text: string) => /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase()
 
 function handleOn(sqlite: Database.Database): Db {
   const db = drizzleProxy<Schema>(
-    (text, params, method) => {
-      const operation = operationOf(text);
-      return inSpan(`db ${operation}`, { "db.system.name": "sqlite", "db.operation.name": operation }, async () => {
-        await waitForConnection(sqlite);
-        return execute(sqlite, text, params, method) as { rows: unknown[] };
-      });
-    },
+    (text, params, method) =>
+      tracedStatement(
+        () => ({ name: `db ${operationOf(text)}`, attributes: { "db.system.name": "sqlite", "db.operation.name": operationOf(text) } }),
+        async () => {
+          await waitForConnection(sqlite);
+          return execute(sqlite, text, params, method) as { rows: unknown[] };
+        },
+      ),
     { schema },
   );
   connections.set(db, sqlite);

@@ -5,7 +5,7 @@ import { detectResources, envDetector, resourceFromAttributes } from "@opentelem
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { AsyncLocalStorageContextManager } from "./context-manager";
-import { setToolshedTracerProvider } from "./tracing";
+import { setToolshedTracing } from "./tracing";
 
 type Env = Record<string, string | undefined>;
 
@@ -14,6 +14,20 @@ export function tracingConfigured(env: Env = process.env): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
   if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === "none") return false;
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+}
+
+export const STATEMENT_MIN_MS_VARIABLE = "TOOLSHED_TRACE_STATEMENT_MIN_MS";
+const DEFAULT_STATEMENT_MIN_MS = 1;
+
+/** How long a database statement must take to be a span of its own: milliseconds, 0 for every statement. */
+export function statementMinMsFrom(env: Env = process.env): number {
+  const text = env[STATEMENT_MIN_MS_VARIABLE]?.trim();
+  if (!text) return DEFAULT_STATEMENT_MIN_MS;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) {
+    throw new Error(`${STATEMENT_MIN_MS_VARIABLE} must be a number of milliseconds, 0 or more (0 makes every statement a span); it is "${text}".`);
+  }
+  return value;
 }
 
 /**
@@ -28,6 +42,6 @@ export function startTracing(env: Env = process.env): TracerProvider | undefined
   const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: "toolshed" }).merge(detectResources({ detectors: [envDetector] }));
   const provider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })] });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager());
-  setToolshedTracerProvider(provider);
+  setToolshedTracing({ provider, statementMinMs: statementMinMsFrom(env) });
   return provider;
 }

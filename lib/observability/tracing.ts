@@ -10,12 +10,20 @@ import { type Attributes, INVALID_SPAN_CONTEXT, type Span, SpanKind, SpanStatusC
  * route's p50 went up by 20 to 60 % at 10,000 tools). It is kept on globalThis because the
  * instrumentation hook and the routes are bundled apart, each with its own copy of this module.
  */
-const PROVIDER = Symbol.for("toolshed.tracer-provider");
+const TRACING = Symbol.for("toolshed.tracing");
 /** What `work` is given when nothing traces: a span that records nothing, as the API's no-op tracer gives. */
 const UNTRACED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
-export function setToolshedTracerProvider(provider: TracerProvider | undefined): void {
-  (globalThis as { [PROVIDER]?: TracerProvider })[PROVIDER] = provider;
+interface Tracing {
+  provider: TracerProvider;
+  /** Statements that took less are no span of their own (their transaction's span covers them). */
+  statementMinMs: number;
+}
+
+const shared = globalThis as { [TRACING]?: Tracing };
+
+export function setToolshedTracing(tracing: Tracing | undefined): void {
+  shared[TRACING] = tracing;
 }
 
 /** Marks a span failed by the error's kind only: a message may quote an upstream answer or a secret. */
@@ -25,8 +33,8 @@ function failed(span: Span, error: unknown): void {
 
 /** Runs `work` in a span named `name`, the active one for what it calls; it ends when `work` (or its promise) does. */
 export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => T, kind: SpanKind = SpanKind.INTERNAL): T {
-  const provider = (globalThis as { [PROVIDER]?: TracerProvider })[PROVIDER];
-  // Tracing off: the work runs as it would untraced, with no span or context made for it (every statement is an inSpan).
+  const provider = shared[TRACING]?.provider;
+  // Tracing off: the work runs as it would untraced, with no span or context made for it.
   if (!provider) return work(UNTRACED);
   return provider.getTracer("toolshed").startActiveSpan(name, { attributes, kind }, (span) => {
     // Nothing records it (no SDK, or not sampled): the work runs as it would untraced, without a promise more.
@@ -55,6 +63,33 @@ export function inSpan<T>(name: string, attributes: Attributes, work: (span: Spa
       },
     ) as T;
   });
+}
+
+/**
+ * Runs a database statement, and records it as a span (a child of the active one) when it took at
+ * least the configured time (TOOLSHED_TRACE_STATEMENT_MIN_MS): a trace shows the slow statements,
+ * not the dozens of tens-of-microseconds lookups a request makes, each of which would cost more to
+ * trace than to run. Its name and attributes come from `describe`, called only then.
+ */
+export async function tracedStatement<T>(describe: () => { name: string; attributes: Attributes }, run: () => Promise<T>): Promise<T> {
+  const tracing = shared[TRACING];
+  if (!tracing) return run();
+  const startTime = performance.timeOrigin + performance.now();
+  let failure: unknown;
+  try {
+    return await run();
+  } catch (error) {
+    failure = error ?? "error";
+    throw error;
+  } finally {
+    const endTime = performance.timeOrigin + performance.now();
+    if (endTime - startTime >= tracing.statementMinMs) {
+      const { name, attributes } = describe();
+      const span = tracing.provider.getTracer("toolshed").startSpan(name, { attributes, startTime });
+      if (failure !== undefined) failed(span, failure);
+      span.end(endTime);
+    }
+  }
 }
 
 /** The active span's trace and span ids, for log lines; none outside a recorded span. */

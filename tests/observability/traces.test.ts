@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TracerProvider } from "@opentelemetry/sdk-trace";
 import { createCatalog } from "@/db/queries/catalogs";
 import { log } from "@/lib/observability/log";
-import { startTracing, tracingConfigured } from "@/lib/observability/otel";
-import { inSpan, setToolshedTracerProvider } from "@/lib/observability/tracing";
+import { STATEMENT_MIN_MS_VARIABLE, startTracing, statementMinMsFrom, tracingConfigured } from "@/lib/observability/otel";
+import { inSpan, setToolshedTracing, tracedStatement } from "@/lib/observability/tracing";
 import { routeApiRequest } from "../support/api-routes";
 import { apiRequest, createTestToken, useFreshDatabase } from "../api/helpers";
 
@@ -45,12 +45,14 @@ beforeAll(async () => {
   const { port } = receiver.address() as AddressInfo;
   vi.stubEnv("OTEL_EXPORTER_OTLP_ENDPOINT", `http://127.0.0.1:${port}`);
   vi.stubEnv("OTEL_SERVICE_NAME", "toolshed-under-test");
+  // Every statement a span, however quick: the trace below shows one.
+  vi.stubEnv(STATEMENT_MIN_MS_VARIABLE, "0");
   provider = startTracing()!;
 });
 
 afterAll(async () => {
   await provider?.shutdown();
-  setToolshedTracerProvider(undefined);
+  setToolshedTracing(undefined);
   context.disable();
   vi.unstubAllEnvs();
   await new Promise((resolve) => receiver.close(resolve));
@@ -158,5 +160,41 @@ describe("traces", () => {
       trace_id: ids!.traceId,
       span_id: ids!.spanId,
     });
+  });
+
+  it("make a statement a span only when it took the configured time: a quick one is not, a slow or failed one is, under the active span", async () => {
+    received.length = 0;
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const describe = (name: string) => () => ({ name, attributes: { "db.system.name": "sqlite" } });
+    setToolshedTracing({ provider, statementMinMs: 20 });
+    try {
+      await inSpan("toolshed.statements", {}, async () => {
+        await tracedStatement(describe("db quick"), async () => 1);
+        await tracedStatement(describe("db slow"), () => sleep(30));
+        await expect(tracedStatement(describe("db failed"), () => sleep(30).then(() => Promise.reject(new Error("SQLITE_BUSY"))))).rejects.toThrow();
+      });
+    } finally {
+      setToolshedTracing({ provider, statementMinMs: 0 });
+    }
+    await provider.forceFlush();
+    const spans: OtlpSpan[] = received.flatMap((request) =>
+      JSON.parse(request.body).resourceSpans.flatMap((resource: { scopeSpans: { spans: OtlpSpan[] }[] }) =>
+        resource.scopeSpans.flatMap((scope) => scope.spans),
+      ),
+    );
+    const parent = spans.find((span) => span.name === "toolshed.statements")!;
+    expect(spans.filter((span) => span.name.startsWith("db ")).map((span) => [span.name, span.parentSpanId])).toEqual([
+      ["db slow", parent.spanId],
+      ["db failed", parent.spanId],
+    ]);
+    const slow = spans.find((span) => span.name === "db slow") as OtlpSpan & { startTimeUnixNano: string; endTimeUnixNano: string };
+    expect((Number(slow.endTimeUnixNano) - Number(slow.startTimeUnixNano)) / 1e6).toBeGreaterThanOrEqual(20);
+  });
+
+  it(`read ${STATEMENT_MIN_MS_VARIABLE}: 1 ms by default, 0 for every statement, and refuse what is not a duration`, () => {
+    expect(statementMinMsFrom({})).toBe(1);
+    expect(statementMinMsFrom({ [STATEMENT_MIN_MS_VARIABLE]: "0" })).toBe(0);
+    expect(statementMinMsFrom({ [STATEMENT_MIN_MS_VARIABLE]: " 2.5 " })).toBe(2.5);
+    for (const bad of ["-1", "soon", "Infinity"]) expect(() => statementMinMsFrom({ [STATEMENT_MIN_MS_VARIABLE]: bad })).toThrow(STATEMENT_MIN_MS_VARIABLE);
   });
 });
