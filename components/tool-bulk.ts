@@ -40,7 +40,7 @@ export function useBulkChange(catalogId: string, onDone: () => void) {
   const router = useRouter();
   const mutation = useMutation({
     mutationFn: (request: BulkRequest) => postBulk(catalogId, request),
-    onError: (error) => toast.error(error.message, { id: "tool-bulk" }),
+    onError: (error) => toast.error(error.message, { id: "tool-bulk", action: undefined }),
     onSuccess: (result) => {
       onDone();
       void queryClient.invalidateQueries({ queryKey: queryKeys.tools(catalogId) });
@@ -49,9 +49,20 @@ export function useBulkChange(catalogId: string, onDone: () => void) {
       const undo = result.undoable && result.revision !== null ? result.revision : undefined;
       toast.success(bulkToastText(result), {
         id: "tool-bulk",
-        ...(undo !== undefined ? { action: { label: "Undo", onClick: () => mutation.mutate({ action: "undo", revision: undo }) } } : {}),
+        // Set even when there is nothing to undo: an update keeps the fields it does not name.
+        action: undo !== undefined ? { label: "Undo", onClick: (event) => undoFrom(event, undo) } : undefined,
       });
     },
   });
+  /**
+   * Sonner dismisses a toast after its action unless told not to; the undo's own toast reuses the
+   * id, and a quick answer landed on the toast being removed and vanished with it. So the toast
+   * stays and turns into the undo's progress, then its result.
+   */
+  function undoFrom(event: { preventDefault(): void }, revision: number) {
+    event.preventDefault();
+    toast.loading("Undoing…", { id: "tool-bulk", action: undefined });
+    mutation.mutate({ action: "undo", revision });
+  }
   return mutation;
 }

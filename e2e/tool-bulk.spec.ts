@@ -63,6 +63,7 @@ for (const viewport of [
       await expect(tools.bulkBar()).toBeHidden();
       await tools.toast(`Disabled ${MANY} tools`).getByRole("button", { name: "Undo" }).click();
       await expect(tools.toast(`Undid the bulk disable of ${MANY} tools`)).toBeVisible();
+      await expect(tools.toast(`Undid the bulk disable of ${MANY} tools`).getByRole("button", { name: "Undo" })).toHaveCount(0);
       expect((await matching(request, catalog, "q=bk_&state=enabled")).total).toBe(MANY);
     });
 
