@@ -76,19 +76,36 @@ function createMetrics() {
   };
 }
 
-type Metrics = ReturnType<typeof createMetrics>;
+type Metrics = ReturnType<typeof createMetrics> & { children: Map<string, { inc(): void; observe(seconds: number): void }> };
 const shared = globalThis as unknown as { toolshedMetrics?: Metrics };
 
 function metrics(): Metrics {
-  shared.toolshedMetrics ??= createMetrics();
+  shared.toolshedMetrics ??= { ...createMetrics(), children: new Map() };
   return shared.toolshedMetrics;
 }
 
+/**
+ * The counter and histogram children of one HTTP label set, made once: given the labels on every
+ * call, prom-client validates and hashes them each time, on every request of the hot routes.
+ */
+function httpChild(method: string, route: string, status: number) {
+  const { httpRequests, httpDuration, children } = metrics();
+  const key = `${method} ${route} ${status}`;
+  let child = children.get(key);
+  if (!child) {
+    const labels = { method, route, status: String(status) };
+    const requests = httpRequests.labels(labels);
+    const duration = httpDuration.labels(labels);
+    child = { inc: () => requests.inc(), observe: (seconds) => duration.observe(seconds) };
+    children.set(key, child);
+  }
+  return child;
+}
+
 export function recordHttpRequest(method: string, route: string, status: number, seconds: number): void {
-  const labels = { method, route, status: String(status) };
-  const { httpRequests, httpDuration } = metrics();
-  httpRequests.inc(labels);
-  httpDuration.observe(labels, seconds);
+  const child = httpChild(method, route, status);
+  child.inc();
+  child.observe(seconds);
 }
 
 /** A call of a tool; `seconds` is how long its server took, null for a call that reached none. */

@@ -37,7 +37,7 @@ export function inSpan<T>(name: string, attributes: Attributes, work: (span: Spa
   // Tracing off: the work runs as it would untraced, with no span or context made for it.
   if (!provider) return work(UNTRACED);
   return provider.getTracer("toolshed").startActiveSpan(name, { attributes, kind }, (span) => {
-    // Nothing records it (no SDK, or not sampled): the work runs as it would untraced, without a promise more.
+    // Not sampled: the work runs as it would untraced, without a promise more.
     if (!span.isRecording()) return work(span);
     let result: T;
     try {
@@ -71,9 +71,13 @@ export function inSpan<T>(name: string, attributes: Attributes, work: (span: Spa
  * not the dozens of tens-of-microseconds lookups a request makes, each of which would cost more to
  * trace than to run. Its name and attributes come from `describe`, called only then.
  */
-export async function tracedStatement<T>(describe: () => { name: string; attributes: Attributes }, run: () => Promise<T>): Promise<T> {
+export function tracedStatement<T>(describe: () => { name: string; attributes: Attributes }, run: () => Promise<T>): Promise<T> {
   const tracing = shared[TRACING];
-  if (!tracing) return run();
+  // Tracing off: the statement's own promise, without another around it.
+  return tracing ? timedStatement(tracing, describe, run) : run();
+}
+
+async function timedStatement<T>(tracing: Tracing, describe: () => { name: string; attributes: Attributes }, run: () => Promise<T>): Promise<T> {
   const startTime = performance.timeOrigin + performance.now();
   let failure: unknown;
   try {

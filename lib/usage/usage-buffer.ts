@@ -20,7 +20,7 @@ export interface UsageIncrement extends UsageKey {
   counts: Record<UsageCounter, number>;
 }
 
-const zeroCounts = () => Object.fromEntries(USAGE_COUNTERS.map((counter) => [counter, 0])) as Record<UsageCounter, number>;
+const ZERO_COUNTS = Object.freeze(Object.fromEntries(USAGE_COUNTERS.map((counter) => [counter, 0])) as Record<UsageCounter, number>);
 
 /** One decision's events as increments of the rollup rows of the hour `at` falls in. */
 export function incrementsOf(key: UsageKey, events: UsageEvent[], at: number): UsageIncrement[] {
@@ -32,7 +32,7 @@ export function incrementsOf(key: UsageKey, events: UsageEvent[], at: number): U
     hour,
     tool: event.tool,
     latencyBucket: event.latencyBucket,
-    counts: { ...zeroCounts(), ...event.counts },
+    counts: { ...ZERO_COUNTS, ...event.counts },
   }));
 }
 
