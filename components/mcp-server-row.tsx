@@ -25,7 +25,7 @@ export function McpServerRow({ catalogId, server, now }: { catalogId: string; se
     <>
       <tr data-testid={`mcp-server-${server.name}`} data-status={server.status}>
         <td className="name">{server.name}</td>
-        <td className="small">
+        <td className="small mcp-endpoint">
           <span className="badge">{config.transport}</span>{" "}
           {config.transport === "stdio" ? (
             <>
