@@ -16,6 +16,7 @@ const SERVICE_SETS = [
   "services_c_heldout.json",
   "services_d_heldout.json",
   "services_g_heldout.json",
+  "services_h_heldout.json",
 ];
 
 /**
