@@ -88,6 +88,18 @@ describe("splitIntents", () => {
     ]);
   });
 
+  it("keeps a short part as a step when a step word or a list marker opens it, not when a comma or 'and' does", () => {
+    expect(splitIntents("first look up the coordinates of the Eiffel tower, next get the elevation there, then get the timezone")).toEqual([
+      "look up the coordinates of the Eiffel tower",
+      "get the elevation there",
+      "get the timezone",
+    ]);
+    expect(splitIntents("1) find the zone in cloudflare 2) purge 3) get the analytics")).toEqual(["find the zone in cloudflare", "purge", "get the analytics"]);
+    expect(splitIntents("look up the coordinates of the Eiffel tower, get the elevation")).toEqual([
+      "look up the coordinates of the Eiffel tower get the elevation",
+    ]);
+  });
+
   it("keeps a verb acting on a pronoun as a step of its own", () => {
     expect(splitIntents("get the console output of web-3, reboot it, and add a cpu alarm in cloudwatch")).toEqual([
       "get the console output of web-3",

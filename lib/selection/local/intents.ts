@@ -17,7 +17,7 @@ const LEADING_MARKER = /^\s*(?:[-*•·]\s+|step\s+(?:\d{1,2}|one|two|three|four
  * an enumeration.
  */
 const CLAUSE_BREAK =
-  /\s*,\s*(?:and\s+then|and\s+also|and|then|also|plus)?\s+|\s+(?:and\s+then|and\s+also|then|also|plus|as\s+well\s+as|after\s+that|after\s+which|afterwards|and|(?:and\s+)?(?:once|when)\s+(?:that|this|it|they|those|these)(?:'s|\s+is|\s+are|\s+has|\s+have)?\s+(?:done|finished|complete|completed|through|back))\s+/iu;
+  /(\s*,\s*(?:and\s+then|and\s+also|and|then|also|plus)?\s+|\s+(?:and\s+then|and\s+also|then|also|plus|as\s+well\s+as|after\s+that|after\s+which|afterwards|and|(?:and\s+)?(?:once|when)\s+(?:that|this|it|they|those|these)(?:'s|\s+is|\s+are|\s+has|\s+have)?\s+(?:done|finished|complete|completed|through|back))\s+)/iu;
 /**
  * The words that order the steps ("first", "next", "finally", "once that's done") at the start of
  * a part: they say when, not what, so a step's own query leaves them out.
@@ -25,7 +25,13 @@ const CLAUSE_BREAK =
 const STEP_WORDS =
   /^(?:(?:first\s+things\s+first|first(?:ly)?|second(?:ly)?|third(?:ly)?|to\s+start|start\s+by|next|then|finally|lastly|last(?:ly)?\s+of\s+all|after\s+that|after\s+which|afterwards|and|also|once\s+(?:that|this|it)(?:'s|\s+is|\s+has)?\s+(?:done|finished|complete|completed)|when\s+(?:that's|that\s+is|it's|it\s+is)?\s*done)\b[\s,:]*)+/iu;
 
-/** A part with fewer content words than this is a fragment ("and Joe"), kept with the part before it. */
+/** Words that open a new step where they join two parts ("then", "next", "after that", "once it's done"). */
+const STEP_OPENER = /\b(?:then|next|finally|lastly|after|afterwards|once|when|first(?:ly)?|second(?:ly)?|third(?:ly)?|start|step)\b/iu;
+
+/**
+ * A part with fewer content words than this is a fragment ("and Joe"), kept with the part before
+ * it, unless a list marker or a step word opened it ("next, get the elevation").
+ */
 const MIN_CONTENT_WORDS = 2;
 
 function contentWordCount(text: string): number {
@@ -44,7 +50,7 @@ function isVerbOnPronoun(text: string): boolean {
 /** The lines or sentences of the text, each item of a numbered or lettered list apart, on one line or several. */
 function sentencesOf(text: string): string[] {
   return text
-    .replace(ENUMERATION_MARKER, "\n")
+    .replace(ENUMERATION_MARKER, "\n• ")
     .replace(PARENTHESIS, (aside) => aside.replace(/[,;]/gu, " "))
     .split(SENTENCE_BREAK);
 }
@@ -57,10 +63,18 @@ function sentencesOf(text: string): string[] {
 export function splitIntents(text: string): string[] {
   const intents: string[] = [];
   for (const sentence of sentencesOf(text)) {
-    for (const clause of sentence.replace(LEADING_MARKER, "").split(CLAUSE_BREAK)) {
-      const part = clause.trim().replace(STEP_WORDS, "").trim();
+    const listItem = LEADING_MARKER.test(sentence);
+    // With its capturing group, the split alternates parts and the breaks between them.
+    const pieces = sentence.replace(LEADING_MARKER, "").split(CLAUSE_BREAK);
+    for (let index = 0; index < pieces.length; index += 2) {
+      const clause = pieces[index].trim();
+      const opener = index === 0 ? listItem : STEP_OPENER.test(pieces[index - 1]);
+      const stepWords = STEP_WORDS.exec(clause)?.[0] ?? "";
+      const part = clause.slice(stepWords.length).trim();
       if (part.length === 0 || /^[\p{P}\s]*$/u.test(part)) continue;
-      if (intents.length > 0 && contentWordCount(part) < MIN_CONTENT_WORDS && !isVerbOnPronoun(part)) intents[intents.length - 1] += ` ${part}`;
+      const words = contentWordCount(part);
+      const step = words >= MIN_CONTENT_WORDS || isVerbOnPronoun(part) || (words > 0 && (opener || STEP_OPENER.test(stepWords)));
+      if (intents.length > 0 && !step) intents[intents.length - 1] += ` ${part}`;
       else intents.push(part);
     }
   }
