@@ -3,6 +3,7 @@ import { BM25, createLocalIndex } from "../lib/selection/local";
 import { splitIntents } from "../lib/selection/local/intents";
 import type { SelectorCandidate } from "../lib/selection/types";
 import { createAiSdkDefaultSearch } from "./aiSdkDefault";
+import { createClauseSplitBm25 } from "./clauseBm25";
 import { splitByParity, type LabelledCase, type LabelledSet, candidatesOf } from "./labelledSet";
 import { qualityFigures, type QualityFigures } from "./metrics";
 import { fixed, markdownTable } from "./table";
@@ -25,12 +26,14 @@ const asQuery = (query: string) => [{ role: "user" as const, content: query }];
  * way preselection makes them) beside its baselines: plain BM25 over name + description, the
  * same with the parameters' names, descriptions and enum values, and that again with the request
  * split into clauses (lib/selection/local/intents.ts) and the clauses' rankings fused by
- * reciprocal rank. The AI SDK's default matcher only where asked: it is slow on large catalogs.
+ * reciprocal rank; and a keyless peer (bench/clauseBm25.ts) that interleaves the clauses' rankings
+ * round-robin. The AI SDK's default matcher only where asked: it is slow on large catalogs.
  */
 function selectorsUnderTest(candidates: SelectorCandidate[], options: { aiSdk?: boolean } = {}): NamedSearch[] {
   const local = createLocalIndex(candidates);
   const bm25 = new BM25(candidates);
   const bm25Parameters = new BM25(candidates, { parameters: true });
+  const clauseSplit = createClauseSplitBm25(candidates);
   const searches: NamedSearch[] = [
     { label: "local selector", search: (query) => local.rank(asQuery(query), DEPTH).map((tool) => tool.name) },
     { label: "BM25, name + description", search: (query) => bm25.rank(asQuery(query), DEPTH).map((tool) => tool.name) },
@@ -42,6 +45,7 @@ function selectorsUnderTest(candidates: SelectorCandidate[], options: { aiSdk?: 
           .slice(0, DEPTH)
           .map((tool) => tool.name),
     },
+    { label: "clause-split BM25 (peer: + parameter text, clauses interleaved)", search: (query) => clauseSplit(query, DEPTH) },
   ];
   if (options.aiSdk) {
     searches.push({ label: "AI SDK 7 toolSearch default matcher (run via generateText)", search: createAiSdkDefaultSearch(candidates, DEPTH) });

@@ -16,27 +16,38 @@ const SERVICE_SETS = [
   "services_c_heldout.json",
   "services_d_heldout.json",
   "services_g_heldout.json",
+  "services_h_heldout.json",
 ];
 
 /**
  * Usage: npx tsx --conditions=react-server bench/run.ts [path-to-labelled-set] (under React's server
  * condition, where the "server-only" marker of the model providers' module loads).
- * Prints every section as Markdown; each section is one function so more can be added.
+ * Prints every section as Markdown; each section is one function so more can be added. With
+ * `--quality` only the selection-quality tables run (no timing sections).
  */
 interface Section {
   title: string;
   run: () => Promise<string> | string;
+  /** Part of the quality tables (deterministic), which `--quality` runs alone. */
+  quality?: boolean;
 }
 
 async function main(): Promise<void> {
-  const setPath = process.argv[2] ?? DEFAULT_LABELLED_SET;
+  const args = process.argv.slice(2);
+  const qualityOnly = args.includes("--quality");
+  const setPath = args.find((arg) => !arg.startsWith("--")) ?? DEFAULT_LABELLED_SET;
   const set = loadLabelledSet(setPath);
   const sections: Section[] = [
-    { title: `Selection quality on ${typeof setPath === "string" ? setPath : "bench/data/metatool_selection.json"}`, run: () => metaToolSection(set) },
-    { title: "Hybrid selector (TOOLSHED_EMBEDDING_MODEL) on the same set", run: () => embeddingQualitySection(set) },
+    {
+      title: `Selection quality on ${typeof setPath === "string" ? setPath : "bench/data/metatool_selection.json"}`,
+      run: () => metaToolSection(set),
+      quality: true,
+    },
+    { title: "Hybrid selector (TOOLSHED_EMBEDDING_MODEL) on the same set", run: () => embeddingQualitySection(set), quality: true },
     ...SERVICE_SETS.map((file) => ({
       title: `Selection quality on bench/data/${file}`,
       run: () => qualityTable(loadLabelledSet(new URL(`./data/${file}`, import.meta.url))),
+      quality: true,
     })),
     { title: "Selection latency, index build and heap (synthetic catalogs)", run: latencySection },
     { title: "Pipeline time per tool-list request (synthetic catalogs, HTTP excluded)", run: pipelineSection },
@@ -44,6 +55,7 @@ async function main(): Promise<void> {
     { title: "The turn's tool set against the whole visible list (tokens)", run: () => tokenShareSection(set) },
   ];
   for (const section of sections) {
+    if (qualityOnly && !section.quality) continue;
     console.log(`## ${section.title}\n`);
     console.log(`${await section.run()}\n`);
   }

@@ -11,6 +11,8 @@
  * - services_f_dev.json / services_g_heldout.json: every catalog (A to E), requests that each need
  *   several tools (3–6 in F, 2–6 in G); F is tuned on, G was written and committed before the
  *   fourth round of ranker work and is measured once, at its end.
+ * - services_h_heldout.json: every catalog (A to E), long step-by-step instructions (3–4 tools,
+ *   one per step), written for issue 26 before its splitter work was measured on it; held out.
  */
 import { writeFileSync } from "node:fs";
 import { expandService, type ExpandedTool, type ServiceSpec } from "./spec";
@@ -22,6 +24,7 @@ import { REQUESTS_D_HELDOUT } from "./requests-d-heldout";
 import { REQUESTS_E_DEV } from "./requests-e-dev";
 import { REQUESTS_F_DEV } from "./requests-f-dev";
 import { REQUESTS_G_HELDOUT } from "./requests-g-heldout";
+import { REQUESTS_H_HELDOUT } from "./requests-h-heldout";
 import { SERVICES_A1 } from "./services-a1";
 import { SERVICES_A2 } from "./services-a2";
 import { SERVICES_A3 } from "./services-a3";
@@ -112,4 +115,10 @@ write(
   `${allNotes} (2–6 tools each), written and committed before the fourth round of ranker work. Held out: measured once, never tuned on.`,
   catalogAll,
   casesOf(REQUESTS_G_HELDOUT, catalogAll, "g-held"),
+);
+write(
+  "services_h_heldout.json",
+  `${allNotes} (3–4 tools each, one per step of a long instruction: "first …, then …, and finally …", numbered lists, "once that's done", semicolons), written for issue 26 before the splitter work was measured on it. Held out: measured once, never tuned on.`,
+  catalogAll,
+  casesOf(REQUESTS_H_HELDOUT, catalogAll, "h-held"),
 );

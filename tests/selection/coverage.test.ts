@@ -29,6 +29,18 @@ describe("coverIntents", () => {
     expect(ranked.every((tool) => tool.score > 0)).toBe(true);
   });
 
+  it("with sharpness, does not take a near twin of one task's best tool for a cover of another task", () => {
+    // jira_get_issue is fairly good for both tasks and best for neither: linear coverage counts it as
+    // covering much of each, so it leads and the second task never gets its own best tool.
+    const twins = [
+      { name: "jira_create_issue", score: 10, intentScores: [9, 0] },
+      { name: "jira_get_issue", score: 9, intentScores: [6, 4.5] },
+      { name: "slack_post_message", score: 5, intentScores: [0, 6] },
+    ];
+    expect(coverIntents(twins, [9, 6], 2, 0.6, 1).map((tool) => tool.name)).toEqual(["jira_get_issue", "jira_create_issue"]);
+    expect(coverIntents(twins, [9, 6], 2, 0.6, 4).map((tool) => tool.name)).toEqual(["jira_create_issue", "slack_post_message"]);
+  });
+
   it("ignores an intent that no tool matched", () => {
     expect(coverIntents(pool, [9, 0], 2, 0.6).map((tool) => tool.name)).toEqual(["mollie_create_refund", "mollie_get_payment"]);
   });

@@ -421,7 +421,7 @@ class FieldedIndex implements LocalIndex {
     pool.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (pool.length > poolSize) pool.length = poolSize;
     if (!cover) return pool.slice(0, k).map(({ name, score }) => ({ name, score }));
-    return coverIntents(pool, intents.map(best), k, this.settings.coverage.weight);
+    return coverIntents(pool, intents.map(best), k, this.settings.coverage.weight, this.settings.coverage.sharpness);
   }
 
   /**

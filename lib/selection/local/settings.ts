@@ -37,6 +37,8 @@ interface CoverageSettings {
   weight: number;
   /** Best fused tools among which the top k is chosen. */
   pool: number;
+  /** Power of a tool's score for an intent relative to the intent's best, in its coverage of it (1 = linear). */
+  sharpness: number;
 }
 
 export interface LocalRankingSettings {
@@ -70,5 +72,5 @@ export const DEFAULT_SETTINGS: LocalRankingSettings = {
   genericWordWeight: 0.7,
   intents: { weight: 0.5, context: 0.2 },
   feedback: { documents: 3, terms: 10, weight: 0.3 },
-  coverage: { weight: 0.6, pool: 30 },
+  coverage: { weight: 0.6, pool: 30, sharpness: 4 },
 };
