@@ -8,7 +8,7 @@ import type { SelectorCandidate } from "../lib/selection/types";
 const CLAUSE = /[.!?;\n]+\s*|,\s*|(?:^|\s)(?:\(?\d+[.)]|\(?[a-z]\)|[-*•])\s+|\s+(?:and\s+then|and|then|finally|next)\s+/iu;
 
 /** The request's clauses, in order, empty ones dropped. */
-export function peerClauses(query: string): string[] {
+function peerClauses(query: string): string[] {
   return query
     .split(CLAUSE)
     .map((part) => part.trim())
