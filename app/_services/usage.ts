@@ -8,11 +8,9 @@ import { addUsage, usageSince } from "@/db/queries/usage-rollups";
 import type { CallDecisionResult } from "@/lib/gateway/call-check";
 import { log } from "@/lib/observability/log";
 import { McpSourceError } from "@/lib/sources/mcp";
-import { hourOf, incrementsOf, UsageBuffer, type UsageKey } from "@/lib/usage/usage-buffer";
+import { HOUR_MS, hourOf, incrementsOf, UsageBuffer, type UsageKey } from "@/lib/usage/usage-buffer";
 import { type UsageSource, usageEventsOf } from "@/lib/usage/usage-events";
 import { figuresOf, USAGE_WINDOWS, usageCallouts, type UsageStats, type UsageWindow } from "@/lib/usage/usage-stats";
-
-const HOUR_MS = 60 * 60 * 1000;
 
 /** How long counted usage waits in memory before it is written: its writes stay off the routes agents call every turn. */
 const FLUSH_DELAY_MS = 1_000;
@@ -28,8 +26,8 @@ shared.toolshedPendingUsage ??= new Map();
 const pendingUsage = shared.toolshedPendingUsage;
 
 /**
- * Counts a decision's usage: in memory at once, in the rollups within a second (one upsert for
- * every decision of that second), before any read of the figures, and at shutdown. So recording a
+ * Counts a decision's usage: in memory at once, in the rollups within a second (one bulk
+ * insert that adds to existing rows, for every decision of that second), before any read of the figures, and at shutdown. So recording a
  * turn writes nothing more than its decision; what a crash can lose is that last second's counts.
  * `held`: the tool history the decision's conversation had before it (usage-events.ts).
  */

@@ -1,6 +1,7 @@
 import { USAGE_COUNTERS, type UsageCounter, type UsageEvent } from "./usage-events";
 
-const HOUR_MS = 60 * 60 * 1000;
+/** The rollups' bucket: an hour. */
+export const HOUR_MS = 60 * 60 * 1000;
 
 /** The start of the hour `at` falls in: the rollups' bucket. */
 export const hourOf = (at: number) => new Date(Math.floor(at / HOUR_MS) * HOUR_MS);
