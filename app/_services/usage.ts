@@ -26,9 +26,10 @@ shared.toolshedPendingUsage ??= new Map();
 const pendingUsage = shared.toolshedPendingUsage;
 
 /**
- * Counts a decision's usage: in memory at once, in the rollups within a second (one bulk
- * insert that adds to existing rows, for every decision of that second), before any read of the figures, and at shutdown. So recording a
- * turn writes nothing more than its decision; what a crash can lose is that last second's counts.
+ * Counts a decision's usage: in memory at once, in the rollups within a second (one bulk insert,
+ * adding to the rows it meets, for every decision of that second), before any read of the figures,
+ * and at shutdown. So recording a turn writes nothing more than its decision; what a crash can
+ * lose is that last second's counts.
  * `held`: the tool history the decision's conversation had before it (usage-events.ts).
  */
 export function countUsage(db: Db, key: UsageKey, source: UsageSource, held: ReadonlySet<string>, at = Date.now()): void {
