@@ -1,6 +1,7 @@
 import { embeddingQualitySection } from "./embedding-quality";
 import { loadLabelledSet, DEFAULT_LABELLED_SET } from "./labelledSet";
 import { hotPathSection } from "./hot-paths";
+import { learningSection } from "./learning";
 import { latencySection } from "./latency";
 import { pipelineSection } from "./pipeline";
 import { tokenShareSection } from "./token-share";
@@ -49,6 +50,15 @@ async function main(): Promise<void> {
       run: () => qualityTable(loadLabelledSet(new URL(`./data/${file}`, import.meta.url))),
       quality: true,
     })),
+    {
+      title: "Learning from use: half of each set reported with POST …/usage, the other half measured",
+      run: () =>
+        learningSection([
+          { label: "MetaTool", set },
+          ...SERVICE_SETS.map((file) => ({ label: file, set: loadLabelledSet(new URL(`./data/${file}`, import.meta.url)) })),
+        ]),
+      quality: true,
+    },
     { title: "Selection latency, index build and heap (synthetic catalogs)", run: latencySection },
     { title: "Pipeline time per tool-list request (synthetic catalogs, HTTP excluded)", run: pipelineSection },
     { title: "Hot paths per request, in-process (10,000 and 50,000 tools, HTTP excluded)", run: () => hotPathSection() },

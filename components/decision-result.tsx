@@ -4,7 +4,8 @@ import { CallResultView } from "./call-decision";
 import { ScoreBar } from "./score-bar";
 
 interface PreselectResult {
-  selected?: { name: string; score: number }[];
+  /** `learned`: the part of the score learned from use, when any was. */
+  selected?: { name: string; score: number; learned?: number }[];
   toolSet?: { name: string; origin: string }[];
   dropped?: { name: string; reason: string }[];
   /** How many tools the selector saw; decisions recorded before the count was stored list them all. */
@@ -84,7 +85,15 @@ function SelectedTools({ selected }: { selected: NonNullable<PreselectResult["se
                 <td style={{ width: "40%" }}>
                   <ScoreBar score={tool.score} max={max} />
                 </td>
-                <td className="mono small">{tool.score.toFixed(3)}</td>
+                <td className="mono small">
+                  {tool.score.toFixed(3)}
+                  {tool.learned !== undefined && tool.score > 0 && (
+                    <span className="muted" data-testid={`learned-${tool.name}`} title="The part of the score learned from use">
+                      {" "}
+                      · {Math.round((100 * tool.learned) / tool.score)} % learned
+                    </span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

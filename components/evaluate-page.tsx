@@ -48,7 +48,7 @@ export function EvaluatePage({ catalogId, selectors }: { catalogId: string; sele
   const queryClient = useQueryClient();
   const form = useForm<EvaluationForm>({
     resolver: zodResolver(evaluationFormSchema),
-    defaultValues: { cases: [draftOf()], name: "hand-written", selector: selectors[0], k: 10 },
+    defaultValues: { cases: [draftOf()], name: "hand-written", selector: selectors[0], k: 10, learning: false },
   });
   const caseCheck = useCaseCheck(catalogId);
   const [runId, setRunId] = useState<string>();

@@ -12,6 +12,8 @@ export const evaluationFormSchema = z.object({
   name: z.string().max(MAX_SET_NAME_CHARS),
   selector: z.string().min(1),
   k: evaluationBody.shape.k.unwrap(),
+  /** With what the catalog learned from use (the local selector only); drafts kept before it have none. */
+  learning: z.boolean().optional(),
 });
 
 export type EvaluationForm = z.infer<typeof evaluationFormSchema>;
@@ -45,5 +47,5 @@ function sentCases(drafts: readonly DraftCase[]): { labelled: LabelledCase; row:
 
 /** The body that starts a run; an empty set name is left to the server's default. */
 export function runBody(form: EvaluationForm) {
-  return { cases: casesOf(form.cases), k: form.k, selector: form.selector, name: form.name.trim() || undefined };
+  return { cases: casesOf(form.cases), k: form.k, selector: form.selector, name: form.name.trim() || undefined, learning: form.learning || undefined };
 }

@@ -56,6 +56,16 @@ export function EvaluationRunForm({
             data-testid="k"
           />
         </label>
+        {/* The first selector is the local one, the only one that learns. */}
+        {selector === selectors[0] && (
+          <label
+            className="row small"
+            title="Rank with what the catalog learned from use, as preselection does now; the run is recorded as selector local+learned, beside the runs without it"
+          >
+            <input type="checkbox" {...register("learning")} data-testid="evaluation-learning" />
+            With what was learned from use
+          </label>
+        )}
         {canRun ? (
           <button type="submit" className="primary" disabled={starting || casesOf(drafts).length === 0 || running} data-testid="run-evaluation">
             {starting ? "Starting…" : "Run evaluation"}

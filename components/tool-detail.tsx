@@ -21,6 +21,7 @@ import { ToolEditor } from "./tool-editor";
 import { OverriddenNote, ToolOverrides } from "./tool-overrides";
 import { EnabledSwitch, useEnabledToggle } from "./tool-enabled-switch";
 import { CodeBlock } from "./code-block";
+import { LearnedForTool } from "./learning-panel";
 import { LocalTime } from "./local-time";
 
 /** `overrides`: the catalog's definition overrides of this tool. */
@@ -55,6 +56,7 @@ export function ToolDetail({ catalogId, tool: initial, overrides = [] }: { catal
         <LatestSourceChange catalogId={catalogId} name={tool.name} note={<OverriddenNote tool={tool} overrides={overrides} />} />
       )}
       <ToolOverrides catalogId={catalogId} tool={tool} overrides={overrides} />
+      <LearnedForTool catalogId={catalogId} name={tool.name} />
       <div className="grid-2" style={{ gridTemplateColumns: "minmax(0, 3fr) minmax(0, 2fr)", alignItems: "start" }}>
         {tool.source === "custom" && canEdit ? (
           <ToolEditor key={editorGeneration} catalogId={catalogId} tool={tool} />

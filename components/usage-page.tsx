@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { parseAsStringLiteral, useQueryState } from "nuqs";
+import { LearningPanel } from "./learning-panel";
 import { OFTEN_FOUND_MIN, USAGE_WINDOWS, type UsageFigures, type UsageStats, type UsageWindow } from "@/lib/usage/usage-stats";
 import { getJson } from "./api-client";
 import { type Bar, BarChart } from "./metric-charts";
@@ -144,6 +145,7 @@ export function UsagePage({ catalogId }: { catalogId: string }) {
       </fieldset>
       {stats.error && <LoadFailure what="the usage figures" error={stats.error} onRetry={() => stats.refetch()} />}
       {stats.data ? <UsageFiguresView stats={stats.data} catalogId={catalogId} /> : !stats.error && <div className="panel empty">Loading usage…</div>}
+      <LearningPanel catalogId={catalogId} />
     </div>
   );
 }

@@ -226,6 +226,28 @@ export const usageRollups = pgTable(
   (table) => [primaryKey({ columns: [table.catalogId, table.hour, table.tool, table.agent, table.model, table.latencyBucket] })],
 );
 
+export const usageReports = pgTable(
+  "usage_reports",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    tool: text("tool").notNull(),
+    text: text("text").notNull(),
+    caller: text("caller").notNull(),
+    strength: doublePrecision("strength").notNull(),
+    /** Where one use was seen (conversation, message or query, tool): the same use reported again counts once. */
+    dedupeKey: text("dedupe_key"),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [
+    index("usage_reports_catalog_id").on(table.catalogId, table.id),
+    index("usage_reports_created").on(table.createdAt),
+    uniqueIndex("usage_reports_dedupe").on(table.catalogId, table.dedupeKey),
+  ],
+);
+
 export const evaluations = pgTable(
   "evaluations",
   {

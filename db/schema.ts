@@ -239,6 +239,35 @@ export const usageRollups = sqliteTable(
   (table) => [primaryKey({ columns: [table.catalogId, table.hour, table.tool, table.agent, table.model, table.latencyBucket] })],
 );
 
+/**
+ * Reports of use that a catalog's selector learns from (lib/selection/learned.ts): the words of a
+ * request and the tool used for it (reported over the API or seen in a gateway or playground
+ * conversation). Read in id order, so every instance catches up from the last id it has.
+ */
+export const usageReports = sqliteTable(
+  "usage_reports",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    tool: text("tool").notNull(),
+    /** The words that led to the tool: the request, or the part of it that asked for this tool. */
+    text: text("text").notNull(),
+    /** Who reported it (a principal key): one caller's weight per tool is capped. */
+    caller: text("caller").notNull(),
+    strength: real("strength").notNull(),
+    /** Where one use was seen (conversation, message or query, tool): the same use reported again counts once. */
+    dedupeKey: text("dedupe_key"),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [
+    index("usage_reports_catalog_id").on(table.catalogId, table.id),
+    index("usage_reports_created").on(table.createdAt),
+    uniqueIndex("usage_reports_dedupe").on(table.catalogId, table.dedupeKey),
+  ],
+);
+
 export type ConversationRow = typeof conversations.$inferSelect;
 export type DecisionRow = typeof decisions.$inferSelect;
 

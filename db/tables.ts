@@ -22,6 +22,7 @@ export const {
   conversationMessages,
   decisions,
   usageRollups,
+  usageReports,
   evaluations,
   toolEmbeddings,
   mcpServers,

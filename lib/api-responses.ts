@@ -338,6 +338,25 @@ export const apiResponses = {
     neverCalledTotal: count,
     oftenFound: z.array(z.object({ name: z.string(), foundBySearch: z.number().int() })).describe("Tools ToolSearch kept having to find in the window."),
   }),
+  UsageReportAnswer: z.object({
+    accepted: count.describe("Events with at least one tool learned from."),
+    ignored: z
+      .array(z.object({ index: z.number().int(), tool: z.string().optional(), reason: z.string() }))
+      .describe("Tools not learned from, by event: not in the catalog, not usable, or not visible to the model and agent named."),
+  }),
+  LearningStatus: z.object({
+    enabled: z.boolean(),
+    reports: count.describe("Reports learned from (each a tool and the words that led to it)."),
+    tools: count,
+    weight: z.number().describe("What a full, trusted learned match weighs against the request's best description match."),
+    calibrated: z.boolean().describe("Whether the weight was chosen on the catalog's own reports (with 20 or more)."),
+  }),
+  LearningReset: z.looseObject({ deleted: count }),
+  LearnedForTool: z.object({
+    enabled: z.boolean(),
+    reports: z.number().describe("The tool's reports, older ones counting less (30-day half-life)."),
+    words: z.array(z.object({ word: z.string(), weight: z.number() })).describe("The most telling words of the requests that led to the tool."),
+  }),
   ToolListAnswer: z.looseObject({
     catalog: z.string(),
     revision: z.number().int(),

@@ -248,6 +248,8 @@ export const evaluationBody = z.strictObject({
   selector: turnFields.selector,
   /** The set's name: runs of one set are compared over revisions. */
   name: safeName().trim().min(1).max(MAX_SET_NAME_CHARS).optional(),
+  /** With what the catalog learned from use, as preselection ranks now (the local selector only); recorded as selector "local+learned". */
+  learning: z.boolean().optional(),
 });
 
 export const evaluationQuery = z.strictObject({
@@ -286,3 +288,31 @@ export const restoreBody = z.strictObject({
   /** For a tool's entry: the tool's name now, when it was renamed since; by default the entry's subject. */
   tool: safeName().min(1).max(200).optional(),
 });
+
+/** At most this many events per usage report (POST …/usage). */
+const MAX_USAGE_EVENTS = 1_000;
+
+/**
+ * Reports of which tools were used for which requests (POST …/usage), optionally for one model and
+ * agent: then a tool they may not see is ignored.
+ */
+export const usageReportBody = z
+  .strictObject({
+    events: z
+      .array(
+        z.strictObject({
+          query: z.string().trim().min(1, "Give the user message the turn answered.").max(10_000),
+          used: z.array(z.string().trim().min(1).max(200)).min(1, "Name at least one tool that was used.").max(50),
+          conversationId: z.string().min(1).max(200).optional(),
+        }),
+      )
+      .min(1, "Give at least one event.")
+      .max(MAX_USAGE_EVENTS, `At most ${MAX_USAGE_EVENTS} events per report: send the rest in another.`),
+    model: turnFields.model.optional(),
+    agent: turnFields.agent.optional(),
+  })
+  .refine((body) => (body.model === undefined) === (body.agent === undefined), { message: "Give both model and agent, or neither.", path: ["agent"] });
+
+export const learningBody = z.strictObject({ enabled: z.boolean() });
+
+export const learningQuery = z.strictObject({ tool: z.string().trim().min(1).max(200).optional() });

@@ -26,6 +26,9 @@ import {
   toolSearchBody,
   updateCatalogBody,
   usageStatsQuery,
+  usageReportBody,
+  learningBody,
+  learningQuery,
 } from "./api-schemas";
 import { apiResponses, type ApiResponseName } from "./api-responses";
 import { apiTokenBody, createTeamBody, invitationBody, memberRoleBody } from "./team-schemas";
@@ -98,6 +101,9 @@ const requestSchemas = {
   EvaluationQuery: evaluationQuery,
   QualityQuery: qualityQuery,
   UsageStatsQuery: usageStatsQuery,
+  UsageReportBody: usageReportBody,
+  LearningBody: learningBody,
+  LearningQuery: learningQuery,
   CreateTeamBody: createTeamBody,
   MemberRoleBody: memberRoleBody,
   InvitationBody: invitationBody,
@@ -337,6 +343,33 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
       query: "UsageStatsQuery",
       responses: { 200: "UsageStats" },
     },
+  },
+  "/api/catalogs/{catalog}/usage": {
+    post: {
+      summary: "Report which tools were used for which requests: the local selector learns from them",
+      description:
+        "At most 1,000 events. With `model` and `agent`, tools they may not see are ignored. An event with a `conversationId` counts once per request and tool; a tool that a ToolSearch of that conversation found after its preselection missed it weighs double.",
+      access: "write",
+      body: "UsageReportBody",
+      responses: { 200: "UsageReportAnswer" },
+    },
+  },
+  "/api/catalogs/{catalog}/learning": {
+    get: {
+      summary: "Whether the catalog learns from use and how much it learned; with `?tool=`, what it learned for that tool",
+      access: "read",
+      query: "LearningQuery",
+      responses: {
+        200: { description: "LearningStatus, or LearnedForTool with `?tool=`.", schema: { oneOf: [ref("LearningStatus"), ref("LearnedForTool")] } },
+      },
+    },
+    put: {
+      summary: "Turn learning from use on or off (what was learned is kept)",
+      access: "write",
+      body: "LearningBody",
+      responses: { 200: "LearningStatus" },
+    },
+    delete: { summary: "Forget everything the catalog learned from use", access: "write", responses: { 200: "LearningReset" } },
   },
   "/api/catalogs/{catalog}/playground": {
     post: {

@@ -21,8 +21,8 @@ import { DEFAULT_EVALUATION_K, evaluateCases, evaluationCatalog } from "@/lib/ev
 import type { CatalogState } from "@/lib/pipeline/tool-list";
 import { catalogCorpus, toCandidates } from "@/lib/selection/candidates";
 import { LOCAL_SELECTOR_ID } from "@/lib/selection/local-selector";
-import type { Selector } from "@/lib/selection/selector";
-import { selectorById, selectorRegistry } from "./selection";
+import type { SelectionLearning, Selector } from "@/lib/selection/selector";
+import { learningFor, selectorById, selectorRegistry } from "./selection";
 import { catalogState } from "./sources";
 
 /** Runs of one catalog at once: each holds a selector busy (an LLM one for minutes). */
@@ -48,9 +48,13 @@ export const EVALUATION_STALE_AFTER_MS = 30_000;
 
 const staleBefore = () => new Date(Date.now() - EVALUATION_STALE_AFTER_MS);
 
+/** The selector a run with learning records: the local one, with what the catalog learned from use. */
+const LEARNED_SELECTOR_LABEL = `${LOCAL_SELECTOR_ID}+learned`;
+
 /** The selectors a run may name: the local one first, then every other this server has configured. */
 export function availableSelectors(): string[] {
-  const ids = Object.values(selectorRegistry()).map((selector: Selector) => selector.id);
+  const { local, aux, hybrid } = selectorRegistry();
+  const ids = [local, aux, ...(hybrid ? [hybrid] : [])].map((selector: Selector) => selector.id);
   return [...new Set([LOCAL_SELECTOR_ID, ...ids])];
 }
 
@@ -85,6 +89,7 @@ async function runInBackground(
   state: CatalogState & { revision: number },
   selector: Selector,
   cases: LabelledCase[],
+  learning: SelectionLearning | undefined,
 ): Promise<void> {
   // Ranks what the tool-list pipeline would offer an agent, and nothing else (held-back tools left out).
   const { offered, notOffered, summaries } = evaluationCatalog(state.tools);
@@ -106,7 +111,7 @@ async function runInBackground(
     const outcome = await evaluateCases(cases, {
       k: evaluation.k,
       // Straight to the selector, as preselection calls it, but nothing goes to the decision log.
-      select: (query, depth) => selector.select({ candidates, messages: [{ role: "user", content: query }], k: depth, indexKey, corpus }),
+      select: (query, depth) => selector.select({ candidates, messages: [{ role: "user", content: query }], k: depth, indexKey, corpus, learning }),
       summaryOf: (name) => summaries.get(name) ?? "",
       notOfferedBecause: (name) => notOffered.get(name),
       onProgress: async (done) => {
@@ -135,7 +140,7 @@ async function runInBackground(
 export async function startEvaluation(
   db: Db,
   catalogId: string,
-  request: { cases: LabelledCase[]; k?: number; selector?: string; name?: string },
+  request: { cases: LabelledCase[]; k?: number; selector?: string; name?: string; learning?: boolean },
   actor: string,
 ) {
   const state = await catalogState(db, catalogId);
@@ -150,6 +155,11 @@ export async function startEvaluation(
     throw ToolshedError.fromFieldErrors(problems, "Cases name tools this catalog does not have");
   }
   const selector = selectorById(request.selector);
+  if (request.learning && selector.id !== LOCAL_SELECTOR_ID) {
+    throw new ToolshedError("bad_request", `Only the "${LOCAL_SELECTOR_ID}" selector learns from use: run "${selector.id}" without learning.`, "learning");
+  }
+  // Taken now, so the run measures what preselection would do at its start.
+  const learning = request.learning ? await learningFor(db, state) : undefined;
   // One transaction, so that no other request, on this instance or another, starts a run between the count and the new row.
   const evaluation = await writeTransaction(db, async (tx) => {
     await failStaleEvaluations(tx, catalogId, staleBefore());
@@ -160,14 +170,14 @@ export async function startEvaluation(
       catalogId,
       revision: state.revision,
       setName: request.name ?? "unnamed",
-      selector: selector.id,
+      selector: request.learning ? LEARNED_SELECTOR_LABEL : selector.id,
       k: request.k ?? DEFAULT_EVALUATION_K,
       cases: request.cases,
       createdBy: actor,
     });
     return created;
   });
-  void runInBackground(db, evaluation, state, selector, request.cases);
+  void runInBackground(db, evaluation, state, selector, request.cases, learning);
   return evaluationView(evaluation);
 }
 

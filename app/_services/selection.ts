@@ -9,7 +9,7 @@ import { catalogCorpus } from "@/lib/selection/candidates";
 import { EmbeddingIndex, type EmbeddingProgress, type EmbeddingStore } from "@/lib/selection/embedding-index";
 import { createHybridSelector, HYBRID_SELECTOR_ID, type HybridSelector } from "@/lib/selection/hybrid-selector";
 import { LocalIndexCache } from "@/lib/selection/local";
-import { createLocalSelector, LOCAL_SELECTOR_ID } from "@/lib/selection/local-selector";
+import { corpusIndex, createLocalSelector, LOCAL_SELECTOR_ID } from "@/lib/selection/local-selector";
 import { indexKeyFor, preselect } from "@/lib/selection/preselect";
 import type { Selector } from "@/lib/selection/selector";
 import { runToolSearch } from "@/lib/selection/tool-search";
@@ -21,6 +21,7 @@ import { recordSelection } from "@/lib/observability/metrics";
 import { inSpan } from "@/lib/observability/tracing";
 import { principalKey, type Principal } from "@/lib/auth/policy";
 import { enforceRateLimit } from "./access";
+import { selectionLearning } from "./learning";
 import { catalogState } from "./sources";
 import { recordCountedDecision } from "./usage";
 
@@ -29,6 +30,8 @@ interface SelectorRegistry {
   aux: Selector;
   /** Local ranking fused with embeddings, when TOOLSHED_EMBEDDING_MODEL is set (absent otherwise). */
   hybrid?: HybridSelector;
+  /** The local selector's indexes, which learning's calibration ranks with too. */
+  localIndexes: LocalIndexCache;
 }
 
 const shared = globalThis as unknown as { toolshedSelectors?: SelectorRegistry };
@@ -58,7 +61,7 @@ export function selectorRegistry(): SelectorRegistry {
     const cache = new LocalIndexCache();
     const local = createLocalSelector(cache);
     const hybrid = hybridFromEnv(local);
-    shared.toolshedSelectors = { local, aux: auxSelectorFromEnv(process.env, cache), ...(hybrid ? { hybrid } : {}) };
+    shared.toolshedSelectors = { local, aux: auxSelectorFromEnv(process.env, cache), localIndexes: cache, ...(hybrid ? { hybrid } : {}) };
   }
   return shared.toolshedSelectors;
 }
@@ -141,6 +144,13 @@ function measured(selector: Selector, catalogId: string, use: "preselect" | "too
   };
 }
 
+/** What the catalog learned from use, for the local selector; calibrated against the catalog's index (app/_services/learning.ts). */
+export function learningFor(db: Db, state: Awaited<ReturnType<typeof catalogState>>) {
+  return selectionLearning(db, state.catalogId, () =>
+    corpusIndex(selectorRegistry().localIndexes, catalogCorpus(state.catalogId, state.revision, state.tools)),
+  );
+}
+
 /** A turn's span attributes: what was asked for, never what was said. */
 const turnAttributes = (catalogId: string, request: TurnRequest) => ({
   "toolshed.catalog": catalogId,
@@ -182,6 +192,7 @@ async function preselectTurn(
     history: conversation.history,
     k: request.k,
     selector,
+    learning: await learningFor(db, state),
   });
   const decision = await recordCountedDecision(
     db,
@@ -241,6 +252,7 @@ async function searchTools(db: Db, catalogId: string, request: ToolSearchRequest
     messages,
     indexKey: `${indexKeyFor(catalogId, state.revision, request)}:search`,
     corpus: catalogCorpus(catalogId, state.revision, state.tools),
+    learning: await learningFor(db, state),
   });
   const decision = await recordCountedDecision(
     db,

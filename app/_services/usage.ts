@@ -8,6 +8,7 @@ import { addUsage, usageSince } from "@/db/queries/usage-rollups";
 import type { CallDecisionResult } from "@/lib/gateway/call-check";
 import { log } from "@/lib/observability/log";
 import { McpSourceError } from "@/lib/sources/mcp";
+import { learnFromCall } from "./learning";
 import { HOUR_MS, hourOf, incrementsOf, UsageBuffer, type UsageKey } from "@/lib/usage/usage-buffer";
 import { type UsageSource, usageEventsOf } from "@/lib/usage/usage-events";
 import { figuresOf, USAGE_WINDOWS, usageCallouts, type UsageStats, type UsageWindow } from "@/lib/usage/usage-stats";
@@ -64,11 +65,19 @@ export async function flushAllUsage(): Promise<void> {
   await Promise.allSettled([...pendingUsage.keys()].map((db) => flushUsage(db)));
 }
 
-/** Records a decision (db/queries/decisions.ts) and counts its usage; `held` as countUsage's. */
+/** Records a decision (db/queries/decisions.ts) and counts its usage; `held` as countUsage's. A call answered in a conversation is learned from. */
 export async function recordCountedDecision(db: Db, decision: NewDecision, held: ReadonlySet<string>) {
   const recorded = await recordDecision(db, decision);
   countUsage(db, decision, decision, held, Date.parse(recorded.createdAt));
+  if (decision.kind === "call" && (decision.result as CallDecisionResult).outcome === "ok" && decision.conversationId) {
+    learnInBackground(db, decision.catalogId, decision.conversationId, (decision.input as { tool: string }).tool);
+  }
   return recorded;
+}
+
+/** Learning from a call happens after it has answered: its failure is logged, never the caller's. */
+function learnInBackground(db: Db, catalogId: string, conversationId: string, tool: string): void {
+  learnFromCall(db, catalogId, conversationId, tool).catch((error) => log.warn({ err: error }, `Learning from a call of "${tool}" failed:`));
 }
 
 /** A catalog's usage over a window, from the hourly rollups (db/queries/usage-rollups.ts), with the Usage page's call-outs. */
@@ -117,4 +126,5 @@ export async function countLiveCall(
 ) {
   const held = key.conversationId ? await heldTools(db, key.conversationId, [tool]) : new Set<string>();
   countUsage(db, key, { kind: "call", input: { tool }, result, latencyMs }, held);
+  if (result.outcome === "ok" && key.conversationId) learnInBackground(db, key.catalogId, key.conversationId, tool);
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, isNotNull, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import type { DecisionKind, DecisionOutcome, DecisionPath } from "@/lib/selection/types";
 import { isPostgres, writeTransaction, type Db } from "../client";
@@ -291,4 +291,29 @@ export async function deleteOldDecisions(db: Db, catalogId: string, rule: { befo
     .where(sql`${rowid} IN (SELECT rowid FROM ${decisions} WHERE ${decisions.catalogId} = ${catalogId} AND (${sql.join(expired, sql` OR `)}) LIMIT ${limit})`)
     .returning({ id: decisions.id });
   return deleted.length;
+}
+
+/**
+ * What a conversation's decisions offered: the tools its preselections chose, and those its
+ * ToolSearch calls found, each with the query of the latest search that found it.
+ */
+export async function conversationFinds(
+  db: Db,
+  catalogId: string,
+  conversationId: string,
+): Promise<{ preselected: Set<string>; searched: Map<string, string> }> {
+  const rows = await db
+    .select({ kind: decisions.kind, input: decisions.input, result: decisions.result })
+    .from(decisions)
+    .where(and(eq(decisions.catalogId, catalogId), eq(decisions.conversationId, conversationId), inArray(decisions.kind, ["preselect", "tool-search"])))
+    .orderBy(decisions.createdAt);
+  const preselected = new Set<string>();
+  const searched = new Map<string, string>();
+  for (const { kind, input, result } of rows) {
+    const value = (result ?? {}) as { selected?: { name?: unknown }[]; tools?: unknown[] };
+    if (kind === "preselect") for (const tool of value.selected ?? []) if (typeof tool?.name === "string") preselected.add(tool.name);
+    const query = (input as { query?: unknown } | null)?.query;
+    if (kind === "tool-search" && typeof query === "string") for (const name of value.tools ?? []) if (typeof name === "string") searched.set(name, query);
+  }
+  return { preselected, searched };
 }

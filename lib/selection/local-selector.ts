@@ -1,5 +1,7 @@
+import { fuseLearned, LEARNING_POOL } from "./learned-fusion";
 import { LocalIndexCache } from "./local";
-import type { Selector, SelectionInput, SelectionOutput } from "./selector";
+import type { LocalIndex } from "./local/bm25f";
+import type { Selector, SelectionCorpus, SelectionInput, SelectionOutput } from "./selector";
 import type { SelectorCandidate } from "./types";
 
 export const LOCAL_SELECTOR_ID = "local";
@@ -23,6 +25,11 @@ export function candidateFingerprint(candidates: readonly SelectorCandidate[]): 
   return `${candidates.length}:${(hash >>> 0).toString(16)}`;
 }
 
+/** The index of a whole catalog in the cache, as the local selector keeps it (one per corpus key). */
+export function corpusIndex(cache: LocalIndexCache, corpus: SelectionCorpus): LocalIndex {
+  return cache.get(`corpus:${corpus.key}`, corpus.candidates);
+}
+
 /**
  * The embedded selector: the in-process BM25F ranker. Given a corpus, one index per corpus key
  * (a catalog revision) serves every candidate set drawn from it; otherwise the index is built
@@ -31,10 +38,18 @@ export function candidateFingerprint(candidates: readonly SelectorCandidate[]): 
 export function createLocalSelector(cache: LocalIndexCache = new LocalIndexCache()): Selector {
   return {
     id: LOCAL_SELECTOR_ID,
-    async select({ candidates, messages, k, indexKey, corpus }: SelectionInput): Promise<SelectionOutput> {
-      const ranked = corpus
-        ? cache.get(`corpus:${corpus.key}`, corpus.candidates).rankAmong(candidates, messages, k)
-        : cache.get(`${indexKey}#${candidateFingerprint(candidates)}`, () => candidates).rank(messages, k);
+    async select({ candidates, messages, k, indexKey, corpus, learning }: SelectionInput): Promise<SelectionOutput> {
+      const index = corpus ? corpusIndex(cache, corpus) : cache.get(`${indexKey}#${candidateFingerprint(candidates)}`, () => candidates);
+      const request = messages.findLast((message) => message.role === "user")?.content ?? "";
+      const learned = learning?.scores(request, { documents: index.size, frequency: (term) => index.documentFrequency(term) });
+      if (!learning || !learned || learned.size === 0) {
+        const ranked = corpus ? index.rankAmong(candidates, messages, k) : index.rank(messages, k);
+        return { ranked, selector: LOCAL_SELECTOR_ID, raw: ranked, invented: [] };
+      }
+      // The base ranking reaches deeper, so that learned evidence can lift a tool from below the top k.
+      const depth = Math.max(k, LEARNING_POOL);
+      const base = corpus ? index.rankAmong(candidates, messages, depth) : index.rank(messages, depth);
+      const ranked = fuseLearned(base, learned, new Set(candidates.map((candidate) => candidate.name)), k, learning.weight);
       return { ranked, selector: LOCAL_SELECTOR_ID, raw: ranked, invented: [] };
     },
   };

@@ -4,7 +4,7 @@ import type { FinalTool } from "../pipeline/types";
 import { ToolshedError } from "../errors";
 import type { InputSchema } from "../tools/types";
 import { catalogCorpus, toCandidates } from "./candidates";
-import type { Selector, SelectionOutput } from "./selector";
+import type { Selector, SelectionLearning, SelectionOutput } from "./selector";
 import { TOOL_SEARCH_DEFINITION } from "./tool-search-definition";
 import { assembleTurnToolSet, type TurnToolEntry } from "./turn";
 import type { ConversationMessage, RankedTool, SelectorCandidate } from "./types";
@@ -86,6 +86,8 @@ export async function preselect(input: {
   history: string[];
   k?: number;
   selector: Selector;
+  /** What the catalog learned from use, for a selector that adds it (the local one). */
+  learning?: SelectionLearning;
   now?: () => number;
 }): Promise<PreselectionResult> {
   if (!input.messages.some((message) => message.role === "user" && message.content.trim())) {
@@ -105,6 +107,7 @@ export async function preselect(input: {
     k,
     indexKey: `${indexKeyFor(input.state.catalogId, input.revision, input.request)}:preselect`,
     corpus: catalogCorpus(input.state.catalogId, input.revision, input.state.tools),
+    learning: input.learning,
   });
   const latencyMs = now() - started;
 

@@ -1,3 +1,4 @@
+import type { CatalogFrequencies, LearnedScore } from "./learned";
 import type { ConversationMessage, RankedTool, SelectorCandidate } from "./types";
 
 /** One ranking request: the tools the pipeline leaves visible, as names and short text only. */
@@ -13,6 +14,15 @@ export interface SelectionInput {
    * of an index per candidate set (per model and agent). Without it, it indexes the candidates.
    */
   corpus?: SelectionCorpus;
+  /** What the catalog learned from use, when learning is on: the local selector adds it to its ranking. */
+  learning?: SelectionLearning;
+}
+
+export interface SelectionLearning {
+  /** Learned scores of the tools whose learned words match the request (the latest user message); `catalog` tells how common its words are. */
+  scores: (request: string, catalog?: CatalogFrequencies) => ReadonlyMap<string, LearnedScore>;
+  /** A perfect, trusted learned match weighs this many times the request's best base score. */
+  weight: number;
 }
 
 /** A catalog's tools as a selector may know them, under a key that changes whenever they may. */

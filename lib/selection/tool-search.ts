@@ -1,6 +1,6 @@
 import type { FinalTool } from "../pipeline/types";
 import { toCandidates } from "./candidates";
-import type { SelectionCorpus, Selector, SelectionOutput } from "./selector";
+import type { SelectionCorpus, Selector, SelectionLearning, SelectionOutput } from "./selector";
 import type { ConversationMessage, SelectorCandidate } from "./types";
 import { verifyNames, type Rejection, type RegistryView } from "./verify";
 
@@ -64,6 +64,8 @@ export async function runToolSearch(input: {
   indexKey: string;
   /** The catalog the visible tools come from, for a selector that indexes it once (see SelectionInput). */
   corpus?: SelectionCorpus;
+  /** What the catalog learned from use, for a selector that adds it (the local one). */
+  learning?: SelectionLearning;
   now?: () => number;
 }): Promise<ToolSearchResult> {
   const now = input.now ?? performance.now.bind(performance);
@@ -80,6 +82,7 @@ export async function runToolSearch(input: {
     k: maxResults,
     indexKey: input.indexKey,
     corpus: input.corpus,
+    learning: input.learning,
   });
   const requested = [...selection.ranked.map((tool) => tool.name), ...selection.invented];
   const { passed, rejected } = verifyNames(requested, input.view);

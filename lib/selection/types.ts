@@ -17,6 +17,8 @@ export interface ConversationMessage {
 export interface RankedTool {
   name: string;
   score: number;
+  /** The part of the score learned from use (lib/selection/learned.ts), when any was. */
+  learned?: number;
 }
 
 /** Anything that ranks a fixed set of candidates against a conversation. */

@@ -192,6 +192,22 @@ describe("the MCP gateway", () => {
     expect((await replay.json()).after.names).toEqual(found.tools.map((tool) => tool.name));
   });
 
+  it("learns from a call of a tool that ToolSearch found after the preselection missed it, once per search, at double weight", async () => {
+    const { client } = await connect(readToken);
+    await search(client, "search the user's notes by words");
+    await client.callTool({ name: "notes__notes_search", arguments: { query: "release" } });
+    await client.callTool({ name: "notes__notes_search", arguments: { query: "lentil" } });
+    const learned = async () =>
+      (await (await routeApiRequest(apiRequest("/api/catalogs/team/learning?tool=notes__notes_search"))).json()) as {
+        reports: number;
+        words: { word: string }[];
+      };
+    await vi.waitFor(async () => expect((await learned()).reports).toBeGreaterThan(0));
+    const { reports, words } = await learned();
+    expect(reports).toBeCloseTo(2, 2);
+    expect(words.map((word) => word.word)).toEqual(expect.arrayContaining(["notes", "words"]));
+  });
+
   it("lists an MCP tool with its server's annotations", async () => {
     const { client } = await connect(readToken);
     await search(client, "select:notes__notes_search,notes__notes_delete");

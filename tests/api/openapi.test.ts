@@ -166,6 +166,11 @@ describe("the OpenAPI document", () => {
     exchanges.push({ method: "GET", url: `${catalog}/mcp`, status: stream.status, headers: stream.headers, text: "" });
     await record("DELETE", `${catalog}/mcp`, undefined, session);
     await record("GET", `${catalog}/usage-stats?window=7d`);
+    await record("POST", `${catalog}/usage`, { events: [{ query: "open a ticket for the login bug", used: ["github_create_issue", "no_such_tool"] }] });
+    await record("GET", `${catalog}/learning`);
+    await record("GET", `${catalog}/learning?tool=github_create_issue`);
+    await record("PUT", `${catalog}/learning`, { enabled: false });
+    await record("DELETE", `${catalog}/learning`);
     await record("GET", `${catalog}/mcp-servers`);
     await record("POST", `${catalog}/mcp-servers`, { name: "bad", transport: "carrier-pigeon" });
     await record("GET", `${catalog}/mcp-servers/none`);

@@ -19,6 +19,8 @@ export interface LocalIndex extends ToolRanker {
    * model and agent, each ranking only what it may see.
    */
   rankAmong(candidates: readonly SelectorCandidate[], messages: ConversationMessage[], k: number): RankedTool[];
+  /** How many indexed tools have the (stemmed) term in their text. */
+  documentFrequency(term: string): number;
 }
 
 const FIELD_NAMES: readonly FieldName[] = ["name", "summary", "description", "tags", "parameters", "parameterText", "service"];
@@ -335,6 +337,11 @@ class FieldedIndex implements LocalIndex {
 
   get size(): number {
     return this.names.length;
+  }
+
+  documentFrequency(term: string): number {
+    const termId = this.postings.termIds.get(term);
+    return termId === undefined ? 0 : this.postings.offsets[termId + 1] - this.postings.offsets[termId];
   }
 
   rank(messages: ConversationMessage[], k: number): RankedTool[] {

@@ -1,0 +1,75 @@
+import type { LearnedScore } from "./learned";
+import { createLocalIndex, type LocalIndex } from "./local/bm25f";
+import { splitIntents } from "./local/intents";
+import type { RankedTool, SelectorCandidate } from "./types";
+
+/** How many of the base ranking's best tools learning may reorder, besides the tools it knows. */
+export const LEARNING_POOL = 100;
+
+/**
+ * The base ranking with what was learned added: each tool scores its base score plus
+ * `weight × trust × share` of the request's best base score, so a perfect, trusted learned match
+ * weighs `weight` times the best description match. Only `candidates` can be ranked: learning
+ * never brings in a tool the pipeline did not offer. `learned` on a tool is the part of its score
+ * that was learned.
+ */
+export function fuseLearned(
+  base: readonly RankedTool[],
+  learned: ReadonlyMap<string, LearnedScore>,
+  candidates: ReadonlySet<string>,
+  k: number,
+  weight: number,
+): RankedTool[] {
+  const best = base[0]?.score ?? 1;
+  const fused = new Map<string, RankedTool>(base.map((tool) => [tool.name, { name: tool.name, score: tool.score }]));
+  for (const [name, { share, trust }] of learned) {
+    if (!candidates.has(name)) continue;
+    const part = best * weight * trust * share;
+    if (part <= 0) continue;
+    const tool = fused.get(name) ?? { name, score: 0 };
+    fused.set(name, { name, score: tool.score + part, learned: part });
+  }
+  return [...fused.values()].sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, k);
+}
+
+/**
+ * Which words of a request led to each tool used: with one tool, or a request of one task, the
+ * whole request; with several of each, every tool gets the task (intent) that its own text
+ * matches best relative to the other tools, so a request for several tools does not lend the
+ * words of one task to the tool of another. `scoreIntent` ranks the used tools for one task.
+ */
+export function attributeUse(
+  request: string,
+  used: readonly string[],
+  scoreIntent: (intent: string, tools: readonly string[]) => ReadonlyMap<string, number>,
+): Map<string, string> {
+  const whole = new Map(used.map((tool) => [tool, request]));
+  if (used.length < 2) return whole;
+  const intents = splitIntents(request);
+  if (intents.length < 2) return whole;
+  const byIntent = intents.map((intent) => scoreIntent(intent, used));
+  for (const tool of used) {
+    let bestIntent = -1;
+    let bestShare = 0;
+    byIntent.forEach((scores, intent) => {
+      const top = Math.max(0, ...scores.values());
+      const share = top > 0 ? (scores.get(tool) ?? 0) / top : 0;
+      if (share > bestShare) [bestIntent, bestShare] = [intent, share];
+    });
+    if (bestIntent >= 0) whole.set(tool, intents[bestIntent]);
+  }
+  return whole;
+}
+
+/** attributeUse with the local ranker over the used tools' own text deciding which task each tool serves. */
+export function attributeByText(request: string, used: readonly SelectorCandidate[]): Map<string, string> {
+  let index: LocalIndex | undefined;
+  return attributeUse(
+    request,
+    used.map((tool) => tool.name),
+    (intent, tools) => {
+      index ??= createLocalIndex([...used]);
+      return new Map(index.rank([{ role: "user", content: intent }], tools.length).map((tool) => [tool.name, tool.score]));
+    },
+  );
+}

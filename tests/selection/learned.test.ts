@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_LEARNING, LearnedEvidence, type UseEvidence } from "@/lib/selection/learned";
+import { attributeUse, fuseLearned } from "@/lib/selection/learned-fusion";
+
+const NOW = Date.UTC(2026, 11, 1);
+const DAY = 24 * 3_600_000;
+
+function evidence(tool: string, text: string, extra: Partial<UseEvidence> = {}): UseEvidence {
+  return { tool, text, caller: "token:a", at: NOW, strength: 1, ...extra };
+}
+
+describe("LearnedEvidence", () => {
+  it("scores a tool by the words of the requests that led to it, as a share of a perfect match", () => {
+    const learned = new LearnedEvidence(DEFAULT_LEARNING, NOW);
+    learned.add(evidence("time_travel_story", "tell me a story about ancient Egyptians and the pharaohs"));
+    learned.add(evidence("time_travel_story", "what was life like for the Egyptians building pyramids"));
+    learned.add(evidence("currency_convert", "convert 20 euros to dollars"));
+    const scores = learned.scores("a day among the ancient Egyptians", NOW);
+    expect(scores.get("time_travel_story")?.share).toBeGreaterThan(0.1);
+    expect(scores.get("time_travel_story")?.share).toBeLessThanOrEqual(1);
+    expect(scores.has("currency_convert")).toBe(false);
+    expect(learned.scores("book a table for two tonight", NOW).size).toBe(0);
+    expect(learned.learnedOf("time_travel_story", 3, NOW).words.map((word) => word.word)).toContain("egyptians");
+  });
+
+  it("caps one caller's weight per tool", () => {
+    const learned = new LearnedEvidence({ ...DEFAULT_LEARNING, callerCap: 5 }, NOW);
+    for (let index = 0; index < 100; index++) learned.add(evidence("spam_tool", `request number ${index} about anything`));
+    expect(learned.learnedOf("spam_tool", 1, NOW).reports).toBe(5);
+    learned.add(evidence("spam_tool", "another caller", { caller: "token:b" }));
+    expect(learned.learnedOf("spam_tool", 1, NOW).reports).toBe(6);
+  });
+
+  it("does not let a tool reported for many unrelated requests take over a request that another tool was reported for", () => {
+    const learned = new LearnedEvidence(DEFAULT_LEARNING, NOW);
+    const topics = ["weather in Oslo", "invoice overdue", "currency rates today", "merge pull request", "reboot the server", "translate to German"];
+    for (const [index, topic] of topics.entries()) learned.add(evidence("everything_tool", `${topic} please`, { caller: `token:${index}` }));
+    learned.add(evidence("rates_tool", "currency rates today"));
+    const scores = learned.scores("what are the currency rates today", NOW);
+    expect(scores.get("rates_tool")!.share).toBeGreaterThan(scores.get("everything_tool")!.share);
+  });
+
+  it("ages events out: a report two half-lives old weighs a quarter", () => {
+    const learned = new LearnedEvidence(DEFAULT_LEARNING, NOW);
+    learned.add(evidence("old_tool", "archive the quarterly report", { at: NOW - 2 * (DEFAULT_LEARNING.halfLifeMs / DAY) * DAY }));
+    expect(learned.learnedOf("old_tool", 1, NOW).reports).toBeCloseTo(0.25);
+    const trustNow = learned.scores("archive the report", NOW).get("old_tool")!.trust;
+    const trustLater = learned.scores("archive the report", NOW + DEFAULT_LEARNING.halfLifeMs).get("old_tool")!.trust;
+    expect(trustLater).toBeLessThan(trustNow);
+  });
+});
+
+describe("fuseLearned", () => {
+  const base = [
+    { name: "a", score: 10 },
+    { name: "b", score: 6 },
+    { name: "c", score: 2 },
+  ];
+
+  it("adds the learned part, lifts a tool from below or outside the base ranking, and records how much was learned", () => {
+    const fused = fuseLearned(base, new Map([["d", { share: 0.5, trust: 0.8 }]]), new Set(["a", "b", "c", "d"]), 3, 4);
+    expect(fused.map((tool) => tool.name)).toEqual(["d", "a", "b"]);
+    expect(fused[0]).toEqual({ name: "d", score: 16, learned: 16 });
+    expect(fused[1]).toEqual({ name: "a", score: 10 });
+  });
+
+  it("never ranks a tool that is not a candidate, however much was learned for it", () => {
+    const fused = fuseLearned(base, new Map([["denied", { share: 1, trust: 1 }]]), new Set(["a", "b", "c"]), 3, 4);
+    expect(fused.map((tool) => tool.name)).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("attributeUse", () => {
+  const scoreIntent = (intent: string, tools: readonly string[]) =>
+    new Map(tools.map((tool) => [tool, intent.includes(tool.split("_")[0]) ? 2 : intent.includes(tool.split("_")[1]) ? 1 : 0]));
+
+  it("gives each tool of a request with several steps the step that asked for it", () => {
+    const attributed = attributeUse("find flights to Lisbon for Friday, then book a hotel near the old town", ["flights_search", "hotel_book"], scoreIntent);
+    expect(attributed.get("flights_search")).toBe("find flights to Lisbon for Friday");
+    expect(attributed.get("hotel_book")).toBe("book a hotel near the old town");
+  });
+
+  it("gives one tool, or a request of one step, the whole request", () => {
+    expect(attributeUse("find flights, then a hotel", ["flights_search"], scoreIntent).get("flights_search")).toBe("find flights, then a hotel");
+    expect(attributeUse("flights and hotels in Lisbon", ["flights_search", "hotel_book"], scoreIntent).get("hotel_book")).toBe("flights and hotels in Lisbon");
+  });
+});
