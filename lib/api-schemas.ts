@@ -289,8 +289,9 @@ export const restoreBody = z.strictObject({
   tool: safeName().min(1).max(200).optional(),
 });
 
-/** At most this many events per usage report (POST …/usage). */
+/** At most this many events per usage report (POST …/usage), and tool uses in all of them. */
 const MAX_USAGE_EVENTS = 1_000;
+const MAX_USAGE_TOOL_USES = 5_000;
 
 /**
  * Reports of which tools were used for which requests (POST …/usage), optionally for one model and
@@ -301,13 +302,16 @@ export const usageReportBody = z
     events: z
       .array(
         z.strictObject({
-          query: z.string().trim().min(1, "Give the user message the turn answered.").max(10_000),
-          used: z.array(z.string().trim().min(1).max(200)).min(1, "Name at least one tool that was used.").max(50),
+          query: z.string().trim().min(1, "Give the user message the turn answered.").max(4_000),
+          used: z.array(z.string().trim().min(1).max(200)).min(1, "Name at least one tool that was used.").max(20),
           conversationId: z.string().min(1).max(200).optional(),
         }),
       )
       .min(1, "Give at least one event.")
-      .max(MAX_USAGE_EVENTS, `At most ${MAX_USAGE_EVENTS} events per report: send the rest in another.`),
+      .max(MAX_USAGE_EVENTS, `At most ${MAX_USAGE_EVENTS} events per report: send the rest in another.`)
+      .refine((events) => events.reduce((uses, event) => uses + event.used.length, 0) <= MAX_USAGE_TOOL_USES, {
+        message: `At most ${MAX_USAGE_TOOL_USES} tool uses in all events of one report: send the rest in another.`,
+      }),
     model: turnFields.model.optional(),
     agent: turnFields.agent.optional(),
   })

@@ -5,6 +5,7 @@ import { conversationFinds } from "@/db/queries/decisions";
 import { getConversation, listTranscript } from "@/db/queries/conversations";
 import {
   deleteUsageReports,
+  idBeforeNewest,
   insertUsageReports,
   type NewUsageReport,
   readLearningSetting,
@@ -29,6 +30,11 @@ import { catalogState } from "./sources";
 const REFRESH_MS = 1_000;
 /** Reports read per query while catching up. */
 const CATCH_UP_BATCH = 5_000;
+/**
+ * The most reports a catalog's learning holds in memory: the newest. Beyond, a catalog starts again
+ * from its newest (older ones weigh little by then, and retention deletes them after 180 days).
+ */
+const MAX_REPORTS_IN_MEMORY = 200_000;
 /** A use that a ToolSearch found after the preselection missed it: the strongest signal there is. */
 const SEARCH_FIND_STRENGTH = 2;
 
@@ -52,9 +58,9 @@ const learningByDb = shared.toolshedLearning;
 /** Reads the switch and the reports stored since the last read; a reset (a new generation) starts from nothing. */
 async function catchUp(db: Db, catalogId: string, entry: CatalogLearning): Promise<void> {
   const setting = await readLearningSetting(db, catalogId);
-  if (setting.generation !== entry.setting.generation) {
+  if (setting.generation !== entry.setting.generation || entry.evidence.size > MAX_REPORTS_IN_MEMORY) {
     entry.evidence = new LearnedEvidence();
-    entry.lastId = 0;
+    entry.lastId = await idBeforeNewest(db, catalogId, MAX_REPORTS_IN_MEMORY);
     entry.calibration = undefined;
   }
   entry.setting = setting;
@@ -172,7 +178,7 @@ export async function learningStatus(db: Db, catalogId: string): Promise<Learnin
 
 /** What was learned for one tool: its most telling words, weighted as they are now, and its reports (aged). */
 export async function learnedForTool(db: Db, catalogId: string, tool: string) {
-  const { evidence, setting } = await catalogLearning(db, catalogId);
+  const { evidence, setting } = await catalogLearning(db, catalogId, { fresh: true });
   return { enabled: setting.enabled, ...evidence.learnedOf(tool) };
 }
 
@@ -254,7 +260,7 @@ export async function reportUsage(
         text,
         caller,
         strength: missedThenFound ? SEARCH_FIND_STRENGTH : 1,
-        dedupeKey: event.conversationId ? `${event.conversationId}:${digest(event.query)}:${tool}` : null,
+        dedupeKey: event.conversationId ? `report:${digest(`${event.conversationId}\n${event.query}\n${tool}`)}` : null,
       });
     }
   }
@@ -293,7 +299,7 @@ export async function learnFromCall(db: Db, catalogId: string, conversationId: s
       caller: conversation.owner ?? `conversation:${conversationId}`,
       strength: missedThenFound ? SEARCH_FIND_STRENGTH : 1,
       // One report per tool and user message (or search): calling a tool again for the same request teaches nothing new.
-      dedupeKey: `${conversationId}:${request?.id ?? ""}:${digest(searchedWith ?? "")}:${tool}`,
+      dedupeKey: `call:${digest(`${conversationId}\n${request?.id ?? ""}\n${searchedWith ?? ""}\n${tool}`)}`,
     },
   ]);
   await catalogLearning(db, catalogId, { fresh: true });

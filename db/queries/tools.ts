@@ -12,6 +12,7 @@ import type { ToolRow } from "../schema";
 import { listAgents, rewriteToolReferencesInAgents } from "./agents";
 import { isUnchanged, recordChanges, type ChangeAuthor, type ChangeEntry, type Tx } from "./audit";
 import { renameToolInConversations } from "./conversations";
+import { renameToolInUsageReports } from "./usage-reports";
 import { requireCatalog } from "./guards";
 import { getRules, rewriteToolReferencesInCatalogRules } from "./rules";
 import { importDrafts } from "./tool-import";
@@ -142,6 +143,7 @@ export async function rewriteToolReferences(
  */
 async function carryRename(tx: Tx, catalogId: string, from: string, to: string, change: ChangeEntry): Promise<ChangeEntry[]> {
   await renameToolInConversations(tx, catalogId, from, to);
+  await renameToolInUsageReports(tx, catalogId, from, to);
   return [{ ...change, subject: from }, ...(await rewriteToolReferences(tx, catalogId, renamingTool(from, to))).entries];
 }
 

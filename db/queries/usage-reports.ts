@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { usageReports } from "../tables";
 import { readSetting, writeSetting } from "./settings";
@@ -34,6 +34,18 @@ export function usageReportsAfter(db: Db, catalogId: string, afterId: number, li
     .limit(limit);
 }
 
+/** The id just before a catalog's newest `keep` reports (0 when it has no more): where reading only the newest starts. */
+export async function idBeforeNewest(db: Db, catalogId: string, keep: number): Promise<number> {
+  const rows = await db
+    .select({ id: usageReports.id })
+    .from(usageReports)
+    .where(eq(usageReports.catalogId, catalogId))
+    .orderBy(desc(usageReports.id))
+    .limit(1)
+    .offset(keep);
+  return rows[0]?.id ?? 0;
+}
+
 export async function deleteUsageReports(db: Db, catalogId: string): Promise<number> {
   return (await db.delete(usageReports).where(eq(usageReports.catalogId, catalogId)).returning({ id: usageReports.id })).length;
 }
@@ -41,6 +53,21 @@ export async function deleteUsageReports(db: Db, catalogId: string): Promise<num
 /** Retention: reports older than `before` are gone (they weighed little by then). */
 export async function deleteUsageReportsBefore(db: Db, before: Date): Promise<number> {
   return (await db.delete(usageReports).where(lt(usageReports.createdAt, before)).returning({ id: usageReports.id })).length;
+}
+
+/**
+ * A tool's reports follow its rename (in the rename's transaction), and a new generation makes
+ * every instance read them again under the new name.
+ */
+export async function renameToolInUsageReports(tx: Db, catalogId: string, from: string, to: string): Promise<void> {
+  const moved = await tx
+    .update(usageReports)
+    .set({ tool: to })
+    .where(and(eq(usageReports.catalogId, catalogId), eq(usageReports.tool, from)))
+    .returning({ id: usageReports.id });
+  if (moved.length === 0) return;
+  const setting = await readLearningSetting(tx, catalogId);
+  await writeLearningSetting(tx, catalogId, { ...setting, generation: setting.generation + 1 });
 }
 
 /** A catalog's learning switch, and its generation: a reset starts a new one, which every instance sees. */

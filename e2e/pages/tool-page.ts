@@ -16,6 +16,11 @@ export class ToolPage {
     return this.page.getByTestId("tool-definition");
   }
 
+  /** What the catalog learned from use for this tool. */
+  learnedWords() {
+    return this.page.getByTestId("learned-words");
+  }
+
   pendingChange() {
     return this.page.getByTestId("pending-change");
   }

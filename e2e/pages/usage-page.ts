@@ -35,4 +35,17 @@ export class UsagePage {
   neverCalled() {
     return this.page.getByTestId("never-called");
   }
+
+  learningStatus() {
+    return this.page.getByTestId("learning-status");
+  }
+
+  async toggleLearning() {
+    await this.page.getByTestId("learning-switch").click();
+  }
+
+  async forgetLearned() {
+    await this.page.getByTestId("learning-reset").click();
+    await this.page.getByTestId("learning-reset-confirm").click();
+  }
 }

@@ -92,6 +92,8 @@ describe("POST /api/catalogs/{c}/usage", () => {
     expect((await report({ model: "gpt-5", events: [{ query: "x", used: ["bash"] }] })).status).toBe(400);
     const tooMany = Array.from({ length: 1_001 }, () => ({ query: "x", used: ["bash"] }));
     expect((await report({ events: tooMany })).body.error.message).toContain("At most 1000 events");
+    const manyUses = Array.from({ length: 300 }, () => ({ query: "x", used: Array.from({ length: 20 }, (_, index) => `tool_${index}`) }));
+    expect((await report({ events: manyUses })).body.error.message).toContain("At most 5000 tool uses");
     const reader = await createTestToken(db, "read", "reader");
     expect((await report({ events: [{ query: "x", used: ["bash"] }] }, { authorization: `Bearer ${reader}` })).status).toBe(403);
   });
@@ -114,6 +116,17 @@ describe("/api/catalogs/{c}/learning", () => {
     const reset = await call(learningRoute.DELETE, jsonRequest("DELETE"));
     expect(reset.body).toMatchObject({ deleted: 1, reports: 0, tools: 0 });
     expect((await preselect(ASKED)).selected.every((tool) => tool.learned === undefined)).toBe(true);
+  });
+});
+
+describe("a renamed tool", () => {
+  it("keeps what was learned for it under its new name", async () => {
+    await report({ events: [{ query: "packing for the beach trip this weekend", used: ["weather_get_forecast"] }] });
+    const renamed = await toolRoute.PATCH(jsonRequest("PATCH", { name: "forecast" }), params({ catalog: "demo", name: "weather_get_forecast" }));
+    expect(renamed.status).toBe(200);
+    const learned = await call(learningRoute.GET, apiRequest("/api/catalogs/demo/learning?tool=forecast"));
+    expect(learned.body.words.map((word: { word: string }) => word.word)).toContain("beach");
+    expect((await call(learningRoute.GET, apiRequest("/api/catalogs/demo/learning?tool=weather_get_forecast"))).body.words).toEqual([]);
   });
 });
 

@@ -59,12 +59,16 @@ function renderPage(searchParams = "") {
   return urls;
 }
 
-const requested = () => fetchDouble.mock.calls.map(([url]) => String(url));
+const requested = () => fetchDouble.mock.calls.map(([url]) => String(url)).filter((url) => url.includes("/usage-stats"));
 const toolNames = () => screen.getAllByTestId("usage-tools-row").map((row) => row.querySelector("td")?.textContent);
 
 describe("the Usage page", () => {
   beforeEach(() => {
-    fetchDouble.mockImplementation(async (url) => Response.json({ ...STATS, window: new URL(String(url), "http://x").searchParams.get("window") }));
+    fetchDouble.mockImplementation(async (url) =>
+      String(url).endsWith("/learning")
+        ? Response.json({ enabled: true, reports: 3, tools: 2, weight: 1, calibrated: false })
+        : Response.json({ ...STATS, window: new URL(String(url), "http://x").searchParams.get("window") }),
+    );
     vi.stubGlobal("fetch", fetchDouble);
   });
   afterEach(() => {
@@ -84,6 +88,7 @@ describe("the Usage page", () => {
     expect(first.textContent).toContain("1.50 s");
     expect(within(screen.getByTestId("usage-servers")).getByText("files")).toBeTruthy();
     expect(screen.getAllByTestId("calls-chart-bar")).toHaveLength(2);
+    expect((await screen.findByTestId("learning-status")).textContent).toBe("On · 3 reports about 2 tools");
     expect(screen.getAllByTestId("latency-chart-bar")[0].textContent).toContain("files__read");
   });
 

@@ -5,8 +5,8 @@ import { usageReportBody } from "@/lib/api-schemas";
 import { principalKey } from "@/lib/auth/policy";
 import { parseWith, readJsonBody, refuseOtherMethods } from "@/lib/http";
 
-/** 1,000 events of 10,000 characters and their tool names. */
-const BODY_LIMIT = 12 * 1024 * 1024;
+/** 1,000 events of 4,000 characters and their tool names. */
+const BODY_LIMIT = 5 * 1024 * 1024;
 
 /**
  * Reports which tools were used for which requests: the catalog's local selector learns from them
