@@ -23,22 +23,31 @@ function splitByHash(cases: readonly LabelledCase[]): { reported: LabelledCase[]
   return { reported: cases.filter((labelled) => halfOf(labelled.id) === 0), measured: cases.filter((labelled) => halfOf(labelled.id) === 1) };
 }
 
-/** The reported half as POST …/usage learns it (app/_services/learning.ts): each case's words attributed per tool, one caller. */
-function learnFrom(set: LabelledSet, reported: readonly LabelledCase[], settings: LearningSettings = DEFAULT_LEARNING): LearnedEvidence {
+/** A tool that a spamming caller reports as used for every request it sees. */
+const SPAM_CALLER = "token:spammer";
+
+/**
+ * The reported half as POST …/usage learns it (app/_services/learning.ts): each case's words
+ * attributed per tool, one caller; with `spamTool`, a second caller also reports that tool as used
+ * for every one of those requests.
+ */
+function learnFrom(set: LabelledSet, reported: readonly LabelledCase[], spamTool?: string, settings: LearningSettings = DEFAULT_LEARNING): LearnedEvidence {
   const byName = new Map(candidatesOf(set).map((candidate) => [candidate.name, candidate]));
   const evidence = new LearnedEvidence(settings, REPORTED_AT);
   for (const labelled of reported) {
     const used = labelled.expected.flatMap((name) => byName.get(name) ?? []);
     for (const [tool, text] of attributeByText(labelled.query, used)) evidence.add({ tool, text, caller: "token:bench", at: REPORTED_AT, strength: 1 });
+    if (spamTool) evidence.add({ tool: spamTool, text: labelled.query, caller: SPAM_CALLER, at: REPORTED_AT, strength: 1 });
   }
   return evidence;
 }
 
-/** recall@1 and recall@5 of the local selector (as preselection runs it) over `cases`, with or without learning. */
-async function measureWithLearning(set: LabelledSet, cases: readonly LabelledCase[], learning?: SelectionLearning) {
+/** recall@1 and recall@5 of the local selector (as preselection runs it) over `cases`, with or without learning, and how often `watched` is in a top 5. */
+async function measureWithLearning(set: LabelledSet, cases: readonly LabelledCase[], learning?: SelectionLearning, watched?: string) {
   const candidates = Object.freeze(candidatesOf(set));
   const selector = createLocalSelector(new LocalIndexCache());
   const results = [];
+  let watchedInTop5 = 0;
   for (const labelled of cases) {
     const { ranked } = await selector.select({
       candidates: candidates as (typeof candidates)[number][],
@@ -48,51 +57,84 @@ async function measureWithLearning(set: LabelledSet, cases: readonly LabelledCas
       corpus: { key: "bench", candidates: () => [...candidates] },
       learning,
     });
+    if (ranked.slice(0, 5).some((tool) => tool.name === watched)) watchedInTop5++;
     results.push({ ranked: ranked.map((tool) => tool.name), expected: labelled.expected });
   }
-  return qualityFigures(results);
+  return { ...qualityFigures(results), watchedInTop5: watchedInTop5 / Math.max(1, cases.length) };
 }
+
+/** Learning from `evidence` as the app applies it: its weight calibrated on the reports, then measured on `measured`. */
+async function measureLearned(set: LabelledSet, measured: readonly LabelledCase[], evidence: LearnedEvidence, settings: LearningSettings, watched?: string) {
+  const candidates = candidatesOf(set);
+  const index = createLocalIndex(candidates);
+  const weight =
+    (await calibrateWeight(
+      evidence,
+      settings,
+      (request) => index.rank([{ role: "user", content: request }], LEARNING_POOL),
+      new Set(candidates.map((candidate) => candidate.name)),
+      { documents: index.size, frequency: (term: string) => index.documentFrequency(term) },
+      REPORTED_AT,
+    )) ?? settings.weight;
+  const figures = await measureWithLearning(
+    set,
+    measured,
+    { scores: (request, frequencies) => evidence.scores(request, REPORTED_AT, frequencies), weight },
+    watched,
+  );
+  return { weight, figures };
+}
+
+const signed = (value: number) => `${value >= 0 ? "+" : ""}${fixed(value)}`;
 
 /**
  * Per set: half of the cases (by hash of their id) reported as used, the other half measured
- * before and after, the way the issue judges it through POST …/usage and POST …/preselect.
+ * before and after, the way the issue judges it through POST …/usage and POST …/preselect; then the
+ * same with a second caller that reports one tool (the least often expected) for every reported request.
  */
 export async function learningSection(sets: readonly { label: string; set: LabelledSet }[], settings: LearningSettings = DEFAULT_LEARNING): Promise<string> {
   const rows: (string | number)[][] = [];
   for (const { label, set } of sets) {
     const { reported, measured } = splitByHash(set.cases);
-    const evidence = learnFrom(set, reported, settings);
-    const candidates = candidatesOf(set);
-    const index = createLocalIndex(candidates);
-    const catalog = { documents: index.size, frequency: (term: string) => index.documentFrequency(term) };
-    const weight =
-      (await calibrateWeight(
-        evidence,
-        settings,
-        (request) => index.rank([{ role: "user", content: request }], LEARNING_POOL),
-        new Set(candidates.map((candidate) => candidate.name)),
-        catalog,
-        REPORTED_AT,
-      )) ?? settings.weight;
-    const before = await measureWithLearning(set, measured);
-    const after = await measureWithLearning(set, measured, { scores: (request, frequencies) => evidence.scores(request, REPORTED_AT, frequencies), weight });
+    const expectedCount = new Map(set.tools.map((tool) => [tool.name, 0]));
+    for (const labelled of set.cases) for (const name of labelled.expected) expectedCount.set(name, (expectedCount.get(name) ?? 0) + 1);
+    const spamTool = [...expectedCount].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))[0][0];
+    const before = await measureWithLearning(set, measured, undefined, spamTool);
+    const honest = await measureLearned(set, measured, learnFrom(set, reported, undefined, settings), settings);
+    const spammed = await measureLearned(set, measured, learnFrom(set, reported, spamTool, settings), settings, spamTool);
     rows.push([
       label,
-      weight,
       reported.length,
       measured.length,
+      honest.weight,
       fixed(before.recallAt1),
-      fixed(after.recallAt1),
+      fixed(honest.figures.recallAt1),
       fixed(before.recallAt5),
-      fixed(after.recallAt5),
-      `${after.recallAt5 >= before.recallAt5 ? "+" : ""}${fixed(after.recallAt5 - before.recallAt5)}`,
+      `**${fixed(honest.figures.recallAt5)}**`,
+      signed(honest.figures.recallAt5 - before.recallAt5),
+      `${spammed.weight}: ${fixed(spammed.figures.recallAt5)} (${signed(spammed.figures.recallAt5 - before.recallAt5)})`,
+      `${fixed(before.watchedInTop5 * 100, 1)} → ${fixed(spammed.figures.watchedInTop5 * 100, 1)} %`,
     ]);
   }
   return [
-    "Half of each set's cases (first bit of the SHA-256 of the case id, 0) reported as used; the other half measured, k = 10.",
+    "Half of each set's cases (first bit of the SHA-256 of the case id, 0) reported as used; the other half measured, k = 10. The learning weight is",
+    "calibrated on the reports as the app does. Spammed: a second caller also reports one tool (the set's least expected) as used for every reported",
+    "request; the last column is how often that tool is in a measured request's top 5, before and with the spam.",
     "",
     markdownTable(
-      ["set", "learning weight", "reported", "measured", "recall@1 before", "recall@1 after", "recall@5 before", "recall@5 after", "Δ recall@5"],
+      [
+        "set",
+        "reported",
+        "measured",
+        "learning weight",
+        "recall@1 before",
+        "after",
+        "recall@5 before",
+        "after",
+        "Δ recall@5",
+        "spammed: weight, recall@5 (Δ)",
+        "spammed tool in top 5",
+      ],
       rows,
     ),
   ].join("\n");

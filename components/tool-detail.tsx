@@ -56,7 +56,6 @@ export function ToolDetail({ catalogId, tool: initial, overrides = [] }: { catal
         <LatestSourceChange catalogId={catalogId} name={tool.name} note={<OverriddenNote tool={tool} overrides={overrides} />} />
       )}
       <ToolOverrides catalogId={catalogId} tool={tool} overrides={overrides} />
-      <LearnedForTool catalogId={catalogId} name={tool.name} />
       <div className="grid-2" style={{ gridTemplateColumns: "minmax(0, 3fr) minmax(0, 2fr)", alignItems: "start" }}>
         {tool.source === "custom" && canEdit ? (
           <ToolEditor key={editorGeneration} catalogId={catalogId} tool={tool} />
@@ -75,6 +74,7 @@ export function ToolDetail({ catalogId, tool: initial, overrides = [] }: { catal
           }}
         />
       </div>
+      <LearnedForTool catalogId={catalogId} name={tool.name} />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { createCatalog } from "./support/catalogs";
 import { expect, test } from "./support/fixtures";
 import { DecisionsPage } from "./pages/decisions-page";
+import { EvaluatePage } from "./pages/evaluate-page";
 import { ToolPage } from "./pages/tool-page";
 import { UsagePage } from "./pages/usage-page";
 
@@ -69,6 +70,19 @@ test("the selector learns from reported use: the Usage page shows it and turns i
   await decisions.goto();
   await decisions.open(decisionId);
   await expect(decisions.detail().getByTestId("learned-weather_forecast")).toHaveText(/· \d+ % learned/);
+
+  // The same case with and without learning, side by side in the recent runs.
+  const evaluate = new EvaluatePage(page, catalogId);
+  await evaluate.goto();
+  await evaluate.hydrated();
+  await evaluate.writeCase(0, ASKED, ["weather_forecast"]);
+  await evaluate.run({ k: 1, learning: false });
+  await expect(evaluate.result()).toContainText("selector local ·");
+  await expect(evaluate.metric("recall@1")).toHaveText("0.00");
+  await evaluate.run({ k: 1, learning: true });
+  await expect(evaluate.result()).toContainText("selector local+learned");
+  await expect(evaluate.metric("recall@1")).toHaveText("1.00");
+  await expect(evaluate.recentRuns().getByRole("row").filter({ hasText: "local+learned" })).toHaveCount(1);
 
   await usage.goto();
   await usage.forgetLearned();

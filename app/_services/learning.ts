@@ -288,6 +288,7 @@ export async function learnFromCall(db: Db, catalogId: string, conversationId: s
   const searchedWith = finds.searched.get(tool);
   if (!request && searchedWith === undefined) return;
   const byName = new Map((await catalogState(db, catalogId)).tools.map((candidate) => [candidate.name, candidate]));
+  if (unusableReason(byName.get(tool))) return;
   const offered = [...new Set([tool, ...finds.preselected, ...finds.searched.keys()])].filter((name) => byName.has(name));
   const asked = request ? (attributedWords(request.content, offered, byName).get(tool) ?? request.content) : "";
   const missedThenFound = searchedWith !== undefined && !finds.preselected.has(tool);

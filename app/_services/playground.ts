@@ -23,7 +23,7 @@ import { readTurnView, runPreselection, runToolSearchCall, type TurnRequest } fr
 import { mcpResultMaxChars } from "@/lib/sources/mcp";
 import { toolArgumentsProblem } from "@/lib/tools/validate";
 import { callMcpToolForModel } from "./sources";
-import { callFailure, countLiveCall } from "./usage";
+import { callFailure, countLiveCall, learnInBackground } from "./usage";
 
 const MAX_STEPS = 8;
 
@@ -185,7 +185,23 @@ async function continueTurn(db: Db, catalogId: string, conversationId: string, t
     })),
   };
   await appendMessage(db, conversation.id, { role: "tool", content: "", details: { modelMessages: [toolMessage], simulatedResults: fresh } });
+  // A result of a call the model made is a use of that tool: the selector learns from it (not from a result the client made up).
+  const called = modelToolCalls(messages);
+  for (const result of fresh) if (called.get(result.toolCallId) === result.toolName) learnInBackground(db, catalogId, conversationId, result.toolName);
   return { conversationId, turn };
+}
+
+/** The tool calls the main model made in the stored messages: call id → tool name. */
+function modelToolCalls(messages: StoredMessage[]): Map<string, string> {
+  const calls = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    for (const modelMessage of (message.details as { modelMessages?: ModelMessage[] } | null)?.modelMessages ?? []) {
+      if (modelMessage.role !== "assistant" || typeof modelMessage.content === "string") continue;
+      for (const part of modelMessage.content) if (part.type === "tool-call") calls.set(part.toolCallId, part.toolName);
+    }
+  }
+  return calls;
 }
 
 /** What the main model's answer to one exchange works with. */

@@ -76,7 +76,7 @@ export async function recordCountedDecision(db: Db, decision: NewDecision, held:
 }
 
 /** Learning from a call happens after it has answered: its failure is logged, never the caller's. */
-function learnInBackground(db: Db, catalogId: string, conversationId: string, tool: string): void {
+export function learnInBackground(db: Db, catalogId: string, conversationId: string, tool: string): void {
   learnFromCall(db, catalogId, conversationId, tool).catch((error) => log.warn({ err: error }, `Learning from a call of "${tool}" failed:`));
 }
 

@@ -64,8 +64,9 @@ export class EvaluatePage {
   }
 
   /** Runs the cases and waits for the run to finish. */
-  async run(options: { selector?: string; k?: number } = {}) {
+  async run(options: { selector?: string; k?: number; learning?: boolean } = {}) {
     if (options.selector) await this.page.getByTestId("selector").selectOption(options.selector);
+    if (options.learning !== undefined) await this.page.getByTestId("evaluation-learning").setChecked(options.learning);
     if (options.k !== undefined) await this.page.getByTestId("k").fill(String(options.k));
     const result = this.page.getByTestId("run-result");
     const previous = (await result.count()) > 0 ? await result.getAttribute("data-run") : null;

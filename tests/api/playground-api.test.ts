@@ -98,6 +98,10 @@ describe("playground with a main model (scripted OpenAI-compatible server)", () 
     const answered = await play({ conversationId, toolResults: [{ toolCallId: call.toolCallId, toolName: call.toolName, output: "Created issue #42" }] });
     expect(dataOf(answered, "preselection")).toEqual([]);
     expect(textOf(answered)).toBe("Created issue #42 for the login bug.");
+    // The model's call of a simulated tool is a use the selector learns from, with the words of the request.
+    const learned = async () =>
+      (await (await routeApiRequest(apiRequest("/api/catalogs/demo/learning?tool=github_create_issue"))).json()) as { words: { word: string }[] };
+    await vi.waitFor(async () => expect((await learned()).words.map((word) => word.word)).toContain("login"));
 
     const second = await play({ conversationId, message: "Check the signup page in the browser and take a screenshot", k: 3 });
     const turn2 = dataOf(second, "preselection")[0];
