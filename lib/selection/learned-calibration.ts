@@ -10,6 +10,8 @@ export const MIN_CALIBRATION_EVENTS = 20;
 const CALIBRATION_EVENTS = 300;
 /** The share of the replayed reports that learning must find in the top 5 beyond the base ranking to be used at all. */
 const CALIBRATION_MARGIN = 0.02;
+/** Reports learned again between two pauses: a catalog with many reports does not hold the server up. */
+const PAUSE_EVERY_EVENTS = 2_000;
 /** Recall@5, as the quality target counts it. */
 const CALIBRATION_DEPTH = 5;
 
@@ -28,7 +30,7 @@ export async function calibrateWeight(
   tools: ReadonlySet<string>,
   catalog: CatalogFrequencies | undefined,
   at: number,
-  /** Awaited between requests, so that a server can answer others meanwhile. */
+  /** Awaited between requests and every few thousand reports, so that a server can answer others meanwhile. */
   pause: () => Promise<void> = async () => undefined,
 ): Promise<number | undefined> {
   const events = learned.events;
@@ -38,7 +40,10 @@ export async function calibrateWeight(
   for (const fold of [0, 1]) {
     const heldOut = new Set(sample.filter((_, index) => index % 2 === fold));
     const evidence = new LearnedEvidence(settings, at);
-    for (const event of events) if (!heldOut.has(event)) evidence.add(event);
+    for (const [index, event] of events.entries()) {
+      if (index % PAUSE_EVERY_EVENTS === 0) await pause();
+      if (!heldOut.has(event)) evidence.add(event);
+    }
     for (const event of heldOut) {
       await pause();
       const base = rankBase(event.text);

@@ -25,6 +25,18 @@ export function candidateFingerprint(candidates: readonly SelectorCandidate[]): 
   return `${candidates.length}:${(hash >>> 0).toString(16)}`;
 }
 
+// Per frozen candidate array (preselection and ToolSearch reuse one per tool list): its names as a set, made once.
+const candidateNames = new WeakMap<readonly SelectorCandidate[], ReadonlySet<string>>();
+
+function namesOf(candidates: readonly SelectorCandidate[]): ReadonlySet<string> {
+  let names = candidateNames.get(candidates);
+  if (names === undefined) {
+    names = new Set(candidates.map((candidate) => candidate.name));
+    if (Object.isFrozen(candidates)) candidateNames.set(candidates, names);
+  }
+  return names;
+}
+
 /** The index of a whole catalog in the cache, as the local selector keeps it (one per corpus key). */
 export function corpusIndex(cache: LocalIndexCache, corpus: SelectionCorpus): LocalIndex {
   return cache.get(`corpus:${corpus.key}`, corpus.candidates);
@@ -49,7 +61,7 @@ export function createLocalSelector(cache: LocalIndexCache = new LocalIndexCache
       // The base ranking reaches deeper, so that learned evidence can lift a tool from below the top k.
       const depth = Math.max(k, LEARNING_POOL);
       const base = corpus ? index.rankAmong(candidates, messages, depth) : index.rank(messages, depth);
-      const ranked = fuseLearned(base, learned, new Set(candidates.map((candidate) => candidate.name)), k, learning.weight);
+      const ranked = fuseLearned(base, learned, namesOf(candidates), k, learning.weight);
       return { ranked, selector: LOCAL_SELECTOR_ID, raw: ranked, invented: [] };
     },
   };
