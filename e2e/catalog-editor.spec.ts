@@ -81,7 +81,11 @@ test("a duplicate name is refused at its field and a catalog is deleted only aft
   const catalogs = new CatalogsPage(page);
   await catalogs.goto();
   await catalogs.create("Scratch");
+  // The catalog's page first: a click while the creation's navigation is still under way is undone by it.
+  await expect(page).toHaveURL(/\/catalogs\/scratch\/tools$/);
+  await expect(page.getByTestId("catalog-title")).toHaveText("Scratch");
   await page.getByTestId("new-tool").click();
+  await expect(page).toHaveURL(/\/catalogs\/scratch\/tools\/new$/);
   const editor = new ToolEditorPage(page);
   await editor.fill({ name: "grep", summary: "Clashes with a built-in.", description: "" });
   await editor.save();
