@@ -70,11 +70,13 @@ describe("poisoning findings", () => {
   });
 
   it("flags at most 1 % of the descriptions of every labelled set and of the demo catalog", () => {
-    for (const { file, tools } of [...labelledSets, { file: "demo", tools: demo }]) {
+    const catalogs = [
+      ...labelledSets.map(({ file, tools }) => ({ file, tools: tools.map((tool) => ({ ...tool, inputSchema: tool.parameters })) })),
+      { file: "demo", tools: demo },
+    ];
+    for (const { file, tools } of catalogs) {
       const setNorms = catalogNorms(tools);
-      const flagged = tools.filter((tool) =>
-        holdsBack(poisoningFindings({ ...tool, inputSchema: tool.parameters ?? (tool as { inputSchema?: unknown }).inputSchema }, setNorms)),
-      );
+      const flagged = tools.filter((tool) => holdsBack(poisoningFindings(tool, setNorms)));
       expect(flagged.length / tools.length, `${file}: ${flagged.map((tool) => tool.name).join(", ")}`).toBeLessThanOrEqual(0.01);
     }
   });
