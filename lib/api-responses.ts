@@ -220,7 +220,11 @@ const definitionReview = z.object({
   name: z.string(),
   source: z.enum(TOOL_SOURCES),
   sourceRef: z.string().nullable(),
-  state: z.enum(["new", "changed"]).describe("new: added by its server after its first listing; changed: changed since an editor approved it."),
+  state: z
+    .enum(["new", "changed"])
+    .describe(
+      "new: added by its server after its first listing, or at its first listing with text flagged as poisoned (high findings, or medium ones unless the server's mediumFindings is auto); changed: changed since an editor approved it.",
+    ),
   approved: pinnedDefinition.nullable(),
   current: pinnedDefinition,
   digest: z.string().describe("Name it to approve or reject this very definition."),

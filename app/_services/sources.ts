@@ -241,7 +241,12 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
   try {
     const config = await getMcpServerConfig(db, catalogId, name);
     const listing = await pool().list(keyOf(catalogId, name), config);
-    const result = await syncSourceTools(db, catalogId, [{ source: "mcp", sourceRef: name, drafts: toolDrafts(listing) }], SYSTEM_ACTOR);
+    const result = await syncSourceTools(
+      db,
+      catalogId,
+      [{ source: "mcp", sourceRef: name, drafts: toolDrafts(listing), mediumFindings: config.mediumFindings }],
+      SYSTEM_ACTOR,
+    );
     markServerUp(catalogId, name);
     await inOrder(keyOf(catalogId, name), () => recordMcpHealth(db, catalogId, name, connectedHealth(listing, result)));
     return result;

@@ -233,7 +233,9 @@ export async function createMcpServer(
   return writeTransaction(db, async (tx) => {
     await checkNewMcpServer(tx, catalogId, config, env);
     await tx.insert(mcpServers).values({ catalogId, name: config.name, ...stored });
-    const { result, entries } = await writeSourceListings(tx, catalogId, [{ source: "mcp", sourceRef: config.name, drafts: tools }]);
+    const { result, entries } = await writeSourceListings(tx, catalogId, [
+      { source: "mcp", sourceRef: config.name, drafts: tools, mediumFindings: config.mediumFindings },
+    ]);
     await recordManyChanges(tx, catalogId, actor, [
       { subjectKind: "setting", subject: `mcp:${config.name}`, action: "create", after: stored.config },
       ...entries,

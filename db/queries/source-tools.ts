@@ -10,6 +10,8 @@ import {
   type StoredSourceTool,
   type SyncPlan,
 } from "@/lib/sources/sync-plan";
+import { isPinnedSource } from "@/lib/tools/pinning";
+import { catalogNorms } from "@/lib/tools/poisoning";
 import type { ToolSource } from "@/lib/tools/types";
 import { chunkedInsert, chunkedUpdate, chunksOf } from "../chunks";
 import { readTransaction, writeTransaction, type Db } from "../client";
@@ -95,12 +97,21 @@ async function listingState(tx: Tx, catalogId: string, listing: SourceListing): 
       .where(and(eq(tools.catalogId, catalogId), inArray(tools.name, names))))
       stored.set(row.name, row);
   }
+  const hasTools = await hasToolsOf(tx, catalogId, source, sourceRef);
   return {
     listing,
     stored,
     registered: await registeredToolsOf(tx, catalogId, source, sourceRef),
-    hasTools: await hasToolsOf(tx, catalogId, source, sourceRef),
+    hasTools,
+    // Only a pinned source's first listing approves tools, after a check of their text against the catalog's.
+    norms: isPinnedSource(source) && !hasTools && drafts.length > 0 ? await normsWith(tx, catalogId, drafts) : undefined,
   };
+}
+
+/** The catalog's description norms (lib/tools/poisoning.ts) with these drafts among its tools. */
+async function normsWith(tx: Tx, catalogId: string, drafts: readonly { name: string; description: string }[]) {
+  const catalogTools = await tx.select({ name: tools.name, description: tools.description }).from(tools).where(eq(tools.catalogId, catalogId));
+  return catalogNorms([...catalogTools, ...drafts]);
 }
 
 /** Reads the catalog and works a sync of these listings out against it as it is (see planSync). Reads only, inside the caller's transaction. */

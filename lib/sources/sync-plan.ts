@@ -1,6 +1,7 @@
 import "server-only";
 import type { FieldError } from "../tools/validate";
 import { isPinnedSource, type PinnedDefinition, pinnedDefinitionOf } from "../tools/pinning";
+import { type CatalogNorms, holdsBack, type MediumFindings, poisoningFindings } from "../tools/poisoning";
 import { SOURCE_REDEFINE_ACTION, type InputSchema, type ToolMeta, type ToolSource } from "../tools/types";
 
 /**
@@ -34,6 +35,8 @@ export interface SourceListing {
   source: SyncedSource;
   sourceRef: string;
   drafts: SourceToolDraft[];
+  /** An MCP server's choice for tools whose text has medium findings at its first listing (lib/tools/poisoning.ts); review by default. */
+  mediumFindings?: MediumFindings;
 }
 
 /** A tool as its source defines it, as audit entries record it before and after a sync. */
@@ -65,6 +68,8 @@ export interface ListingState {
   registered: { id: number; name: string }[];
   /** Whether the catalog has any tool of this source, registered or not. */
   hasTools: boolean;
+  /** The catalog's norms with the listing's tools, at a pinned source's first listing: its tools' text is checked against them before the listing approves them. */
+  norms?: CatalogNorms;
 }
 
 /** A tool a sync adds: enabled and registered, with its source's definition. */
@@ -128,11 +133,14 @@ const conflictWith = (name: string, source: ToolSource): FieldError => ({
  * Adds one source's listing to the plan. `claimed` holds the names earlier listings' new tools
  * take, with their source: another listing's tool of that name is a conflict.
  */
-function planListing({ listing, stored, registered, hasTools }: ListingState, plan: SyncPlan, claimed: Map<string, SyncedSource>): void {
+function planListing({ listing, stored, registered, hasTools, norms }: ListingState, plan: SyncPlan, claimed: Map<string, SyncedSource>): void {
   const { source, sourceRef, drafts } = listing;
   const { result, entries } = plan;
-  // A pinned source's first listing is approved by it, i.e. by whoever added the source (lib/tools/pinning.ts).
+  // A pinned source's first listing is approved by it, i.e. by whoever added the source (lib/tools/pinning.ts),
+  // except the tools whose text reads as poisoned: those wait for a person like any later addition.
   const firstListing = isPinnedSource(source) && !hasTools;
+  const approvedWithListing = (values: SourceDefinition & { name: string }) =>
+    firstListing && !holdsBack(poisoningFindings(values, norms), listing.mediumFindings);
   for (const draft of drafts) {
     const claimant = claimed.get(draft.name);
     if (claimant) {
@@ -151,7 +159,13 @@ function planListing({ listing, stored, registered, hasTools }: ListingState, pl
       registered: true,
     };
     if (!row) {
-      plan.inserts.push({ name: draft.name, source, sourceRef, values, approvedDefinition: firstListing ? pinnedDefinitionOf(values) : null });
+      plan.inserts.push({
+        name: draft.name,
+        source,
+        sourceRef,
+        values,
+        approvedDefinition: approvedWithListing({ name: draft.name, ...values }) ? pinnedDefinitionOf(values) : null,
+      });
       result.added.push(draft.name);
       claimed.set(draft.name, source);
       entries.push({ subjectKind: "tool", subject: draft.name, action: "register", after: { source, sourceRef, ...values } });

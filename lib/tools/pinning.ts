@@ -63,6 +63,6 @@ export function heldBackState(source: ToolSource, current: PinnedDefinition, app
 /** The pipeline's reason for leaving a held-back tool out. */
 export function heldBackReason(state: HeldBack): string {
   return state === "new"
-    ? "held back: its MCP server added it after its first listing, and no editor has approved it yet (Tools page)"
+    ? "held back: its MCP server listed it after its first listing, or with text flagged as poisoned, and no editor has approved it yet (Tools page)"
     : "held back: its MCP server changed its definition since an editor approved it; the change waits for review (Tools page)";
 }

@@ -48,7 +48,7 @@ export interface ToolMeta {
   inputSchemaDialect?: string;
 }
 
-/** Why a tool of a pinned source is held back: never approved (its server added it later), or changed since it was (see pinning.ts). */
+/** Why a tool of a pinned source is held back: never approved (its server added it later, or its first listing had it with text flagged as poisoned), or changed since it was (see pinning.ts). */
 export type HeldBack = "new" | "changed";
 
 /** A tool as the registry holds it for one catalog. */

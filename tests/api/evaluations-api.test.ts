@@ -206,7 +206,7 @@ describe("held-back tools in a run", () => {
     expect(chosen).not.toContain("notes__book");
     expect(evaluation.misses.map((miss: { expected: unknown[] }) => miss.expected)).toEqual([
       [{ name: "notes__search", rank: null, score: null, summary: "", notOffered: expect.stringMatching(/^held back: its MCP server changed its definition/) }],
-      [{ name: "notes__book", rank: null, score: null, summary: "", notOffered: expect.stringMatching(/^held back: its MCP server added it/) }],
+      [{ name: "notes__book", rank: null, score: null, summary: "", notOffered: expect.stringMatching(/^held back: its MCP server listed it/) }],
     ]);
     expect(JSON.stringify(evaluation)).not.toContain("evil@example.com");
   });

@@ -30,8 +30,16 @@ const argument = z.union([z.string().max(4_000), z.strictObject({ value: z.strin
   error: 'An argument is a string, or { "value": "…", "secret": true } for a secret one.',
 });
 
+/**
+ * What a listing of the server's does with a tool whose text has medium poisoning findings
+ * (lib/tools/poisoning.ts): hold it for review (the default) or approve it with the listing.
+ * High findings are always held.
+ */
+const mediumFindings = z.enum(["review", "auto"], { error: 'mediumFindings is "review" or "auto".' }).optional();
+
 const McpStdioConfigSchema = z.strictObject({
   name: serverName,
+  mediumFindings,
   transport: z.literal("stdio"),
   command: z.string().trim().min(1, "The command is required.").max(1_000),
   args: z.array(argument).max(100).optional(),
@@ -40,6 +48,7 @@ const McpStdioConfigSchema = z.strictObject({
 
 const McpHttpConfigSchema = z.strictObject({
   name: serverName,
+  mediumFindings,
   transport: z.literal("http"),
   url: z.url({ protocol: /^https?$/, error: "The URL must be an http:// or https:// address." }).max(2_000),
   headers: namedValues(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "HTTP header").optional(),
