@@ -15,6 +15,7 @@ interface QualityReport {
 }
 
 const SECTIONS: { kind: FindingKind; title: string }[] = [
+  { kind: "poisoning", title: "Text written for the model (tool poisoning)" },
   { kind: "confusable", title: "Confusable pairs" },
   { kind: "missing-summary", title: "Missing summaries" },
   { kind: "vague-summary", title: "Summaries that say nothing about what the tool acts on" },
@@ -38,7 +39,7 @@ export function QualityPanel({ catalogId }: { catalogId: string }) {
   return (
     <details className="panel" onToggle={(event) => setOpened(opened || event.currentTarget.open)} data-testid="quality-panel">
       <summary>
-        <strong>Description quality</strong> <span className="muted small">confusable tools, weak summaries, tools nothing chooses</span>
+        <strong>Description quality</strong> <span className="muted small">poisoned text, confusable tools, weak summaries, tools nothing chooses</span>
       </summary>
       {report.error ? (
         <div className="error-box" role="alert">

@@ -22,6 +22,7 @@ import { OverriddenNote, ToolOverrides } from "./tool-overrides";
 import { EnabledSwitch, useEnabledToggle } from "./tool-enabled-switch";
 import { CodeBlock } from "./code-block";
 import { LearnedForTool } from "./learning-panel";
+import { ToolFindings } from "./tool-findings";
 import { LocalTime } from "./local-time";
 
 /** `overrides`: the catalog's definition overrides of this tool. */
@@ -45,6 +46,7 @@ export function ToolDetail({ catalogId, tool: initial, overrides = [] }: { catal
         <Link href={`/catalogs/${catalogId}/tools`}>Tools</Link> / {tool.name}
       </div>
       <ToolHeader catalogId={catalogId} tool={tool} canEdit={canEdit} />
+      <ToolFindings catalogId={catalogId} name={tool.name} version={`${tool.updatedAt}`} />
       {review && (
         <PendingDefinitionChange
           catalogId={catalogId}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { POISONING_KINDS } from "./tools/poisoning";
 import { TEAM_ROLES, TOKEN_SCOPES } from "./auth/policy";
 import { DECISION_KINDS, DECISION_PATHS } from "./selection/types";
 import { MCP_HEALTH_STATES } from "./sources/mcp/health";
@@ -330,6 +331,21 @@ export const apiResponses = {
     counts: z.record(z.string(), z.number().int()),
     findings: z.array(z.looseObject({ kind: z.string(), tools: nameList, message: z.string() })),
     usage: z.looseObject({}),
+  }),
+  ToolFindings: z.object({
+    findings: z.array(
+      z.object({
+        kind: z.enum(POISONING_KINDS),
+        severity: z.enum(["high", "medium", "low"]),
+        field: z.string().describe('"description", "summary", or a parameter\'s description as parameters.<path>.'),
+        start: z.number().int().describe("First flagged character of the field."),
+        end: z.number().int().describe("One past the last flagged character."),
+        message: z.string(),
+        excerpt: z
+          .object({ before: z.string(), flagged: z.string(), after: z.string() })
+          .describe("The flagged text in context, invisible characters shown as ⟨U+…⟩."),
+      }),
+    ),
   }),
   UsageStats: z.object({
     window: z.enum(["1h", "24h", "7d", "30d"]),

@@ -188,6 +188,15 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
       responses: { 200: "AuditHistory" },
     },
   },
+  "/api/catalogs/{catalog}/tools/{name}/findings": {
+    get: {
+      summary: "What the tool-poisoning check finds in a tool's text",
+      description:
+        "Instructions to the model, hidden content, keyword stuffing and outsized descriptions in the description, summary and parameter descriptions, most severe first; none for built-in tools.",
+      access: "read",
+      responses: { 200: "ToolFindings" },
+    },
+  },
   "/api/catalogs/{catalog}/audit": {
     get: {
       summary: "The audit history of the catalog's rules or agents",

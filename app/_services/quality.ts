@@ -8,11 +8,13 @@ import {
   FINDING_KINDS,
   type FindingKind,
   neverChosenFindings,
+  poisoningQualityFindings,
   type QualityFinding,
   summaryFindings,
 } from "@/lib/evaluation/quality";
 import { aggregate } from "@/lib/pipeline/aggregate";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
+import { findingsOf } from "./poisoning";
 import { catalogState } from "./sources";
 
 /** Findings listed per kind at most; `counts` has every one. */
@@ -41,14 +43,19 @@ function findingsOfText(state: CatalogState): QualityFinding[] {
   if (findings === undefined) {
     const kept = keptTools(state);
     const reviewed = state.tools.filter((tool) => !tool.heldBack);
-    findings = [...confusablePairs(offeredTools(state)).map((pair) => confusableFinding(pair, kept)), ...summaryFindings(reviewed)];
+    findings = [
+      // Held-back tools too: what holds them back is what a reviewer needs to see.
+      ...poisoningQualityFindings(state.tools, (tool) => findingsOf(state, tool)),
+      ...confusablePairs(offeredTools(state)).map((pair) => confusableFinding(pair, kept)),
+      ...summaryFindings(reviewed),
+    ];
     textFindings.set(state, findings);
   }
   return findings;
 }
 
 /**
- * A catalog's description quality report: confusable pairs and weak summaries (as of its current
+ * A catalog's description quality report: poisoned text, confusable pairs and weak summaries (as of its current
  * revision), and the offered tools nothing chose in the last `days` days (when anything ran then),
  * less the agents' base tools, which are handed to every turn without being chosen.
  */

@@ -1,4 +1,5 @@
 import { splitWords, tokenise } from "../selection/local/tokenise";
+import type { PoisoningFinding, PoisoningSeverity } from "../tools/poisoning";
 
 /** What the report reads of a tool. */
 export interface QualityTool {
@@ -6,9 +7,9 @@ export interface QualityTool {
   summary: string;
 }
 
-export const FINDING_KINDS = ["confusable", "missing-summary", "vague-summary", "boilerplate-summary", "short-summary", "never-chosen"] as const;
+export const FINDING_KINDS = ["poisoning", "confusable", "missing-summary", "vague-summary", "boilerplate-summary", "short-summary", "never-chosen"] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
-type SummaryKind = Exclude<FindingKind, "confusable" | "never-chosen">;
+type SummaryKind = Exclude<FindingKind, "poisoning" | "confusable" | "never-chosen">;
 
 /** One thing to fix, naming the tools it concerns. */
 export interface QualityFinding {
@@ -18,6 +19,8 @@ export interface QualityFinding {
   fix: string;
   /** Confusable pairs: the cosine similarity of their name + summary vectors (0–1). */
   similarity?: number;
+  /** Poisoning: the most severe of the tool's findings. */
+  severity?: PoisoningSeverity;
 }
 
 /** Pairs at least this similar are reported: below it, the texts differ in words that carry weight. */
@@ -224,6 +227,37 @@ export function summaryFindings(tools: readonly QualityTool[]): QualityFinding[]
   for (const tool of tools) {
     const problem = summaryProblem(tool) ?? (templated.has(tool.name) ? "boilerplate-summary" : undefined);
     if (problem) findings.push({ kind: problem, tools: [tool.name], ...SUMMARY_FINDINGS[problem] });
+  }
+  return findings;
+}
+
+const POISONING_FIX: Record<Exclude<PoisoningSeverity, "low">, string> = {
+  high: "Read the flagged text on the tool's page. Text written for the model (or hidden from people) does not belong in a tool: reject the definition, fix the tool at its source, or remove its server.",
+  medium: "Read the flagged text on the tool's page: rewrite it as a plain description of what the tool does, or approve it if it is meant for people.",
+};
+
+/**
+ * One finding per tool whose text reads as poisoned (lib/tools/poisoning.ts), at medium or high
+ * severity; low ones (a long or broad description) show on the tool's page only. `findingsOf` gives
+ * a tool's findings, most severe first.
+ */
+export function poisoningQualityFindings<T extends { name: string }>(
+  tools: readonly T[],
+  findingsOf: (tool: T) => readonly PoisoningFinding[],
+): QualityFinding[] {
+  const findings: QualityFinding[] = [];
+  for (const tool of tools) {
+    const serious = findingsOf(tool).filter((finding) => finding.severity !== "low");
+    if (serious.length === 0) continue;
+    const severity = serious[0].severity as Exclude<PoisoningSeverity, "low">;
+    const kinds = [...new Set(serious.map((finding) => finding.kind))].join(", ");
+    findings.push({
+      kind: "poisoning",
+      tools: [tool.name],
+      severity,
+      message: `${serious.length} ${severity}-severity finding${serious.length === 1 ? "" : "s"} (${kinds}): ${serious[0].message}`,
+      fix: POISONING_FIX[severity],
+    });
   }
   return findings;
 }

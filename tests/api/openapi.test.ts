@@ -108,6 +108,7 @@ describe("the OpenAPI document", () => {
     await record("GET", `${catalog}/tools/open_ticket`);
     await record("PATCH", `${catalog}/tools/open_ticket`, { tags: ["support"] });
     await record("POST", `${catalog}/tools-bulk`, { action: "disable", names: ["open_ticket"] });
+    await record("GET", `${catalog}/tools/open_ticket/findings`);
     const history = json(await record("GET", `${catalog}/tools/open_ticket/audit`));
     await record("POST", `${catalog}/audit/${history.entries[0].id}/restore`, { version: "before" });
     await record("DELETE", `${catalog}/tools/open_ticket`);
