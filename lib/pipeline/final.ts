@@ -1,4 +1,6 @@
 import { derivedFromFrozen } from "../tools/frozen";
+import { withoutHiddenContent } from "../tools/poisoning";
+import type { InputSchema } from "../tools/types";
 import type { FinalTool, PipelineTool, StageResult } from "./types";
 
 // A frozen tool (a cached catalog state's, see freezeCatalogState) always yields the same final
@@ -8,9 +10,9 @@ const finalOf = new WeakMap<PipelineTool, FinalTool>();
 function toFinal(tool: PipelineTool): FinalTool {
   return {
     name: tool.name,
-    summary: tool.summary,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
+    summary: withoutHiddenContent(tool.summary),
+    description: withoutHiddenContent(tool.description),
+    inputSchema: schemaWithoutHiddenContent(tool.inputSchema),
     source: tool.source,
     tags: tool.tags,
     needsApproval: tool.needsApproval === true,
@@ -19,9 +21,34 @@ function toFinal(tool: PipelineTool): FinalTool {
   };
 }
 
+/** A JSON Schema node with hidden content removed from every description in it; the same object when there is none. */
+function withoutHiddenDescriptions(node: unknown): unknown {
+  if (node === null || typeof node !== "object") return node;
+  if (Array.isArray(node)) {
+    let items: unknown[] | undefined;
+    for (let index = 0; index < node.length; index++) {
+      const cleaned = withoutHiddenDescriptions(node[index]);
+      if (cleaned !== node[index]) (items ??= [...node])[index] = cleaned;
+    }
+    return items ?? node;
+  }
+  const record = node as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const key in record) {
+    const value = record[key];
+    const cleaned = key === "description" && typeof value === "string" ? withoutHiddenContent(value) : withoutHiddenDescriptions(value);
+    if (cleaned !== value) (copy ??= { ...record })[key] = cleaned;
+  }
+  return copy ?? node;
+}
+
+const schemaWithoutHiddenContent = (schema: InputSchema) => withoutHiddenDescriptions(schema) as InputSchema;
+
 /**
- * Stage 8: the definitions handed to the model. Every stage filters or maps in place, so the
- * catalog's order survives; keeping it stable keeps the provider's prompt cache warm.
+ * Stage 8: the definitions handed to the model, with what a person cannot see (invisible
+ * characters, HTML comments: lib/tools/poisoning.ts) taken out of their text; the stored
+ * definition keeps it for review. Every stage filters or maps in place, so the catalog's order
+ * survives; keeping it stable keeps the provider's prompt cache warm.
  */
 export function finalize(tools: PipelineTool[]): StageResult<FinalTool> {
   const final = tools.map((tool) => derivedFromFrozen(finalOf, tool, toFinal));
