@@ -11,11 +11,20 @@ interface PreselectResult {
   /** How many tools the selector saw; decisions recorded before the count was stored list them all. */
   candidateCount?: number;
   candidates?: string[];
+  flagged?: FlaggedSelection[];
 }
 
 interface ToolSearchResult {
   requested?: string[];
   tools?: string[];
+  flagged?: FlaggedSelection[];
+}
+
+/** A chosen tool whose text had open poisoning findings (app/_services/poisoning.ts). */
+interface FlaggedSelection {
+  tool: string;
+  severity: string;
+  kinds: string[];
 }
 
 const ORIGINS = ["base", "preselected", "history", "entry"] as const;
@@ -47,6 +56,7 @@ function PreselectResultView({ result }: { result: PreselectResult }) {
   return (
     <>
       <SelectedTools selected={result.selected ?? []} />
+      <FlaggedTools flagged={result.flagged} />
       <ToolSetByOrigin toolSet={result.toolSet ?? []} />
       {result.dropped && result.dropped.length > 0 && (
         <div data-testid="decision-dropped">
@@ -162,6 +172,24 @@ function ToolSearchResultView({ result }: { result: ToolSearchResult }) {
           <p className="faint">None passed the registry check.</p>
         )}
       </div>
+      <FlaggedTools flagged={result.flagged} />
     </>
+  );
+}
+
+/** The chosen tools whose text reads as written for the model: offered because a person approved them, or a custom tool. */
+function FlaggedTools({ flagged }: { flagged?: FlaggedSelection[] }) {
+  if (!flagged?.length) return null;
+  return (
+    <div className="warn-box small" data-testid="decision-flagged">
+      Chosen with open tool-poisoning findings:{" "}
+      {flagged.map((entry, index) => (
+        <span key={entry.tool}>
+          {index > 0 && ", "}
+          <code>{entry.tool}</code> ({entry.severity}: {entry.kinds.join(", ")})
+        </span>
+      ))}
+      . Their text is on each tool's page.
+    </div>
   );
 }

@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { notFound } from "@/lib/errors";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
-import { type CatalogNorms, catalogNorms, fieldText, findingExcerpt, poisoningFindings } from "@/lib/tools/poisoning";
+import { type CatalogNorms, catalogNorms, fieldText, findingExcerpt, type PoisoningFinding, poisoningFindings } from "@/lib/tools/poisoning";
 import type { Tool } from "@/lib/tools/types";
 import { catalogState } from "./sources";
 
@@ -18,9 +18,43 @@ function normsOf(state: CatalogState): CatalogNorms {
   return norms;
 }
 
+// A state's tools are frozen: their findings are worked out once, when a turn or the report first asks.
+const findingsByTool = new WeakMap<Tool, PoisoningFinding[]>();
+const toolsByState = new WeakMap<CatalogState, Map<string, Tool>>();
+
 /** The poisoning findings of a tool of the catalog; none for built-ins, which are this product's own text. */
-export function findingsOf(state: CatalogState, tool: Tool) {
-  return tool.source === "builtin" ? [] : poisoningFindings(tool, normsOf(state));
+export function findingsOf(state: CatalogState, tool: Tool): PoisoningFinding[] {
+  let findings = findingsByTool.get(tool);
+  if (findings === undefined) {
+    findings = tool.source === "builtin" ? [] : poisoningFindings(tool, normsOf(state));
+    if (Object.isFrozen(tool)) findingsByTool.set(tool, findings);
+  }
+  return findings;
+}
+
+/** A tool a turn selected whose text has open medium or high findings, as its decision records it. */
+export interface FlaggedSelection {
+  tool: string;
+  severity: "high" | "medium";
+  kinds: string[];
+}
+
+/** Of the tools a preselection or ToolSearch chose, those whose text has medium or high findings (offered because a person approved them, or custom). */
+export function flaggedAmong(state: CatalogState, names: readonly string[]): FlaggedSelection[] {
+  let byName = toolsByState.get(state);
+  if (byName === undefined) {
+    byName = new Map(state.tools.map((tool) => [tool.name, tool]));
+    toolsByState.set(state, byName);
+  }
+  const flagged: FlaggedSelection[] = [];
+  for (const name of names) {
+    const tool = byName.get(name);
+    const serious = tool ? findingsOf(state, tool).filter((finding) => finding.severity !== "low") : [];
+    if (serious.length > 0) {
+      flagged.push({ tool: name, severity: serious[0].severity as FlaggedSelection["severity"], kinds: [...new Set(serious.map((finding) => finding.kind))] });
+    }
+  }
+  return flagged;
 }
 
 /** A tool's findings, each with its excerpt for the tool's page (GET …/tools/{name}/findings). */

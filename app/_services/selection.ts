@@ -4,7 +4,7 @@ import { getDb, type Db } from "@/db/client";
 import { addToHistory, listTranscript, openConversation } from "@/db/queries/conversations";
 import { countToolEmbeddings, loadToolEmbeddings, saveToolEmbeddings } from "@/db/queries/tool-embeddings";
 import { auxSelectorFromEnv, defaultSelectorId, EMBEDDING_MODEL_VARIABLE, embeddingModelFromEnv } from "@/lib/ai/models";
-import { computeToolList } from "@/lib/pipeline/tool-list";
+import { type CatalogState, computeToolList } from "@/lib/pipeline/tool-list";
 import { catalogCorpus } from "@/lib/selection/candidates";
 import { EmbeddingIndex, type EmbeddingProgress, type EmbeddingStore } from "@/lib/selection/embedding-index";
 import { createHybridSelector, HYBRID_SELECTOR_ID, type HybridSelector } from "@/lib/selection/hybrid-selector";
@@ -22,6 +22,7 @@ import { inSpan } from "@/lib/observability/tracing";
 import { principalKey, type Principal } from "@/lib/auth/policy";
 import { enforceRateLimit } from "./access";
 import { selectionLearning } from "./learning";
+import { flaggedAmong } from "./poisoning";
 import { catalogState } from "./sources";
 import { recordCountedDecision } from "./usage";
 
@@ -151,6 +152,15 @@ export function learningFor(db: Db, state: Awaited<ReturnType<typeof catalogStat
   );
 }
 
+/** `flagged`, when a chosen tool's text has open poisoning findings (app/_services/poisoning.ts): absent otherwise, so most decisions stay as small. */
+function flaggedResult(state: CatalogState, chosen: readonly { name: string }[]) {
+  const flagged = flaggedAmong(
+    state,
+    chosen.map((tool) => tool.name),
+  );
+  return flagged.length > 0 ? { flagged } : {};
+}
+
 /** A turn's span attributes: what was asked for, never what was said. */
 const turnAttributes = (catalogId: string, request: TurnRequest) => ({
   "toolshed.catalog": catalogId,
@@ -211,7 +221,13 @@ async function preselectTurn(
       fallback: result.selection.fallback ?? null,
       raw: result.selection.raw,
       // The count, not every candidate's name: at 50,000 tools the names alone are a megabyte per decision.
-      result: { selected: result.selected, toolSet: result.toolSet, dropped: result.dropped, candidateCount: result.candidates.length },
+      result: {
+        selected: result.selected,
+        toolSet: result.toolSet,
+        dropped: result.dropped,
+        candidateCount: result.candidates.length,
+        ...flaggedResult(state, result.selected),
+      },
       rejected: result.rejected,
       latencyMs: result.latencyMs,
       tokens: result.tokens,
@@ -270,7 +286,7 @@ async function searchTools(db: Db, catalogId: string, request: ToolSearchRequest
       selector: result.selection?.selector ?? null,
       fallback: result.selection?.fallback ?? null,
       raw: result.selection?.raw ?? result.requested,
-      result: { requested: result.requested, tools: result.tools.map((tool) => tool.name) },
+      result: { requested: result.requested, tools: result.tools.map((tool) => tool.name), ...flaggedResult(state, result.tools) },
       rejected: result.rejected,
       latencyMs: result.latencyMs,
       tokens: { found: totalTokens(result.tools, "ai-sdk"), visible: list.tokens.total },
