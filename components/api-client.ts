@@ -1,5 +1,6 @@
 import type { Conversation, StoredMessage } from "@/db/queries/conversations";
 import type { DefinitionReview } from "@/db/queries/definition-reviews";
+import type { FlaggedSelection } from "@/lib/tools/poisoning";
 import type { ToolPage } from "@/db/queries/tool-pages";
 import type { ToolRecord } from "@/db/queries/tools";
 import type { AuditRow } from "@/db/schema";
@@ -70,7 +71,9 @@ export const queryKeys = {
 export type { DefinitionReview };
 
 export function fetchDefinitionReviews(catalogId: string) {
-  return getJson<{ reviews: DefinitionReview[] }>(`/api/catalogs/${encodeURIComponent(catalogId)}/definition-reviews`).then((body) => body.reviews);
+  return getJson<{ reviews: (DefinitionReview & { flagged: FlaggedSelection | null })[] }>(
+    `/api/catalogs/${encodeURIComponent(catalogId)}/definition-reviews`,
+  ).then((body) => body.reviews);
 }
 
 export function fetchTool(catalogId: string, name: string) {

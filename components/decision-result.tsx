@@ -1,5 +1,6 @@
 import type { Decision } from "@/db/queries/decisions";
 import type { CallDecisionResult } from "@/lib/gateway/call-check";
+import type { FlaggedSelection } from "@/lib/tools/poisoning";
 import { CallResultView } from "./call-decision";
 import { ScoreBar } from "./score-bar";
 
@@ -18,13 +19,6 @@ interface ToolSearchResult {
   requested?: string[];
   tools?: string[];
   flagged?: FlaggedSelection[];
-}
-
-/** A chosen tool whose text had open poisoning findings (app/_services/poisoning.ts). */
-interface FlaggedSelection {
-  tool: string;
-  severity: string;
-  kinds: string[];
 }
 
 const ORIGINS = ["base", "preselected", "history", "entry"] as const;

@@ -38,6 +38,11 @@ export function DefinitionReviews({ catalogId }: { catalogId: string }) {
             </Link>{" "}
             <span className="badge warn">{review.state === "new" ? "new on its server" : "changed by its server"}</span>
             {review.rejected && <span className="badge off">rejected</span>}
+            {review.flagged && (
+              <span className={`badge ${review.flagged.severity === "high" ? "off" : "warn"}`} title="What the poisoning check found: see the tool's page">
+                {review.flagged.severity}: {review.flagged.kinds.join(", ")}
+              </span>
+            )}
           </summary>
           <div className="stack">
             <FieldDiff before={review.approved ?? {}} after={review.current} words />

@@ -232,6 +232,10 @@ const definitionReview = z.object({
   rejected: z.boolean(),
 });
 
+const flaggedSelection = z
+  .object({ tool: z.string(), severity: z.enum(["high", "medium"]), kinds: z.array(z.enum(POISONING_KINDS)) })
+  .describe("A tool whose text has open medium or high tool-poisoning findings: the most severe, and the kinds found.");
+
 /** What an apply does (lib/catalogs/apply-plan.ts), each thing named `<section>/<name>`. */
 const applyPlan = z.object({
   created: z.array(z.string()),
@@ -314,7 +318,7 @@ export const apiResponses = {
   AgentList: z.object({ agents: z.array(agent) }),
   AgentAnswer: z.object({ agent }),
   ConversationList: z.object({ conversations: z.array(conversation) }),
-  DefinitionReviewList: z.object({ reviews: z.array(definitionReview) }),
+  DefinitionReviewList: z.object({ reviews: z.array(definitionReview.extend({ flagged: flaggedSelection.nullable() })) }),
   DefinitionReviewAnswer: z.object({ review: definitionReview.nullable() }),
   ConversationAnswer: z.object({
     conversation,

@@ -2,7 +2,15 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { notFound } from "@/lib/errors";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
-import { type CatalogNorms, catalogNorms, fieldText, findingExcerpt, type PoisoningFinding, poisoningFindings } from "@/lib/tools/poisoning";
+import {
+  type CatalogNorms,
+  catalogNorms,
+  type FlaggedSelection,
+  fieldText,
+  findingExcerpt,
+  type PoisoningFinding,
+  poisoningFindings,
+} from "@/lib/tools/poisoning";
 import type { Tool } from "@/lib/tools/types";
 import { catalogState } from "./sources";
 
@@ -32,13 +40,6 @@ export function findingsOf(state: CatalogState, tool: Tool): PoisoningFinding[] 
   return findings;
 }
 
-/** A tool a turn selected whose text has open medium or high findings, as its decision records it. */
-export interface FlaggedSelection {
-  tool: string;
-  severity: "high" | "medium";
-  kinds: string[];
-}
-
 /** Of the tools a preselection or ToolSearch chose, those whose text has medium or high findings (offered because a person approved them, or custom). */
 export function flaggedAmong(state: CatalogState, names: readonly string[]): FlaggedSelection[] {
   let byName = toolsByState.get(state);
@@ -63,4 +64,11 @@ export async function toolFindings(db: Db, catalogId: string, name: string) {
   const tool = state.tools.find((candidate) => candidate.name === name);
   if (!tool) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
   return findingsOf(state, tool).map((finding) => ({ ...finding, excerpt: findingExcerpt(fieldText(tool, finding.field), finding) }));
+}
+
+/** Held-back definitions (db/queries/definition-reviews.ts), each with its current text's medium or high findings, or null. */
+export async function withFindings<T extends { name: string }>(db: Db, catalogId: string, reviews: T[]): Promise<(T & { flagged: FlaggedSelection | null })[]> {
+  if (reviews.length === 0) return [];
+  const state = await catalogState(db, catalogId);
+  return reviews.map((review) => ({ ...review, flagged: flaggedAmong(state, [review.name])[0] ?? null }));
 }

@@ -335,6 +335,13 @@ export function poisoningFindings(tool: PoisoningSubject, norms?: CatalogNorms):
   );
 }
 
+/** A tool whose text has open medium or high findings, as a decision or a definition review names it. */
+export interface FlaggedSelection {
+  tool: string;
+  severity: "high" | "medium";
+  kinds: PoisoningKind[];
+}
+
 /** How an MCP server's tools with medium findings are treated: held for a person (default), or approved with their listing. */
 export type MediumFindings = "review" | "auto";
 

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import * as preselectRoute from "@/app/api/catalogs/[catalog]/preselect/route";
 import * as qualityRoute from "@/app/api/catalogs/[catalog]/quality/route";
+import * as reviewsRoute from "@/app/api/catalogs/[catalog]/definition-reviews/route";
 import * as findingsRoute from "@/app/api/catalogs/[catalog]/tools/[name]/findings/route";
 import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
 import type { Db } from "@/db/client";
@@ -133,6 +134,11 @@ describe("GET /api/catalogs/{c}/quality", () => {
       ]),
     );
     expect(body.counts.poisoning).toBe(2);
+    // Its server's first listing did not approve it: it waits for review, with what was found.
+    const reviews = await (await reviewsRoute.GET(apiRequest(`/api/catalogs/${CATALOG}/definition-reviews`), catalog)).json();
+    expect(reviews.reviews).toEqual([
+      expect.objectContaining({ name: "mail__helper", state: "new", flagged: { tool: "mail__helper", severity: "high", kinds: ["instruction"] } }),
+    ]);
 
     const response = await findingsRoute.GET(apiRequest(`/api/catalogs/${CATALOG}/tools/invoices/findings`), params({ catalog: CATALOG, name: "invoices" }));
     expect(response.status).toBe(200);
