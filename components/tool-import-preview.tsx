@@ -165,6 +165,18 @@ export function ImportDone({ result, preview, onShowImported }: { result: Import
           </ul>
         </details>
       )}
+      {result.flagged && result.flagged.length > 0 && (
+        <details className="small import-list" open data-testid="import-flagged">
+          <summary>{result.flagged.length} with text that may be written for the model (tool poisoning): read it on each tool's page</summary>
+          <ul>
+            {result.flagged.slice(0, LISTED).map((entry) => (
+              <li key={entry.tool}>
+                <span className="mono">{entry.tool}</span>: {entry.severity} ({entry.kinds.join(", ")})
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       {changed > 0 && (
         <button type="button" onClick={() => onShowImported(result.revision)} data-testid="show-imported">
           Show imported tools ({changed.toLocaleString("en")})

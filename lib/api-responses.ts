@@ -107,11 +107,16 @@ const evaluation = z.looseObject({
   error: z.string().nullable(),
 });
 
+const flaggedSelection = z
+  .object({ tool: z.string(), severity: z.enum(["high", "medium"]), kinds: z.array(z.enum(POISONING_KINDS)) })
+  .describe("A tool whose text has open medium or high tool-poisoning findings: the most severe, and the kinds found.");
+
 const importResult = z.object({
   created: nameList,
   updated: nameList,
   unchanged: nameList,
   skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+  flagged: z.array(flaggedSelection).optional().describe("The imported tools whose text has medium or high tool-poisoning findings; absent when none has."),
   revision: z.number().int(),
 });
 
@@ -231,10 +236,6 @@ const definitionReview = z.object({
   digest: z.string().describe("Name it to approve or reject this very definition."),
   rejected: z.boolean(),
 });
-
-const flaggedSelection = z
-  .object({ tool: z.string(), severity: z.enum(["high", "medium"]), kinds: z.array(z.enum(POISONING_KINDS)) })
-  .describe("A tool whose text has open medium or high tool-poisoning findings: the most severe, and the kinds found.");
 
 /** What an apply does (lib/catalogs/apply-plan.ts), each thing named `<section>/<name>`. */
 const applyPlan = z.object({

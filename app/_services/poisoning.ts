@@ -8,6 +8,7 @@ import {
   type FlaggedSelection,
   fieldText,
   findingExcerpt,
+  flaggedOf,
   type PoisoningFinding,
   poisoningFindings,
 } from "@/lib/tools/poisoning";
@@ -47,15 +48,10 @@ export function flaggedAmong(state: CatalogState, names: readonly string[]): Fla
     byName = new Map(state.tools.map((tool) => [tool.name, tool]));
     toolsByState.set(state, byName);
   }
-  const flagged: FlaggedSelection[] = [];
-  for (const name of names) {
+  return names.flatMap((name) => {
     const tool = byName.get(name);
-    const serious = tool ? findingsOf(state, tool).filter((finding) => finding.severity !== "low") : [];
-    if (serious.length > 0) {
-      flagged.push({ tool: name, severity: serious[0].severity as FlaggedSelection["severity"], kinds: [...new Set(serious.map((finding) => finding.kind))] });
-    }
-  }
-  return flagged;
+    return (tool && flaggedOf(name, findingsOf(state, tool))) || [];
+  });
 }
 
 /** A tool's findings, each with its excerpt for the tool's page (GET …/tools/{name}/findings). */

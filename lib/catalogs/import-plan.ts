@@ -1,3 +1,4 @@
+import { catalogNorms, type FlaggedSelection, flaggedOf, poisoningFindings } from "../tools/poisoning";
 import type { InputSchema, ToolSource } from "../tools/types";
 
 /**
@@ -31,6 +32,8 @@ export interface ImportResult {
   updated: string[];
   unchanged: string[];
   skipped: SkippedTool[];
+  /** Tools it defines whose text has medium or high poisoning findings (lib/tools/poisoning.ts); only when there are any. */
+  flagged?: FlaggedSelection[];
   revision: number;
 }
 
@@ -188,5 +191,16 @@ export function planImport(drafts: ImportDraft[], existing: ReadonlyMap<string, 
     plan.result.updated.push(draft.name);
     plan.changedFields.set(draft.name, fields);
   }
+  const flagged = flaggedDrafts(drafts, existing, plan.result);
+  if (flagged.length > 0) plan.result.flagged = flagged;
   return plan;
+}
+
+/** The tools whose definition the import writes (created, or custom and updated) with medium or high findings against the catalog's norms. */
+function flaggedDrafts(drafts: readonly ImportDraft[], existing: ReadonlyMap<string, StoredTool>, result: ImportPlan["result"]): FlaggedSelection[] {
+  const changed = new Set([...result.created, ...result.updated]);
+  const written = drafts.filter((draft) => changed.has(draft.name) && (draft.source ?? "custom") === "custom");
+  if (written.length === 0) return [];
+  const norms = catalogNorms([...existing.values(), ...written]);
+  return written.flatMap((draft) => flaggedOf(draft.name, poisoningFindings(draft, norms)) ?? []);
 }

@@ -342,6 +342,13 @@ export interface FlaggedSelection {
   kinds: PoisoningKind[];
 }
 
+/** A tool's medium and high findings summed up, or undefined when it has none. */
+export function flaggedOf(tool: string, findings: readonly PoisoningFinding[]): FlaggedSelection | undefined {
+  const serious = findings.filter((finding) => finding.severity !== "low");
+  if (serious.length === 0) return undefined;
+  return { tool, severity: serious[0].severity === "high" ? "high" : "medium", kinds: [...new Set(serious.map((finding) => finding.kind))] };
+}
+
 /** How an MCP server's tools with medium findings are treated: held for a person (default), or approved with their listing. */
 export type MediumFindings = "review" | "auto";
 
