@@ -142,3 +142,18 @@ export function McpHttpFields({ register, problems }: FieldsProps) {
     </>
   );
 }
+
+/** What the server's listings do with a tool whose text has medium poisoning findings (high ones are always held for review). */
+export function McpMediumFindingsField({ register }: Pick<FieldsProps, "register">) {
+  return (
+    <div className="field">
+      <label htmlFor="mcp-medium-findings">
+        Tools with medium poisoning findings <span className="hint">high findings are always held for review</span>
+      </label>
+      <select id="mcp-medium-findings" {...register("mediumFindings")} data-testid="mcp-medium-findings">
+        <option value="review">Hold for review (recommended)</option>
+        <option value="auto">Approve with the server's listing</option>
+      </select>
+    </div>
+  );
+}

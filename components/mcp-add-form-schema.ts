@@ -47,6 +47,7 @@ export const mcpAddFormSchema = z
     env: z.string(),
     url: z.string(),
     headers: z.string(),
+    mediumFindings: z.enum(["review", "auto"]),
   })
   .transform((form, ctx): McpServerConfig => {
     const pairs = (field: "env" | "headers", separator: "=" | ":", example: string) => {
@@ -55,14 +56,16 @@ export const mcpAddFormSchema = z
       return Object.keys(parsed.values).length ? parsed.values : undefined;
     };
     const name = form.name.trim();
+    // Review is the default: only a choice of auto is written into the configuration.
+    const medium = form.mediumFindings === "auto" ? { mediumFindings: "auto" as const } : {};
     if (form.transport === "stdio") {
       // Secret arguments follow the others; they are stored encrypted and shown as ********.
       const args = [...lines(form.args), ...lines(form.secretArgs).map((value) => ({ value, secret: true as const }))];
       const env = pairs("env", "=", "KEY=value");
-      return { name, transport: "stdio", command: form.command.trim(), ...(args.length ? { args } : {}), ...(env && { env }) };
+      return { name, ...medium, transport: "stdio", command: form.command.trim(), ...(args.length ? { args } : {}), ...(env && { env }) };
     }
     const headers = pairs("headers", ":", "Name: value");
-    return { name, transport: "http", url: form.url.trim(), ...(headers && { headers }) };
+    return { name, ...medium, transport: "http", url: form.url.trim(), ...(headers && { headers }) };
   });
 
 export type McpAddFormValues = z.input<typeof mcpAddFormSchema>;
@@ -77,6 +80,7 @@ export const blankMcpAddForm = (transport: Transport): McpAddFormValues => ({
   env: "",
   url: "",
   headers: "",
+  mediumFindings: "review",
 });
 
 /** The form's own problems as <FieldErrors> shows them: every message of every field (the form keeps them all, criteriaMode "all"). */

@@ -11,7 +11,7 @@ import type { McpServerConfig } from "@/lib/sources/mcp/config";
 import type { FieldError } from "@/lib/tools/validate";
 import { FieldErrors, errorsUnder } from "./field-errors";
 import { blankMcpAddForm, formProblems, type McpAddFormValues, mcpAddFormSchema, type Transport } from "./mcp-add-form-schema";
-import { McpHttpFields, McpStdioFields, McpTextField } from "./mcp-add-form-fields";
+import { McpHttpFields, McpMediumFindingsField, McpStdioFields, McpTextField } from "./mcp-add-form-fields";
 import { McpAddWaiting } from "./mcp-add-waiting";
 import { mcpServersKey } from "./mcp-server-row";
 
@@ -62,6 +62,7 @@ export function AddMcpServerForm({ catalogId, transports, connectTimeoutMs }: { 
       <h3 style={{ margin: 0 }}>Add MCP server</h3>
       <NameAndTransport register={form.register} problems={problems} transports={transports} />
       {transport === "stdio" ? <McpStdioFields register={form.register} problems={problems} /> : <McpHttpFields register={form.register} problems={problems} />}
+      <McpMediumFindingsField register={form.register} />
       <FieldErrors problems={rest} testId="mcp-errors-other" />
       <div className="row end">
         <span className="muted small">The server is connected and its tools listed as soon as it is added.</span>

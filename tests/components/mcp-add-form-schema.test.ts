@@ -45,6 +45,16 @@ describe("the add-MCP-server form's schema", () => {
     });
   });
 
+  it("writes mediumFindings only when the admin chose auto (review is the server's default)", () => {
+    expect(mcpAddFormSchema.parse(form({ name: "a", command: "node", mediumFindings: "auto" }))).toStrictEqual({
+      name: "a",
+      mediumFindings: "auto",
+      transport: "stdio",
+      command: "node",
+    });
+    expect(mcpAddFormSchema.parse(form({ name: "a", command: "node" }))).not.toHaveProperty("mediumFindings");
+  });
+
   it("turns an HTTP draft's header lines into a record, and ignores the stdio fields", () => {
     const body = mcpAddFormSchema.parse(
       form({ name: "remote", transport: "http", url: " https://x.example/mcp ", headers: "Authorization: Bearer a:b\nX-Team:  core", env: "BROKEN" }),
