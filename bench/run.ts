@@ -4,6 +4,7 @@ import { hotPathSection } from "./hot-paths";
 import { learningSection } from "./learning";
 import { latencySection } from "./latency";
 import { pipelineSection } from "./pipeline";
+import { poisoningSection } from "./poisoning";
 import { tokenShareSection } from "./token-share";
 import { metaToolSection, qualityTable } from "./quality";
 
@@ -50,6 +51,15 @@ async function main(): Promise<void> {
       run: () => qualityTable(loadLabelledSet(new URL(`./data/${file}`, import.meta.url))),
       quality: true,
     })),
+    {
+      title: "Keyword stuffing: a stuffed tool added to each set",
+      run: () =>
+        poisoningSection([
+          { label: "MetaTool", set },
+          ...SERVICE_SETS.map((file) => ({ label: file, set: loadLabelledSet(new URL(`./data/${file}`, import.meta.url)) })),
+        ]),
+      quality: true,
+    },
     {
       title: "Learning from use: half of each set reported with POST …/usage, the other half measured",
       run: () =>

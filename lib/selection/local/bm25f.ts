@@ -91,21 +91,47 @@ function addVocabularyWord(vocabulary: Set<string>, word: string): void {
 /** Average number of terms per field over the documents. */
 type FieldLengths = readonly number[];
 
-/** What one occurrence of a term adds to its pseudo-frequency: the field's weight, length-normalised. */
-function fieldIncrement(field: number, length: number, averageLength: FieldLengths, settings: LocalRankingSettings): number {
+/**
+ * The scale of a tool's weights for the breadth of its vocabulary (see `LocalRankingSettings.breadth`);
+ * `limit` is the number of distinct terms left untouched.
+ */
+function breadthFactor(distinctTerms: number, limit: number, settings: LocalRankingSettings): number {
+  return limit <= 0 || distinctTerms <= limit ? 1 : (limit / distinctTerms) ** settings.breadth.power;
+}
+
+/** Distinct terms a tool may have before its weights are scaled down: the pivot times the catalog's median. */
+function breadthLimit(distinctTerms: Uint32Array, settings: LocalRankingSettings): number {
+  if (distinctTerms.length === 0) return 0;
+  const sorted = distinctTerms.slice().sort();
+  return settings.breadth.pivot * sorted[Math.floor(sorted.length / 2)];
+}
+
+/**
+ * What one occurrence of a term adds to its pseudo-frequency: the field's weight, length-normalised,
+ * and scaled by the tool's breadth (`breadthFactor`) except in the name, which is at most 64
+ * characters and says what the tool is.
+ */
+function fieldIncrement(field: number, length: number, averageLength: FieldLengths, breadth: number, settings: LocalRankingSettings): number {
   const { weight, b } = settings.fields[FIELD_NAMES[field]];
-  return weight / (1 - b + (b * length) / Math.max(averageLength[field], 1e-9));
+  const scale = field === NAME_FIELD || field === SERVICE_FIELD ? 1 : breadth;
+  return (scale * weight) / (1 - b + (b * length) / Math.max(averageLength[field], 1e-9));
 }
 
 /**
  * One document's BM25F pseudo-frequencies: each term's frequencies are length-normalised per
  * field and weighted before they are summed.
  */
-function pseudoFrequencies(fields: readonly string[][], averageLength: FieldLengths, settings: LocalRankingSettings): Map<string, number> {
+function pseudoFrequencies(
+  fields: readonly string[][],
+  averageLength: FieldLengths,
+  breadthLimit: number,
+  settings: LocalRankingSettings,
+): Map<string, number> {
+  const breadth = breadthFactor(new Set(fields.flat()).size, breadthLimit, settings);
   const frequencies = new Map<string, number>();
   fields.forEach((terms, field) => {
     if (terms.length === 0) return;
-    const increment = fieldIncrement(field, terms.length, averageLength, settings);
+    const increment = fieldIncrement(field, terms.length, averageLength, breadth, settings);
     for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + increment);
   });
   return frequencies;
@@ -127,6 +153,9 @@ interface FieldedPostings {
   vocabulary: ReadonlySet<string>;
   averageLength: FieldLengths;
   prefixes: ReadonlySet<string>;
+  breadthLimit: number;
+  /** Each document's `breadthFactor`. */
+  breadth: Float32Array;
 }
 
 /** A Uint32Array that grows as values are pushed. */
@@ -170,6 +199,7 @@ function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings
   const occurrences = new GrowingUint32();
   const documentStarts = new Uint32Array(candidates.length + 1);
   const fieldLengths = new Uint32Array(candidates.length * fieldCount);
+  const distinctTerms = new Uint32Array(candidates.length);
   const totalLengths = new Array<number>(fieldCount).fill(0);
   const segments: SegmentMemo = new Map();
   candidates.forEach((candidate, doc) => {
@@ -188,6 +218,7 @@ function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings
         if (lastDocument[id] !== doc) {
           lastDocument[id] = doc;
           documentFrequency[id]++;
+          distinctTerms[doc]++;
         }
         occurrences.push(id);
       }
@@ -195,6 +226,8 @@ function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings
     documentStarts[doc + 1] = occurrences.length;
   });
   const averageLength = totalLengths.map((total) => total / Math.max(1, candidates.length));
+  const limit = breadthLimit(distinctTerms, settings);
+  const breadth = new Float32Array(candidates.length);
 
   const offsets = new Uint32Array(documentFrequency.length + 1);
   for (let id = 0; id < documentFrequency.length; id++) offsets[id + 1] = offsets[id] + documentFrequency[id];
@@ -206,10 +239,11 @@ function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings
   const documentTerms: number[] = [];
   for (let doc = 0; doc < candidates.length; doc++) {
     let at = documentStarts[doc];
+    breadth[doc] = breadthFactor(distinctTerms[doc], limit, settings);
     for (let field = 0; field < fieldCount; field++) {
       const length = fieldLengths[doc * fieldCount + field];
       if (length === 0) continue;
-      const increment = fieldIncrement(field, length, averageLength, settings);
+      const increment = fieldIncrement(field, length, averageLength, breadth[doc], settings);
       for (const end = at + length; at < end; at++) {
         const id = occurrences.values[at];
         if (seenIn[id] !== doc) {
@@ -228,7 +262,7 @@ function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings
     documentTerms.length = 0;
   }
   const postings: Postings = { termIds, offsets, docs, weights };
-  return { postings, forward: forwardIndex(postings, candidates.length), vocabulary, averageLength, prefixes };
+  return { postings, forward: forwardIndex(postings, candidates.length), vocabulary, averageLength, prefixes, breadthLimit: limit, breadth };
 }
 
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => {
@@ -308,6 +342,8 @@ class FieldedIndex implements LocalIndex {
   private readonly vocabulary: ReadonlySet<string>;
   private readonly averageLength: FieldLengths;
   private readonly prefixes: ReadonlySet<string>;
+  private readonly breadthLimit: number;
+  private readonly breadth: Float32Array;
   // Caches of derived data only; the index itself never changes.
   private readonly restrictions = new WeakMap<readonly SelectorCandidate[], Restriction>();
   private readonly extraDocuments = new Lru<string, ExtraDocument>({ maxEntries: EXTRA_DOCUMENTS_PER_INDEX });
@@ -332,6 +368,8 @@ class FieldedIndex implements LocalIndex {
     this.vocabulary = fielded.vocabulary;
     this.averageLength = fielded.averageLength;
     this.prefixes = fielded.prefixes;
+    this.breadthLimit = fielded.breadthLimit;
+    this.breadth = fielded.breadth;
     Object.freeze(this);
   }
 
@@ -456,9 +494,12 @@ class FieldedIndex implements LocalIndex {
       const end = this.forward.offsets[doc + 1];
       let total = 0;
       for (let slot = start; slot < end; slot++) total += this.forward.weights[slot];
+      // A broad tool's words say as little about the request here as in its score; its name would
+      // otherwise be its strongest term, and bring it back up.
+      const share = this.breadth[doc] / total;
       for (let slot = start; slot < end; slot++) {
         const term = this.forward.terms[slot];
-        termScores.set(term, (termScores.get(term) ?? 0) + this.forward.weights[slot] / total);
+        termScores.set(term, (termScores.get(term) ?? 0) + this.forward.weights[slot] * share);
       }
     }
     const queryTermIds = new Set(this.termIdWeights(query.terms).keys());
@@ -494,7 +535,7 @@ class FieldedIndex implements LocalIndex {
     const key = [candidate.name, ...FIELD_NAMES.map((field) => texts[field])].join("\u0000");
     return this.extraDocuments.getOrCreate(key, () => {
       const words = withServiceField(fieldWords(candidate), this.prefixes);
-      const frequencies = pseudoFrequencies(documentFields(words, this.vocabulary, new Map()), this.averageLength, this.settings);
+      const frequencies = pseudoFrequencies(documentFields(words, this.vocabulary, new Map()), this.averageLength, this.breadthLimit, this.settings);
       const weights = new Map<string, number>();
       for (const [term, frequency] of frequencies) {
         const termId = this.postings.termIds.get(term);
