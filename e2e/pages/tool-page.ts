@@ -21,6 +21,11 @@ export class ToolPage {
     return this.page.getByTestId("learned-words");
   }
 
+  /** What the tool-poisoning check found in the tool's text, each finding with its flagged words marked. */
+  findings() {
+    return this.page.getByTestId("tool-finding");
+  }
+
   pendingChange() {
     return this.page.getByTestId("pending-change");
   }

@@ -318,6 +318,19 @@ function parameterDescriptions(
 
 const SEVERITY_ORDER: Record<PoisoningSeverity, number> = { high: 0, medium: 1, low: 2 };
 
+/** Findings of one kind whose spans overlap are one passage to a reader: one finding, as severe as the worst of them. */
+function mergeOverlapping(findings: PoisoningFinding[]): PoisoningFinding[] {
+  const merged: PoisoningFinding[] = [];
+  for (const finding of [...findings].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0) || a.start - b.start)) {
+    const last = merged.at(-1);
+    if (last && last.kind === finding.kind && finding.start <= last.end) {
+      last.end = Math.max(last.end, finding.end);
+      if (SEVERITY_ORDER[finding.severity] < SEVERITY_ORDER[last.severity]) Object.assign(last, { severity: finding.severity, message: finding.message });
+    } else merged.push({ ...finding });
+  }
+  return merged;
+}
+
 /**
  * What is wrong with a tool's text: instructions to the model and hidden content in its
  * description, summary and parameter descriptions; stuffing and length against the catalog's norms
@@ -328,7 +341,7 @@ export function poisoningFindings(tool: PoisoningSubject, norms?: CatalogNorms):
   // A summary cut from the description repeats its findings: only one of its own counts.
   if (tool.summary && !tool.description.includes(tool.summary)) fields.push({ field: "summary", text: tool.summary });
   fields.push(...parameterDescriptions(tool.inputSchema));
-  const findings = fields.flatMap(({ field, text }) => matchesOf(field, text, [...INSTRUCTION_PATTERNS, ...HIDDEN_PATTERNS]));
+  const findings = fields.flatMap(({ field, text }) => mergeOverlapping(matchesOf(field, text, [...INSTRUCTION_PATTERNS, ...HIDDEN_PATTERNS])));
   if (norms) findings.push(...nameStuffing(tool, norms), ...sizeFindings(tool, norms));
   return findings.sort(
     (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0) || a.start - b.start,

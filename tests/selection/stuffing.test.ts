@@ -118,4 +118,14 @@ describe("a tool stuffed with keywords", () => {
     // …but its name and its on-topic words keep it first.
     expect(topNames(tools, request)[0]).toBe(long.name);
   });
+
+  it("does not fill the weak end of a short list: a request few tools match leaves it out, a broad tool that matches well stays in", () => {
+    const tool = variants["the catalog's words and common words"];
+    // One word the stuffed tool has and a single focused tool has: the rest of the top 10 is empty.
+    const request = "something about the invoices please";
+    expect(topNames([...catalog, tool], request, { ...withoutBreadth })).toContain("helper");
+    expect(topNames([...catalog, tool], request)).not.toContain("helper");
+    const broadButRight: SelectorCandidate = { ...tool, name: "invoice_everything", summary: "Invoices: every invoice operation in one tool." };
+    expect(topNames([...catalog, broadButRight], "invoice operation for all the invoices")).toContain("invoice_everything");
+  });
 });

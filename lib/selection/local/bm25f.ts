@@ -444,13 +444,15 @@ class FieldedIndex implements LocalIndex {
         });
       });
     }
-    let kept = touchedCount;
-    if (allowed !== undefined) {
-      kept = 0;
-      for (let index = 0; index < touchedCount; index++) {
-        const doc = touched[index];
-        if (allowed[doc] === 1) touched[kept++] = doc;
-      }
+    // A broad tool (breadthFactor < 1) enters a ranking only with a real share of the best score:
+    // with its words everywhere, a sliver of a score is chance, and would fill the weak end of a short list.
+    let bestScore = 0;
+    for (let index = 0; index < touchedCount; index++) bestScore = Math.max(bestScore, scores[touched[index]]);
+    const broadFloor = this.settings.breadth.floor * bestScore;
+    let kept = 0;
+    for (let index = 0; index < touchedCount; index++) {
+      const doc = touched[index];
+      if ((allowed === undefined || allowed[doc] === 1) && (this.breadth[doc] === 1 || scores[doc] >= broadFloor)) touched[kept++] = doc;
     }
     const cover = intents.length > 0 && this.settings.coverage.weight > 0;
     const poolSize = cover ? Math.max(k, this.settings.coverage.pool) : k;

@@ -53,6 +53,8 @@ interface BreadthSettings {
   /** Multiple of the catalog's median number of distinct terms per tool left untouched (0 turns it off). */
   pivot: number;
   power: number;
+  /** The share of the request's best score below which a broad tool is left out of the ranking. */
+  floor: number;
 }
 
 export interface LocalRankingSettings {
@@ -90,5 +92,5 @@ export const DEFAULT_SETTINGS: LocalRankingSettings = {
   coverage: { weight: 0.6, pool: 30, sharpness: 4 },
   // Not tuned with the rest: chosen on the development sets' poisoning rows (bench/poisoning.ts); no
   // labelled tool is touched (the broadest has 3.3 times its catalog's median).
-  breadth: { pivot: 4, power: 2 },
+  breadth: { pivot: 4, power: 2, floor: 0.05 },
 };
