@@ -1,4 +1,7 @@
+import { DEMO_TOOLS } from "../lib/demo";
 import { createLocalIndex } from "../lib/selection/local";
+import { catalogNorms, holdsBack, poisoningFindings } from "../lib/tools/poisoning";
+import { POISONED_DEFINITIONS, stuffedDescription } from "../tests/fixtures/poisoning-corpus";
 import type { LocalIndex } from "../lib/selection/local/bm25f";
 import { type LabelledCase, type LabelledSet, candidatesOf } from "./labelledSet";
 import { mean, recallAtK } from "./metrics";
@@ -110,6 +113,41 @@ function setRows(label: string, set: LabelledSet, foreign: LabelledSet): string[
     const shares = stuffedShares(index, set.cases);
     return [label, variant.label, shares.top10, shares.displacing, shares.top5, fixed(recallAt5(index, set.cases)), clean];
   });
+}
+
+/** A catalog's tools as the detector reads them: labelled sets carry their schemas as `parameters`. */
+const detectorTools = (set: LabelledSet) => set.tools.map((tool) => ({ ...tool, inputSchema: tool.parameters }));
+
+/**
+ * The detector (lib/tools/poisoning.ts) on clean text and on poison: per set, the share of its tools
+ * with a finding that would hold an MCP tool back (medium or high: false positives, none of these
+ * tools being poisoned) and with any finding at all; then the written corpus
+ * (tests/fixtures/poisoning-corpus.ts) and the stuffed variants, each of which must be held back.
+ */
+export function detectionSection(sets: readonly { label: string; set: LabelledSet }[]): string {
+  const catalogs = [...sets.map(({ label, set }) => ({ label, tools: detectorTools(set) })), { label: "demo catalog (custom tools)", tools: [...DEMO_TOOLS] }];
+  const rows = catalogs.map(({ label, tools }) => {
+    const norms = catalogNorms(tools);
+    const findings = tools.map((tool) => poisoningFindings(tool, norms));
+    const held = findings.filter((found) => holdsBack(found)).length;
+    const any = findings.filter((found) => found.length > 0).length;
+    return [label, tools.length, `${held} (${fixed((100 * held) / tools.length, 1)} %)`, `${any} (${fixed((100 * any) / tools.length, 1)} %)`];
+  });
+  const demoNorms = catalogNorms(DEMO_TOOLS);
+  const corpusHeld = POISONED_DEFINITIONS.filter((definition) => holdsBack(poisoningFindings(definition, demoNorms))).length;
+  const stuffed = sets.flatMap(({ set }) => {
+    const norms = catalogNorms(detectorTools(set));
+    return variants(set, sets[0].set).map((variant) =>
+      holdsBack(poisoningFindings({ name: STUFFED_NAME, description: stuffedDescription("Handles", variant.words) }, norms)),
+    );
+  });
+  return [
+    "False positives: tools of each clean catalog with a finding that holds an MCP tool back (medium or high), and with any finding (low included).",
+    "",
+    markdownTable(["catalog", "tools", "held back (false positives)", "any finding"], rows),
+    "",
+    `Poison detected (held back): ${corpusHeld} of ${POISONED_DEFINITIONS.length} written definitions (instructions, hidden content, exfiltration), against the demo catalog's norms; ${stuffed.filter(Boolean).length} of ${stuffed.length} stuffed variants without the "always select" opening, so that the stuffing alone is judged (every set above, against its own norms).`,
+  ].join("\n");
 }
 
 /**

@@ -4,7 +4,7 @@ import { hotPathSection } from "./hot-paths";
 import { learningSection } from "./learning";
 import { latencySection } from "./latency";
 import { pipelineSection } from "./pipeline";
-import { poisoningSection } from "./poisoning";
+import { detectionSection, poisoningSection } from "./poisoning";
 import { tokenShareSection } from "./token-share";
 import { metaToolSection, qualityTable } from "./quality";
 
@@ -55,6 +55,15 @@ async function main(): Promise<void> {
       title: "Keyword stuffing: a stuffed tool added to each set",
       run: () =>
         poisoningSection([
+          { label: "MetaTool", set },
+          ...SERVICE_SETS.map((file) => ({ label: file, set: loadLabelledSet(new URL(`./data/${file}`, import.meta.url)) })),
+        ]),
+      quality: true,
+    },
+    {
+      title: "Tool-poisoning detection: false positives on clean catalogs, and poison found",
+      run: () =>
+        detectionSection([
           { label: "MetaTool", set },
           ...SERVICE_SETS.map((file) => ({ label: file, set: loadLabelledSet(new URL(`./data/${file}`, import.meta.url)) })),
         ]),
