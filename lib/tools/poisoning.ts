@@ -117,6 +117,14 @@ const INSTRUCTION_PATTERNS: readonly Pattern[] = [
 ];
 
 /**
+ * Zero-width characters that hide text. Two of them also have a use in writing: the joiner (U+200D)
+ * inside emoji sequences (👩‍💻), and the non-joiner (U+200C) between letters of Persian or Indic
+ * words. Those two count only where they touch ASCII or the start or end of the text: no word of
+ * those scripts, and no emoji, has them there.
+ */
+const ZERO_WIDTH = String.raw`[\u200b\u2060-\u2064\ufeff\u180e]|(?<![^\x00-\x7f])[\u200c\u200d]|[\u200c\u200d](?![^\x00-\x7f])`;
+
+/**
  * Hidden content: characters that do not show (zero-width, bidirectional controls, Unicode tag
  * characters), HTML comments, long encoded blobs, and markdown images whose fetch can carry data out.
  */
@@ -124,7 +132,7 @@ const HIDDEN_PATTERNS: readonly Pattern[] = [
   {
     kind: "hidden",
     severity: "high",
-    pattern: /[\u200b-\u200d\u2060-\u2064\ufeff\u180e]+/gu,
+    pattern: new RegExp(`(?:${ZERO_WIDTH})+`, "gu"),
     message: "Zero-width characters: text that does not show to a person.",
   },
   {
@@ -151,7 +159,7 @@ const HIDDEN_PATTERNS: readonly Pattern[] = [
 ];
 
 /** Invisible characters and HTML comments: what is removed before a description reaches a model. */
-const HIDDEN_TEXT = /[\u200b-\u200d\u2060-\u2064\ufeff\u180e\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]|<!--[\s\S]*?(?:-->|$)/gu;
+const HIDDEN_TEXT = new RegExp(`${ZERO_WIDTH}|[\\u202a-\\u202e\\u2066-\\u2069\\u{e0000}-\\u{e007f}]|<!--[\\s\\S]*?(?:-->|$)`, "gu");
 
 const HIDDEN_PRESENT = new RegExp(HIDDEN_TEXT.source, "u");
 
