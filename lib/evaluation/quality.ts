@@ -255,7 +255,7 @@ export function poisoningQualityFindings<T extends { name: string }>(
       kind: "poisoning",
       tools: [tool.name],
       severity,
-      message: `${serious.length} ${severity}-severity finding${serious.length === 1 ? "" : "s"} (${kinds}): ${serious[0].message}`,
+      message: `${serious.length === 1 ? `A ${severity}-severity finding` : `${serious.length} findings, the worst of ${severity} severity`} (${kinds}): ${serious[0].message}`,
       fix: POISONING_FIX[severity],
     });
   }
