@@ -1,7 +1,7 @@
 import { derivedFromFrozen } from "../tools/frozen";
 import { withoutHiddenContent } from "../tools/poisoning";
 import type { InputSchema } from "../tools/types";
-import type { FinalTool, PipelineTool, StageResult } from "./types";
+import type { FinalTool, PipelineTool, StageResult, ToolNote } from "./types";
 
 // A frozen tool (a cached catalog state's, see freezeCatalogState) always yields the same final
 // definition, so it is made once and shared by every list that hands the tool over unchanged.
@@ -52,5 +52,12 @@ const schemaWithoutHiddenContent = (schema: InputSchema) => withoutHiddenDescrip
  */
 export function finalize(tools: PipelineTool[]): StageResult<FinalTool> {
   const final = tools.map((tool) => derivedFromFrozen(finalOf, tool, toFinal));
-  return { tools: final, removed: [], changed: [] };
+  const changed: ToolNote[] = [];
+  for (let index = 0; index < final.length; index++) {
+    const [before, after] = [tools[index], final[index]];
+    if (after.description !== before.description || after.summary !== before.summary || after.inputSchema !== before.inputSchema) {
+      changed.push({ name: after.name, reason: "hidden characters or HTML comments taken out of its text (the stored text keeps them: see its findings)" });
+    }
+  }
+  return { tools: final, removed: [], changed };
 }
