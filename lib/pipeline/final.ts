@@ -28,7 +28,9 @@ function withoutHiddenDescriptions(node: unknown): unknown {
     let items: unknown[] | undefined;
     for (let index = 0; index < node.length; index++) {
       const cleaned = withoutHiddenDescriptions(node[index]);
-      if (cleaned !== node[index]) (items ??= [...node])[index] = cleaned;
+      if (cleaned === node[index]) continue;
+      items ??= [...node];
+      items[index] = cleaned;
     }
     return items ?? node;
   }
@@ -37,7 +39,9 @@ function withoutHiddenDescriptions(node: unknown): unknown {
   for (const key in record) {
     const value = record[key];
     const cleaned = key === "description" && typeof value === "string" ? withoutHiddenContent(value) : withoutHiddenDescriptions(value);
-    if (cleaned !== value) (copy ??= { ...record })[key] = cleaned;
+    if (cleaned === value) continue;
+    copy ??= { ...record };
+    copy[key] = cleaned;
   }
   return copy ?? node;
 }
