@@ -2,7 +2,6 @@ import "server-only";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { getDb } from "@/db/client";
 import { appendMessage, heldTools } from "@/db/queries/conversations";
-import { unavailableToolMessage } from "@/lib/ai/turn-tools";
 import { actorOf } from "@/lib/auth/policy";
 import {
   argumentsFingerprint,
@@ -25,6 +24,11 @@ import { callFailure, recordCountedDecision } from "./usage";
 /** A gateway call of a catalog tool, from its checks to its decision and message (the MCP gateway's ToolCall and direct calls). */
 
 export const textResult = (text: string, isError = false): CallToolResult => ({ content: [{ type: "text", text }], ...(isError ? { isError } : {}) });
+
+/** What the model reads of a tool this agent may not use, whatever the reason: nothing about what exists, and no step that could change it. */
+function notAvailableMessage(name: string, agent: string): string {
+  return `${name} is not available to this agent ("${agent}"): it cannot be called here, and ToolSearch cannot make it available. Use another tool, or tell the user.`;
+}
 
 /** What the model reads when a call that needed approval was not made. */
 function approvalRefusal(name: string, agent: string, approval: Exclude<CallApproval, "accepted" | null>): string {
@@ -115,13 +119,14 @@ async function clearCall(
   const { name } = call;
   let checked = await checkNow(session, name);
   let args = { ...checked.defaults, ...call.args };
+  // A refusal is a tool error the model reads: the same words for every tool it may not use (denied,
+  // disabled, held back, unknown), since no ToolSearch can change that; a tool it may see but the
+  // gateway cannot run says why.
   const refusal = async (refused: Extract<CallCheck, { allowed: false }>, approval: CallApproval) => {
     await record(checked.at, { outcome: "refused", reason: refused.reason, approval });
-    return refused.refusal === "unavailable"
-      ? new McpError(ErrorCode.InvalidParams, unavailableToolMessage(name))
-      : new McpError(ErrorCode.InvalidRequest, refused.reason);
+    return { answer: textResult(refused.refusal === "unavailable" ? notAvailableMessage(name, session.turn.agent) : refused.reason, true) };
   };
-  if (!checked.check.allowed) throw await refusal(checked.check, null);
+  if (!checked.check.allowed) return refusal(checked.check, null);
   // Arguments the tool's stored schema refuses never reach its server, nor the user's approval: the model reads why, and corrects them.
   const refuseArguments = async (tool: GatewayTool, approval: CallApproval) => {
     const invalid = toolArgumentsProblem(tool, args);
@@ -140,7 +145,7 @@ async function clearCall(
     }
     // The user may take minutes to answer: the call is checked again against the catalog as it is then.
     checked = await checkNow(session, name);
-    if (!checked.check.allowed) throw await refusal(checked.check, approval);
+    if (!checked.check.allowed) return refusal(checked.check, approval);
     args = { ...checked.defaults, ...call.args };
   }
   const { tool } = checked.check;

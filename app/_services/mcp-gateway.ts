@@ -24,6 +24,7 @@ import { readBodyText } from "@/lib/http";
 import { type CallApproval, sessionToolNames } from "@/lib/gateway/call-check";
 import { answersOf, initializeParams, onlyAnswers, toolListFingerprint } from "@/lib/gateway/messages";
 import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gateway/tool-call";
+import { pageOf } from "@/lib/gateway/pages";
 import { mcpTool } from "@/lib/gateway/served-tools";
 import { TOOL_SEARCH_DEFINITION, TOOL_SEARCH_NAME, toolSearchInput } from "@/lib/selection/tool-search-definition";
 import type { McpCallOptions } from "@/lib/sources/mcp";
@@ -150,11 +151,14 @@ function createServer(current: () => GatewaySession): Server {
     capabilities: { tools: { listChanged: true } },
     instructions: `The tools of the Toolshed catalog "${catalogId}" for ${turn.model} and the agent "${turn.agent}". Call ${TOOL_SEARCH_NAME} to find a tool you lack; what it finds joins your tool list, and ${TOOL_CALL_NAME} calls any tool you may use, listed or not.`,
   });
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     const session = current();
     const tools = await listTools(session);
-    session.listed = toolListFingerprint(tools);
-    return { tools };
+    const fingerprint = toolListFingerprint(tools);
+    const paged = pageOf(tools, fingerprint, request.params?.cursor);
+    if ("invalid" in paged) throw new McpError(ErrorCode.InvalidParams, paged.invalid);
+    session.listed = fingerprint;
+    return { tools: paged.page, ...(paged.nextCursor ? { nextCursor: paged.nextCursor } : {}) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const caller = (extra.authInfo?.extra as { caller: Caller } | undefined)?.caller;
@@ -190,18 +194,24 @@ async function listTools(session: GatewaySession): Promise<McpTool[]> {
   ];
 }
 
-function parseInput<T>(schema: z.ZodType<T>, tool: string, input: unknown): T {
+/**
+ * The gateway's own tools' arguments, or a tool error listing every problem: invalid input is the
+ * model's to correct (MCP 2025-11-25), not a protocol error its client may never show it.
+ */
+function parseInput<T>(schema: z.ZodType<T>, tool: string, input: unknown): { data: T } | { invalid: CallToolResult } {
   const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new McpError(ErrorCode.InvalidParams, `${tool}: ${issue.message} (${issue.path.join(".") || "arguments"})`);
+  if (parsed.success) return { data: parsed.data };
+  const problems = parsed.error.issues.map((issue) => `- ${issue.path.join(".") || "arguments"}: ${issue.message}`);
+  return { invalid: textResult(`${tool} was not run: its arguments are invalid.\n${problems.join("\n")}\nCorrect them and call ${tool} again.`, true) };
 }
 
 type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 async function callTool(session: GatewaySession, caller: Caller, name: string, args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> {
   if (name === TOOL_SEARCH_NAME) {
-    return search(session, caller, parseInput(toolSearchInput, name, args), () => extra.sendNotification({ method: "notifications/tools/list_changed" }));
+    const input = parseInput(toolSearchInput, name, args);
+    if ("invalid" in input) return input.invalid;
+    return search(session, caller, input.data, () => extra.sendNotification({ method: "notifications/tools/list_changed" }));
   }
   const approve = (message: string) => askApproval(session, message, extra);
   // The client's cancellation reaches the upstream call, and the upstream's progress reaches the client (on the call's stream).
@@ -216,8 +226,9 @@ async function callTool(session: GatewaySession, caller: Caller, name: string, a
         }),
   };
   if (name === TOOL_CALL_NAME) {
-    const call = parseInput(toolCallInput, name, args);
-    return callCatalogTool(session, caller, { name: call.name, args: call.arguments ?? {}, via: TOOL_CALL_NAME }, approve, upstream);
+    const input = parseInput(toolCallInput, name, args);
+    if ("invalid" in input) return input.invalid;
+    return callCatalogTool(session, caller, { name: input.data.name, args: input.data.arguments ?? {}, via: TOOL_CALL_NAME }, approve, upstream);
   }
   return callCatalogTool(session, caller, { name, args, via: "direct" }, approve, upstream);
 }

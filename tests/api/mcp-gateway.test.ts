@@ -136,6 +136,14 @@ async function connect(
 }
 
 const toolNames = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
+/** A call of a tool this agent may not use: a tool error saying so, the same whatever the reason. */
+async function expectNotAvailable(call: Promise<unknown>, tool: string) {
+  const result = (await call) as CallToolResult;
+  expect(result.isError).toBe(true);
+  expect(textOf(result)).toMatch(new RegExp(`^${tool} is not available to this agent`));
+  expect(textOf(result)).not.toContain("load it");
+}
+
 const textOf = (result: unknown) => ((result as CallToolResult).content as { type: string; text: string }[]).map((block) => block.text).join("\n");
 const search = async (client: Client, query: string) =>
   JSON.parse(textOf(await client.callTool({ name: "ToolSearch", arguments: { query } }))) as { tools: { name: string }[]; unavailable: string[] };
@@ -256,9 +264,10 @@ describe("the MCP gateway", () => {
     expect(exact.unavailable).toEqual(["notes__notes_delete"]);
     expect((await search(client, "delete a note permanently by its id")).tools.map((tool) => tool.name)).not.toContain("notes__notes_delete");
     expect(await toolNames(client)).not.toContain("notes__notes_delete");
-    await expect(client.callTool({ name: "notes__notes_delete", arguments: { id: "note-1" } })).rejects.toThrow(/notes__notes_delete is not available/);
-    await expect(client.callTool({ name: "ToolCall", arguments: { name: "notes__notes_delete", arguments: { id: "note-1" } } })).rejects.toThrow(
-      /notes__notes_delete is not available/,
+    await expectNotAvailable(client.callTool({ name: "notes__notes_delete", arguments: { id: "note-1" } }), "notes__notes_delete");
+    await expectNotAvailable(
+      client.callTool({ name: "ToolCall", arguments: { name: "notes__notes_delete", arguments: { id: "note-1" } } }),
+      "notes__notes_delete",
     );
     // Still there: nothing reached the server.
     expect(textOf(await client.callTool({ name: "notes__notes_get", arguments: { id: "note-1" } }))).toContain("Q3 planning");
@@ -271,8 +280,8 @@ describe("the MCP gateway", () => {
 
     expect(await toolNames(client)).not.toContain("notes__notes_get");
     expect((await search(client, "select:notes__notes_get")).unavailable).toEqual(["notes__notes_get"]);
-    await expect(client.callTool({ name: "notes__notes_get", arguments: { id: "note-1" } })).rejects.toThrow(/not available/);
-    await expect(client.callTool({ name: "ToolCall", arguments: { name: "notes__notes_get", arguments: { id: "note-1" } } })).rejects.toThrow(/not available/);
+    await expectNotAvailable(client.callTool({ name: "notes__notes_get", arguments: { id: "note-1" } }), "notes__notes_get");
+    await expectNotAvailable(client.callTool({ name: "ToolCall", arguments: { name: "notes__notes_get", arguments: { id: "note-1" } } }), "notes__notes_get");
 
     const listed = await send("GET", "/api/catalogs/team/definition-reviews");
     const { reviews } = await listed.json();
@@ -320,7 +329,7 @@ describe("the MCP gateway", () => {
     await search(client, "select:notes__notes_search,notes__weather_forecast");
     expect((await client.callTool({ name: "notes__notes_search", arguments: { query: "release" } })).isError).toBeFalsy();
     expect((await client.callTool({ name: "notes__weather_forecast", arguments: { city: "Lyon" } })).isError).toBe(true);
-    await expect(client.callTool({ name: "notes__notes_delete", arguments: { id: "note-1" } })).rejects.toThrow(/not available/);
+    await expectNotAvailable(client.callTool({ name: "notes__notes_delete", arguments: { id: "note-1" } }), "notes__notes_delete");
 
     const answer = await routeApiRequest(apiRequest("/api/catalogs/team/usage-stats?window=1h", { headers: { authorization: `Bearer ${readToken}` } }));
     expect(answer.status).toBe(200);
@@ -337,9 +346,30 @@ describe("the MCP gateway", () => {
 
   it("says that a tool without an implementation here cannot be called through it", async () => {
     const { client } = await connect(readToken);
-    await expect(client.callTool({ name: "read", arguments: { filePath: "/etc/hosts" } })).rejects.toThrow(
-      /read is a builtin tool: Toolshed holds its definition, not an implementation/,
+    const answer = (await client.callTool({ name: "read", arguments: { filePath: "/etc/hosts" } })) as CallToolResult;
+    expect(answer.isError).toBe(true);
+    expect(textOf(answer)).toMatch(/^read is a builtin tool: Toolshed holds its definition, not an implementation/);
+  });
+
+  it("answers invalid arguments of its own tools with a tool error listing every problem, so the model can correct them", async () => {
+    const { client } = await connect(readToken);
+    const search = (await client.callTool({ name: "ToolSearch", arguments: { query: 5, max_results: 0 } })) as CallToolResult;
+    expect(search.isError).toBe(true);
+    expect(textOf(search)).toMatch(/^ToolSearch was not run: its arguments are invalid\.\n- query: .+\n- max_results: .+\nCorrect them/);
+    const call = (await client.callTool({ name: "ToolCall", arguments: { arguments: {} } })) as CallToolResult;
+    expect(call.isError).toBe(true);
+    expect(textOf(call)).toContain("- name:");
+  });
+
+  it("pages its tool list with opaque cursors and refuses a cursor it did not give", async () => {
+    const { client } = await connect(readToken);
+    const first = await client.listTools();
+    expect(first.nextCursor).toBeUndefined();
+    await expect(client.listTools({ cursor: "not-a-cursor" })).rejects.toThrow(
+      expect.objectContaining({ code: -32602, message: expect.stringContaining("Invalid cursor") }),
     );
+    const forged = Buffer.from(JSON.stringify({ at: 1, of: "x" })).toString("base64url");
+    await expect(client.listTools({ cursor: forged })).rejects.toThrow(expect.objectContaining({ code: -32602 }));
   });
 });
 
@@ -373,8 +403,9 @@ describe("the MCP gateway's calls in the decision log", () => {
     await search(client, "select:notes__notes_get");
     expect(textOf(await client.callTool({ name: "notes__notes_get", arguments: { id: "note-1" } }))).toContain("Q3 planning");
     expect((await send("PATCH", "/api/catalogs/team/tools/notes__notes_search", { enabled: false })).status).toBe(200);
-    await expect(client.callTool({ name: "ToolCall", arguments: { name: "notes__notes_search", arguments: { query: "q3" } } })).rejects.toThrow(
-      /not available/,
+    await expectNotAvailable(
+      client.callTool({ name: "ToolCall", arguments: { name: "notes__notes_search", arguments: { query: "q3" } } }),
+      "notes__notes_search",
     );
 
     const [conversation] = await listConversations(db, "team");
@@ -533,7 +564,7 @@ describe("the MCP gateway's calls in the decision log", () => {
       expect((await send("PATCH", "/api/catalogs/team/tools/notes__notes_get", { enabled: false })).status).toBe(200);
       return { action: "accept" };
     });
-    await expect(client.callTool({ name: "notes__notes_get", arguments: { id: "note-1" } })).rejects.toThrow(/notes__notes_get is not available/);
+    await expectNotAvailable(client.callTool({ name: "notes__notes_get", arguments: { id: "note-1" } }), "notes__notes_get");
     const [decision] = await callDecisions();
     expect(decision.result).toMatchObject({ outcome: "refused", reason: "not registered: disabled in the catalog", approval: "accepted" });
   });
