@@ -1,5 +1,5 @@
 import "server-only";
-import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { getDb } from "@/db/client";
 import { appendMessage, heldTools } from "@/db/queries/conversations";
 import { actorOf } from "@/lib/auth/policy";

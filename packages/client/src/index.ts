@@ -1,3 +1,4 @@
+import { createMCPClient, ElicitationRequestSchema, type MCPClient } from "@ai-sdk/mcp";
 import {
   dynamicTool,
   jsonSchema,
@@ -23,7 +24,8 @@ export * from "./tool-search.js";
 /**
  * Toolshed's HTTP API for an agent: the tool list a model and agent see, preselection before a
  * turn, ToolSearch during one, and the `tools` and `prepareStep` of an AI SDK loop that use them
- * as Toolshed's playground does. Plain `fetch`; `ai` is the only dependency (a peer).
+ * as Toolshed's playground does. Plain `fetch`; the calls of MCP tools go through the catalog's MCP
+ * gateway with the AI SDK's MCP client. `ai` and `@ai-sdk/mcp` are peers.
  */
 
 export interface ToolshedOptions {
@@ -127,8 +129,17 @@ export interface AiSdkToolsRequest extends TurnFields {
   k?: number;
   /** Continue a conversation Toolshed already knows (its history joins every turn's tool set). */
   conversationId?: string;
-  /** Implementations by tool name. ToolSearch is implemented here, by Toolshed. */
+  /**
+   * Implementations by tool name. ToolSearch is implemented here, by Toolshed, and so is every tool
+   * of an MCP server of the catalog: its calls go through the catalog's MCP gateway (the same
+   * checks, approvals and decision log as any gateway call) unless given here.
+   */
   execute?: Record<string, ToolImplementation>;
+  /**
+   * Asked before a call of a tool the agent must ask about (an `ask` permission), with the
+   * gateway's question; true lets the call through. Without it, such calls are refused.
+   */
+  approve?: (question: string) => boolean | Promise<boolean>;
 }
 
 /** Toolshed's error answer, `{ error: { code, message, field? } }`, with the HTTP status. */
@@ -196,7 +207,8 @@ export function createToolshed(options: ToolshedOptions) {
    * ToolSearch found are active. The first step of each call preselects from its messages; a tool
    * ToolSearch returns is active from the next step on, for the rest of the conversation.
    */
-  const aiSdkTools = (request: AiSdkToolsRequest) => loopTools({ toolList, preselect, toolSearch }, request);
+  const aiSdkTools = (request: AiSdkToolsRequest) =>
+    loopTools({ toolList, preselect, toolSearch, gateway: () => connectGateway(options, catalogUrl, request) }, request);
 
   return { toolList, preselect, toolSearch, aiSdkTools };
 }
@@ -208,10 +220,35 @@ interface LoopApi {
   toolList: (request: ToolListRequest) => Promise<ToolListAnswer>;
   preselect: (request: PreselectRequest) => Promise<Preselection>;
   toolSearch: (request: ToolSearchRequest) => Promise<ToolSearchResult>;
+  /** A session of the catalog's MCP gateway for this model and agent, opened on the loop's first MCP call. */
+  gateway: () => Promise<MCPClient>;
 }
 
-async function loopTools({ toolList, preselect, toolSearch }: LoopApi, request: AiSdkToolsRequest) {
-  const { k, execute = {}, conversationId: continued, ...fields } = request;
+/** The catalog's MCP gateway (`…/mcp?model=&agent=…`) for the loop's model and agent, with the AI SDK's MCP client; approvals answered by `approve`. */
+async function connectGateway(options: ToolshedOptions, catalogUrl: string, request: AiSdkToolsRequest): Promise<MCPClient> {
+  const query = new URLSearchParams({ model: request.model, agent: request.agent });
+  for (const field of ["provider", "mode", "selector"] as const) if (request[field]) query.set(field, request[field]);
+  if (request.flags?.length) query.set("flags", request.flags.join(","));
+  const { approve } = request;
+  const client = await createMCPClient({
+    transport: {
+      type: "http",
+      url: `${catalogUrl}/mcp?${query}`,
+      headers: { authorization: `Bearer ${options.token}` },
+      ...(options.fetch && { fetch: options.fetch }),
+    },
+    clientName: "@toolshed/client",
+    protocolVersionDiscovery: false,
+    capabilities: approve ? { elicitation: { form: {} } } : {},
+  });
+  if (approve) {
+    client.onElicitationRequest(ElicitationRequestSchema, async (asked) => ({ action: (await approve(asked.params.message)) ? "accept" : "decline" }));
+  }
+  return client;
+}
+
+async function loopTools({ toolList, preselect, toolSearch, gateway }: LoopApi, request: AiSdkToolsRequest) {
+  const { k, execute = {}, conversationId: continued, approve: _approve, ...fields } = request;
   const list = await toolList({
     model: fields.model,
     agent: fields.agent,
@@ -228,7 +265,17 @@ async function loopTools({ toolList, preselect, toolSearch }: LoopApi, request: 
   const found = new Set<string>();
   const active = () => [...new Set([...turnSet, ...found].filter((name) => defined.has(name))), TOOL_SEARCH_NAME];
 
-  const tools = definedTools(definitions, execute, active);
+  // MCP tools run through the gateway, one session for the loop, opened at its first such call.
+  let session: Promise<MCPClient> | undefined;
+  const proxied: Record<string, ToolImplementation> = {};
+  for (const { name, source } of list.annotations) {
+    if (source !== "mcp") continue;
+    proxied[name] = async (input, { abortSignal }) => {
+      session ??= gateway();
+      return (await session).callTool({ name, arguments: input as Record<string, unknown>, options: { signal: abortSignal } });
+    };
+  }
+  const tools = definedTools(definitions, { ...proxied, ...execute }, active);
   tools[TOOL_SEARCH_NAME] = tool({
     description: TOOL_SEARCH_DESCRIPTION,
     inputSchema: jsonSchema<{ query: string; max_results?: number }>(TOOL_SEARCH_INPUT_SCHEMA),
@@ -265,6 +312,10 @@ async function loopTools({ toolList, preselect, toolSearch }: LoopApi, request: 
     conversationId: () => conversationId,
     /** The latest turn's preselection. */
     preselection: () => preselection,
+    /** Ends the loop's gateway session, if an MCP tool was called. */
+    close: async () => {
+      if (session) await (await session).close();
+    },
   };
 }
 
