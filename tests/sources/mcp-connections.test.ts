@@ -258,14 +258,21 @@ describe("McpConnections: one call's trouble stays its own", () => {
   });
 });
 
-/** An MCP server over Streamable HTTP with sessions, which `stop` ends as a crashed host would, and `forget` as a restarted one. */
-async function startHttpServer(): Promise<{ url: string; stop: () => Promise<void>; forget: () => void }> {
+/**
+ * An MCP server over Streamable HTTP with sessions, which `stop` ends as a crashed host would, and
+ * `forget` as a restarted one: an unknown session is then answered `status` (404, or 400 as the
+ * SDK's single-session server answers before its initialize); `forgetAlways` forgets each session
+ * as soon as it is made.
+ */
+async function startHttpServer(): Promise<{ url: string; stop: () => Promise<void>; forget: (status?: number) => void; forgetAlways: () => void }> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
+  let unknownSession = 404;
+  let keepsSessions = true;
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const id = request.headers["mcp-session-id"];
     let transport = typeof id === "string" ? transports.get(id) : undefined;
-    if (typeof id === "string" && !transport) {
-      response.writeHead(404).end("unknown session");
+    if (typeof id === "string" && (!transport || !keepsSessions)) {
+      response.writeHead(unknownSession).end("unknown session");
       return;
     }
     if (!transport) {
@@ -287,7 +294,13 @@ async function startHttpServer(): Promise<{ url: string; stop: () => Promise<voi
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
     },
-    forget: () => transports.clear(),
+    forget: (status = 404) => {
+      unknownSession = status;
+      transports.clear();
+    },
+    forgetAlways: () => {
+      keepsSessions = false;
+    },
   };
 }
 
@@ -312,19 +325,35 @@ describe("McpConnections over HTTP", () => {
     expect(connections.isConnected("demo/remote")).toBe(false);
   });
 
-  it("reports the server lost when it no longer knows the session (HTTP 404), and connects afresh at the next use", async () => {
+  it.each([404, 400])("sends a request again in a new session when a restarted server answers %i for the old one: no failure, never lost", async (status) => {
     const lost: string[] = [];
     connections = new McpConnections((key, reason) => lost.push(`${key}: ${reason}`));
     const remote = await startHttpServer();
     const config: McpServerConfig = { name: "remote", transport: "http", url: remote.url };
     await connections.call("demo/remote", config, "hello", {});
-    remote.forget();
+    remote.forget(status);
     try {
-      const forgotten = await failure(connections.call("demo/remote", config, "hello", {}));
-      expect(forgotten.message).toBe('The MCP server "remote" answered HTTP 404 (check the URL\'s path).');
-      expect(lost).toEqual([`demo/remote: Disconnected: ${forgotten.message}`]);
       expect(textOf(await connections.call("demo/remote", config, "hello", {}))).toBe("hello");
+      expect((await connections.list("demo/remote", config)).tools.map((tool) => tool.name)).toEqual(["remote__hello"]);
+      expect(lost).toEqual([]);
       expect(connections.isConnected("demo/remote")).toBe(true);
+    } finally {
+      await remote.stop();
+    }
+  });
+
+  it("reports the server lost when it refuses a new session too, and connects afresh at the next use", async () => {
+    const lost: string[] = [];
+    connections = new McpConnections((key, reason) => lost.push(`${key}: ${reason}`));
+    const remote = await startHttpServer();
+    const config: McpServerConfig = { name: "remote", transport: "http", url: remote.url };
+    await connections.call("demo/remote", config, "hello", {});
+    remote.forgetAlways();
+    try {
+      const refused = await failure(connections.call("demo/remote", config, "hello", {}));
+      expect(refused.message).toBe('The MCP server "remote" answered HTTP 404 (check the URL\'s path).');
+      expect(lost).toEqual([`demo/remote: Disconnected: ${refused.message}`]);
+      expect(connections.isConnected("demo/remote")).toBe(false);
     } finally {
       await remote.stop();
     }

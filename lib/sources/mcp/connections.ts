@@ -1,5 +1,5 @@
 import "server-only";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ToolshedError } from "../../errors";
 import type { McpServerConfig } from "./config";
@@ -116,19 +116,49 @@ export class McpConnections {
   }
 
   /** Lists the server's tools on its connection, connecting (or reconnecting) first if needed. */
-  async list(key: string, rawConfig: McpServerConfig): Promise<McpServerListing> {
-    const { connection, config } = await this.connect(key, rawConfig);
-    return this.run(key, config, connection, this.timeouts.listTimeoutMs, "list its tools", undefined, (requestOptions) =>
-      listToolsOn(connection.client, config, requestOptions),
+  list(key: string, rawConfig: McpServerConfig): Promise<McpServerListing> {
+    return this.inSession(key, rawConfig, (connection, config) =>
+      this.run(key, config, connection, this.timeouts.listTimeoutMs, "list its tools", undefined, (requestOptions) =>
+        listToolsOn(connection.client, config, requestOptions),
+      ),
     );
   }
 
   /** Calls a tool; `options.signal` gives the call up, `options.onProgress` hears the server's progress notifications. */
-  async call(key: string, rawConfig: McpServerConfig, mcpName: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<McpToolResult> {
-    const { connection, config } = await this.connect(key, rawConfig);
-    return this.run(key, config, connection, this.timeouts.callTimeoutMs, `answer the call to ${mcpName}`, options.signal, (requestOptions) =>
-      callToolOn(connection.client, config, mcpName, args, requestOptions, options.onProgress),
+  call(key: string, rawConfig: McpServerConfig, mcpName: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<McpToolResult> {
+    return this.inSession(key, rawConfig, (connection, config) =>
+      this.run(key, config, connection, this.timeouts.callTimeoutMs, `answer the call to ${mcpName}`, options.signal, (requestOptions) =>
+        callToolOn(connection.client, config, mcpName, args, requestOptions, options.onProgress),
+      ),
     );
+  }
+
+  /**
+   * Runs a request on the key's connection. An HTTP server that restarted has forgotten the
+   * session (it answers 404, or 400 as the SDK's does before an initialize): the request is sent
+   * once more in a new session, which it cannot have seen, instead of failing.
+   */
+  private async inSession<T>(key: string, rawConfig: McpServerConfig, request: (connection: Connection, config: McpServerConfig) => Promise<T>): Promise<T> {
+    const { connection, config } = await this.connect(key, rawConfig);
+    try {
+      return await request(connection, config);
+    } catch (error) {
+      if (!(error instanceof SessionForgotten)) throw error;
+      // A server that cannot give a new session, or refuses it at once, is lost like any other.
+      const lostWith = (failure: unknown) => {
+        const described = describeFailure(failure, config, "");
+        this.onLost(key, `Disconnected: ${described.message}`);
+        return described;
+      };
+      const renewed = await this.connect(key, rawConfig).catch((failure: unknown) => {
+        throw lostWith(failure);
+      });
+      try {
+        return await request(renewed.connection, renewed.config);
+      } catch (again) {
+        throw again instanceof SessionForgotten ? lostWith(again.failure) : again;
+      }
+    }
   }
 
   /** Closes a connection on purpose (one still being opened too, once it is open): `onLost` is not told. */
@@ -269,6 +299,9 @@ export class McpConnections {
       if (signal?.aborted) givenUp();
       return await Promise.race([stopped, work({ ...sdkTimeout(timeoutMs), signal: request.signal })]);
     } catch (error) {
+      if (config.transport === "http" && isSessionForgotten(error, connection) && this.drop(key, connection)) {
+        throw new SessionForgotten(describeFailure(error, config, ""));
+      }
       throw describeFailure(await this.failed(key, config, connection, error), config, connection.stderrTail());
     } finally {
       clearTimeout(timer);
@@ -339,6 +372,18 @@ function wedgedError(config: McpServerConfig, pingTimeoutMs: number): McpSourceE
     config.name,
     `The MCP server "${config.name}" stopped answering (not even a ping within ${pingTimeoutMs} ms) and was restarted: ${restarted}, and the calls it had not answered were given up`,
   );
+}
+
+/** A request refused because the HTTP server no longer knows the connection's session (it restarted): `inSession` opens a new one. */
+class SessionForgotten extends Error {
+  constructor(readonly failure: McpSourceError) {
+    super(failure.message);
+  }
+}
+
+function isSessionForgotten(error: unknown, connection: Connection): boolean {
+  const hadSession = connection.transport instanceof StreamableHTTPClientTransport && connection.transport.sessionId !== undefined;
+  return hadSession && error instanceof StreamableHTTPError && (error.code === 404 || error.code === 400);
 }
 
 /** An HTTP request's failure that says the server is gone: unreachable, failing, or without the session. */
