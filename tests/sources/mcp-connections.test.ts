@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { McpConnections, type McpProgress, type McpServerConfig, type McpStdioConfig } from "@/lib/sources/mcp";
@@ -304,6 +305,37 @@ async function startHttpServer(): Promise<{ url: string; stop: () => Promise<voi
   };
 }
 
+/**
+ * A legacy MCP server over HTTP+SSE (the 2024-11-05 transport, the SDK's SSEServerTransport): GET
+ * /sse opens the event stream, which names the endpoint the client posts its messages to.
+ */
+async function startLegacySseServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const transports = new Map<string, SSEServerTransport>();
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    if (request.method === "GET" && url.pathname === "/sse") {
+      const transport = new SSEServerTransport("/messages", response);
+      transports.set(transport.sessionId, transport);
+      const server = new McpServer({ name: "legacy", version: "1.0.0" });
+      server.registerTool("hello", { description: "Says hello." }, async () => ({ content: [{ type: "text", text: "hello from sse" }] }));
+      await server.connect(transport);
+      return;
+    }
+    const transport = transports.get(url.searchParams.get("sessionId") ?? "");
+    if (request.method === "POST" && url.pathname === "/messages" && transport) return void (await transport.handlePostMessage(request, response));
+    response.writeHead(request.method === "POST" ? 405 : 404).end();
+  };
+  const http: HttpServer = createServer((request, response) => void handle(request, response));
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/sse`,
+    stop: async () => {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
+
 describe("McpConnections over HTTP", () => {
   let connections: McpConnections | undefined;
   afterEach(async () => {
@@ -356,6 +388,31 @@ describe("McpConnections over HTTP", () => {
       expect(connections.isConnected("demo/remote")).toBe(false);
     } finally {
       await remote.stop();
+    }
+  });
+
+  it("talks to a legacy HTTP+SSE server at its /sse URL: Streamable HTTP is refused, so its event stream is used", async () => {
+    connections = new McpConnections(() => undefined);
+    const legacy = await startLegacySseServer();
+    const config: McpServerConfig = { name: "legacy", transport: "http", url: legacy.url };
+    try {
+      expect((await connections.list("demo/legacy", config)).tools.map((tool) => tool.name)).toEqual(["legacy__hello"]);
+      expect(textOf(await connections.call("demo/legacy", config, "hello", {}))).toBe("hello from sse");
+      expect(connections.isConnected("demo/legacy")).toBe(true);
+    } finally {
+      await legacy.stop();
+    }
+  });
+
+  it("says what both transports answered when a URL is neither a Streamable HTTP nor a legacy SSE server", async () => {
+    connections = new McpConnections(() => undefined);
+    const legacy = await startLegacySseServer();
+    const config: McpServerConfig = { name: "nothing", transport: "http", url: legacy.url.replace(/\/sse$/, "/nothing") };
+    try {
+      const refused = await failure(connections.list("demo/nothing", config));
+      expect(refused.message).toMatch(/^The MCP server "nothing" answered HTTP 405\. Tried as a legacy HTTP\+SSE server too: .*404/);
+    } finally {
+      await legacy.stop();
     }
   });
 });

@@ -1,5 +1,6 @@
 import "server-only";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -102,7 +103,7 @@ export function parseConfig(config: McpServerConfig): McpServerConfig {
 
 export interface Connection {
   client: Client;
-  transport: StdioClientTransport | StreamableHTTPClientTransport;
+  transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport;
   stderrTail: () => string;
 }
 
@@ -146,7 +147,7 @@ function httpTarget(config: McpHttpConfig): { url: URL; headers: Record<string, 
  * or an HTTP server on a private address is refused here, right before spawning or connecting,
  * whatever the stored configuration says (an older database, a changed allowlist).
  */
-export function openTransport(config: McpServerConfig): Connection {
+export function openTransport(config: McpServerConfig, legacySse = false): Connection {
   const problem = mcpPolicyProblem(config);
   if (problem) {
     const verb = config.transport === "stdio" ? "start" : "connect to";
@@ -155,10 +156,9 @@ export function openTransport(config: McpServerConfig): Connection {
   const client = new Client(CLIENT_INFO);
   if (config.transport === "http") {
     const { url, headers } = httpTarget(config);
-    const transport = new StreamableHTTPClientTransport(url, {
-      requestInit: { headers },
-      fetch: guardedFetch({ secretHeaders: Object.keys(headers) }),
-    });
+    // The same guard for every request: Streamable HTTP's, or a legacy server's event stream and the posts to its endpoint.
+    const options = { requestInit: { headers }, fetch: guardedFetch({ secretHeaders: Object.keys(headers) }) };
+    const transport = legacySse ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
     return { client, transport, stderrTail: () => "" };
   }
   // Piped rather than inherited: a server's logs are kept for error messages, not mixed into ours.

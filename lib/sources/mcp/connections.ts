@@ -229,23 +229,18 @@ export class McpConnections {
   private async open(key: string, config: McpServerConfig, fingerprint: string, cancel: Attempt["cancel"]): Promise<Connection> {
     // Another configuration's connection (the server was edited) goes first.
     await this.closeLive(key);
-    const connection = openTransport(config);
+    const connection = await this.handshake(config, false).catch(async (error: unknown) => {
+      // A legacy HTTP+SSE server (the 2024-11-05 transport) refuses Streamable HTTP's POST with a 4xx:
+      // as the SDK's backwards-compatible clients do, its event stream is tried at the same URL.
+      if (!(config.transport === "http" && error instanceof StreamableHTTPError && LEGACY_REFUSALS.has(error.code ?? 0)))
+        throw describeFailure(error, config, "");
+      const streamable = describeFailure(error, config, "");
+      return this.handshake(config, true).catch((legacy: unknown) => {
+        const sse = describeFailure(legacy, config, "");
+        throw new McpSourceError(sse.failure, config.name, `${streamable.message} Tried as a legacy HTTP+SSE server too: ${sse.message}`);
+      });
+    });
     const entry: Live = { connection, fingerprint, closing: false };
-    try {
-      await withDeadline(
-        connection.client.connect(connection.transport, sdkTimeout(this.timeouts.connectTimeoutMs)),
-        this.timeouts.connectTimeoutMs,
-        () =>
-          new McpSourceError(
-            "timeout",
-            config.name,
-            `The MCP server "${config.name}" did not complete the MCP handshake within ${this.timeouts.connectTimeoutMs} ms (${MCP_CONNECT_TIMEOUT_ENV})`,
-          ),
-      );
-    } catch (error) {
-      await close(connection, true);
-      throw describeFailure(error, config, connection.stderrTail());
-    }
     if (cancel.requested) {
       await close(connection, false);
       throw new McpSourceError("connection", config.name, `The connection to the MCP server "${config.name}" was closed while it was being opened.`);
@@ -264,6 +259,35 @@ export class McpConnections {
     });
     this.live.set(key, entry);
     return connection;
+  }
+
+  /** Opens a transport and runs the MCP handshake within its deadline; a failure closes it and says what to check. */
+  private async handshake(config: McpServerConfig, legacySse: boolean): Promise<Connection> {
+    const connection = openTransport(config, legacySse);
+    try {
+      await withDeadline(
+        connection.client.connect(connection.transport, sdkTimeout(this.timeouts.connectTimeoutMs)),
+        this.timeouts.connectTimeoutMs,
+        () =>
+          new McpSourceError(
+            "timeout",
+            config.name,
+            `The MCP server "${config.name}" did not complete the MCP handshake within ${this.timeouts.connectTimeoutMs} ms (${MCP_CONNECT_TIMEOUT_ENV})`,
+          ),
+      );
+      return connection;
+    } catch (error) {
+      await close(connection, true);
+      // An initialize refused over Streamable HTTP is kept as it is: whether to try the legacy transport depends on its status.
+      if (
+        error instanceof StreamableHTTPError &&
+        connection.transport instanceof StreamableHTTPClientTransport &&
+        connection.transport.sessionId === undefined
+      ) {
+        throw error;
+      }
+      throw describeFailure(error, config, connection.stderrTail());
+    }
   }
 
   /**
@@ -373,6 +397,9 @@ function wedgedError(config: McpServerConfig, pingTimeoutMs: number): McpSourceE
     `The MCP server "${config.name}" stopped answering (not even a ping within ${pingTimeoutMs} ms) and was restarted: ${restarted}, and the calls it had not answered were given up`,
   );
 }
+
+/** What a legacy HTTP+SSE server answers Streamable HTTP's initialize POST (its GET-only stream, or no route for a POST). */
+const LEGACY_REFUSALS = new Set([400, 404, 405]);
 
 /** A request refused because the HTTP server no longer knows the connection's session (it restarted): `inSession` opens a new one. */
 class SessionForgotten extends Error {
