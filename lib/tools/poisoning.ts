@@ -72,13 +72,14 @@ const INSTRUCTION_PATTERNS: readonly Pattern[] = [
     kind: "instruction",
     severity: "high",
     pattern:
-      /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|other|existing|system|safety|original)?\s*(?:instructions?|prompts?|rules|guidelines|directions|messages|tools|policies)\b/giu,
+      /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+)?(?:your|previous|prior|above|earlier|other|existing|system|safety|original)\s+(?:instructions?|prompts?|rules|guidelines|directions|messages|tools|policies)\b/giu,
     message: "Tells the model to ignore or override its instructions or other tools.",
   },
   {
+    // Medium: a tool that manages assistants may name a system prompt for good reason; a reviewer tells which.
     kind: "instruction",
-    severity: "high",
-    pattern: /\b(?:system\s+prompt|system\s+message|developer\s+message|hidden\s+instructions?|your\s+instructions)\b/giu,
+    severity: "medium",
+    pattern: /\b(?:system\s+prompt|developer\s+message|hidden\s+instructions?|your\s+instructions)\b/giu,
     message: "Refers to the model's system prompt or instructions.",
   },
   {
