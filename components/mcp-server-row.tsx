@@ -40,6 +40,11 @@ export function McpServerRow({ catalogId, server, now }: { catalogId: string; se
               <SecretList values={config.headers} separator=": " testId={`mcp-headers-${server.name}`} />
             </>
           )}
+          {config.mediumFindings === "auto" && (
+            <div className="muted" data-testid={`mcp-medium-findings-${server.name}`}>
+              Tools with medium poisoning findings are approved with its listings.
+            </div>
+          )}
         </td>
         <td>
           <span className={`badge ${STATUS_CLASS[server.status]}`} data-testid={`mcp-status-${server.name}`}>

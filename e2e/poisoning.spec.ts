@@ -1,5 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { QualityPanel } from "./pages/quality-panel";
+import { SourcesPage } from "./pages/sources-page";
 import { ToolEditorPage } from "./pages/tool-editor-page";
 import { ToolPage } from "./pages/tool-page";
 import { ToolsPage } from "./pages/tools-page";
@@ -65,4 +66,30 @@ test("a tool whose text is written for the model: its page marks the flagged wor
   await expect(page.getByTestId("tool-findings")).toHaveCount(0);
   await tool.goto("invoice_list");
   await expect(page.getByTestId("tool-findings")).toHaveCount(0);
+});
+
+test("an MCP server whose first listing is poisoned: the high finding waits for review with its badge, the medium one goes through when the form says so", async ({
+  page,
+  request,
+}) => {
+  const created = await request.post("/api/catalogs", { data: { name: `Poisoned server ${Date.now().toString(36)}` } });
+  const catalogId: string = (await created.json()).catalog.id;
+  const sources = new SourcesPage(page, catalogId);
+  await sources.goto();
+  await sources.fillStdio({ name: "words", command: "node", args: ["tests/sources/fixtures/poisoned-server.mjs"] });
+  await sources.chooseMediumFindings("auto");
+  await sources.submit();
+  await expect(sources.status("words")).toHaveText("connected");
+  await expect(page.getByTestId("mcp-medium-findings-words")).toContainText("approved with its listings");
+
+  const tools = new ToolsPage(page, catalogId);
+  await tools.goto();
+  const reviews = page.getByTestId("definition-reviews");
+  await expect(page.getByTestId("definition-review-words__helper")).toContainText("high: instruction");
+  await expect(page.getByTestId("definition-review-words__summarise")).toHaveCount(0);
+  await expect(reviews).toContainText("1 waiting");
+
+  await sources.goto();
+  await sources.delete("words");
+  await expect(sources.server("words")).toHaveCount(0);
 });

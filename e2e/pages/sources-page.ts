@@ -59,6 +59,11 @@ export class SourcesPage {
     );
   }
 
+  /** What the server's listings do with tools whose text has medium poisoning findings. */
+  async chooseMediumFindings(choice: "review" | "auto") {
+    await this.form().getByTestId("mcp-medium-findings").selectOption(choice);
+  }
+
   async submit() {
     await this.form().getByTestId("mcp-add").click();
   }
