@@ -1,6 +1,7 @@
 import type { ContentBlock, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolAnnotationsOverride } from "../rules/overrides";
 import type { ToolDefinition, ToolMeta } from "../tools/types";
+import { withoutHiddenContent } from "../tools/poisoning";
 import { schemaViolation } from "../tools/validate";
 
 // What the MCP gateway serves of a catalog's tools: their listing, and their answers checked against it.
@@ -14,7 +15,9 @@ import { schemaViolation } from "../tools/validate";
 export function mcpTool(definition: ToolDefinition & { annotations?: ToolAnnotationsOverride }, meta?: ToolMeta | null): McpTool {
   // A catalog override's annotations go over the source's, key by key; its title is the tool's display title too.
   const annotations = definition.annotations ? { ...meta?.annotations, ...definition.annotations } : meta?.annotations;
-  const title = definition.annotations?.title ?? meta?.title;
+  // A server's title is text for the model too: nothing hidden in it (lib/tools/poisoning.ts).
+  const listedTitle = definition.annotations?.title ?? meta?.title;
+  const title = listedTitle === undefined ? undefined : withoutHiddenContent(listedTitle);
   return {
     name: definition.name,
     ...(title ? { title } : {}),

@@ -15,7 +15,7 @@ export type PoisoningSeverity = "high" | "medium" | "low";
 export interface PoisoningFinding {
   kind: PoisoningKind;
   severity: PoisoningSeverity;
-  /** "description", "summary", or a parameter's description as `parameters.<path>`. */
+  /** "description", "summary", "title", or a parameter's or output field's description as `parameters.<path>` / `output.<path>`. */
   field: string;
   /** The offending characters of that field: [start, end). */
   start: number;
@@ -39,6 +39,8 @@ export interface PoisoningSubject {
   summary?: string;
   description: string;
   inputSchema?: unknown;
+  /** What an MCP server lists of it besides: its title and output schema reach clients and models too. */
+  meta?: { title?: string; annotations?: Record<string, unknown>; outputSchema?: unknown } | null;
 }
 
 interface Pattern {
@@ -322,7 +324,7 @@ function parameterDescriptions(
 ): { field: string; text: string }[] {
   if (depth > 8 || schema === null || typeof schema !== "object") return out;
   const node = schema as Record<string, unknown>;
-  if (typeof node.description === "string" && path !== "parameters") out.push({ field: path, text: node.description });
+  if (typeof node.description === "string" && depth > 0) out.push({ field: path, text: node.description });
   const properties = node.properties;
   if (properties !== null && typeof properties === "object") {
     for (const [key, value] of Object.entries(properties as Record<string, unknown>)) parameterDescriptions(value, `${path}.${key}`, out, depth + 1);
@@ -356,6 +358,9 @@ export function poisoningFindings(tool: PoisoningSubject, norms?: CatalogNorms):
   // A summary cut from the description repeats its findings: only one of its own counts.
   if (tool.summary && !tool.description.includes(tool.summary)) fields.push({ field: "summary", text: tool.summary });
   fields.push(...parameterDescriptions(tool.inputSchema));
+  const title = tool.meta?.title ?? tool.meta?.annotations?.title;
+  if (typeof title === "string") fields.push({ field: "title", text: title });
+  fields.push(...parameterDescriptions(tool.meta?.outputSchema, "output"));
   const findings = fields.flatMap(({ field, text }) => mergeOverlapping(matchesOf(field, text, [...INSTRUCTION_PATTERNS, ...HIDDEN_PATTERNS])));
   if (norms) findings.push(...nameStuffing(tool, norms), ...sizeFindings(tool, norms));
   return findings.sort(
@@ -406,7 +411,9 @@ function cut(text: string, limit: number): string {
 export function fieldText(tool: PoisoningSubject, field: string): string {
   if (field === "description") return tool.description;
   if (field === "summary") return tool.summary ?? "";
-  return parameterDescriptions(tool.inputSchema).find((parameter) => parameter.field === field)?.text ?? "";
+  if (field === "title") return String(tool.meta?.title ?? tool.meta?.annotations?.title ?? "");
+  const schema = field.startsWith("output") ? parameterDescriptions(tool.meta?.outputSchema, "output") : parameterDescriptions(tool.inputSchema);
+  return schema.find((parameter) => parameter.field === field)?.text ?? "";
 }
 
 export function findingExcerpt(text: string, finding: Pick<PoisoningFinding, "start" | "end">): FindingExcerpt {
