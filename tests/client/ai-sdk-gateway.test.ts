@@ -52,10 +52,10 @@ describe("@toolshed/client's MCP tools in an AI SDK loop: run through the catalo
     await send("DELETE", "/api/catalogs/team/mcp-servers/notes");
   });
 
-  async function runTurn(agent: string, replies: ScriptedReply[], approve?: (question: string) => boolean) {
+  async function runTurn(agent: string, replies: ScriptedReply[], approve?: (question: string) => boolean, flags?: string[]) {
     const scripted = await startScripted(replies);
     const client = createToolshed({ baseUrl: toolshed.url, token, catalog: "team" });
-    const turn = await client.aiSdkTools({ model: "gpt-5", agent, approve });
+    const turn = await client.aiSdkTools({ model: "gpt-5", agent, approve, flags });
     const model = createOpenAICompatible({ name: "scripted", baseURL: scripted.url }).chatModel(SCRIPTED_MODEL_ID);
     try {
       const result = await generateText({
@@ -73,18 +73,24 @@ describe("@toolshed/client's MCP tools in an AI SDK loop: run through the catalo
   }
 
   it("calls an MCP tool the model found with ToolSearch through the gateway, which records the call; no implementation is wired", async () => {
-    const { result } = await runTurn("build", [
-      { toolCalls: [{ name: TOOL_SEARCH_NAME, arguments: { query: "select:notes__notes_search" } }] },
-      { toolCalls: [{ name: "notes__notes_search", arguments: { query: "release" } }] },
-      { text: "Found the release checklist." },
-    ]);
+    const { result } = await runTurn(
+      "build",
+      [
+        { toolCalls: [{ name: TOOL_SEARCH_NAME, arguments: { query: "select:notes__notes_search" } }] },
+        { toolCalls: [{ name: "notes__notes_search", arguments: { query: "release" } }] },
+        { text: "Found the release checklist." },
+      ],
+      undefined,
+      ["beta", "canary"],
+    );
     const output = result.steps[1].toolResults[0]?.output as { content: { type: string; text: string }[]; isError?: boolean };
     expect(output.isError).toBeFalsy();
     expect(output.content.map((block) => block.text).join("\n")).toContain("Release checklist");
     expect(result.text).toBe("Found the release checklist.");
     expect(toolshed.requests.filter((request) => request.endsWith("/mcp")).length).toBeGreaterThan(0);
     const [call] = await listDecisions(db, "team", { kind: "call" });
-    expect(call).toMatchObject({ kind: "call", agent: "build", result: { outcome: "ok" } });
+    // The gateway session is the loop's model, agent and flags.
+    expect(call).toMatchObject({ kind: "call", agent: "build", flags: ["beta", "canary"], result: { outcome: "ok" } });
   });
 
   it("asks `approve` before a call the agent must ask about, and reports a declined call to the model", async () => {

@@ -228,7 +228,7 @@ interface LoopApi {
 async function connectGateway(options: ToolshedOptions, catalogUrl: string, request: AiSdkToolsRequest): Promise<MCPClient> {
   const query = new URLSearchParams({ model: request.model, agent: request.agent });
   for (const field of ["provider", "mode", "selector"] as const) if (request[field]) query.set(field, request[field]);
-  if (request.flags?.length) query.set("flags", request.flags.join(","));
+  for (const flag of request.flags ?? []) query.append("flags", flag);
   const { approve } = request;
   const client = await createMCPClient({
     transport: {
@@ -271,7 +271,11 @@ async function loopTools({ toolList, preselect, toolSearch, gateway }: LoopApi, 
   for (const { name, source } of list.annotations) {
     if (source !== "mcp") continue;
     proxied[name] = async (input, { abortSignal }) => {
-      session ??= gateway();
+      // A session that could not be opened is tried again at the next call, not kept failed.
+      session ??= gateway().catch((error: unknown) => {
+        session = undefined;
+        throw error;
+      });
       return (await session).callTool({ name, arguments: input as Record<string, unknown>, options: { signal: abortSignal } });
     };
   }
