@@ -1,7 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { FindingExcerpt, PoisoningFinding } from "@/lib/tools/poisoning";
+import type { FindingExcerpt } from "@/lib/tools/finding-excerpt";
+import type { PoisoningFinding } from "@/lib/tools/poisoning";
 import { getJson } from "./api-client";
 
 type ShownFinding = PoisoningFinding & { excerpt: FindingExcerpt };

@@ -2,16 +2,9 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { notFound } from "@/lib/errors";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
-import {
-  type CatalogNorms,
-  catalogNorms,
-  type FlaggedSelection,
-  fieldText,
-  findingExcerpt,
-  flaggedOf,
-  type PoisoningFinding,
-  poisoningFindings,
-} from "@/lib/tools/poisoning";
+import { toolsByNameOf } from "@/lib/selection/verify";
+import { fieldText, findingExcerpt } from "@/lib/tools/finding-excerpt";
+import { type CatalogNorms, catalogNorms, type FlaggedSelection, flaggedOf, type PoisoningFinding, poisoningFindings } from "@/lib/tools/poisoning";
 import type { Tool } from "@/lib/tools/types";
 import { catalogState } from "./sources";
 
@@ -29,7 +22,6 @@ function normsOf(state: CatalogState): CatalogNorms {
 
 // A state's tools are frozen: their findings are worked out once, when a turn or the report first asks.
 const findingsByTool = new WeakMap<Tool, PoisoningFinding[]>();
-const toolsByState = new WeakMap<CatalogState, Map<string, Tool>>();
 
 /** The poisoning findings of a tool of the catalog; none for built-ins, which are this product's own text. */
 export function findingsOf(state: CatalogState, tool: Tool): PoisoningFinding[] {
@@ -43,11 +35,7 @@ export function findingsOf(state: CatalogState, tool: Tool): PoisoningFinding[] 
 
 /** Of the tools a preselection or ToolSearch chose, those whose text has medium or high findings (offered because a person approved them, or custom). */
 export function flaggedAmong(state: CatalogState, names: readonly string[]): FlaggedSelection[] {
-  let byName = toolsByState.get(state);
-  if (byName === undefined) {
-    byName = new Map(state.tools.map((tool) => [tool.name, tool]));
-    toolsByState.set(state, byName);
-  }
+  const byName = toolsByNameOf(state.tools);
   return names.flatMap((name) => {
     const tool = byName.get(name);
     return (tool && flaggedOf(name, findingsOf(state, tool))) || [];
@@ -57,7 +45,7 @@ export function flaggedAmong(state: CatalogState, names: readonly string[]): Fla
 /** A tool's findings, each with its excerpt for the tool's page (GET …/tools/{name}/findings). */
 export async function toolFindings(db: Db, catalogId: string, name: string) {
   const state = await catalogState(db, catalogId);
-  const tool = state.tools.find((candidate) => candidate.name === name);
+  const tool = toolsByNameOf(state.tools).get(name);
   if (!tool) throw notFound(`Tool "${name}" in catalog "${catalogId}"`, "name");
   return findingsOf(state, tool).map((finding) => ({ ...finding, excerpt: findingExcerpt(fieldText(tool, finding.field), finding) }));
 }

@@ -24,15 +24,21 @@ export interface RegistryView {
 const toolsByName = new WeakMap<readonly Tool[], ReadonlyMap<string, Tool>>();
 const views = new WeakMap<object, { allTools: readonly Tool[]; view: RegistryView }>();
 
-export function registryView(allTools: Tool[], list: Pick<ToolList, "final" | "trace">): RegistryView {
-  const shared = Object.isFrozen(allTools) && Object.isFrozen(list);
-  const known = shared ? views.get(list) : undefined;
-  if (known !== undefined && known.allTools === allTools) return known.view;
+/** A catalog's tools by name; for a frozen (cached) tool array, made once and shared. */
+export function toolsByNameOf(allTools: readonly Tool[]): ReadonlyMap<string, Tool> {
   let all = Object.isFrozen(allTools) ? toolsByName.get(allTools) : undefined;
   if (all === undefined) {
     all = new Map(allTools.map((tool) => [tool.name, tool]));
     if (Object.isFrozen(allTools)) toolsByName.set(allTools, all);
   }
+  return all;
+}
+
+export function registryView(allTools: Tool[], list: Pick<ToolList, "final" | "trace">): RegistryView {
+  const shared = Object.isFrozen(allTools) && Object.isFrozen(list);
+  const known = shared ? views.get(list) : undefined;
+  if (known !== undefined && known.allTools === allTools) return known.view;
+  const all = toolsByNameOf(allTools);
   const removedBy = new Map<string, string>();
   for (const entry of list.trace) {
     for (const note of entry.removed) if (!removedBy.has(note.name)) removedBy.set(note.name, `removed at ${entry.stage}: ${note.reason}`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_TOOLS } from "@/lib/demo";
 import { BUILTIN_TOOLS } from "@/lib/tools/builtin";
 import { catalogNorms, holdsBack, poisoningFindings, withoutHiddenContent } from "@/lib/tools/poisoning";
-import { POISONED_DEFINITIONS, stuffedDescription } from "../fixtures/poisoning-corpus";
+import { frequentWords, POISONED_DEFINITIONS, stuffedDescription } from "../fixtures/poisoning-corpus";
 
 interface LabelledTools {
   tools: { name: string; description: string; parameters?: unknown }[];
@@ -14,16 +14,6 @@ const labelledSets = readdirSync(BENCH_DATA)
   .filter((file) => file.endsWith(".json"))
   .map((file) => ({ file, tools: (JSON.parse(readFileSync(new URL(file, BENCH_DATA), "utf8")) as LabelledTools).tools }));
 const demo = [...BUILTIN_TOOLS, ...DEMO_TOOLS];
-
-/** The catalog's most frequent description words, as a poisoner would harvest them. */
-function frequentWords(descriptions: readonly string[], count: number): string[] {
-  const frequency = new Map<string, number>();
-  for (const text of descriptions) for (const word of text.toLowerCase().match(/[a-z]{3,}/g) ?? []) frequency.set(word, (frequency.get(word) ?? 0) + 1);
-  return [...frequency]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, count)
-    .map(([word]) => word);
-}
 
 describe("poisoning findings", () => {
   const norms = catalogNorms(demo);
