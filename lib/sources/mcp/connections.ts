@@ -97,6 +97,8 @@ export class McpConnections {
   private readonly pings = new WeakMap<Connection, Promise<boolean>>();
   /** Why a connection was closed as wedged: what its requests still in flight fail with. */
   private readonly wedged = new WeakMap<Connection, McpSourceError>();
+  /** HTTP connections whose server forgot their session: every request that fails on one is sent again in a new one. */
+  private readonly forgotten = new WeakSet<Connection>();
 
   constructor(
     private readonly onLost: (key: string, reason: string) => void,
@@ -323,7 +325,10 @@ export class McpConnections {
       if (signal?.aborted) givenUp();
       return await Promise.race([stopped, work({ ...sdkTimeout(timeoutMs), signal: request.signal })]);
     } catch (error) {
-      if (config.transport === "http" && isSessionForgotten(error, connection) && this.drop(key, connection)) {
+      // A request still in flight on a connection whose session was found gone fails with its closing: it is sent again too.
+      if (config.transport === "http" && (this.forgotten.has(connection) || isSessionForgotten(error, connection))) {
+        this.forgotten.add(connection);
+        this.drop(key, connection);
         throw new SessionForgotten(describeFailure(error, config, ""));
       }
       throw describeFailure(await this.failed(key, config, connection, error), config, connection.stderrTail());
