@@ -1,7 +1,7 @@
 "use client";
 
 import type { DynamicToolUIPart } from "ai";
-import { Fragment } from "react";
+import { Fragment, useEffect, useRef } from "react";
 import type { PlaygroundUIMessage, ToolSearchRecord } from "@/lib/playground/messages";
 import { CodeBlock } from "./code-block";
 import { type ChatFailure, type ChatTurn, simulatedCall } from "./playground-chat";
@@ -93,10 +93,15 @@ function TurnView({
   );
 }
 
-/** Where the turn's last request failed, and Retry, which sends it again. */
+/**
+ * Where the turn's last request failed, and Retry, which sends it again. Brought into sight when it
+ * appears: the page may have scrolled while the request was out, and the sticky composer covers the bottom.
+ */
 function FailureView({ failure }: { failure: Failure }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.scrollIntoView({ block: "center" }), []);
   return (
-    <div className="error-box small row spread" role="alert" data-testid="turn-failure" data-kind={failure.kind}>
+    <div ref={box} className="error-box small row spread" role="alert" data-testid="turn-failure" data-kind={failure.kind}>
       <span>{failure.message}</span>
       <button type="button" onClick={failure.retry} data-testid="retry">
         Retry
