@@ -99,7 +99,10 @@ function TurnView({
  */
 function FailureView({ failure }: { failure: Failure }) {
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => box.current?.scrollIntoView({ block: "center" }), []);
+  // In braces: scrollIntoView returns a promise in newer browsers, which React would take for a cleanup.
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: "center" });
+  }, []);
   return (
     <div ref={box} className="error-box small row spread" role="alert" data-testid="turn-failure" data-kind={failure.kind}>
       <span>{failure.message}</span>
