@@ -31,6 +31,7 @@ import {
   resentRequests,
   startDeployment,
 } from "./deployment";
+import { AFTER_EDIT_HEADINGS, type AfterEditFigures, afterEditRows, measureAfterEdits } from "./after-edit";
 import { hotRoutes } from "./hot-routes";
 import { treeRss } from "./process-tree";
 import { fixed, markdownTable } from "./table";
@@ -47,6 +48,9 @@ const USAGE = `Usage: npm run bench:http [-- --sizes 1000,10000,50000 --requests
   --baseline   with --tracing, a third server: the build of another checkout (a path; e.g. a
                git worktree of the release before, \`npm ci\` and \`next build\` run in it)
   BENCH_PORT   the first instance's port (default 3490; the second instance's is the next)`;
+
+/** Writes per route whose next request is timed (one-tool edits; a quarter as many imports of 100 tools). */
+const AFTER_EDIT_ROUNDS = 40;
 
 const TARGETS: Record<number, { p50: number; p99?: number }> = { 10000: { p50: 15, p99: 60 }, 50000: { p50: 60 } };
 
@@ -85,8 +89,7 @@ function pollHealth(origin: string): { stop(): Promise<number[]> } {
 }
 
 /** Imports the catalog (see importCatalog) while /api/health is polled on the instance that runs it. */
-async function timedImport(deployment: Deployment, count: number): Promise<{ seconds: number; health: Percentiles; healthSamples: number }> {
-  const document = importDocument(count);
+async function timedImport(deployment: Deployment, document: ReturnType<typeof importDocument>): Promise<{ seconds: number; health: Percentiles; healthSamples: number }> {
   const origin = deployment.next();
   const poller = pollHealth(origin);
   const started = performance.now();
@@ -114,6 +117,7 @@ interface SizeFigures {
   health: Percentiles;
   healthSamples: number;
   routes: RouteFigures[];
+  afterEdits: AfterEditFigures[];
   /** Each instance's, the highest sampled from the import to the last request. */
   peakRssBytes: number[];
   /** Each instance's, after the last request. */
@@ -142,15 +146,19 @@ async function measureSize(kind: DatabaseKind, size: number, requests: number): 
   try {
     await expectOk(deployment, "POST", "/api/catalogs", { name: "Bench", id: CATALOG });
     const peakRss = samplePeakRss(deployment);
-    const imported = await timedImport(deployment, size);
+    const document = importDocument(size);
+    const imported = await timedImport(deployment, document);
+    const routes = hotRoutes(deployment);
     const figures: RouteFigures[] = [];
-    for (const { route, run } of hotRoutes(deployment)) figures.push({ route, ...(await measure(requests, run)) });
+    for (const { route, run } of routes) figures.push({ route, ...(await measure(requests, run)) });
+    const afterEdits = await measureAfterEdits(deployment, document, routes, Math.min(requests, AFTER_EDIT_ROUNDS));
     return {
       size,
       importSeconds: imported.seconds,
       health: imported.health,
       healthSamples: imported.healthSamples,
       routes: figures,
+      afterEdits,
       peakRssBytes: peakRss.stop(),
       rssBytes: deployment.instances.map(({ child }) => treeRss(child.pid!)),
     };
@@ -198,7 +206,11 @@ function report(results: SizeFigures[]): string {
       `${importTargets[result.size] ?? "—"}${result.size === 50_000 ? "; peak RSS ≤ 1,024 MB" : ""}`,
     ]),
   );
-  return `${latency}\n\n${imports}`;
+  const afterEdits = markdownTable(
+    AFTER_EDIT_HEADINGS,
+    results.flatMap((result) => afterEditRows(result.size, result.afterEdits)),
+  );
+  return `${latency}\n\n${afterEdits}\n\n${imports}`;
 }
 
 const HEADINGS: Record<DatabaseKind, string> = {
