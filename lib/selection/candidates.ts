@@ -67,5 +67,5 @@ export function catalogCorpus(catalogId: string, revision: number, tools: readon
     number = nextArrayNumber++;
     arrayNumbers.set(tools, number);
   }
-  return { key: `${catalogId}@${revision}#${number}`, candidates: () => toCandidates(tools) };
+  return { key: `${catalogId}@${revision}#${number}`, candidates: () => toCandidates(tools), lineage: catalogId };
 }

@@ -39,7 +39,7 @@ function namesOf(candidates: readonly SelectorCandidate[]): ReadonlySet<string> 
 
 /** The index of a whole catalog in the cache, as the local selector keeps it (one per corpus key). */
 export function corpusIndex(cache: LocalIndexCache, corpus: SelectionCorpus): LocalIndex {
-  return cache.get(`corpus:${corpus.key}`, corpus.candidates);
+  return cache.get(`corpus:${corpus.key}`, corpus.candidates, corpus.lineage);
 }
 
 /**

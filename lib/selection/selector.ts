@@ -29,6 +29,8 @@ export interface SelectionLearning {
 export interface SelectionCorpus {
   key: string;
   candidates: () => SelectorCandidate[];
+  /** What the corpus is a revision of (a catalog): a selector may build its index from the index of an earlier revision. */
+  lineage?: string;
 }
 
 export interface SelectionOutput {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { servicePrefixes, splitServicePrefix } from "../../lib/selection/local/services";
+import { prefixCounts, prefixesOf, splitServicePrefix } from "../../lib/selection/local/services";
+
+const servicePrefixes = (names: string[][]) => prefixesOf(prefixCounts(names));
 
 const names = [
   ["github", "create", "issue"],

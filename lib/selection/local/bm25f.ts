@@ -1,12 +1,12 @@
 import type { ConversationMessage, RankedTool, SelectorCandidate, ToolRanker } from "../types";
 import { Lru } from "../../tools/lru";
 import { accumulate, forwardIndex, inverseDocumentFrequency, type ForwardIndex, type Postings } from "./postings";
-import { DEFAULT_SETTINGS, type FieldName, type LocalRankingSettings } from "./settings";
-import { isGenericRequestStem, isStopword, segmentCompound, splitWords, stem } from "./tokenise";
+import { DEFAULT_SETTINGS, type LocalRankingSettings } from "./settings";
+import { isGenericRequestStem, isStopword, splitWords, stem } from "./tokenise";
 import { selectTopK } from "./topK";
 import { splitIntents } from "./intents";
 import { coverIntents, type PoolEntry } from "./coverage";
-import { servicePrefixes, splitServicePrefix } from "./services";
+import { analyseCorpus, type CorpusAnalysis, documentTerms, FIELD_NAMES, fieldTexts, NAME_FIELD, reanalyseCorpus, SERVICE_FIELD, sameText } from "./analysis";
 
 export interface LocalIndex extends ToolRanker {
   readonly size: number;
@@ -21,71 +21,6 @@ export interface LocalIndex extends ToolRanker {
   rankAmong(candidates: readonly SelectorCandidate[], messages: ConversationMessage[], k: number): RankedTool[];
   /** How many indexed tools have the (stemmed) term in their text. */
   documentFrequency(term: string): number;
-}
-
-const FIELD_NAMES: readonly FieldName[] = ["name", "summary", "description", "tags", "parameters", "parameterText", "service"];
-const NAME_FIELD = FIELD_NAMES.indexOf("name");
-const SERVICE_FIELD = FIELD_NAMES.indexOf("service");
-
-/**
- * The name's service prefix as a field of its own, weighed apart from the words that say what the
- * tool does: naming the service is a strong hint, but not the same hint as naming the action.
- */
-function withServiceField(words: readonly string[][], prefixes: ReadonlySet<string>): string[][] {
-  const { service, action } = splitServicePrefix(words[NAME_FIELD], prefixes);
-  const fields = [...words];
-  fields[NAME_FIELD] = action;
-  fields[SERVICE_FIELD] = service;
-  return fields;
-}
-
-/** Run-together words already segmented during one index build: the same words recur across a catalog. */
-type SegmentMemo = Map<string, string[]>;
-
-/** Stemmed content terms of one field's words; run-together words are also split into known words. */
-function fieldTerms(words: readonly string[], vocabulary: ReadonlySet<string>, segments: SegmentMemo): string[] {
-  const terms: string[] = [];
-  for (const word of words) {
-    if (isStopword(word)) continue;
-    terms.push(stem(word));
-    let pieces = segments.get(word);
-    if (pieces === undefined) {
-      pieces = segmentCompound(word, vocabulary);
-      segments.set(word, pieces);
-    }
-    for (const piece of pieces) {
-      if (!isStopword(piece)) terms.push(stem(piece));
-    }
-  }
-  return terms;
-}
-
-function fieldTexts(candidate: SelectorCandidate): Record<FieldName, string> {
-  return {
-    name: candidate.name,
-    summary: candidate.summary,
-    description: candidate.description ?? "",
-    tags: (candidate.tags ?? []).join(" "),
-    parameters: (candidate.parameterNames ?? []).join(" "),
-    parameterText: candidate.parameterText ?? "",
-    service: "",
-  };
-}
-
-/** Each field's words, split once per build: they make both the vocabulary and the terms. */
-function fieldWords(candidate: SelectorCandidate): string[][] {
-  const texts = fieldTexts(candidate);
-  return FIELD_NAMES.map((field) => splitWords(texts[field]));
-}
-
-const PROSE_FIELDS = (["summary", "description", "tags", "parameterText"] as const).map((field) => FIELD_NAMES.indexOf(field));
-
-/** Adds a prose word to the words run-together names may be made of. */
-function addVocabularyWord(vocabulary: Set<string>, word: string): void {
-  if (word.length < 3 || isStopword(word)) return;
-  vocabulary.add(word);
-  // Names use the singular more often than prose does ("competitorads" beside "competitors").
-  if (word.length > 4 && word.endsWith("s") && !word.endsWith("ss")) vocabulary.add(word.slice(0, -1));
 }
 
 /** Average number of terms per field over the documents. */
@@ -139,12 +74,11 @@ function pseudoFrequencies(
 
 /** A single saturation of the summed pseudo-frequency, so a term repeated across fields cannot score as several terms. */
 function saturatedWeight(frequency: number, documentCount: number, documentFrequency: number, k1: number): number {
-  const idf = inverseDocumentFrequency(documentCount, documentFrequency);
-  return (idf * frequency * (k1 + 1)) / (frequency + k1);
+  return saturated(frequency, inverseDocumentFrequency(documentCount, documentFrequency), k1);
 }
 
-function documentFields(words: readonly string[][], vocabulary: ReadonlySet<string>, segments: SegmentMemo): string[][] {
-  return words.map((fieldWordList) => fieldTerms(fieldWordList, vocabulary, segments));
+function saturated(frequency: number, idf: number, k1: number): number {
+  return (idf * frequency * (k1 + 1)) / (frequency + k1);
 }
 
 interface FieldedPostings {
@@ -158,84 +92,45 @@ interface FieldedPostings {
   breadth: Float32Array;
 }
 
-/** A Uint32Array that grows as values are pushed. */
-class GrowingUint32 {
-  values = new Uint32Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Uint32Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.length++] = value;
-  }
-}
-
 /**
- * BM25F postings over the candidates, with what scoring another document against them needs.
- * Built in passes that keep only numbers between them (a whole catalog's words as strings and a
- * frequency Map per tool took ≈ 260 MB of heap at 50,000 tools, all garbage once built):
- * 1. the names' words (for the service prefixes) and the prose words (for the vocabulary);
- * 2. each document's terms, as term ids in field order, and its field lengths;
- * 3. each document's pseudo-frequencies, summed in the same order as `pseudoFrequencies`, as
- *    posting weights.
+ * BM25F postings over an analysed corpus (lib/selection/local/analysis.ts: each document's terms as
+ * ids, in field order), with what scoring another document against them needs: each document's
+ * pseudo-frequencies, summed in the same order as `pseudoFrequencies`, as posting weights.
  */
-function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings: LocalRankingSettings): FieldedPostings {
+function buildFieldedPostings(analysis: CorpusAnalysis, settings: LocalRankingSettings): FieldedPostings {
   const fieldCount = FIELD_NAMES.length;
-  const nameWords: string[][] = [];
-  const vocabulary = new Set<string>();
-  for (const candidate of candidates) {
-    const texts = fieldTexts(candidate);
-    nameWords.push(splitWords(texts.name));
-    for (const field of PROSE_FIELDS) for (const word of splitWords(texts[FIELD_NAMES[field]])) addVocabularyWord(vocabulary, word);
-  }
-  const prefixes = servicePrefixes(nameWords);
-
-  const termIds = new Map<string, number>();
-  const documentFrequency: number[] = [];
-  const lastDocument: number[] = [];
-  const occurrences = new GrowingUint32();
-  const documentStarts = new Uint32Array(candidates.length + 1);
-  const fieldLengths = new Uint32Array(candidates.length * fieldCount);
+  const { candidates, occurrences, documentStarts, fieldLengths } = analysis;
+  const termCount = analysis.termNames.length;
+  const documentFrequency = new Uint32Array(termCount);
   const distinctTerms = new Uint32Array(candidates.length);
-  const totalLengths = new Array<number>(fieldCount).fill(0);
-  const segments: SegmentMemo = new Map();
-  candidates.forEach((candidate, doc) => {
-    const fields = documentFields(withServiceField(fieldWords(candidate), prefixes), vocabulary, segments);
-    fields.forEach((terms, field) => {
-      fieldLengths[doc * fieldCount + field] = terms.length;
-      totalLengths[field] += terms.length;
-      for (const term of terms) {
-        let id = termIds.get(term);
-        if (id === undefined) {
-          id = documentFrequency.length;
-          termIds.set(term, id);
-          documentFrequency.push(0);
-          lastDocument.push(-1);
-        }
-        if (lastDocument[id] !== doc) {
-          lastDocument[id] = doc;
-          documentFrequency[id]++;
-          distinctTerms[doc]++;
-        }
-        occurrences.push(id);
+  const lastDocument = new Int32Array(termCount).fill(-1);
+  for (let doc = 0; doc < candidates.length; doc++) {
+    for (let at = documentStarts[doc]; at < documentStarts[doc + 1]; at++) {
+      const id = occurrences[at];
+      if (lastDocument[id] !== doc) {
+        lastDocument[id] = doc;
+        documentFrequency[id]++;
+        distinctTerms[doc]++;
       }
-    });
-    documentStarts[doc + 1] = occurrences.length;
-  });
+    }
+  }
+  const totalLengths = new Array<number>(fieldCount).fill(0);
+  for (let doc = 0; doc < candidates.length; doc++)
+    for (let field = 0; field < fieldCount; field++) totalLengths[field] += fieldLengths[doc * fieldCount + field];
   const averageLength = totalLengths.map((total) => total / Math.max(1, candidates.length));
   const limit = breadthLimit(distinctTerms, settings);
   const breadth = new Float32Array(candidates.length);
 
-  const offsets = new Uint32Array(documentFrequency.length + 1);
-  for (let id = 0; id < documentFrequency.length; id++) offsets[id + 1] = offsets[id] + documentFrequency[id];
-  const docs = new Uint32Array(offsets[documentFrequency.length]);
+  const offsets = new Uint32Array(termCount + 1);
+  for (let id = 0; id < termCount; id++) offsets[id + 1] = offsets[id] + documentFrequency[id];
+  const docs = new Uint32Array(offsets[termCount]);
   const weights = new Float32Array(docs.length);
-  const cursor = offsets.slice(0, documentFrequency.length);
-  const frequency = new Float64Array(documentFrequency.length);
-  const seenIn = new Int32Array(documentFrequency.length).fill(-1);
+  const cursor = offsets.slice(0, termCount);
+  const frequency = new Float64Array(termCount);
+  const seenIn = new Int32Array(termCount).fill(-1);
+  // Once per term, not per posting.
+  const idf = new Float64Array(termCount);
+  for (let id = 0; id < termCount; id++) idf[id] = inverseDocumentFrequency(candidates.length, documentFrequency[id]);
   const documentTerms: number[] = [];
   for (let doc = 0; doc < candidates.length; doc++) {
     let at = documentStarts[doc];
@@ -245,7 +140,7 @@ function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings
       if (length === 0) continue;
       const increment = fieldIncrement(field, length, averageLength, breadth[doc], settings);
       for (const end = at + length; at < end; at++) {
-        const id = occurrences.values[at];
+        const id = occurrences[at];
         if (seenIn[id] !== doc) {
           seenIn[id] = doc;
           documentTerms.push(id);
@@ -256,31 +151,21 @@ function buildFieldedPostings(candidates: readonly SelectorCandidate[], settings
     for (const id of documentTerms) {
       const slot = cursor[id]++;
       docs[slot] = doc;
-      weights[slot] = saturatedWeight(frequency[id], candidates.length, documentFrequency[id], settings.k1);
+      weights[slot] = saturated(frequency[id], idf[id], settings.k1);
       frequency[id] = 0;
     }
     documentTerms.length = 0;
   }
-  const postings: Postings = { termIds, offsets, docs, weights };
-  return { postings, forward: forwardIndex(postings, candidates.length), vocabulary, averageLength, prefixes, breadthLimit: limit, breadth };
-}
-
-const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => {
-  if (a === b) return true;
-  const left = a ?? [];
-  const right = b ?? [];
-  return left.length === right.length && left.every((item, index) => item === right[index]);
-};
-
-/** Same text in every field the index reads (the name is matched before). */
-function sameText(indexed: SelectorCandidate, candidate: SelectorCandidate): boolean {
-  return (
-    indexed.summary === candidate.summary &&
-    (indexed.description ?? "") === (candidate.description ?? "") &&
-    sameList(indexed.tags, candidate.tags) &&
-    sameList(indexed.parameterNames, candidate.parameterNames) &&
-    (indexed.parameterText ?? "") === (candidate.parameterText ?? "")
-  );
+  const postings: Postings = { termIds: analysis.termIds, offsets, docs, weights };
+  return {
+    postings,
+    forward: forwardIndex(postings, candidates.length),
+    vocabulary: analysis.vocabulary,
+    averageLength,
+    prefixes: analysis.prefixes,
+    breadthLimit: limit,
+    breadth,
+  };
 }
 
 /** A candidate outside the index: its term weights, computed against the index's statistics. */
@@ -349,10 +234,12 @@ class FieldedIndex implements LocalIndex {
   private readonly extraDocuments = new Lru<string, ExtraDocument>({ maxEntries: EXTRA_DOCUMENTS_PER_INDEX });
 
   constructor(
-    candidates: readonly SelectorCandidate[],
+    /** What the index was built from, kept so that the catalog's next revision is read from it (`createLocalIndex`'s `earlier`). */
+    readonly analysis: CorpusAnalysis,
     fielded: FieldedPostings,
-    private readonly settings: LocalRankingSettings,
+    readonly settings: LocalRankingSettings,
   ) {
+    const { candidates } = analysis;
     this.names = Object.freeze(candidates.map((candidate) => candidate.name));
     this.documents = Object.freeze([...candidates]);
     const byName = new Map<string, number>();
@@ -360,9 +247,7 @@ class FieldedIndex implements LocalIndex {
       if (!byName.has(candidate.name)) byName.set(candidate.name, doc);
     });
     this.byName = byName;
-    const termNames = new Array<string>(fielded.postings.termIds.size);
-    for (const [term, id] of fielded.postings.termIds) termNames[id] = term;
-    this.termNames = termNames;
+    this.termNames = analysis.termNames;
     this.postings = fielded.postings;
     this.forward = fielded.forward;
     this.vocabulary = fielded.vocabulary;
@@ -536,8 +421,7 @@ class FieldedIndex implements LocalIndex {
     const texts = fieldTexts(candidate);
     const key = [candidate.name, ...FIELD_NAMES.map((field) => texts[field])].join("\u0000");
     return this.extraDocuments.getOrCreate(key, () => {
-      const words = withServiceField(fieldWords(candidate), this.prefixes);
-      const frequencies = pseudoFrequencies(documentFields(words, this.vocabulary, new Map()), this.averageLength, this.breadthLimit, this.settings);
+      const frequencies = pseudoFrequencies(documentTerms(candidate, this.vocabulary, this.prefixes), this.averageLength, this.breadthLimit, this.settings);
       const weights = new Map<string, number>();
       for (const [term, frequency] of frequencies) {
         const termId = this.postings.termIds.get(term);
@@ -608,7 +492,14 @@ class FieldedIndex implements LocalIndex {
 /**
  * Builds the immutable local index over a catalog: BM25F postings over name, summary,
  * description, tags, parameter names and parameter text, and each tool's terms for feedback.
+ * Given the index of an earlier revision of the same catalog, only the tools whose text changed are
+ * read again; the index is the same as one built afresh.
  */
-export function createLocalIndex(candidates: SelectorCandidate[], settings: LocalRankingSettings = DEFAULT_SETTINGS): LocalIndex {
-  return new FieldedIndex(candidates, buildFieldedPostings(candidates, settings), settings);
+export function createLocalIndex(
+  candidates: readonly SelectorCandidate[],
+  settings: LocalRankingSettings = DEFAULT_SETTINGS,
+  earlier?: LocalIndex,
+): LocalIndex {
+  const analysis = earlier instanceof FieldedIndex && earlier.settings === settings ? reanalyseCorpus(earlier.analysis, candidates) : analyseCorpus(candidates);
+  return new FieldedIndex(analysis, buildFieldedPostings(analysis, settings), settings);
 }

@@ -14,6 +14,8 @@ const LOCAL_INDEX_CACHE_DOCUMENTS = 400_000;
  */
 export class LocalIndexCache {
   private readonly entries: Lru<string, LocalIndex>;
+  /** The index built last per lineage (e.g. a catalog, over its revisions), and its key: the next one is made from it. */
+  private readonly latest = new Map<string, { key: string; index: WeakRef<LocalIndex> }>();
 
   constructor(capacity = LOCAL_INDEX_CACHE_ENTRIES, maxDocuments = LOCAL_INDEX_CACHE_DOCUMENTS) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError("capacity must be a positive integer");
@@ -22,9 +24,21 @@ export class LocalIndexCache {
     this.entries = new Lru({ maxEntries: capacity, maxWeight: maxDocuments, weigh: (index) => Math.min(maxDocuments, Math.max(1, index.size)) });
   }
 
-  /** The index for `key`, building it from `loadCandidates()` only when it is not cached. */
-  get(key: string, loadCandidates: () => SelectorCandidate[]): LocalIndex {
-    return this.entries.getOrCreate(key, () => createLocalIndex(loadCandidates()));
+  /**
+   * The index for `key`, building it from `loadCandidates()` only when it is not cached. An index of
+   * a `lineage` (the same catalog at another revision) is made from that lineage's last one, reading
+   * again only the tools whose text changed.
+   */
+  get(key: string, loadCandidates: () => SelectorCandidate[], lineage?: string): LocalIndex {
+    return this.entries.getOrCreate(key, () => {
+      if (lineage === undefined) return createLocalIndex(loadCandidates());
+      const earlier = this.latest.get(lineage);
+      const index = createLocalIndex(loadCandidates(), undefined, earlier?.index.deref());
+      // The revision before is not asked for again once there is a newer one: its memory goes.
+      if (earlier !== undefined) this.entries.delete(earlier.key);
+      this.latest.set(lineage, { key, index: new WeakRef(index) });
+      return index;
+    });
   }
 
   has(key: string): boolean {

@@ -4,11 +4,10 @@ const SERVICE_TOOLS = 3;
 const SERVICE_PREFIX_WORDS = 3;
 
 /**
- * The services of a catalog, read from its tools' names (each a list of words): every prefix of
- * one to three words that at least three tools share and that leaves a word of their own
- * (`github` of github_create_issue, github_list_pull_requests…).
+ * Each name prefix of one to three words that leaves a word of its own, with the number of names
+ * it begins (`github` of github_create_issue, github_list_pull_requests…).
  */
-export function servicePrefixes(names: readonly (readonly string[])[]): Set<string> {
+export function prefixCounts(names: readonly (readonly string[])[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const name of names) {
     for (let length = 1; length < Math.min(name.length, SERVICE_PREFIX_WORDS + 1); length++) {
@@ -16,6 +15,11 @@ export function servicePrefixes(names: readonly (readonly string[])[]): Set<stri
       counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
     }
   }
+  return counts;
+}
+
+/** The services of a catalog, from its names' prefix counts: every prefix that at least three tools share. */
+export function prefixesOf(counts: ReadonlyMap<string, number>): Set<string> {
   return new Set([...counts].filter(([, count]) => count >= SERVICE_TOOLS).map(([prefix]) => prefix));
 }
 

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { candidatesOf, loadLabelledSet } from "../../bench/labelledSet";
+import { seededRandom } from "../../bench/synthetic";
+import { createLocalIndex } from "../../lib/selection/local";
+import type { LocalIndex } from "../../lib/selection/local/bm25f";
+import type { SelectorCandidate } from "../../lib/selection/types";
+
+/**
+ * Issue 29: an index made from the index of the revision before (only the tools whose text changed
+ * read again) is the index a fresh build makes: same term ids, terms and rankings, score for score,
+ * after every edit of a random sequence on the labelled sets. The edits include those that change
+ * corpus-wide facts: the words run-together names are split into (a description gains or loses a
+ * word), the services' name prefixes (a third tool of a new service), renames, deletions and additions.
+ */
+
+const SETS = ["metatool_selection.json", "services_a_dev.json", "services_f_dev.json"];
+const EDITS = 30;
+
+type Edit = (tools: SelectorCandidate[], random: () => number) => SelectorCandidate[];
+
+const pick = <T>(items: readonly T[], random: () => number) => items[Math.floor(random() * items.length)];
+const wordsOf = (tools: readonly SelectorCandidate[], random: () => number, count: number) =>
+  Array.from({ length: count }, () => pick((pick(tools, random).description ?? "").split(/\s+/), random));
+const at = (tools: SelectorCandidate[], random: () => number) => Math.floor(random() * tools.length);
+const replaced = (tools: SelectorCandidate[], index: number, tool: SelectorCandidate) => tools.map((each, position) => (position === index ? tool : each));
+
+const EDIT_KINDS: Record<string, Edit> = {
+  "description gains words of other tools": (tools, random) => {
+    const index = at(tools, random);
+    return replaced(tools, index, { ...tools[index], description: `${tools[index].description} ${wordsOf(tools, random, 6).join(" ")}` });
+  },
+  "description loses its words": (tools, random) => {
+    const index = at(tools, random);
+    return replaced(tools, index, { ...tools[index], description: "", summary: tools[index].name });
+  },
+  "a new word that other tools' run-together names hold": (tools, random) => {
+    const index = at(tools, random);
+    const long = tools.map((tool) => tool.name.toLowerCase()).find((name) => /^[a-z]{9,}$/.test(name.replace(/_/g, "")));
+    const piece = long ? long.replace(/_/g, "").slice(2, 6) : "zqxw";
+    return replaced(tools, index, { ...tools[index], description: `${tools[index].description} ${piece}` });
+  },
+  "tags and parameters change": (tools, random) => {
+    const index = at(tools, random);
+    return replaced(tools, index, { ...tools[index], tags: wordsOf(tools, random, 2), parameterNames: ["query", ...wordsOf(tools, random, 2)] });
+  },
+  renamed: (tools, random) => {
+    const index = at(tools, random);
+    return replaced(tools, index, { ...tools[index], name: `${tools[index].name}_renamed${Math.floor(random() * 1000)}` });
+  },
+  deleted: (tools, random) => tools.filter((_, position) => position !== at(tools, random)),
+  "a third tool of a new service": (tools, random) => {
+    const service = `newservice${Math.floor(random() * 5)}`;
+    const action = pick(["create", "list", "delete", "update"], random);
+    return [
+      ...tools,
+      { name: `${service}_${action}_records${tools.length}`, summary: `${action} records`, description: `${action} the records of ${service}` },
+    ];
+  },
+};
+
+function rankingsOf(index: LocalIndex, queries: readonly string[]) {
+  return queries.map((query) => index.rank([{ role: "user", content: query }], 10));
+}
+
+describe("an index made from the revision before", () => {
+  for (const file of SETS) {
+    it(`is the fresh build's after each of ${EDITS} random edits of ${file}`, () => {
+      const set = loadLabelledSet(new URL(`../../bench/data/${file}`, import.meta.url));
+      const random = seededRandom(29);
+      const queries = set.cases.filter((_, position) => position % 25 === 0).map((each) => each.query);
+      let tools = candidatesOf(set);
+      let incremental = createLocalIndex(tools);
+      const kinds = Object.entries(EDIT_KINDS);
+      for (let edit = 0; edit < EDITS; edit++) {
+        const [kind, change] = kinds[edit % kinds.length];
+        tools = change(tools, random);
+        incremental = createLocalIndex(tools, undefined, incremental);
+        const fresh = createLocalIndex(tools);
+        const label = `${file}, edit ${edit + 1}: ${kind}`;
+        expect(incremental.size, label).toBe(fresh.size);
+        expect(rankingsOf(incremental, queries), label).toEqual(rankingsOf(fresh, queries));
+        const subset = tools.filter((_, position) => position % 3 === 0);
+        expect(incremental.rankAmong(subset, [{ role: "user", content: queries[edit % queries.length] }], 10), label).toEqual(
+          fresh.rankAmong(subset, [{ role: "user", content: queries[edit % queries.length] }], 10),
+        );
+      }
+    });
+  }
+});
