@@ -10,7 +10,7 @@
  * returned by every `select()` and differ from SQLite's row types.
  */
 import { sql } from "drizzle-orm";
-import { boolean, customType, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { AgentMode, PermissionRule } from "../lib/rules/agents";
 import type { ModelRule } from "../lib/rules/model-rules";
 import type { DefinitionOverride } from "../lib/rules/overrides";
@@ -76,9 +76,31 @@ export const tools = pgTable(
     sourceTags: jsonText("source_tags").$type<string[]>(),
     approvedDefinition: jsonText("approved_definition").$type<PinnedDefinition>(),
     rejectedDigest: text("rejected_digest"),
+    /**
+     * Set by the database on every insert and update (triggers of migration tool_row_versions), from
+     * a counter that grows with each write: what changed since a version an instance already has.
+     */
+    rowVersion: bigint("row_version", { mode: "number" }).notNull().default(0),
     ...timestamps,
   },
-  (table) => [uniqueIndex("tools_catalog_name").on(table.catalogId, table.name), index("tools_source_ref").on(table.catalogId, table.source, table.sourceRef)],
+  (table) => [
+    uniqueIndex("tools_catalog_name").on(table.catalogId, table.name),
+    index("tools_source_ref").on(table.catalogId, table.source, table.sourceRef),
+    index("tools_row_version").on(table.catalogId, table.rowVersion),
+  ],
+);
+
+/** A tool deleted, at the version its deletion took (a trigger writes it): an instance that has the tool drops it. */
+export const toolDeletions = pgTable(
+  "tool_deletions",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    catalogId: text("catalog_id").notNull(),
+    toolId: integer("tool_id").notNull(),
+    rowVersion: bigint("row_version", { mode: "number" }).notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("tool_deletions_catalog").on(table.catalogId, table.rowVersion), index("tool_deletions_created").on(table.createdAt)],
 );
 
 export const auditEntries = pgTable(

@@ -64,9 +64,31 @@ export const tools = sqliteTable(
     approvedDefinition: text("approved_definition", { mode: "json" }).$type<PinnedDefinition>(),
     /** The digest of the definition an editor last rejected: that change is no longer asked about. */
     rejectedDigest: text("rejected_digest"),
+    /**
+     * Set by the database on every insert and update (triggers of migration tool_row_versions), from
+     * a counter that grows with each write: what changed since a version an instance already has.
+     */
+    rowVersion: integer("row_version").notNull().default(0),
     ...timestamps,
   },
-  (table) => [uniqueIndex("tools_catalog_name").on(table.catalogId, table.name), index("tools_source_ref").on(table.catalogId, table.source, table.sourceRef)],
+  (table) => [
+    uniqueIndex("tools_catalog_name").on(table.catalogId, table.name),
+    index("tools_source_ref").on(table.catalogId, table.source, table.sourceRef),
+    index("tools_row_version").on(table.catalogId, table.rowVersion),
+  ],
+);
+
+/** A tool deleted, at the version its deletion took (a trigger writes it): an instance that has the tool drops it. */
+export const toolDeletions = sqliteTable(
+  "tool_deletions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    catalogId: text("catalog_id").notNull(),
+    toolId: integer("tool_id").notNull(),
+    rowVersion: integer("row_version").notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index("tool_deletions_catalog").on(table.catalogId, table.rowVersion), index("tool_deletions_created").on(table.createdAt)],
 );
 
 export const auditEntries = sqliteTable(

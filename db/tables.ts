@@ -13,6 +13,7 @@ const tables = (usesPostgres() ? postgresTables : sqliteTables) as unknown as ty
 export const {
   catalogs,
   tools,
+  toolDeletions,
   auditEntries,
   appSettings,
   catalogRules,

@@ -1,6 +1,7 @@
 import "server-only";
 import { log } from "@/lib/observability/log";
 import type { Db } from "@/db/client";
+import { deleteOldToolDeletions } from "@/db/queries/catalog-state";
 import { listCatalogs } from "@/db/queries/catalogs";
 import { deleteOldDecisions, retentionBoundary } from "@/db/queries/decisions";
 import { deleteUsageReportsBefore } from "@/db/queries/usage-reports";
@@ -53,7 +54,8 @@ const yieldToOtherWork = () => new Promise<void>((resolve) => setImmediate(resol
 /**
  * Deletes the decisions the settings no longer keep, catalog by catalog, in small batches with
  * other work let through between them, the usage rollups older than the longest usage window
- * and a day, and the reports of use that have aged out of learning. Returns how many decisions it deleted.
+ * and a day, the reports of use that have aged out of learning, and the tool deletions no catalog
+ * state still catches up with. Returns how many decisions it deleted.
  */
 export async function cleanupDecisions(db: Db, settings: Pick<RetentionSettings, "days" | "rowsPerCatalog">, now = Date.now()): Promise<number> {
   let deleted = 0;
@@ -72,6 +74,7 @@ export async function cleanupDecisions(db: Db, settings: Pick<RetentionSettings,
   // The usage rollups outlive the decisions, but not the Usage page's longest window.
   await deleteUsageBefore(db, new Date(now - (USAGE_WINDOWS["30d"] + 24) * HOUR_MS));
   await deleteUsageReportsBefore(db, new Date(now - LEARNED_RETENTION_MS));
+  await deleteOldToolDeletions(db, now);
   return deleted;
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
-import { catalogVersion, loadCatalogState } from "@/db/queries/catalog-state";
+import { catalogVersion, type LoadedCatalogState, loadCatalogState } from "@/db/queries/catalog-state";
 import { deleteCatalog, listCatalogs } from "@/db/queries/catalogs";
 import {
   allMcpServerNames,
@@ -498,6 +498,8 @@ export type AnsweredCatalogState = CatalogState & { revision: number; sourcesVer
 interface CachedCatalogState {
   version: string;
   sourcesVersion: string;
+  /** As read from the database: the next read catches up from it (loadCatalogState). */
+  stored: LoadedCatalogState;
   state: AnsweredCatalogState;
   /** `state` with the tools of the servers this instance cannot reach left out, for the set of servers named in `unreachable`. */
   overlay?: { unreachable: string; state: AnsweredCatalogState };
@@ -531,14 +533,14 @@ export async function catalogState(db: Db, catalogId: string): Promise<AnsweredC
   const cache = stateCacheOf(db);
   let cached = cache.get(catalogId);
   if (cached === undefined || cached.version !== version || cached.sourcesVersion !== local.version) {
-    cached = await readCatalogState(db, catalogId, local);
+    cached = await readCatalogState(db, catalogId, local, cached?.stored);
     cache.set(catalogId, cached);
   }
   return withUnreachableLeftOut(cached, catalogId);
 }
 
-async function readCatalogState(db: Db, catalogId: string, local: LocalSources): Promise<CachedCatalogState> {
-  const stored = await loadCatalogState(db, catalogId);
+async function readCatalogState(db: Db, catalogId: string, local: LocalSources, earlier?: LoadedCatalogState): Promise<CachedCatalogState> {
+  const stored = await loadCatalogState(db, catalogId, earlier);
   const named = new Set(stored.agents.map((agent) => agent.name));
   const state = freezeCatalogState({
     catalogId: stored.catalogId,
@@ -549,7 +551,7 @@ async function readCatalogState(db: Db, catalogId: string, local: LocalSources):
     agents: [...stored.agents, ...local.agents.filter((agent) => !named.has(agent.name)).map(({ prompt: _prompt, file: _file, ...agent }) => agent)],
     definitionHooks: pluginDefinitionHooks(local.plugins),
   });
-  return { version: stored.version, sourcesVersion: local.version, state };
+  return { version: stored.version, sourcesVersion: local.version, stored, state };
 }
 
 /**

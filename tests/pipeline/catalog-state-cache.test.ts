@@ -5,10 +5,16 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { cachedCatalogStates, catalogState, CATALOG_STATES_CACHED, reloadLocalSources } from "@/app/_services/sources";
 import { readToolList } from "@/app/_services/tool-list";
 import type { Db } from "@/db/client";
-import { catalogVersion } from "@/db/queries/catalog-state";
+import { catalogVersion, loadCatalogState } from "@/db/queries/catalog-state";
 import { createCatalog, deleteCatalog } from "@/db/queries/catalogs";
-import { createCustomTool, updateTool } from "@/db/queries/tools";
-import { computeToolList, cachedToolLists } from "@/lib/pipeline/tool-list";
+import { bulkChangeTools } from "@/db/queries/tool-bulk";
+import { undoBulkChange } from "@/db/queries/tool-bulk-undo";
+import { createCustomTool, deleteTool, importTools, updateTool } from "@/db/queries/tools";
+import { createLocalSelector } from "@/lib/selection/local-selector";
+import { preselect } from "@/lib/selection/preselect";
+import { candidatesOf, loadLabelledSet } from "../../bench/labelledSet";
+import { seededRandom } from "../../bench/synthetic";
+import { computeToolList, cachedToolLists, freezeCatalogState } from "@/lib/pipeline/tool-list";
 import { ToolshedError } from "@/lib/errors";
 import { freshDatabase } from "../support/fresh-database";
 
@@ -123,6 +129,75 @@ describe("catalogState cache", () => {
     expect(elsewhere).not.toBe(recreated);
     expect(elsewhere.tools.map((tool) => tool.name)).toContain("weather_lookup");
     expect((await catalogState(db, "cached")).tools.map((tool) => tool.name)).not.toContain("weather_lookup");
+  });
+
+  it("catches up with each write: after random writes of every kind, the state is a whole read's, and untouched tools keep their objects (issue 29)", async () => {
+    const set = loadLabelledSet(new URL("../../bench/data/services_b_heldout.json", import.meta.url));
+    const drafts = candidatesOf(set).map((tool, index) => ({
+      name: tool.name,
+      summary: tool.summary,
+      description: tool.description ?? "",
+      inputSchema: { type: "object" as const, properties: { [tool.parameterNames?.[0] ?? "query"]: { type: "string" } } },
+      tags: index % 5 === 0 ? ["even"] : [],
+    }));
+    await importTools(db, "cached", drafts, ACTOR);
+    const random = seededRandom(29);
+    const someTool = (state: { tools: readonly { name: string; source: string }[] }) => {
+      const custom = state.tools.filter((tool) => tool.source === "custom");
+      return custom[Math.floor(random() * custom.length)].name;
+    };
+    const writes: ((names: () => Promise<string>) => Promise<unknown>)[] = [
+      async (name) => updateTool(db, "cached", await name(), { description: `Changed ${random()}: pulls the latest invoices from the ledger.` }, ACTOR),
+      async (name) => updateTool(db, "cached", await name(), { name: `renamed_${Math.floor(random() * 1e6)}` }, ACTOR),
+      async (name) => deleteTool(db, "cached", await name(), ACTOR),
+      async () => createCustomTool(db, "cached", { ...weather, name: `weather_${Math.floor(random() * 1e6)}` }, ACTOR),
+      async () =>
+        importTools(
+          db,
+          "cached",
+          drafts.slice(0, 100).map((draft) => ({ ...draft, description: `${draft.description} (again ${random()})` })),
+          ACTOR,
+        ),
+      async (name) => bulkChangeTools(db, "cached", { action: "disable", names: [await name(), await name()] }, ACTOR),
+      async (name) => {
+        const { revision } = await bulkChangeTools(db, "cached", { action: "delete", names: [await name(), await name()] }, ACTOR);
+        if (revision !== null) await undoBulkChange(db, "cached", revision, ACTOR);
+      },
+      async (name) => bulkChangeTools(db, "cached", { action: "tag", names: [await name()], addTags: ["later"] }, ACTOR),
+    ];
+    const selector = createLocalSelector();
+    const ranking = async (state: Awaited<ReturnType<typeof catalogState>>) => {
+      const frozen = state;
+      const results = [];
+      for (const query of set.cases.slice(0, 6).map((each) => each.query)) {
+        const result = await preselect({
+          state: frozen,
+          revision: frozen.revision,
+          request: { model: "gpt-5", agent: "build" },
+          messages: [{ role: "user", content: query }],
+          history: [],
+          k: 5,
+          selector,
+        });
+        results.push(result.selected.map((tool) => tool.name));
+      }
+      return results;
+    };
+    let earlier = await catalogState(db, "cached");
+    for (let round = 0; round < 24; round++) {
+      await writes[round % writes.length](async () => someTool(await catalogState(db, "cached")));
+      const caughtUp = await catalogState(db, "cached");
+      const whole = await loadCatalogState(db, "cached");
+      expect(caughtUp.tools, `round ${round}`).toEqual(whole.tools);
+      expect(caughtUp.revision).toBe(whole.revision);
+      const before = new Map(earlier.tools.map((tool) => [tool.name, tool]));
+      const kept = caughtUp.tools.filter((tool) => before.get(tool.name) === tool).length;
+      expect(kept, `round ${round}: untouched tools keep their objects`).toBeGreaterThan(caughtUp.tools.length - 110);
+      earlier = caughtUp;
+    }
+    expect(await ranking(await catalogState(db, "cached"))).toEqual(
+      await ranking(freezeCatalogState({ ...(await loadCatalogState(db, "cached")), sourcesVersion: "" })),
+    );
   });
 
   it("keeps at most CATALOG_STATES_CACHED catalogs per database", async () => {
