@@ -89,7 +89,10 @@ function pollHealth(origin: string): { stop(): Promise<number[]> } {
 }
 
 /** Imports the catalog (see importCatalog) while /api/health is polled on the instance that runs it. */
-async function timedImport(deployment: Deployment, document: ReturnType<typeof importDocument>): Promise<{ seconds: number; health: Percentiles; healthSamples: number }> {
+async function timedImport(
+  deployment: Deployment,
+  document: ReturnType<typeof importDocument>,
+): Promise<{ seconds: number; health: Percentiles; healthSamples: number }> {
   const origin = deployment.next();
   const poller = pollHealth(origin);
   const started = performance.now();
