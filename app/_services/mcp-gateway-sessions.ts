@@ -27,7 +27,7 @@ import { RepeatedFailureLog } from "@/lib/repeated-failure";
  * not seen arrives, so any instance answers any request and no sticky routing is needed.
  *
  * While an instance holds sessions, a loop (every WATCH_INTERVAL_MS) drops those whose row is
- * gone (ended, idle too long, displaced by their owner's newer ones, catalog deleted), tells
+ * gone (ended, displaced by their owner's newer ones, catalog deleted) or idle too long, tells
  * their clients when a catalog change altered their tool list (each instance its own clients'
  * streams), and hands on client answers that reached another instance (gateway_answers).
  */
@@ -244,7 +244,8 @@ export class GatewaySessionStore<Turn> {
     state.watching = true;
     try {
       const db = getDb();
-      const existing = await existingGatewaySessions(db, [...this.live.keys()]);
+      // An idle session stops being served here (its own upstream connections close with it); its next request finds it expired.
+      const existing = await existingGatewaySessions(db, [...this.live.keys()], new Date(Date.now() - SESSION_IDLE_MS));
       for (const id of [...this.live.keys()]) if (!existing.has(id)) this.closeLocal(id);
       const waiting = [...this.live.values()].filter((session) => session.awaitingAnswers > 0);
       for (const { sessionId, message } of await takeGatewayAnswers(

@@ -6,6 +6,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  RootsListChangedNotificationSchema,
   type CallToolResult,
   type ServerNotification,
   type ServerRequest,
@@ -32,6 +33,7 @@ import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
 import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
 import { callCatalogTool, textResult } from "./mcp-gateway-call";
+import { bridgedConnections, callingClientOf } from "./mcp-bridge";
 
 /**
  * The MCP gateway: a Streamable HTTP MCP server per catalog (…/api/catalogs/{catalog}/mcp), one
@@ -160,6 +162,9 @@ function createServer(current: () => GatewaySession): Server {
     session.listed = fingerprint;
     return { tools: paged.page, ...(paged.nextCursor ? { nextCursor: paged.nextCursor } : {}) };
   });
+  // The client's roots reach the servers of its own connections (mcp-bridge.ts), which close with the session.
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => bridgedConnections().rootsChanged(current().id));
+  server.onclose = () => void bridgedConnections().closeSession(current().id);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const caller = (extra.authInfo?.extra as { caller: Caller } | undefined)?.caller;
     if (!caller) throw new McpError(ErrorCode.InternalError, "The request carries no caller.");
@@ -216,8 +221,11 @@ async function callTool(session: GatewaySession, caller: Caller, name: string, a
   const approve = (message: string) => askApproval(session, message, extra);
   // The client's cancellation reaches the upstream call, and the upstream's progress reaches the client (on the call's stream).
   const progressToken = extra._meta?.progressToken;
+  // A client that answers roots, sampling or elicitation is asked by the servers it calls, tied to this call.
+  const client = callingClientOf(session);
   const upstream: McpCallOptions = {
     signal: extra.signal,
+    ...(client ? { caller: { client, requestId: extra.requestId } } : {}),
     ...(progressToken === undefined
       ? {}
       : {

@@ -31,6 +31,7 @@ import {
   mcpConnectTimeoutMs,
   type McpCallOptions,
   McpConnections,
+  declareWithoutClient,
   type McpOpening,
   McpSourceError,
   type McpServerConfig,
@@ -43,6 +44,7 @@ import type { SourceLoadError } from "@/lib/sources/source-file";
 import { localSourcesVersion } from "@/lib/sources/version";
 import { Lru } from "@/lib/tools/lru";
 import { giveUpLease, runsThisRound } from "./leases";
+import { bridgedConnections } from "./mcp-bridge";
 import { callFailure } from "./usage";
 
 const SYSTEM_ACTOR = "sync";
@@ -105,6 +107,7 @@ function pool(): McpConnections {
     },
     { callTimeoutMs: mcpCallTimeoutMs(process.env), connectTimeoutMs: mcpConnectTimeoutMs(process.env) },
     { onListChanged: listChanged, onOpening: opening },
+    declareWithoutClient,
   );
   return state.pool;
 }
@@ -319,6 +322,7 @@ function connectedHealth(listing: McpServerListing, result: SourceSyncResult) {
 /** Closes the server's connection and forgets whether this instance could reach it (it is being deleted, or is gone). */
 export async function disconnectMcpServer(catalogId: string, name: string): Promise<void> {
   await pool().disconnect(keyOf(catalogId, name));
+  await bridgedConnections().closeServers((key) => key === keyOf(catalogId, name));
   unreachable.delete(keyOf(catalogId, name));
   forgetMcpServer(catalogId, name);
 }
@@ -347,11 +351,12 @@ async function disconnectWhere(selected: (key: string) => boolean): Promise<void
     forgetMcpServer(catalogId, server);
   }
   await pool().disconnectWhere(selected);
+  await bridgedConnections().closeServers(selected);
 }
 
 /** Closes every MCP connection of this instance (stdio servers exit): the server is shutting down. */
 export async function closeMcpConnections(): Promise<void> {
-  await state.pool?.disconnectAll();
+  await Promise.all([state.pool?.disconnectAll(), bridgedConnections().closeAll()]);
 }
 
 /**
@@ -379,7 +384,11 @@ export async function callMcpServerTool(
   const config: McpServerConfig = await getMcpServerConfig(db, catalogId, server);
   const key = keyOf(catalogId, server);
   try {
-    const result = await pool().call(key, config, mcpName, args, options);
+    const { caller } = options;
+    // A caller that answers the server's requests itself calls over a connection of its own.
+    const result = caller
+      ? await bridgedConnections().call(key, config, mcpName, args, caller, options)
+      : await pool().call(key, config, mcpName, args, options);
     if (unreachable.has(key)) {
       void syncMcpServer(db, catalogId, server)
         .catch(passOverDeleted)
@@ -388,7 +397,8 @@ export async function callMcpServerTool(
     return result;
   } catch (error) {
     // A wedged server being restarted still has its connection being opened: it is lost only if that fails.
-    if (error instanceof McpSourceError && (!pool().keys().includes(key) || SERVER_DOWN_FAILURES.has(error.failure))) {
+    const connected = options.caller ? bridgedConnections().has(options.caller.client.sessionId, key) : pool().keys().includes(key);
+    if (error instanceof McpSourceError && (!connected || SERVER_DOWN_FAILURES.has(error.failure))) {
       await markServerDown(db, catalogId, server, error.message);
     }
     throw error;
@@ -417,7 +427,8 @@ export async function callMcpToolForModel(
       recordToolCall(catalogId, options.tool, outcome, (performance.now() - started) / 1000);
     };
     try {
-      const result = await callMcpServerTool(db, catalogId, server, mcpName, args, { signal: options.signal, onProgress: options.onProgress });
+      const { signal, onProgress, caller } = options;
+      const result = await callMcpServerTool(db, catalogId, server, mcpName, args, { signal, onProgress, caller });
       ended(result.isError ? "upstream_error" : "ok");
       return result;
     } catch (error) {

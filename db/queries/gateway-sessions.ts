@@ -1,5 +1,5 @@
 import "server-only";
-import { asc, count, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, lt } from "drizzle-orm";
 import type { Db } from "../client";
 import type { GatewaySessionRow } from "../schema";
 import { gatewayAnswers, gatewaySessions } from "../tables";
@@ -44,10 +44,14 @@ export async function deleteGatewaySessionsIdleSince(db: Db, before: Date): Prom
   return rows.map((row) => row.id);
 }
 
-/** Which of these sessions still exist. */
-export async function existingGatewaySessions(db: Db, ids: string[]): Promise<Set<string>> {
+/** Which of these sessions still exist, and (given `usedSince`) were used since then. */
+export async function existingGatewaySessions(db: Db, ids: string[], usedSince?: Date): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.select({ id: gatewaySessions.id }).from(gatewaySessions).where(inArray(gatewaySessions.id, ids));
+  const existing = inArray(gatewaySessions.id, ids);
+  const rows = await db
+    .select({ id: gatewaySessions.id })
+    .from(gatewaySessions)
+    .where(usedSince ? and(existing, gte(gatewaySessions.lastUsedAt, usedSince)) : existing);
   return new Set(rows.map((row) => row.id));
 }
 

@@ -44,6 +44,7 @@ describe("the gateway's sessions in the database", () => {
   it("end when idle too long", async () => {
     await open("old", "token:a", 1);
     await open("recent", "token:a", 30);
+    expect([...(await existingGatewaySessions(db, ["old", "recent"], at(10)))]).toEqual(["recent"]);
     expect(await deleteGatewaySessionsIdleSince(db, at(10))).toEqual(["old"]);
     expect(await findGatewaySession(db, "old")).toBeUndefined();
   });

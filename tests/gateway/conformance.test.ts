@@ -16,7 +16,7 @@ import { type GatewayProxy, startGatewayProxy } from "../support/gateway-proxy";
  * gateway through a loopback proxy that adds the token and maps the tool names (gateway-proxy.ts).
  *
  * Every scenario is classified: those the gateway must pass (its tools, and the Streamable HTTP
- * transport under them), and those of what it does not offer, each with the reason (README's
+ * transport under them, the client capabilities it bridges), and those of what it does not offer, each with the reason (README's
  * table); one of the second kind that starts to pass fails this test until it moves to the first. The suite also
  * runs against the fixture server on its own, which passes every scenario the gateway must pass
  * and every one it fails only for not passing on what an upstream server sends or asks: a failure
@@ -45,23 +45,21 @@ const MUST_PASS = [
   "tools-call-error",
   "tools-call-with-progress",
   "json-schema-2020-12",
+  // The client's capabilities bridged to the upstream (app/_services/mcp-bridge.ts): the suite's client declares them.
+  "tools-call-sampling",
+  "tools-call-elicitation",
+  "elicitation-sep1034-defaults",
+  "elicitation-sep1330-enums",
 ];
 
 const NO_RESOURCES = "The gateway declares no resources capability (resources/* is Method not found).";
 const NO_PROMPTS = "The gateway declares no prompts capability (prompts/* is Method not found).";
-const NO_ELICITATION_RELAY =
-  "The gateway elicits only its own approvals: an upstream server's elicitation requests are not passed on to the client (its MCP client declares no elicitation).";
 
 /** Scenarios of what the gateway does not offer: why each fails. */
 const NOT_OFFERED: Record<string, string> = {
   "logging-set-level": "The gateway declares no logging capability (logging/setLevel is Method not found).",
   "tools-call-with-logging": "The gateway declares no logging capability (logging/setLevel is Method not found); upstream log messages are not passed on.",
   "completion-complete": "The gateway declares no completions capability (completion/complete is Method not found).",
-  "tools-call-sampling":
-    "An upstream server's sampling requests are not passed on to the client (the gateway's MCP client declares no sampling): the fixture tool answers with an error.",
-  "tools-call-elicitation": NO_ELICITATION_RELAY,
-  "elicitation-sep1034-defaults": NO_ELICITATION_RELAY,
-  "elicitation-sep1330-enums": NO_ELICITATION_RELAY,
   "resources-list": NO_RESOURCES,
   "resources-read-text": NO_RESOURCES,
   "resources-read-binary": NO_RESOURCES,
@@ -77,15 +75,8 @@ const NOT_OFFERED: Record<string, string> = {
     "For localhost servers without authentication: the gateway requires a token, which a rebound browser page does not have; with the proxy's token, a foreign Host/Origin is answered 200.",
 };
 
-/** Of NOT_OFFERED, those the gateway fails for not passing on what an upstream server sends or asks (log level and messages, sampling, elicitation). */
-const NOT_PASSED_ON = [
-  "logging-set-level",
-  "tools-call-with-logging",
-  "tools-call-sampling",
-  "tools-call-elicitation",
-  "elicitation-sep1034-defaults",
-  "elicitation-sep1330-enums",
-];
+/** Of NOT_OFFERED, those the gateway fails for not passing on what an upstream server sends (log level and messages). */
+const NOT_PASSED_ON = ["logging-set-level", "tools-call-with-logging"];
 
 /** The processes started, ended after the file's tests (closing stdin ends the instance; the fixture takes a signal). */
 const started: ChildProcessWithoutNullStreams[] = [];

@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { closeGatewaySessions } from "@/app/_services/mcp-gateway";
 import { startToolshedHttpServer, type ToolshedHttpServer } from "./toolshed-http-server";
@@ -7,7 +8,8 @@ import { startToolshedHttpServer, type ToolshedHttpServer } from "./toolshed-htt
 /**
  * Toolshed over real HTTP for every test of a file, and the SDK's MCP clients on a catalog's
  * gateway, each closed (with the gateway's sessions) after its test. Returns the connect function:
- * `connect(token, "model=gpt-5&agent=build")` on the catalog `team` unless another is named.
+ * `connect(token, "model=gpt-5&agent=build")` on the catalog `team` unless another is named; a
+ * client may declare capabilities, and `prepare` installs its handlers before it connects.
  */
 export function useGatewayClients(clientName: string) {
   let http: ToolshedHttpServer;
@@ -23,8 +25,14 @@ export function useGatewayClients(clientName: string) {
     closeGatewaySessions();
     await http.close();
   });
-  return async (token: string, query: string, catalog = "team"): Promise<Client> => {
-    const client = new Client({ name: clientName, version: "1.0.0" });
+  return async (
+    token: string,
+    query: string,
+    catalog = "team",
+    options: { capabilities?: ClientCapabilities; prepare?: (client: Client) => void } = {},
+  ): Promise<Client> => {
+    const client = new Client({ name: clientName, version: "1.0.0" }, { capabilities: options.capabilities ?? {} });
+    options.prepare?.(client);
     const transport = new StreamableHTTPClientTransport(new URL(`${http.url}/api/catalogs/${catalog}/mcp?${query}`), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
     });

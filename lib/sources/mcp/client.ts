@@ -15,6 +15,7 @@ import {
 import { z } from "zod";
 import { ToolshedError } from "../../errors";
 import { hostSecretValues, longestSecretForm, scrubJson, secretMasker } from "../../secrets/scrub";
+import type { CallerOfCall } from "./client-capabilities";
 import { adaptMcpTools, type McpToolDraft, type McpToolProblem } from "./adapt";
 import { argumentValue, McpServerConfigSchema, type McpHttpConfig, type McpServerConfig } from "./config";
 import { blockedAddressIn, guardedFetch } from "./network-policy";
@@ -70,6 +71,8 @@ export interface McpCallOptions {
   signal?: AbortSignal;
   /** Hears the server's progress notifications for the call, as they come. */
   onProgress?: (progress: McpProgress) => void;
+  /** The client the call is made for, when it answers the server's requests itself (see client-capabilities.ts). */
+  caller?: CallerOfCall;
 }
 
 /** What every request to a server is sent with: its SDK timeout, and the signal that cancels it. */
@@ -111,7 +114,7 @@ export interface Connection {
  * Masks, in text about to leave this module (errors, stderr, listings, tool results), every secret
  * of the server's configuration and of Toolshed's own environment, in each of their encodings.
  */
-function secretScrubber(config: McpServerConfig): { scrub: (text: string) => string; longest: number } {
+export function secretScrubber(config: McpServerConfig): { scrub: (text: string) => string; longest: number } {
   const values = [...mcpSecretValues(config), ...hostSecretValues()];
   return { scrub: secretMasker(values), longest: longestSecretForm(values) };
 }

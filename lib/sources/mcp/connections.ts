@@ -1,4 +1,5 @@
 import "server-only";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ToolshedError } from "../../errors";
@@ -78,6 +79,9 @@ export interface McpConnectionEvents {
   onOpening?: (key: string, opening: McpOpening) => void;
 }
 
+/** Declares the capabilities a key's client offers its server, and installs their handlers, before each handshake. */
+export type PrepareClient = (key: string, client: Client, config: McpServerConfig) => void;
+
 /**
  * Long-lived connections to MCP servers, one per key (e.g. `catalog/server`), as an agent host
  * keeps them: a stdio server runs as long as it is connected, and every caller's requests share
@@ -104,6 +108,7 @@ export class McpConnections {
     private readonly onLost: (key: string, reason: string) => void,
     timeouts: Partial<McpConnectionTimeouts> = {},
     private readonly events: McpConnectionEvents = {},
+    private readonly prepareClient: PrepareClient = () => undefined,
   ) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
   }
@@ -231,13 +236,13 @@ export class McpConnections {
   private async open(key: string, config: McpServerConfig, fingerprint: string, cancel: Attempt["cancel"]): Promise<Connection> {
     // Another configuration's connection (the server was edited) goes first.
     await this.closeLive(key);
-    const connection = await this.handshake(config, false).catch(async (error: unknown) => {
+    const connection = await this.handshake(key, config, false).catch(async (error: unknown) => {
       // A legacy HTTP+SSE server (the 2024-11-05 transport) refuses Streamable HTTP's POST with a 4xx:
       // as the SDK's backwards-compatible clients do, its event stream is tried at the same URL.
       if (!(config.transport === "http" && error instanceof StreamableHTTPError && LEGACY_REFUSALS.has(error.code ?? 0)))
         throw describeFailure(error, config, "");
       const streamable = describeFailure(error, config, "");
-      return this.handshake(config, true).catch((legacy: unknown) => {
+      return this.handshake(key, config, true).catch((legacy: unknown) => {
         const sse = describeFailure(legacy, config, "");
         throw new McpSourceError(sse.failure, config.name, `${streamable.message} Tried as a legacy HTTP+SSE server too: ${sse.message}`);
       });
@@ -264,9 +269,10 @@ export class McpConnections {
   }
 
   /** Opens a transport and runs the MCP handshake within its deadline; a failure closes it and says what to check. */
-  private async handshake(config: McpServerConfig, legacySse: boolean): Promise<Connection> {
+  private async handshake(key: string, config: McpServerConfig, legacySse: boolean): Promise<Connection> {
     const connection = openTransport(config, legacySse);
     try {
+      this.prepareClient(key, connection.client, config);
       await withDeadline(
         connection.client.connect(connection.transport, sdkTimeout(this.timeouts.connectTimeoutMs)),
         this.timeouts.connectTimeoutMs,

@@ -6,6 +6,8 @@ export {
   type McpServerListing,
   type McpToolResult,
 } from "./client";
+export { BridgedConnections } from "./bridged-connections";
+export { bridgedCapabilities, type CallingClient, declareWithoutClient } from "./client-capabilities";
 export {
   McpServerConfigSchema,
   type McpServerConfig,
