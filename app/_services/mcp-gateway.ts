@@ -32,6 +32,7 @@ import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
 import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
 import { callCatalogTool, textResult } from "./mcp-gateway-call";
+import { FEDERATION_CAPABILITIES, serveFederation } from "./mcp-gateway-federation";
 
 /**
  * The MCP gateway: a Streamable HTTP MCP server per catalog (…/api/catalogs/{catalog}/mcp), one
@@ -148,7 +149,7 @@ export async function handleGatewayRequest(request: Request, catalogId: string, 
 function createServer(current: () => GatewaySession): Server {
   const { catalogId, turn } = current();
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, ...FEDERATION_CAPABILITIES },
     instructions: `The tools of the Toolshed catalog "${catalogId}" for ${turn.model} and the agent "${turn.agent}". Call ${TOOL_SEARCH_NAME} to find a tool you lack; what it finds joins your tool list, and ${TOOL_CALL_NAME} calls any tool you may use, listed or not.`,
   });
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
@@ -170,6 +171,8 @@ function createServer(current: () => GatewaySession): Server {
       throw error;
     }
   });
+  // Resources and prompts of the catalog's servers: mcp-gateway-federation.ts.
+  serveFederation(server, current);
   return server;
 }
 

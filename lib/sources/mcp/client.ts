@@ -111,7 +111,7 @@ export interface Connection {
  * Masks, in text about to leave this module (errors, stderr, listings, tool results), every secret
  * of the server's configuration and of Toolshed's own environment, in each of their encodings.
  */
-function secretScrubber(config: McpServerConfig): { scrub: (text: string) => string; longest: number } {
+export function secretScrubber(config: McpServerConfig): { scrub: (text: string) => string; longest: number } {
   const values = [...mcpSecretValues(config), ...hostSecretValues()];
   return { scrub: secretMasker(values), longest: longestSecretForm(values) };
 }

@@ -1,0 +1,240 @@
+import "server-only";
+import type { GetPromptResult, Prompt, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { type Db, getDb } from "@/db/client";
+import { listMcpServerConfigs } from "@/db/queries/mcp-servers";
+import { readSetting, writeSetting } from "@/db/queries/settings";
+import type { ToolRecord } from "@/db/queries/tools";
+import {
+  type Federated,
+  federate,
+  gatewayUri,
+  namespacePromptMessages,
+  promptApprovalsKey,
+  promptDigest,
+  resourceKey,
+  type UpstreamOffer,
+  upstreamOf,
+} from "@/lib/gateway/federation";
+import { log } from "@/lib/observability/log";
+import { compilePermissions } from "@/lib/rules/agents";
+import { getPromptOn, listOfferOn, type McpOfferChange, type McpServerOffer, McpSourceError, readResourceOn, subscribeOn } from "@/lib/sources/mcp";
+import type { GatewayTurn } from "./mcp-gateway";
+import { readTurnView } from "./selection";
+import { isMcpServerConnected, isMcpServerReachable, onMcpOfferChanged, requestMcpServer } from "./sources";
+
+/**
+ * The resources and prompts of a catalog's MCP servers, federated for the gateway's sessions
+ * (the pure rules: lib/gateway/federation.ts). Each server's offer is listed on its live
+ * connection and kept per connection until the server says its resources or prompts changed
+ * (or OFFER_TTL_MS passes, for a server restarted without saying so); listeners hear each change,
+ * and each update of a subscribed resource, so the gateway tells its sessions.
+ *
+ * A server contributes to a session only while it is in the catalog, reachable from this
+ * instance, and not disabled: a server whose tools are all disabled counts as switched off (there
+ * is no switch of its own). Prompt definitions are pinned as tool definitions are: the prompts a
+ * server lists the first time are approved by that listing; one added or changed later is held
+ * back (not listed, refused) until an editor approves its digest. Approvals are kept per server
+ * in app_settings (promptApprovalsKey), which needed no schema change.
+ */
+
+const OFFER_TTL_MS = 5 * 60_000;
+
+type OfferChangeListener = (catalogId: string, server: string, change: McpOfferChange) => void;
+
+interface FederationState {
+  offers: Map<string, { at: number; offer: Promise<McpServerOffer> }>;
+  listener?: OfferChangeListener;
+}
+
+const shared = globalThis as unknown as { toolshedFederation?: FederationState };
+shared.toolshedFederation ??= { offers: new Map() };
+const state = shared.toolshedFederation;
+
+const keyOf = (catalogId: string, server: string) => `${catalogId}/${server}`;
+
+// A server gone (lost, restarted, removed) is announced as a change of both lists: its offer is listed again when asked for.
+onMcpOfferChanged((catalogId, server, change) => {
+  if (change.kind !== "updated") state.offers.delete(keyOf(catalogId, server));
+  state.listener?.(catalogId, server, change);
+});
+
+/** Sets who hears the changes of every server's offer (the gateway): one listener, replaced when its module is loaded again. */
+export function onFederatedChange(listener: OfferChangeListener): void {
+  state.listener = listener;
+}
+
+/** The prompt digests an editor (or the first listing) approved, by the prompt's name on its server. */
+type PromptApprovals = Record<string, string>;
+
+/** The server's offer, listed on its connection once and kept until it changes. */
+function offerOf(db: Db, catalogId: string, server: string): Promise<McpServerOffer> {
+  const key = keyOf(catalogId, server);
+  const cached = state.offers.get(key);
+  if (cached && Date.now() - cached.at < OFFER_TTL_MS) return cached.offer;
+  const offer = requestMcpServer(db, catalogId, server, "list", "list its resources and prompts", undefined, listOfferOn);
+  const entry = { at: Date.now(), offer };
+  state.offers.set(key, entry);
+  offer.catch(() => {
+    if (state.offers.get(key) === entry) state.offers.delete(key);
+  });
+  return offer;
+}
+
+/** The prompt digests approved for the server; none kept yet means this is its first listing, which approves what it lists. */
+async function approvalsOf(db: Db, catalogId: string, server: string, offer: McpServerOffer): Promise<PromptApprovals> {
+  const key = promptApprovalsKey(catalogId, server);
+  const kept = await readSetting<PromptApprovals>(db, key);
+  if (kept !== undefined) return kept;
+  const first = Object.fromEntries(offer.prompts.map((prompt) => [prompt.name, promptDigest(prompt)]));
+  await writeSetting(db, key, first);
+  return first;
+}
+
+/** The servers that contribute to this catalog's sessions now: in it, reachable here, not switched off by disabling all their tools. */
+function contributingServers(servers: readonly string[], catalogId: string, tools: readonly ToolRecord[]): string[] {
+  return servers.filter((server) => {
+    if (!isMcpServerReachable(catalogId, server)) return false;
+    const own = tools.filter((tool) => tool.source === "mcp" && tool.sourceRef === server);
+    return own.length === 0 || own.some((tool) => tool.enabled);
+  });
+}
+
+interface SessionFederation extends Federated {
+  offers: Map<string, UpstreamOffer & { subscribe: boolean }>;
+  permits: (name: string) => boolean;
+}
+
+/** What a session of this turn may see of the catalog's servers' resources and prompts now; a server that fails to list is left out. */
+export async function federatedFor(catalogId: string, turn: GatewayTurn): Promise<SessionFederation> {
+  const db = getDb();
+  const { state: catalog } = await readTurnView(db, catalogId, turn);
+  const agent = catalog.agents.find((candidate) => candidate.name === turn.agent)!;
+  const evaluate = compilePermissions(agent.permissions);
+  const permits = (name: string) => evaluate(name).action !== "deny";
+  const names = (await listMcpServerConfigs(db, catalogId)).map((config) => config.name);
+  const servers = contributingServers(names, catalogId, catalog.tools as ToolRecord[]);
+  const offers = new Map<string, UpstreamOffer & { subscribe: boolean }>();
+  const approvals = new Map<string, PromptApprovals>();
+  await Promise.all(
+    servers.map(async (server) => {
+      try {
+        const offer = await offerOf(db, catalogId, server);
+        approvals.set(server, await approvalsOf(db, catalogId, server, offer));
+        offers.set(server, { server, ...offer });
+      } catch (error) {
+        log.warn({ err: error }, `MCP ${catalogId}/${server}: its resources and prompts could not be listed:`);
+      }
+    }),
+  );
+  const ordered = servers.flatMap((server) => offers.get(server) ?? []);
+  const approved = (server: string, prompt: Prompt) => approvals.get(server)?.[prompt.name] === promptDigest(prompt);
+  return { ...federate(ordered, permits, approved), offers, permits };
+}
+
+/** Unknown, denied and held-back items are refused with the same words: a refusal tells nothing about what exists. */
+export class FederatedItemNotFound extends Error {}
+
+/** The upstream's own words about a failure reach only team admins (as with tool calls); everyone else learns that it failed. */
+function upstreamFailure(error: unknown, server: string, upstreamDetails: boolean): Error {
+  if (upstreamDetails || !(error instanceof McpSourceError)) return error instanceof Error ? error : new Error(String(error));
+  return new McpSourceError(error.failure, server, `The MCP server "${server}" failed (${error.failure}); team admins see the details on the Sources page.`);
+}
+
+/** The server and original URI of a gateway resource URI this session may read, and that server's offer. */
+export async function readableResource(catalogId: string, turn: GatewayTurn, uri: string) {
+  const target = upstreamOf(uri);
+  if (target) {
+    const federation = await federatedFor(catalogId, turn);
+    const offer = federation.offers.get(target.server);
+    if (offer && federation.permits(resourceKey(offer, target.uri))) return { target, offer };
+  }
+  throw new FederatedItemNotFound(`Resource not found: ${uri}`);
+}
+
+/** Reads a resource on its server, the URIs of what it answers namespaced as the listing's. */
+export async function readFederatedResource(
+  catalogId: string,
+  turn: GatewayTurn,
+  uri: string,
+  options: { signal?: AbortSignal; upstreamDetails: boolean },
+): Promise<ReadResourceResult> {
+  const { target } = await readableResource(catalogId, turn, uri);
+  try {
+    const answer = await requestMcpServer(getDb(), catalogId, target.server, "call", `read ${target.uri}`, options.signal, (client, config, requestOptions) =>
+      readResourceOn(client, config, target.uri, requestOptions),
+    );
+    return { ...answer, contents: answer.contents.map((content) => ({ ...content, uri: gatewayUri(target.server, content.uri) })) };
+  } catch (error) {
+    throw upstreamFailure(error, target.server, options.upstreamDetails);
+  }
+}
+
+/** Gets a prompt from its server with the client's arguments, resources in its messages namespaced. */
+export async function getFederatedPrompt(
+  catalogId: string,
+  turn: GatewayTurn,
+  name: string,
+  args: Record<string, string>,
+  options: { signal?: AbortSignal; upstreamDetails: boolean },
+): Promise<GetPromptResult> {
+  const route = (await federatedFor(catalogId, turn)).promptRoutes.get(name);
+  if (!route) throw new FederatedItemNotFound(`Prompt not found: ${name}`);
+  try {
+    const answer = await requestMcpServer(
+      getDb(),
+      catalogId,
+      route.server,
+      "call",
+      `get the prompt ${route.name}`,
+      options.signal,
+      (client, config, requestOptions) => getPromptOn(client, config, route.name, args, requestOptions),
+    );
+    return { ...answer, messages: namespacePromptMessages(route.server, answer.messages) };
+  } catch (error) {
+    throw upstreamFailure(error, route.server, options.upstreamDetails);
+  }
+}
+
+/** Subscribes to (or unsubscribes from) a resource on its server: the gateway asks once per resource, however many sessions are subscribed. */
+export async function subscribeUpstream(catalogId: string, server: string, uri: string, subscribed: boolean): Promise<void> {
+  const label = `${subscribed ? "subscribe to" : "unsubscribe from"} ${uri}`;
+  await requestMcpServer(getDb(), catalogId, server, "list", label, undefined, (client, _config, requestOptions) =>
+    subscribeOn(client, uri, subscribed, requestOptions),
+  );
+}
+
+/** A server's resources and prompts for the Sources page, with each prompt's approval; undefined while this instance has no connection to it. */
+export async function serverOfferView(catalogId: string, server: string) {
+  if (!isMcpServerConnected(catalogId, server)) return undefined;
+  const db = getDb();
+  try {
+    const offer = await offerOf(db, catalogId, server);
+    const approvals = await approvalsOf(db, catalogId, server, offer);
+    return {
+      resources: offer.resources.map(({ name, uri, mimeType }) => ({ name, uri, mimeType: mimeType ?? null })),
+      templates: offer.templates.map(({ name, uriTemplate, mimeType }) => ({ name, uri: uriTemplate, mimeType: mimeType ?? null })),
+      prompts: offer.prompts.map((prompt) => {
+        const digest = promptDigest(prompt);
+        return {
+          name: prompt.name,
+          description: prompt.description ?? "",
+          arguments: (prompt.arguments ?? []).map((argument) => ({ name: argument.name, required: argument.required === true })),
+          digest,
+          approved: approvals[prompt.name] === digest,
+        };
+      }),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export type ServerOfferView = NonNullable<Awaited<ReturnType<typeof serverOfferView>>>;
+
+/** An editor approves a prompt's definition as its digest names it (they saw that one); its sessions are told the prompt list changed. */
+export async function approvePrompt(catalogId: string, server: string, prompt: string, digest: string): Promise<void> {
+  const db = getDb();
+  const key = promptApprovalsKey(catalogId, server);
+  await writeSetting(db, key, { ...((await readSetting<PromptApprovals>(db, key)) ?? {}), [prompt]: digest });
+  state.listener?.(catalogId, server, { kind: "prompts" });
+}
