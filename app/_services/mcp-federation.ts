@@ -1,12 +1,13 @@
 import "server-only";
 import type { GetPromptResult, Prompt, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Db, getDb } from "@/db/client";
-import { listMcpServerConfigs } from "@/db/queries/mcp-servers";
+import { getMcpServerConfig, listMcpServerConfigs } from "@/db/queries/mcp-servers";
 import { readSetting, writeSetting } from "@/db/queries/settings";
 import type { ToolRecord } from "@/db/queries/tools";
 import {
   type Federated,
   federate,
+  type McpOfferSummary,
   gatewayUri,
   namespacePromptMessages,
   promptApprovalsKey,
@@ -204,7 +205,7 @@ export async function subscribeUpstream(catalogId: string, server: string, uri: 
 }
 
 /** A server's resources and prompts for the Sources page, with each prompt's approval; undefined while this instance has no connection to it. */
-export async function serverOfferView(catalogId: string, server: string) {
+export async function serverOfferView(catalogId: string, server: string): Promise<McpOfferSummary | undefined> {
   if (!isMcpServerConnected(catalogId, server)) return undefined;
   const db = getDb();
   try {
@@ -212,7 +213,7 @@ export async function serverOfferView(catalogId: string, server: string) {
     const approvals = await approvalsOf(db, catalogId, server, offer);
     return {
       resources: offer.resources.map(({ name, uri, mimeType }) => ({ name, uri, mimeType: mimeType ?? null })),
-      templates: offer.templates.map(({ name, uriTemplate, mimeType }) => ({ name, uri: uriTemplate, mimeType: mimeType ?? null })),
+      templates: offer.templates.map(({ name, uriTemplate, mimeType }) => ({ name, uriTemplate, mimeType: mimeType ?? null })),
       prompts: offer.prompts.map((prompt) => {
         const digest = promptDigest(prompt);
         return {
@@ -229,11 +230,17 @@ export async function serverOfferView(catalogId: string, server: string) {
   }
 }
 
-export type ServerOfferView = NonNullable<Awaited<ReturnType<typeof serverOfferView>>>;
+/** The Sources page's resources and prompts of each server, by name: null for one not connected on this instance. */
+export async function serverOffers(catalogId: string, servers: readonly string[]): Promise<Record<string, McpOfferSummary | null>> {
+  const offers = await Promise.all(servers.map(async (server) => [server, (await serverOfferView(catalogId, server)) ?? null] as const));
+  return Object.fromEntries(offers);
+}
 
 /** An editor approves a prompt's definition as its digest names it (they saw that one); its sessions are told the prompt list changed. */
 export async function approvePrompt(catalogId: string, server: string, prompt: string, digest: string): Promise<void> {
   const db = getDb();
+  // Only a server of this catalog: a name that is not one is refused (not found), nothing written for it.
+  await getMcpServerConfig(db, catalogId, server);
   const key = promptApprovalsKey(catalogId, server);
   await writeSetting(db, key, { ...((await readSetting<PromptApprovals>(db, key)) ?? {}), [prompt]: digest });
   state.listener?.(catalogId, server, { kind: "prompts" });

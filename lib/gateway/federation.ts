@@ -155,3 +155,10 @@ export function namespacePromptMessages(server: string, messages: readonly Promp
 
 /** Where the prompt digests approved for a server are kept (app_settings). */
 export const promptApprovalsKey = (catalogId: string, server: string) => `mcp-prompt-approvals:${catalogId}/${server}`;
+
+/** What the Sources page shows of a connected server's resources and prompts (each prompt with whether its definition is approved). */
+export interface McpOfferSummary {
+  resources: { name: string; uri: string; mimeType: string | null }[];
+  templates: { name: string; uriTemplate: string; mimeType: string | null }[];
+  prompts: { name: string; description: string; arguments: { name: string; required: boolean }[]; digest: string; approved: boolean }[];
+}
