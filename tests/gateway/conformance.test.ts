@@ -47,8 +47,10 @@ const MUST_PASS = [
   "json-schema-2020-12",
 ];
 
-const NO_RESOURCES = "The gateway declares no resources capability (resources/* is Method not found).";
-const NO_PROMPTS = "The gateway declares no prompts capability (prompts/* is Method not found).";
+const NO_RESOURCES =
+  "The fixture server has no resources: the gateway federates its servers' resources under its own URIs (tests/api/mcp-gateway-federation.test.ts), not the suite's test://… ones.";
+const NO_PROMPTS =
+  "The fixture server has no prompts: the gateway federates its servers' prompts as <server>__<prompt> (tests/api/mcp-gateway-federation.test.ts), not the suite's names.";
 const NO_ELICITATION_RELAY =
   "The gateway elicits only its own approvals: an upstream server's elicitation requests are not passed on to the client (its MCP client declares no elicitation).";
 
