@@ -24,7 +24,7 @@ import { canonicalJson } from "../tools/pinning";
 
 const SCHEME = "toolshed://";
 /** Where the original URI or name of a federated item is kept, for clients that want to show it. */
-export const UPSTREAM_META = "toolshed/upstream";
+const UPSTREAM_META = "toolshed/upstream";
 
 /** What one connected server offers, as it listed it. */
 export interface UpstreamOffer {
