@@ -2,7 +2,7 @@ import "server-only";
 import type { GetPromptResult, Prompt, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Db, getDb } from "@/db/client";
 import { getMcpServerConfig, listMcpServerConfigs } from "@/db/queries/mcp-servers";
-import { readSetting, writeSetting } from "@/db/queries/settings";
+import { approvePromptDefinition, keepFirstPromptApprovals, type PromptApprovals, readPromptApprovals } from "@/db/queries/prompt-approvals";
 import type { ToolRecord } from "@/db/queries/tools";
 import {
   type Federated,
@@ -10,7 +10,6 @@ import {
   type McpOfferSummary,
   gatewayUri,
   namespacePromptMessages,
-  promptApprovalsKey,
   promptDigest,
   resourceKey,
   type UpstreamOffer,
@@ -34,8 +33,7 @@ import { isMcpServerConnected, isMcpServerReachable, onMcpOfferChanged, requestM
  * instance, and not disabled: a server whose tools are all disabled counts as switched off (there
  * is no switch of its own). Prompt definitions are pinned as tool definitions are: the prompts a
  * server lists the first time are approved by that listing; one added or changed later is held
- * back (not listed, refused) until an editor approves its digest. Approvals are kept per server
- * in app_settings (promptApprovalsKey), which needed no schema change.
+ * back (not listed, refused) until an editor approves its digest (db/queries/prompt-approvals.ts).
  */
 
 const OFFER_TTL_MS = 5 * 60_000;
@@ -64,9 +62,6 @@ export function onFederatedChange(listener: OfferChangeListener): void {
   state.listener = listener;
 }
 
-/** The prompt digests an editor (or the first listing) approved, by the prompt's name on its server. */
-type PromptApprovals = Record<string, string>;
-
 /** The server's offer, listed on its connection once and kept until it changes. */
 function offerOf(db: Db, catalogId: string, server: string): Promise<McpServerOffer> {
   const key = keyOf(catalogId, server);
@@ -83,11 +78,10 @@ function offerOf(db: Db, catalogId: string, server: string): Promise<McpServerOf
 
 /** The prompt digests approved for the server; none kept yet means this is its first listing, which approves what it lists. */
 async function approvalsOf(db: Db, catalogId: string, server: string, offer: McpServerOffer): Promise<PromptApprovals> {
-  const key = promptApprovalsKey(catalogId, server);
-  const kept = await readSetting<PromptApprovals>(db, key);
+  const kept = await readPromptApprovals(db, catalogId, server);
   if (kept !== undefined) return kept;
   const first = Object.fromEntries(offer.prompts.map((prompt) => [prompt.name, promptDigest(prompt)]));
-  await writeSetting(db, key, first);
+  await keepFirstPromptApprovals(db, catalogId, server, first);
   return first;
 }
 
@@ -236,12 +230,11 @@ export async function serverOffers(catalogId: string, servers: readonly string[]
   return Object.fromEntries(offers);
 }
 
-/** An editor approves a prompt's definition as its digest names it (they saw that one); its sessions are told the prompt list changed. */
-export async function approvePrompt(catalogId: string, server: string, prompt: string, digest: string): Promise<void> {
+/** An editor approves a prompt's definition as its digest names it (they saw that one), audited; its sessions are told the prompt list changed. */
+export async function approvePrompt(catalogId: string, server: string, prompt: string, digest: string, actor: string): Promise<void> {
   const db = getDb();
   // Only a server of this catalog: a name that is not one is refused (not found), nothing written for it.
   await getMcpServerConfig(db, catalogId, server);
-  const key = promptApprovalsKey(catalogId, server);
-  await writeSetting(db, key, { ...((await readSetting<PromptApprovals>(db, key)) ?? {}), [prompt]: digest });
+  await approvePromptDefinition(db, catalogId, server, prompt, digest, actor);
   state.listener?.(catalogId, server, { kind: "prompts" });
 }

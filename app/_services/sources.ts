@@ -14,12 +14,11 @@ import {
   recordMcpStarting,
   scrubMcpServerText,
 } from "@/db/queries/mcp-servers";
-import { deleteSetting } from "@/db/queries/settings";
+import { deletePromptApprovals } from "@/db/queries/prompt-approvals";
 import { deleteSourceTools, sourceRefsOf, syncSourceTools } from "@/db/queries/source-tools";
 import type { SourceSyncResult, SourceToolDraft } from "@/lib/sources/sync-plan";
 import type { ToolRecord } from "@/db/queries/tools";
 import { actorOf, requireInstanceAdmin, type Principal } from "@/lib/auth/policy";
-import { promptApprovalsKey } from "@/lib/gateway/federation";
 import { ToolshedError } from "@/lib/errors";
 import { log } from "@/lib/observability/log";
 import { forgetMcpServer, recordMcpServerUp, recordToolCall, type ToolCallOutcome } from "@/lib/observability/metrics";
@@ -344,8 +343,7 @@ export async function disconnectMcpServer(catalogId: string, name: string): Prom
  */
 export async function removeMcpServer(db: Db, catalogId: string, name: string, actor: string): Promise<void> {
   await deleteMcpServer(db, catalogId, name, actor);
-  // A server added again under this name has its prompts approved by its own first listing.
-  await deleteSetting(db, promptApprovalsKey(catalogId, name));
+  await deletePromptApprovals(db, catalogId, name);
   await disconnectMcpServer(catalogId, name);
   await deleteSourceTools(db, catalogId, "mcp", name, actor);
 }

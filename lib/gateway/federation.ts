@@ -153,9 +153,6 @@ export function namespacePromptMessages(server: string, messages: readonly Promp
   return messages.map((message) => ({ ...message, content: namespaceContent(server, message.content) }));
 }
 
-/** Where the prompt digests approved for a server are kept (app_settings). */
-export const promptApprovalsKey = (catalogId: string, server: string) => `mcp-prompt-approvals:${catalogId}/${server}`;
-
 /** What the Sources page shows of a connected server's resources and prompts (each prompt with whether its definition is approved). */
 export interface McpOfferSummary {
   resources: { name: string; uri: string; mimeType: string | null }[];

@@ -194,7 +194,7 @@ describe("the MCP gateway federates its servers' prompts", () => {
     const later = (await serverOfferView("team", "notes"))!.prompts.find((prompt) => prompt.name === "later")!;
     expect(later.approved).toBe(false);
     const approved = nextNotification(client, PromptListChangedNotificationSchema);
-    await approvePrompt("team", "notes", "later", later.digest);
+    await approvePrompt("team", "notes", "later", later.digest, "editor@example.com");
     await approved;
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toContain("notes__later");
   });

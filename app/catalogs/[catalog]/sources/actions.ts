@@ -60,9 +60,9 @@ const promptApprovalBody = z.strictObject({ server: z.string().min(1).max(64), p
 /** An editor approves a server's prompt definition, as its digest names it: the gateway offers it from now on. */
 export async function approvePromptAction(catalogId: string, body: unknown) {
   return runAction(async () => {
-    await authorizeCatalogAction(catalogId, "write");
+    const { actor } = await authorizeCatalogAction(catalogId, "write");
     const { server, prompt, digest } = parseWith(promptApprovalBody, body);
-    await approvePrompt(catalogId, server, prompt, digest);
+    await approvePrompt(catalogId, server, prompt, digest, actor);
     refresh(catalogId);
     return { prompt };
   });
