@@ -97,6 +97,10 @@ function contributingServers(servers: readonly string[], catalogId: string, tool
 interface SessionFederation extends Federated {
   offers: Map<string, UpstreamOffer & { subscribe: boolean }>;
   permits: (name: string) => boolean;
+  /** The catalog's revision this was read at, which a decision records. */
+  revision: number;
+  /** Why a prompt this session does not see is refused, for the decision log. */
+  promptRefusal: (name: string) => string;
 }
 
 /** What a session of this turn may see of the catalog's servers' resources and prompts now; a server that fails to list is left out. */
@@ -123,11 +127,26 @@ export async function federatedFor(catalogId: string, turn: GatewayTurn): Promis
   );
   const ordered = servers.flatMap((server) => offers.get(server) ?? []);
   const approved = (server: string, prompt: Prompt) => approvals.get(server)?.[prompt.name] === promptDigest(prompt);
-  return { ...federate(ordered, permits, approved), offers, permits };
+  const promptRefusal = (name: string) => {
+    if (!federate(ordered, () => true).promptRoutes.has(name)) return "no server of the catalog that this session may use offers this prompt now";
+    if (!permits(name)) return `denied by the permissions of agent "${agent.name}"`;
+    return "held back: an editor has not approved its current definition (Sources page)";
+  };
+  return { ...federate(ordered, permits, approved), offers, permits, revision: catalog.revision, promptRefusal };
 }
 
-/** Unknown, denied and held-back items are refused with the same words: a refusal tells nothing about what exists. */
-export class FederatedItemNotFound extends Error {}
+/**
+ * Unknown, denied and held-back items are refused with the same words (`message`): a refusal
+ * tells the caller nothing about what exists. `reason` says which, for the decision log.
+ */
+export class FederatedItemNotFound extends Error {
+  constructor(
+    message: string,
+    readonly reason: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The upstream's own words about a failure reach only team admins (as with tool calls); everyone else learns that it failed. */
 function upstreamFailure(error: unknown, server: string, upstreamDetails: boolean): Error {
@@ -137,23 +156,23 @@ function upstreamFailure(error: unknown, server: string, upstreamDetails: boolea
 
 /** The server and original URI of a gateway resource URI this session may read, and that server's offer. */
 export async function readableResource(catalogId: string, turn: GatewayTurn, uri: string) {
+  const refused = (reason: string) => new FederatedItemNotFound(`Resource not found: ${uri}`, reason);
   const target = upstreamOf(uri);
-  if (target) {
-    const federation = await federatedFor(catalogId, turn);
-    const offer = federation.offers.get(target.server);
-    if (offer && federation.permits(resourceKey(offer, target.uri))) return { target, offer };
-  }
-  throw new FederatedItemNotFound(`Resource not found: ${uri}`);
+  if (!target) throw refused("not a gateway resource URI (toolshed://<server>/…)");
+  const federation = await federatedFor(catalogId, turn);
+  const offer = federation.offers.get(target.server);
+  if (!offer) throw refused(`"${target.server}" is no server of the catalog that this session may use now`);
+  const key = resourceKey(offer, target.uri);
+  if (!federation.permits(key)) throw refused(`denied by the permissions of agent "${turn.agent}" (${key})`);
+  return { target, offer, revision: federation.revision };
 }
 
-/** Reads a resource on its server, the URIs of what it answers namespaced as the listing's. */
-export async function readFederatedResource(
+/** Reads a resource on its server (readableResource says which), the URIs of what it answers namespaced as the listing's. */
+export async function readUpstreamResource(
   catalogId: string,
-  turn: GatewayTurn,
-  uri: string,
+  target: { server: string; uri: string },
   options: { signal?: AbortSignal; upstreamDetails: boolean },
 ): Promise<ReadResourceResult> {
-  const { target } = await readableResource(catalogId, turn, uri);
   try {
     const answer = await requestMcpServer(getDb(), catalogId, target.server, "call", `read ${target.uri}`, options.signal, (client, config, requestOptions) =>
       readResourceOn(client, config, target.uri, requestOptions),
@@ -164,16 +183,21 @@ export async function readFederatedResource(
   }
 }
 
-/** Gets a prompt from its server with the client's arguments, resources in its messages namespaced. */
-export async function getFederatedPrompt(
+/** The server and name there of a prompt this session may get. */
+export async function promptRoute(catalogId: string, turn: GatewayTurn, name: string) {
+  const federation = await federatedFor(catalogId, turn);
+  const route = federation.promptRoutes.get(name);
+  if (!route) throw new FederatedItemNotFound(`Prompt not found: ${name}`, federation.promptRefusal(name));
+  return { route, revision: federation.revision };
+}
+
+/** Gets a prompt from its server (promptRoute says which) with the client's arguments, resources in its messages namespaced. */
+export async function getUpstreamPrompt(
   catalogId: string,
-  turn: GatewayTurn,
-  name: string,
+  route: { server: string; name: string },
   args: Record<string, string>,
   options: { signal?: AbortSignal; upstreamDetails: boolean },
 ): Promise<GetPromptResult> {
-  const route = (await federatedFor(catalogId, turn)).promptRoutes.get(name);
-  if (!route) throw new FederatedItemNotFound(`Prompt not found: ${name}`);
   try {
     const answer = await requestMcpServer(
       getDb(),

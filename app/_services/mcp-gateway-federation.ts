@@ -15,15 +15,8 @@ import { toolListFingerprint } from "@/lib/gateway/messages";
 import { pageOf } from "@/lib/gateway/pages";
 import { log } from "@/lib/observability/log";
 import type { Caller, GatewaySession } from "./mcp-gateway";
-import {
-  FederatedItemNotFound,
-  federatedFor,
-  getFederatedPrompt,
-  onFederatedChange,
-  readableResource,
-  readFederatedResource,
-  subscribeUpstream,
-} from "./mcp-federation";
+import { FederatedItemNotFound, federatedFor, onFederatedChange, readableResource, subscribeUpstream } from "./mcp-federation";
+import { getPromptFor, readResourceFor } from "./mcp-federation-requests";
 
 /**
  * The gateway's resources and prompts (the federation: mcp-federation.ts): the handlers a
@@ -74,7 +67,11 @@ onFederatedChange((catalogId, server, change) => {
   }
 });
 
-const callerOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }) => (extra.authInfo?.extra as { caller?: Caller } | undefined)?.caller;
+function callerOf(extra: { authInfo?: { extra?: Record<string, unknown> } }): Caller {
+  const caller = (extra.authInfo?.extra as { caller?: Caller } | undefined)?.caller;
+  if (!caller) throw protocolError(ErrorCode.InternalError, "The request carries no caller.");
+  return caller;
+}
 
 /** A JSON-RPC error the SDK sends as it is: an McpError's message would carry its "MCP error <code>:" prefix to the client, which adds its own. */
 const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code });
@@ -122,26 +119,17 @@ export function serveFederation(server: Server, current: () => GatewaySession): 
     return { prompts: paged.page, ...nextCursorOf(paged) };
   });
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    answering(() =>
-      readFederatedResource(current().catalogId, current().turn, request.params.uri, {
-        signal: extra.signal,
-        upstreamDetails: callerOf(extra)?.access === "admin",
-      }),
-    ),
+    answering(() => readResourceFor(current(), callerOf(extra), request.params.uri, extra.signal)),
   );
   server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
-    answering(() =>
-      getFederatedPrompt(current().catalogId, current().turn, request.params.name, request.params.arguments ?? {}, {
-        signal: extra.signal,
-        upstreamDetails: callerOf(extra)?.access === "admin",
-      }),
-    ),
+    answering(() => getPromptFor(current(), callerOf(extra), request.params.name, request.params.arguments ?? {}, extra.signal)),
   );
   server.setRequestHandler(SubscribeRequestSchema, (request) =>
     answering(async () => {
       const { catalogId: catalog, turn } = current();
       const { target, offer } = await readableResource(catalog, turn, request.params.uri);
-      if (!offer.subscribe) throw new FederatedItemNotFound(`Resource not found or not subscribable: ${request.params.uri}`);
+      if (!offer.subscribe)
+        throw new FederatedItemNotFound(`Resource not found or not subscribable: ${request.params.uri}`, "its server takes no subscriptions");
       const key = subscriptionKey(catalog, target.server, target.uri);
       const subscribers = state.subscribers.get(key) ?? new Set();
       if (subscribers.size === 0) await subscribeUpstream(catalog, target.server, target.uri, true);

@@ -159,3 +159,20 @@ export interface McpOfferSummary {
   templates: { name: string; uriTemplate: string; mimeType: string | null }[];
   prompts: { name: string; description: string; arguments: { name: string; required: boolean }[]; digest: string; approved: boolean }[];
 }
+
+/** What a resource read's or prompt get's decision records of the request: never the arguments' values, as with tool calls. */
+export interface FederationDecisionInput {
+  /** The gateway URI asked for, or the prompt's gateway name. */
+  item: string;
+  /** The server it was routed to; null when the request named none this session may use. */
+  server: string | null;
+  argumentsBytes?: number;
+  argumentsDigest?: string;
+  actor: string;
+}
+
+/** ok: the server answered; error: it failed; refused: it was not asked (the reason, for the catalog's readers, says why). */
+export interface FederationDecisionResult {
+  outcome: "ok" | "error" | "refused";
+  reason: string | null;
+}

@@ -11,6 +11,9 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { approvePrompt, serverOfferView } from "@/app/_services/mcp-federation";
 import { disconnectMcpServer } from "@/app/_services/sources";
+import { readUsageStats } from "@/app/_services/usage";
+import type { Db } from "@/db/client";
+import { pageDecisions } from "@/db/queries/decisions";
 import * as agentsRoute from "@/app/api/catalogs/[catalog]/agents/route";
 import * as serversRoute from "@/app/api/catalogs/[catalog]/mcp-servers/route";
 import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
@@ -27,6 +30,7 @@ useEnv({ TOOLSHED_MCP_STDIO_COMMANDS: `${process.execPath} ${FIXTURE}` });
 const connectAs = useGatewayClients("gateway-federation-test");
 const team = params({ catalog: "team" });
 let readToken: string;
+let db: Db;
 
 async function addServer(name: string, args: string[]) {
   const config = { name, transport: "stdio", command: process.execPath, args: [FIXTURE, ...args] };
@@ -34,7 +38,7 @@ async function addServer(name: string, args: string[]) {
 }
 
 beforeEach(async () => {
-  const db = await useFreshDatabase();
+  db = await useFreshDatabase();
   readToken = await createTestToken(db, "read");
   expect((await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }))).status).toBe(201);
   await addServer("notes", ["label=alpha", "bulk=120"]);
@@ -197,5 +201,56 @@ describe("the MCP gateway federates its servers' prompts", () => {
     await approvePrompt("team", "notes", "later", later.digest, "editor@example.com");
     await approved;
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toContain("notes__later");
+  });
+});
+
+describe("the MCP gateway records reads and gets as decisions", () => {
+  const decisionsOf = async (kind: "resource-read" | "prompt-get") =>
+    (await pageDecisions(db, "team", { kind })).decisions.map(({ asked, path, agent, result, rejected }) => ({ asked, path, agent, result, rejected }));
+
+  it("records each read of a resource, refused ones with why, which the caller is not told", async () => {
+    const client = await connect("careful");
+    const readme = gatewayUri("notes", "notes://readme");
+    const config = gatewayUri("notes", "notes://config?format=json");
+    await client.readResource({ uri: readme });
+    await expect(client.readResource({ uri: config })).rejects.toThrow(`MCP error -32602: Resource not found: ${config}`);
+    await expect(client.readResource({ uri: "notes://readme" })).rejects.toThrow("Resource not found");
+    expect(await decisionsOf("resource-read")).toEqual([
+      {
+        asked: "notes://readme",
+        path: "call",
+        agent: "careful",
+        result: { outcome: "refused", reason: "not a gateway resource URI (toolshed://<server>/…)" },
+        rejected: [{ name: "notes://readme", reason: "not a gateway resource URI (toolshed://<server>/…)" }],
+      },
+      {
+        asked: config,
+        path: "call",
+        agent: "careful",
+        result: { outcome: "refused", reason: 'denied by the permissions of agent "careful" (notes__config)' },
+        rejected: [{ name: config, reason: 'denied by the permissions of agent "careful" (notes__config)' }],
+      },
+      { asked: readme, path: "call", agent: "careful", result: { outcome: "ok", reason: null }, rejected: [] },
+    ]);
+    expect((await pageDecisions(db, "team", { outcome: "refused" })).decisions).toHaveLength(2);
+  });
+
+  it("records each get of a prompt, telling denied, held-back and unknown ones apart, and counts none as tool usage", async () => {
+    const client = await connect("careful");
+    await client.getPrompt({ name: "docs__summarise", arguments: { topic: "x" } });
+    await expect(client.getPrompt({ name: "notes__summarise", arguments: { topic: "x" } })).rejects.toThrow("Prompt not found");
+    await call(client, "notes__add_prompt");
+    await expect.poll(async () => (await serverOfferView("team", "notes"))?.prompts.some((prompt) => prompt.name === "later")).toBe(true);
+    await expect(client.getPrompt({ name: "notes__later" })).rejects.toThrow("Prompt not found");
+    await expect(client.getPrompt({ name: "notes__nothing" })).rejects.toThrow("Prompt not found");
+    const reasons = (await decisionsOf("prompt-get")).map(({ asked, result }) => [asked, result]);
+    expect(reasons).toEqual([
+      ["notes__nothing", { outcome: "refused", reason: "no server of the catalog that this session may use offers this prompt now" }],
+      ["notes__later", { outcome: "refused", reason: "held back: an editor has not approved its current definition (Sources page)" }],
+      ["notes__summarise", { outcome: "refused", reason: 'denied by the permissions of agent "careful"' }],
+      ["docs__summarise", { outcome: "ok", reason: null }],
+    ]);
+    const usage = await readUsageStats(db, "team", "1h");
+    expect(usage.tools.map((figures) => figures.name)).toEqual(["notes__add_prompt"]);
   });
 });
