@@ -8,6 +8,8 @@ import {
   type Federated,
   federate,
   type McpOfferSummary,
+  type OfferPreview,
+  previewOffer,
   gatewayUri,
   namespacePromptMessages,
   promptDigest,
@@ -16,10 +18,10 @@ import {
   upstreamOf,
 } from "@/lib/gateway/federation";
 import { log } from "@/lib/observability/log";
-import { compilePermissions } from "@/lib/rules/agents";
+import { type Agent, compilePermissions } from "@/lib/rules/agents";
 import { getPromptOn, listOfferOn, type McpOfferChange, type McpServerOffer, McpSourceError, readResourceOn, subscribeOn } from "@/lib/sources/mcp";
 import type { GatewayTurn } from "./mcp-gateway";
-import { readTurnView } from "./selection";
+import { readTurnView, type TurnRequest } from "./selection";
 import { isMcpServerConnected, isMcpServerReachable, onMcpOfferChanged, requestMcpServer } from "./sources";
 
 /**
@@ -94,6 +96,13 @@ function contributingServers(servers: readonly string[], catalogId: string, tool
   });
 }
 
+/** Whether the agent's permissions let a name through: "ask" does (the user picking a prompt or resource is the approval). Its turn view checked that it exists. */
+function agentPermits(agents: readonly Agent[], name: string): (item: string) => boolean {
+  const agent = agents.find((candidate) => candidate.name === name)!;
+  const evaluate = compilePermissions(agent.permissions);
+  return (item) => evaluate(item).action !== "deny";
+}
+
 interface SessionFederation extends Federated {
   offers: Map<string, UpstreamOffer & { subscribe: boolean }>;
   permits: (name: string) => boolean;
@@ -107,9 +116,7 @@ interface SessionFederation extends Federated {
 export async function federatedFor(catalogId: string, turn: GatewayTurn): Promise<SessionFederation> {
   const db = getDb();
   const { state: catalog } = await readTurnView(db, catalogId, turn);
-  const agent = catalog.agents.find((candidate) => candidate.name === turn.agent)!;
-  const evaluate = compilePermissions(agent.permissions);
-  const permits = (name: string) => evaluate(name).action !== "deny";
+  const permits = agentPermits(catalog.agents, turn.agent);
   const names = (await listMcpServerConfigs(db, catalogId)).map((config) => config.name);
   const servers = contributingServers(names, catalogId, catalog.tools as ToolRecord[]);
   const offers = new Map<string, UpstreamOffer & { subscribe: boolean }>();
@@ -129,7 +136,7 @@ export async function federatedFor(catalogId: string, turn: GatewayTurn): Promis
   const approved = (server: string, prompt: Prompt) => approvals.get(server)?.[prompt.name] === promptDigest(prompt);
   const promptRefusal = (name: string) => {
     if (!federate(ordered, () => true).promptRoutes.has(name)) return "no server of the catalog that this session may use offers this prompt now";
-    if (!permits(name)) return `denied by the permissions of agent "${agent.name}"`;
+    if (!permits(name)) return `denied by the permissions of agent "${turn.agent}"`;
     return "held back: an editor has not approved its current definition (Sources page)";
   };
   return { ...federate(ordered, permits, approved), offers, permits, revision: catalog.revision, promptRefusal };
@@ -261,4 +268,33 @@ export async function approvePrompt(catalogId: string, server: string, prompt: s
   await getMcpServerConfig(db, catalogId, server);
   await approvePromptDefinition(db, catalogId, server, prompt, digest, actor);
   state.listener?.(catalogId, server, { kind: "prompts" });
+}
+
+/** A server as the simulator shows it to an agent: what it offers them from its live connection, or why nothing. */
+export type ServerPreview = { server: string } & ({ status: "live"; offer: OfferPreview } | { status: "not connected" | "switched off" | "failed to list" });
+
+/**
+ * What this model and agent would be offered of each server's resources and prompts (the
+ * simulator), from the connections this instance holds now: a server without one is not
+ * connected to here (nothing is started for a preview).
+ */
+export async function federationPreview(catalogId: string, turn: TurnRequest): Promise<ServerPreview[]> {
+  const db = getDb();
+  const { state: catalog } = await readTurnView(db, catalogId, turn);
+  const permits = agentPermits(catalog.agents, turn.agent);
+  const names = (await listMcpServerConfigs(db, catalogId)).map((config) => config.name);
+  const contributing = new Set(contributingServers(names, catalogId, catalog.tools as ToolRecord[]));
+  return Promise.all(
+    names.map(async (server): Promise<ServerPreview> => {
+      if (!isMcpServerConnected(catalogId, server)) return { server, status: "not connected" };
+      if (!contributing.has(server)) return { server, status: "switched off" };
+      try {
+        const offer = await offerOf(db, catalogId, server);
+        const approvals = await approvalsOf(db, catalogId, server, offer);
+        return { server, status: "live", offer: previewOffer({ server, ...offer }, permits, (prompt) => approvals[prompt.name] === promptDigest(prompt)) };
+      } catch {
+        return { server, status: "failed to list" };
+      }
+    }),
+  );
 }

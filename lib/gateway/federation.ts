@@ -176,3 +176,28 @@ export interface FederationDecisionResult {
   outcome: "ok" | "error" | "refused";
   reason: string | null;
 }
+
+/** What an agent would see of one server's offer (the simulator): every item by its gateway name, with whether the agent's permissions deny it. */
+export interface OfferPreview {
+  resources: { name: string; uri: string; denied: boolean }[];
+  templates: { name: string; uriTemplate: string; denied: boolean }[];
+  /** `heldBack`: its definition waits for an editor's approval, so no agent sees it. */
+  prompts: { name: string; denied: boolean; heldBack: boolean }[];
+}
+
+export function previewOffer(offer: UpstreamOffer, permits: (name: string) => boolean, approved: (prompt: Prompt) => boolean): OfferPreview {
+  const resourceNames = namesOf(offer.server, [...offer.resources.map((resource) => resource.name), ...offer.templates.map((template) => template.name)]);
+  const promptNames = namesOf(
+    offer.server,
+    offer.prompts.map((prompt) => prompt.name),
+  );
+  const named = (names: Map<string, string>, original: string) => {
+    const name = names.get(original)!;
+    return { name, denied: !permits(name) };
+  };
+  return {
+    resources: offer.resources.map((resource) => ({ ...named(resourceNames, resource.name), uri: resource.uri })),
+    templates: offer.templates.map((template) => ({ ...named(resourceNames, template.name), uriTemplate: template.uriTemplate })),
+    prompts: offer.prompts.map((prompt) => ({ ...named(promptNames, prompt.name), heldBack: !approved(prompt) })),
+  };
+}

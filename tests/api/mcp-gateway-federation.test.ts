@@ -9,7 +9,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { approvePrompt, serverOfferView } from "@/app/_services/mcp-federation";
+import { approvePrompt, federationPreview, serverOfferView } from "@/app/_services/mcp-federation";
 import { disconnectMcpServer } from "@/app/_services/sources";
 import { readUsageStats } from "@/app/_services/usage";
 import type { Db } from "@/db/client";
@@ -252,5 +252,22 @@ describe("the MCP gateway records reads and gets as decisions", () => {
     ]);
     const usage = await readUsageStats(db, "team", "1h");
     expect(usage.tools.map((figures) => figures.name)).toEqual(["notes__add_prompt"]);
+  });
+});
+
+describe("the simulator's preview of what an agent is offered", () => {
+  it("marks what the agent's permissions deny, and says which server is not connected", async () => {
+    await disconnectMcpServer("team", "docs");
+    const preview = await federationPreview("team", { model: "gpt-5", agent: "careful" });
+    expect(preview.find(({ server }) => server === "docs")).toEqual({ server: "docs", status: "not connected" });
+    const notes = preview.find(({ server }) => server === "notes")!;
+    if (notes.status !== "live") throw new Error(`notes is ${notes.status}`);
+    expect(notes.offer.resources.find((resource) => resource.name === "notes__config")).toMatchObject({ denied: true });
+    expect(notes.offer.resources.find((resource) => resource.name === "notes__readme")).toMatchObject({ denied: false, uri: "notes://readme" });
+    expect(notes.offer.prompts).toEqual([
+      { name: "notes__summarise", denied: true, heldBack: false },
+      { name: "notes__review", denied: false, heldBack: false },
+    ]);
+    await expect(federationPreview("team", { model: "gpt-5", agent: "nobody" })).rejects.toThrow('There is no agent named "nobody".');
   });
 });
