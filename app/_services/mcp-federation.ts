@@ -266,8 +266,8 @@ export async function approvePrompt(catalogId: string, server: string, prompt: s
   const db = getDb();
   // Only a server of this catalog: a name that is not one is refused (not found), nothing written for it.
   await getMcpServerConfig(db, catalogId, server);
+  // Its revision tells the gateway's sessions, on every instance, that their prompt lists changed (mcp-gateway-sessions.ts).
   await approvePromptDefinition(db, catalogId, server, prompt, digest, actor);
-  state.listener?.(catalogId, server, { kind: "prompts" });
 }
 
 /** A server as the simulator shows it to an agent: what it offers them from its live connection, or why nothing. */

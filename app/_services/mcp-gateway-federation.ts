@@ -14,7 +14,8 @@ import { gatewayUri, upstreamOf } from "@/lib/gateway/federation";
 import { toolListFingerprint } from "@/lib/gateway/messages";
 import { pageOf } from "@/lib/gateway/pages";
 import { log } from "@/lib/observability/log";
-import type { Caller, GatewaySession } from "./mcp-gateway";
+import type { Caller, GatewaySession, GatewayTurn } from "./mcp-gateway";
+import type { FederationFingerprints } from "./mcp-gateway-sessions";
 import { FederatedItemNotFound, federatedFor, onFederatedChange, readableResource, subscribeUpstream } from "./mcp-federation";
 import { getPromptFor, readResourceFor } from "./mcp-federation-requests";
 
@@ -93,6 +94,12 @@ function page<T>(items: T[], cursor: string | undefined): { page: T[]; nextCurso
 }
 
 const nextCursorOf = (paged: { nextCursor?: string }) => (paged.nextCursor ? { nextCursor: paged.nextCursor } : {});
+
+/** The digests of the resources and prompts a session of this turn may see now: the session store tells its client when a catalog change alters them. */
+export async function federationFingerprints(catalogId: string, turn: GatewayTurn): Promise<FederationFingerprints> {
+  const federation = await federatedFor(catalogId, turn);
+  return { resources: toolListFingerprint([...federation.resources, ...federation.templates]), prompts: toolListFingerprint(federation.prompts) };
+}
 
 /** Answers resources and prompts on a session's server, and tells its client of their changes while it is open. */
 export function serveFederation(server: Server, current: () => GatewaySession): void {

@@ -32,7 +32,7 @@ import { enforceRateLimit } from "./access";
 import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } from "./selection";
 import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
 import { callCatalogTool, textResult } from "./mcp-gateway-call";
-import { FEDERATION_CAPABILITIES, serveFederation } from "./mcp-gateway-federation";
+import { FEDERATION_CAPABILITIES, federationFingerprints, serveFederation } from "./mcp-gateway-federation";
 
 /**
  * The MCP gateway: a Streamable HTTP MCP server per catalog (…/api/catalogs/{catalog}/mcp), one
@@ -62,6 +62,7 @@ const SERVER_INFO = { name: "toolshed", title: "Toolshed", version: "0.1.0" };
 const sessions = new GatewaySessionStore<GatewayTurn>({
   createServer,
   listFingerprint: async (session) => toolListFingerprint(await listTools(session)),
+  federationFingerprints: (session) => federationFingerprints(session.catalogId, session.turn),
 });
 
 /** Stops serving every session on this instance, closing its streams (shutdown: app/_services/shutdown.ts, and tests): their rows stay, another instance may go on. */

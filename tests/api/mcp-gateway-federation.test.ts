@@ -5,7 +5,7 @@ import {
   type CallToolResult,
   PromptListChangedNotificationSchema,
   type Resource,
-  type ResourceListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -14,6 +14,7 @@ import { disconnectMcpServer } from "@/app/_services/sources";
 import { readUsageStats } from "@/app/_services/usage";
 import type { Db } from "@/db/client";
 import { pageDecisions } from "@/db/queries/decisions";
+import * as agentRoute from "@/app/api/catalogs/[catalog]/agents/[name]/route";
 import * as agentsRoute from "@/app/api/catalogs/[catalog]/agents/route";
 import * as serversRoute from "@/app/api/catalogs/[catalog]/mcp-servers/route";
 import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
@@ -269,5 +270,25 @@ describe("the simulator's preview of what an agent is offered", () => {
       { name: "notes__review", denied: false, heldBack: false },
     ]);
     await expect(federationPreview("team", { model: "gpt-5", agent: "nobody" })).rejects.toThrow('There is no agent named "nobody".');
+  });
+});
+
+describe("the MCP gateway tells its sessions when a catalog change alters their resources or prompts", () => {
+  it("sends both list_changed when the agent's permissions come to allow what they denied", async () => {
+    const client = await connect("careful");
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).not.toContain("notes__summarise");
+    const promptsChanged = nextNotification(client, PromptListChangedNotificationSchema);
+    const resourcesChanged = nextNotification(client, ResourceListChangedNotificationSchema);
+    const permissive = {
+      name: "careful",
+      mode: "primary",
+      description: "May do anything now.",
+      permissions: [{ pattern: "*", action: "allow" }],
+      baseTools: [],
+    };
+    expect((await agentRoute.PUT(jsonRequest("PUT", permissive), params({ catalog: "team", name: "careful" }))).status).toBe(200);
+    await Promise.all([promptsChanged, resourcesChanged]);
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toContain("notes__summarise");
+    expect((await allResources(client)).resources.map((resource) => resource.name)).toContain("notes__config");
   });
 });
