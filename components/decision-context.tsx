@@ -1,4 +1,5 @@
 import type { Decision } from "@/db/queries/decisions";
+import { isGatewayRequest } from "@/lib/selection/types";
 
 /** What a decision was made in: the catalog revision, model, agent and settings, the selector (or its fallback), latency and tokens. */
 export function DecisionContext({ decision }: { decision: Decision }) {
@@ -29,7 +30,9 @@ export function DecisionContext({ decision }: { decision: Decision }) {
         <dt>Selector</dt>
         <dd data-testid="decision-selector">
           {decision.selector ?? (
-            <span className="faint">{decision.kind === "call" ? "none: a call selects nothing" : "none: exact names are resolved locally"}</span>
+            <span className="faint">
+              {isGatewayRequest(decision.kind) ? "none: a gateway request selects nothing" : "none: exact names are resolved locally"}
+            </span>
           )}
         </dd>
         <dt>Fallback</dt>

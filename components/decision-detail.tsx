@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import type { Decision } from "@/db/queries/decisions";
 import type { CallDecisionResult } from "@/lib/gateway/call-check";
+import { isGatewayRequest } from "@/lib/selection/types";
 import { callSummary } from "./call-decision";
 import { CodeBlock } from "./code-block";
 import { DecisionContext } from "./decision-context";
@@ -9,9 +10,10 @@ import { DecisionInput } from "./decision-input";
 import { DecisionResult } from "./decision-result";
 import { LocalTime } from "./local-time";
 
-/** Shared by the list and the detail: a plain helper, safe on the server and in the browser. What a decision chose, in a few words: how many tools it selected (preselection) or found (ToolSearch), or what became of a gateway call. */
+/** Shared by the list and the detail: a plain helper, safe on the server and in the browser. What a decision chose, in a few words: how many tools it selected (preselection) or found (ToolSearch), or what became of a gateway call, read or get. */
 export function resultSummary(decision: Pick<Decision, "kind" | "result">): string {
   if (decision.kind === "call") return callSummary((decision.result ?? {}) as Partial<CallDecisionResult>);
+  if (isGatewayRequest(decision.kind)) return (decision.result as { outcome?: string } | null)?.outcome ?? "unknown";
   const result = (decision.result ?? {}) as { selected?: unknown[]; tools?: unknown[] };
   if (decision.kind === "preselect") return `${result.selected?.length ?? 0} selected`;
   return `${result.tools?.length ?? 0} found`;
@@ -58,7 +60,7 @@ export function DecisionDetail({ catalogId, decision, replay }: { catalogId: str
         <DecisionResult decision={decision} />
       </div>
 
-      {decision.kind !== "call" && <SelectionChecks decision={decision} />}
+      {!isGatewayRequest(decision.kind) && <SelectionChecks decision={decision} />}
     </div>
   );
 }

@@ -40,6 +40,8 @@ export function DecisionFilterBar({
         <option value="preselect">Preselection only</option>
         <option value="tool-search">ToolSearch only</option>
         <option value="call">Gateway calls only</option>
+        <option value="resource-read">Resource reads only</option>
+        <option value="prompt-get">Prompt gets only</option>
       </select>
       <select aria-label="Path" value={filters.path} onChange={(event) => setParam("path", event.target.value)} data-testid="filter-path">
         <option value="">Any path</option>

@@ -1,8 +1,11 @@
 import type { Decision } from "@/db/queries/decisions";
 import type { CallDecisionInput } from "@/lib/gateway/call-check";
+import type { FederationDecisionInput } from "@/lib/gateway/federation";
+import { isFederationKind } from "@/lib/selection/types";
 import { CallInputView } from "./call-decision";
 import { CodeBlock } from "./code-block";
 import { withContentKeys } from "./content-keys";
+import { FederationInputView } from "./federation-decision";
 
 interface Message {
   role: string;
@@ -27,8 +30,10 @@ interface ToolSearchInput {
 export function DecisionInput({ decision }: { decision: Decision }) {
   return (
     <div className="panel stack" data-testid="decision-input">
-      <h2>{decision.kind === "call" ? "Call" : "Input"}</h2>
-      {decision.kind === "preselect" ? (
+      <h2>{decision.kind === "call" ? "Call" : isFederationKind(decision.kind) ? "Request" : "Input"}</h2>
+      {isFederationKind(decision.kind) ? (
+        <FederationInputView kind={decision.kind} input={decision.input as Partial<FederationDecisionInput>} />
+      ) : decision.kind === "preselect" ? (
         <PreselectInputView input={decision.input as PreselectInput} />
       ) : decision.kind === "call" ? (
         <CallInputView input={decision.input as Partial<CallDecisionInput>} />

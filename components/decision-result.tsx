@@ -1,7 +1,10 @@
 import type { Decision } from "@/db/queries/decisions";
 import type { CallDecisionResult } from "@/lib/gateway/call-check";
 import type { FlaggedSelection } from "@/lib/tools/poisoning";
+import type { FederationDecisionResult } from "@/lib/gateway/federation";
+import { isFederationKind, isGatewayRequest } from "@/lib/selection/types";
 import { CallResultView } from "./call-decision";
+import { FederationResultView } from "./federation-decision";
 import { ScoreBar } from "./score-bar";
 
 interface PreselectResult {
@@ -33,8 +36,10 @@ const ORIGIN_LABELS: Record<(typeof ORIGINS)[number], string> = {
 export function DecisionResult({ decision }: { decision: Decision }) {
   return (
     <div className="panel stack" data-testid="decision-result">
-      <h2>{decision.kind === "call" ? "What the gateway did" : "Verified result"}</h2>
-      {decision.kind === "preselect" ? (
+      <h2>{isGatewayRequest(decision.kind) ? "What the gateway did" : "Verified result"}</h2>
+      {isFederationKind(decision.kind) ? (
+        <FederationResultView result={decision.result as Partial<FederationDecisionResult>} />
+      ) : decision.kind === "preselect" ? (
         <PreselectResultView result={decision.result as PreselectResult} />
       ) : decision.kind === "call" ? (
         <CallResultView result={decision.result as Partial<CallDecisionResult>} />

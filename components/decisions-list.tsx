@@ -5,6 +5,7 @@ import Link from "next/link";
 import { parseAsString, useQueryStates } from "nuqs";
 import { useState } from "react";
 import type { DecisionSummary } from "@/db/queries/decisions";
+import { isGatewayRequest } from "@/lib/selection/types";
 import { getJson } from "./api-client";
 import { resultSummary } from "./decision-detail";
 import { type ConversationOption, DecisionFilterBar, type DecisionFilters } from "./decision-filters";
@@ -182,7 +183,7 @@ function DecisionRow({
         <span className="muted">{decision.agent}</span>
       </td>
       <td className="small">
-        {decision.selector ?? <span className="faint">{decision.kind === "call" ? "none" : "none (exact)"}</span>}
+        {decision.selector ?? <span className="faint">{isGatewayRequest(decision.kind) ? "none" : "none (exact)"}</span>}
         {decision.fallback && (
           <span className="badge warn" title={`${decision.fallback.from}: ${decision.fallback.cause}`} data-testid="fallback-badge">
             {" "}

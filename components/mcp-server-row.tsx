@@ -8,7 +8,9 @@ import { deleteMcpServerAction, syncMcpServerAction } from "@/app/catalogs/[cata
 import type { McpServerView } from "@/db/queries/mcp-servers";
 import { useCan } from "./catalog-access";
 import { ConfirmButton } from "./confirm-button";
+import type { McpOfferSummary } from "@/lib/gateway/federation";
 import { McpHealthRow } from "./mcp-health-strip";
+import { McpOfferRow } from "./mcp-offer-row";
 import { RelativeTime } from "./relative-time";
 
 /** The query of the catalog's servers, which the Sources page polls. */
@@ -17,7 +19,7 @@ export const mcpServersKey = (catalogId: string) => ["mcp-servers", catalogId] a
 const STATUS_CLASS: Record<McpServerView["status"], string> = { connected: "ok", error: "off", never: "", starting: "warn" };
 
 /** One MCP server of the Sources page: its configuration, status, tools, its last changes of health, and (for admins) sync and delete. */
-export function McpServerRow({ catalogId, server, now }: { catalogId: string; server: McpServerView; now: number }) {
+export function McpServerRow({ catalogId, server, now, offer }: { catalogId: string; server: McpServerView; now: number; offer: McpOfferSummary | null }) {
   const isAdmin = useCan("admin");
   const config = server.config;
   const toolsHref = `/catalogs/${catalogId}/tools?source=mcp&q=${encodeURIComponent(`${server.name}__`)}`;
@@ -73,6 +75,7 @@ export function McpServerRow({ catalogId, server, now }: { catalogId: string; se
       </tr>
       <McpServerNotice server={server} now={now} />
       <McpHealthRow name={server.name} changes={server.health} now={now} />
+      <McpOfferRow catalogId={catalogId} name={server.name} offer={offer} />
     </>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { McpServerView } from "@/db/queries/mcp-servers";
+import type { McpOfferSummary } from "@/lib/gateway/federation";
 import { useCan } from "./catalog-access";
 import { AddMcpServerForm, INSTANCE_ADMIN_NOTE } from "./mcp-add-form";
 import type { Transport } from "./mcp-add-form-schema";
@@ -19,12 +20,15 @@ async function fetchMcpServers(catalogId: string): Promise<McpServerView[]> {
 export function McpServersSection({
   catalogId,
   initial,
+  offers,
   now,
   addableTransports,
   connectTimeoutMs,
 }: {
   catalogId: string;
   initial: McpServerView[];
+  /** Each server's resources and prompts, by name, as the page was rendered; null for one not connected. */
+  offers: Record<string, McpOfferSummary | null>;
   now: number;
   addableTransports: Transport[];
   connectTimeoutMs: number;
@@ -58,7 +62,7 @@ export function McpServersSection({
           Add one below: a command to run (stdio) or a URL (Streamable HTTP).
         </div>
       ) : (
-        <McpServerTable catalogId={catalogId} servers={servers} now={now} />
+        <McpServerTable catalogId={catalogId} servers={servers} offers={offers} now={now} />
       )}
       {isAdmin && addableTransports.length > 0 ? (
         <AddMcpServerForm catalogId={catalogId} transports={addableTransports} connectTimeoutMs={connectTimeoutMs} />
@@ -75,7 +79,17 @@ export function McpServersSection({
   );
 }
 
-function McpServerTable({ catalogId, servers, now }: { catalogId: string; servers: McpServerView[]; now: number }) {
+function McpServerTable({
+  catalogId,
+  servers,
+  offers,
+  now,
+}: {
+  catalogId: string;
+  servers: McpServerView[];
+  offers: Record<string, McpOfferSummary | null>;
+  now: number;
+}) {
   return (
     <WideTable testId="mcp-server-table">
       <table data-testid="mcp-server-table" className="sticky-actions">
@@ -92,7 +106,7 @@ function McpServerTable({ catalogId, servers, now }: { catalogId: string; server
         </thead>
         <tbody>
           {servers.map((server) => (
-            <McpServerRow key={server.name} catalogId={catalogId} server={server} now={now} />
+            <McpServerRow key={server.name} catalogId={catalogId} server={server} now={now} offer={offers[server.name] ?? null} />
           ))}
         </tbody>
       </table>

@@ -9,6 +9,7 @@ import { useActionQuery } from "./action-query";
 import { queryKeys, type ToolListConfig, toolNameOf } from "./api-client";
 import { useCatalogRevision } from "./catalog-revision";
 import { ConfigForm } from "./simulator-config-form";
+import { FederationPreviewPanel } from "./simulator-federation";
 import { Difference, FinalList } from "./simulator-final-list";
 import { FORMATS, type Pane, type PaneChange, type PaneState, paneValues, readPane, simulatorParsers, toolListConfig } from "./simulator-state";
 import { Trace, WhyMissing } from "./simulator-trace";
@@ -200,6 +201,7 @@ function SimulationColumn({
           <FinalList result={shown} otherNames={otherNames} otherTotal={otherResult.data?.tokens.total} />
         </div>
       )}
+      <FederationPreviewPanel catalogId={catalogId} config={config} />
     </section>
   );
 }

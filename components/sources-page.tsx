@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { reloadSourcesAction } from "@/app/catalogs/[catalog]/sources/actions";
 import type { McpServerView } from "@/db/queries/mcp-servers";
+import type { McpOfferSummary } from "@/lib/gateway/federation";
 import { useCan } from "./catalog-access";
 import type { Transport } from "./mcp-add-form-schema";
 import { McpServersSection } from "./mcp-servers-section";
@@ -15,6 +16,8 @@ import { type AgentSummary, type LocalSourcesSummary, PluginsSection, SkillsSect
 interface Props {
   catalogId: string;
   servers: McpServerView[];
+  /** Each server's resources and prompts, by name; null for one this instance is not connected to. */
+  offers: Record<string, McpOfferSummary | null>;
   local: LocalSourcesSummary;
   /** Every agent of the catalog; the page lists those of mode subagent or all. */
   catalogAgents: AgentSummary[];
@@ -28,12 +31,19 @@ interface Props {
   connectTimeoutMs: number;
 }
 
-export function SourcesPage({ catalogId, servers, local, catalogAgents, renderedAt, addableTransports, mayReload, connectTimeoutMs }: Props) {
+export function SourcesPage({ catalogId, servers, offers, local, catalogAgents, renderedAt, addableTransports, mayReload, connectTimeoutMs }: Props) {
   const now = useNow(renderedAt);
   const isAdmin = useCan("admin");
   return (
     <div className="stack" data-testid="sources-page">
-      <McpServersSection catalogId={catalogId} initial={servers} now={now} addableTransports={addableTransports} connectTimeoutMs={connectTimeoutMs} />
+      <McpServersSection
+        catalogId={catalogId}
+        initial={servers}
+        offers={offers}
+        now={now}
+        addableTransports={addableTransports}
+        connectTimeoutMs={connectTimeoutMs}
+      />
       <div className="spread">
         <p className="muted small" style={{ margin: 0 }} data-testid="local-loaded-at">
           Plugins, skills and file agents were read from their folders <RelativeTime iso={local.loadedAt} now={now} />.

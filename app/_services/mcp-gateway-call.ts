@@ -12,6 +12,7 @@ import {
   catalogDefinitionDigest,
   checkCall,
 } from "@/lib/gateway/call-check";
+import { namespaceContent } from "@/lib/gateway/federation";
 import { checkOutputSchema } from "@/lib/gateway/served-tools";
 import { recordToolCall } from "@/lib/observability/metrics";
 import { limitMcpResult, type McpCallOptions, mcpResultMaxChars } from "@/lib/sources/mcp";
@@ -176,7 +177,8 @@ async function callUpstream(session: GatewaySession, caller: Caller, call: Gatew
       mcpResultMaxChars(process.env),
     );
     result = {
-      content: answer.content,
+      // Resource links and embedded resources get gateway URIs: a client reads them through the gateway (mcp-gateway-federation.ts).
+      content: answer.content.map((block) => namespaceContent(tool.sourceRef, block)),
       ...(answer.isError ? { isError: true } : {}),
       ...(answer.structuredContent ? { structuredContent: answer.structuredContent } : {}),
     };

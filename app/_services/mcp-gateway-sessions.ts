@@ -46,6 +46,14 @@ export interface LiveSession<Turn> {
   revision?: number;
   /** The digest of the tool list the client last received or was told had changed. */
   listed?: string;
+  /** The digests of its federated resource and prompt lists when a catalog change was last checked for. */
+  federationListed?: FederationFingerprints;
+}
+
+/** The digests of a session's resource list (templates included) and prompt list. */
+export interface FederationFingerprints {
+  resources: string;
+  prompts: string;
 }
 
 export interface SessionHooks<Turn> {
@@ -53,6 +61,8 @@ export interface SessionHooks<Turn> {
   createServer(session: () => LiveSession<Turn>): Server;
   /** The digest of the session's tool list as it would be listed now. */
   listFingerprint(session: LiveSession<Turn>): Promise<string>;
+  /** The digests of the resources and prompts the session's agent may see now. */
+  federationFingerprints(session: LiveSession<Turn>): Promise<FederationFingerprints>;
 }
 
 const SESSION_IDLE_MS = 30 * 60_000;
@@ -174,6 +184,8 @@ export class GatewaySessionStore<Turn> {
   private async remember(session: LiveSession<Turn>): Promise<void> {
     session.revision = (await catalogRevisions(getDb(), [session.catalogId])).get(session.catalogId);
     session.listed = await this.hooks.listFingerprint(session);
+    // A server that cannot list now leaves no baseline: the next catalog change tells the client to list again.
+    session.federationListed = await this.hooks.federationFingerprints(session).catch(() => undefined);
     this.live.set(session.id, session);
     this.startWatching();
   }
@@ -266,7 +278,11 @@ export class GatewaySessionStore<Turn> {
     }
   }
 
-  /** Tells each client whose tool list a catalog change altered (a rule, a permission, a tool disabled, a definition approved). */
+  /**
+   * Tells each client whose tool, resource or prompt list a catalog change altered (a rule, a
+   * permission, a tool disabled, a definition approved). A change of a server's own lists is told
+   * as it happens (mcp-gateway-federation.ts).
+   */
   private async announceListChanges(): Promise<void> {
     const sessions = [...this.live.values()];
     const revisions = await catalogRevisions(getDb(), [...new Set(sessions.map((session) => session.catalogId))]);
@@ -275,9 +291,20 @@ export class GatewaySessionStore<Turn> {
       if (revision === undefined || revision === session.revision) continue;
       session.revision = revision;
       const listed = await this.hooks.listFingerprint(session).catch(() => undefined);
-      if (listed === undefined || listed === session.listed) continue;
-      session.listed = listed;
-      await session.server.sendToolListChanged().catch(() => undefined);
+      if (listed !== undefined && listed !== session.listed) {
+        session.listed = listed;
+        await session.server.sendToolListChanged().catch(() => undefined);
+      }
+      await this.announceFederationChanges(session);
     }
+  }
+
+  private async announceFederationChanges(session: LiveSession<Turn>): Promise<void> {
+    const listed = await this.hooks.federationFingerprints(session).catch(() => undefined);
+    if (listed === undefined) return;
+    const before = session.federationListed;
+    session.federationListed = listed;
+    if (listed.resources !== before?.resources) await session.server.sendResourceListChanged().catch(() => undefined);
+    if (listed.prompts !== before?.prompts) await session.server.sendPromptListChanged().catch(() => undefined);
   }
 }

@@ -34,6 +34,7 @@ import { readTurnView, runToolSearchCall, selectorById, selectorCallsModel } fro
 import { GatewaySessionStore, type LiveSession } from "./mcp-gateway-sessions";
 import { callCatalogTool, textResult } from "./mcp-gateway-call";
 import { bridgedConnections, callingClientOf } from "./mcp-bridge";
+import { FEDERATION_CAPABILITIES, federationFingerprints, serveFederation } from "./mcp-gateway-federation";
 
 /**
  * The MCP gateway: a Streamable HTTP MCP server per catalog (…/api/catalogs/{catalog}/mcp), one
@@ -63,6 +64,7 @@ const SERVER_INFO = { name: "toolshed", title: "Toolshed", version: "0.1.0" };
 const sessions = new GatewaySessionStore<GatewayTurn>({
   createServer,
   listFingerprint: async (session) => toolListFingerprint(await listTools(session)),
+  federationFingerprints: (session) => federationFingerprints(session.catalogId, session.turn),
 });
 
 /** Stops serving every session on this instance, closing its streams (shutdown: app/_services/shutdown.ts, and tests): their rows stay, another instance may go on. */
@@ -150,7 +152,7 @@ export async function handleGatewayRequest(request: Request, catalogId: string, 
 function createServer(current: () => GatewaySession): Server {
   const { catalogId, turn } = current();
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, ...FEDERATION_CAPABILITIES },
     instructions: `The tools of the Toolshed catalog "${catalogId}" for ${turn.model} and the agent "${turn.agent}". Call ${TOOL_SEARCH_NAME} to find a tool you lack; what it finds joins your tool list, and ${TOOL_CALL_NAME} calls any tool you may use, listed or not.`,
   });
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
@@ -175,6 +177,8 @@ function createServer(current: () => GatewaySession): Server {
       throw error;
     }
   });
+  // Resources and prompts of the catalog's servers: mcp-gateway-federation.ts.
+  serveFederation(server, current);
   return server;
 }
 

@@ -8,6 +8,7 @@ import type { replayBody } from "@/lib/api-schemas";
 import { ToolshedError } from "@/lib/errors";
 import { replayDecision, type ReplayResult } from "@/lib/selection/replay";
 import type { Selector } from "@/lib/selection/selector";
+import { isFederationKind } from "@/lib/selection/types";
 import { selectorById, selectorRegistry } from "./selection";
 import { catalogState } from "./sources";
 
@@ -35,6 +36,9 @@ function replaySelector(requested: string | undefined, recorded: { selector: str
 /** Replays a recorded decision against the catalog as it is now. Reads only: nothing is recorded. */
 export async function replayDecisionById(db: Db, id: string, request: z.infer<typeof replayBody> = {}): Promise<ReplayResponse> {
   const decision = await getDecision(db, id);
+  if (isFederationKind(decision.kind)) {
+    throw new ToolshedError("bad_request", `Decision "${id}" is a resource read or prompt get: only selections and tool calls are replayed.`, "id");
+  }
   const missing = (decision.input as { messagesUnavailable?: number } | null)?.messagesUnavailable;
   if (missing) {
     throw new ToolshedError(

@@ -14,6 +14,7 @@ import {
   recordMcpStarting,
   scrubMcpServerText,
 } from "@/db/queries/mcp-servers";
+import { deletePromptApprovals } from "@/db/queries/prompt-approvals";
 import { deleteSourceTools, sourceRefsOf, syncSourceTools } from "@/db/queries/source-tools";
 import type { SourceSyncResult, SourceToolDraft } from "@/lib/sources/sync-plan";
 import type { ToolRecord } from "@/db/queries/tools";
@@ -32,6 +33,8 @@ import {
   type McpCallOptions,
   McpConnections,
   declareWithoutClient,
+  type McpOfferChange,
+  type McpRequestWork,
   type McpOpening,
   McpSourceError,
   type McpServerConfig,
@@ -83,6 +86,8 @@ interface SourcesState {
   listChanges?: Set<string>;
   /** The health write of each server (by `catalog/server`) queued last: they land in the order they happened (see inOrder). */
   healthWrites?: Map<string, Promise<void>>;
+  /** Who hears that a server's resources or prompts changed (the gateway's federation, mcp-federation.ts). */
+  offerChanged?: (catalogId: string, server: string, change: McpOfferChange) => void;
 }
 
 const shared = globalThis as unknown as { toolshedSources?: SourcesState };
@@ -103,10 +108,18 @@ function pool(): McpConnections {
   state.pool ??= new McpConnections(
     (key, reason) => {
       const [catalogId, server] = key.split("/");
+      offerGone(catalogId, server);
       void markServerDown(getDb(), catalogId, server, reason);
     },
     { callTimeoutMs: mcpCallTimeoutMs(process.env), connectTimeoutMs: mcpConnectTimeoutMs(process.env) },
-    { onListChanged: listChanged, onOpening: opening },
+    {
+      onListChanged: listChanged,
+      onOpening: opening,
+      onOfferChanged: (key, change) => {
+        const [catalogId, server] = key.split("/");
+        state.offerChanged?.(catalogId, server, change);
+      },
+    },
     declareWithoutClient,
   );
   return state.pool;
@@ -323,6 +336,7 @@ function connectedHealth(listing: McpServerListing, result: SourceSyncResult) {
 export async function disconnectMcpServer(catalogId: string, name: string): Promise<void> {
   await pool().disconnect(keyOf(catalogId, name));
   await bridgedConnections().closeServers((key) => key === keyOf(catalogId, name));
+  offerGone(catalogId, name);
   unreachable.delete(keyOf(catalogId, name));
   forgetMcpServer(catalogId, name);
 }
@@ -333,6 +347,7 @@ export async function disconnectMcpServer(catalogId: string, name: string): Prom
  */
 export async function removeMcpServer(db: Db, catalogId: string, name: string, actor: string): Promise<void> {
   await deleteMcpServer(db, catalogId, name, actor);
+  await deletePromptApprovals(db, catalogId, name);
   await disconnectMcpServer(catalogId, name);
   await deleteSourceTools(db, catalogId, "mcp", name, actor);
 }
@@ -348,6 +363,7 @@ async function disconnectWhere(selected: (key: string) => boolean): Promise<void
   for (const key of [...unreachable, ...pool().keys()].filter(selected)) {
     unreachable.delete(key);
     const [catalogId, server] = key.split("/");
+    offerGone(catalogId, server);
     forgetMcpServer(catalogId, server);
   }
   await pool().disconnectWhere(selected);
@@ -403,6 +419,41 @@ export async function callMcpServerTool(
     }
     throw error;
   }
+}
+
+/** Sets who hears that a server's resources or prompts changed: one listener, replaced when its module is loaded again. */
+export function onMcpOfferChanged(listener: SourcesState["offerChanged"]): void {
+  state.offerChanged = listener;
+}
+
+/** The server's resources and prompts are gone with its connection: whoever kept them lists them again. */
+function offerGone(catalogId: string, server: string): void {
+  state.offerChanged?.(catalogId, server, { kind: "resources" });
+  state.offerChanged?.(catalogId, server, { kind: "prompts" });
+}
+
+/** Whether this instance holds an open connection to the server now. */
+export function isMcpServerConnected(catalogId: string, server: string): boolean {
+  return state.pool?.isConnected(keyOf(catalogId, server)) ?? false;
+}
+
+/** Whether this instance may serve the server now: not lost since its last sync here. */
+export function isMcpServerReachable(catalogId: string, server: string): boolean {
+  return !unreachable.has(keyOf(catalogId, server));
+}
+
+/** A request other than a tool call on the server's connection (resources, prompts: mcp-federation.ts), connecting first if needed. */
+export async function requestMcpServer<T>(
+  db: Db,
+  catalogId: string,
+  server: string,
+  kind: "list" | "call",
+  label: string,
+  signal: AbortSignal | undefined,
+  work: McpRequestWork<T>,
+): Promise<T> {
+  const config = await getMcpServerConfig(db, catalogId, server);
+  return pool().request(keyOf(catalogId, server), config, kind, label, signal, work);
 }
 
 /**

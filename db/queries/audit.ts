@@ -11,7 +11,7 @@ import type { AuditRow } from "../schema";
 export type Tx = Db;
 
 export interface ChangeEntry {
-  subjectKind: "catalog" | "tool" | "model-rule" | "provider" | "agent" | "override" | "setting";
+  subjectKind: "catalog" | "tool" | "model-rule" | "provider" | "agent" | "override" | "setting" | "prompt";
   subject: string;
   action: string;
   before?: unknown;

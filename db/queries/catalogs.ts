@@ -10,6 +10,7 @@ import { agents, catalogRules, catalogs, mcpServers, tools } from "../tables";
 import type { CatalogRow } from "../schema";
 import { ensureAgents } from "./agents";
 import { isUnchanged, recordChanges, type Tx } from "./audit";
+import { deleteCatalogPromptApprovals } from "./prompt-approvals";
 import { ensureRules } from "./rules";
 import { DEFAULT_TEAM } from "./teams";
 
@@ -198,8 +199,12 @@ export async function updateCatalog(db: Db, id: string, input: { name?: string; 
 }
 
 export async function deleteCatalog(db: Db, id: string): Promise<void> {
-  const deleted = await db.delete(catalogs).where(eq(catalogs.id, id)).returning({ id: catalogs.id });
-  if (deleted.length === 0) throw notFound(`Catalog "${id}"`, "catalog");
+  await writeTransaction(db, async (tx) => {
+    const deleted = await tx.delete(catalogs).where(eq(catalogs.id, id)).returning({ id: catalogs.id });
+    if (deleted.length === 0) throw notFound(`Catalog "${id}"`, "catalog");
+    // Kept in app_settings, which no foreign key ties to the catalog.
+    await deleteCatalogPromptApprovals(tx, id);
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import { decisions } from "../tables";
 
 /**
  * What a decision was asked, for the decisions list and its filters: a ToolSearch call's query,
- * a preselection's last user message, a gateway call's tool. A preselection's messages are
+ * a preselection's last user message, a gateway call's tool, the resource or prompt a read or get named. A preselection's messages are
  * usually kept by its conversation, not in its input (db/queries/decisions.ts `compactInput`):
  * then the last user message up to the one it refers to is read from there.
  */
@@ -17,6 +17,8 @@ export function askedText(db: Db): SQL<string | null> {
     return sql<string | null>`CASE ${decisions.kind}
       WHEN 'tool-search' THEN ${input} ->> 'query'
       WHEN 'call' THEN ${input} ->> 'tool'
+      WHEN 'resource-read' THEN ${input} ->> 'item'
+      WHEN 'prompt-get' THEN ${input} ->> 'item'
       ELSE COALESCE(
         (SELECT kept.message ->> 'content' FROM jsonb_array_elements(${messages}) WITH ORDINALITY AS kept(message, position)
           WHERE kept.message ->> 'role' = 'user' ORDER BY kept.position DESC LIMIT 1),
@@ -28,6 +30,8 @@ export function askedText(db: Db): SQL<string | null> {
   return sql<string | null>`CASE ${decisions.kind}
     WHEN 'tool-search' THEN json_extract(${decisions.input}, '$.query')
     WHEN 'call' THEN json_extract(${decisions.input}, '$.tool')
+    WHEN 'resource-read' THEN json_extract(${decisions.input}, '$.item')
+    WHEN 'prompt-get' THEN json_extract(${decisions.input}, '$.item')
     ELSE COALESCE(
       (SELECT json_extract(kept.value, '$.content') FROM json_each(${decisions.input}, '$.messages') AS kept
         WHERE json_extract(kept.value, '$.role') = 'user' ORDER BY kept.key DESC LIMIT 1),
@@ -67,12 +71,13 @@ function callOutcome(db: Db): SQL<string | null> {
 
 /**
  * Decisions by outcome: `chosen` (a preselection that selected, a ToolSearch call that found, a
- * gateway call that its server answered), `none` (a selection that came to nothing), `refused`
- * and `error` (gateway calls).
+ * gateway request that its server answered), `none` (a selection that came to nothing), `refused`
+ * and `error` (gateway requests: tool calls, resource reads, prompt gets).
  */
 export function withOutcome(db: Db, outcome: DecisionOutcome): SQL {
   const selection = sql`${decisions.kind} IN ('preselect', 'tool-search')`;
-  if (outcome === "chosen") return sql`((${selection} AND ${chosenCount(db)} > 0) OR (${decisions.kind} = 'call' AND ${callOutcome(db)} = 'ok'))`;
+  const request = sql`${decisions.kind} IN ('call', 'resource-read', 'prompt-get')`;
+  if (outcome === "chosen") return sql`((${selection} AND ${chosenCount(db)} > 0) OR (${request} AND ${callOutcome(db)} = 'ok'))`;
   if (outcome === "none") return sql`(${selection} AND ${chosenCount(db)} = 0)`;
-  return sql`(${decisions.kind} = 'call' AND ${callOutcome(db)} = ${outcome})`;
+  return sql`(${request} AND ${callOutcome(db)} = ${outcome})`;
 }

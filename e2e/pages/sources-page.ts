@@ -80,6 +80,17 @@ export class SourcesPage {
     return this.page.getByTestId(`mcp-tools-${name}`);
   }
 
+  /** The server's resources and prompts, opened. */
+  async openOffer(name: string) {
+    const offer = this.page.getByTestId(`mcp-offer-${name}`);
+    await offer.locator("summary").click();
+    return offer;
+  }
+
+  prompt(server: string, prompt: string) {
+    return this.page.getByTestId(`mcp-prompts-${server}`).getByTestId("mcp-prompt").filter({ hasText: prompt });
+  }
+
   error(name: string) {
     return this.page.getByTestId(`mcp-error-${name}`);
   }

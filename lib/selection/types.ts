@@ -27,11 +27,21 @@ export interface ToolRanker {
   rank(messages: ConversationMessage[], k: number): RankedTool[];
 }
 
-/** What the decision log records: preselections, ToolSearch calls and the MCP gateway's tool calls. */
-export const DECISION_KINDS = ["preselect", "tool-search", "call"] as const;
+/**
+ * What the decision log records: preselections, ToolSearch calls, the MCP gateway's tool calls,
+ * and its reads of federated resources and gets of federated prompts (which are no tool usage).
+ */
+export const DECISION_KINDS = ["preselect", "tool-search", "call", "resource-read", "prompt-get"] as const;
 export type DecisionKind = (typeof DECISION_KINDS)[number];
 
-/** How a decision was reached: preselection, ToolSearch's exact or semantic path, or a gateway call. */
+/** The kinds of a request the gateway answered or refused, selecting nothing: recorded on the path "call". */
+const GATEWAY_REQUEST_KINDS: ReadonlySet<DecisionKind> = new Set(["call", "resource-read", "prompt-get"]);
+export const isGatewayRequest = (kind: DecisionKind) => GATEWAY_REQUEST_KINDS.has(kind);
+
+/** A federated resource read or prompt get: only recorded and shown, never counted as usage nor replayed. */
+export const isFederationKind = (kind: DecisionKind): kind is "resource-read" | "prompt-get" => kind === "resource-read" || kind === "prompt-get";
+
+/** How a decision was reached: preselection, ToolSearch's exact or semantic path, or a gateway request (a call, a read, a get). */
 export const DECISION_PATHS = ["preselect", "exact", "semantic", "call"] as const;
 /** What a decision came to, as the decisions list filters it: tools chosen or found (or a call answered), none, a call refused, a call failed. */
 export const DECISION_OUTCOMES = ["chosen", "none", "refused", "error"] as const;

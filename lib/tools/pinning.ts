@@ -34,7 +34,7 @@ export function pinnedDefinitionOf(tool: PinnedDefinition): PinnedDefinition {
 }
 
 /** JSON with object keys sorted at every level: two definitions are the same exactly when these are. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
     item !== null && typeof item === "object" && !Array.isArray(item)
       ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -62,7 +62,7 @@ describe("a gateway call decision, drawn", () => {
     const html = renderToStaticMarkup(createElement(DecisionDetail, { catalogId: "team", decision }));
     expect(html).toContain('data-testid="call-input"');
     expect(html).toContain('data-testid="call-outcome"');
-    expect(html).toContain("none: a call selects nothing");
+    expect(html).toContain("none: a gateway request selects nothing");
     expect(html).not.toContain('data-testid="decision-raw"');
     expect(html).not.toContain('data-testid="decision-query"');
   });

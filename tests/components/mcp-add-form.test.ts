@@ -46,6 +46,7 @@ function renderPage(addableTransports: ("stdio" | "http")[] = ["stdio", "http"])
   const page = createElement(SourcesPage, {
     catalogId: "team",
     servers: [],
+    offers: {},
     local,
     catalogAgents: [],
     renderedAt: Date.parse(local.loadedAt),

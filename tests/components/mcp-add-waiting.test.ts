@@ -43,6 +43,7 @@ describe("adding an MCP server on the Sources page", () => {
     const page = createElement(SourcesPage, {
       catalogId: "team",
       servers: [],
+      offers: {},
       local,
       catalogAgents: [],
       renderedAt: Date.parse(local.loadedAt),

@@ -42,7 +42,14 @@ function renderSection(servers: McpServerView[], access: "read" | "admin" = "rea
     "fetch",
     vi.fn(async () => Response.json({ servers })),
   );
-  const section = createElement(McpServersSection, { catalogId: "team", initial: servers, now: NOW, addableTransports: [], connectTimeoutMs: 60_000 });
+  const section = createElement(McpServersSection, {
+    catalogId: "team",
+    initial: servers,
+    offers: {},
+    now: NOW,
+    addableTransports: [],
+    connectTimeoutMs: 60_000,
+  });
   const queries = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     createElement(

@@ -52,8 +52,10 @@ const MUST_PASS = [
   "elicitation-sep1330-enums",
 ];
 
-const NO_RESOURCES = "The gateway declares no resources capability (resources/* is Method not found).";
-const NO_PROMPTS = "The gateway declares no prompts capability (prompts/* is Method not found).";
+const NO_RESOURCES =
+  "The fixture server has no resources: the gateway federates its servers' resources under its own URIs (tests/api/mcp-gateway-federation.test.ts), not the suite's test://… ones.";
+const NO_PROMPTS =
+  "The fixture server has no prompts: the gateway federates its servers' prompts as <server>__<prompt> (tests/api/mcp-gateway-federation.test.ts), not the suite's names.";
 
 /** Scenarios of what the gateway does not offer: why each fails. */
 const NOT_OFFERED: Record<string, string> = {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
+import { upstreamOf } from "@/lib/gateway/federation";
 
 /**
  * A loopback proxy in front of one catalog's MCP gateway, for an MCP client that can be given only
@@ -9,7 +10,8 @@ import type { AddressInfo } from "node:net";
  * call runs). One thing more: the suite calls its fixture tools by their own names, and the
  * catalog names an MCP server's tools `<server>__<tool>` (lib/sources/mcp/names.ts), so the
  * proxy adds `toolPrefix` to the tool a tools/call names and takes it off the names tools/list
- * answers. It changes nothing else.
+ * answers, and gives the resources in tool results their server's URIs back (the gateway's are
+ * toolshed://<server>/…, lib/gateway/federation.ts). It changes nothing else.
  */
 export interface GatewayProxy {
   url: string;
@@ -21,7 +23,11 @@ const GATEWAY_TOOLS = new Set(["ToolSearch", "ToolCall"]);
 /** Headers the proxy does not forward: its own connection's, and the length of a body it may rewrite. */
 const HOP_HEADERS = new Set(["host", "connection", "keep-alive", "transfer-encoding", "content-length", "authorization"]);
 
-type JsonRpcMessage = { method?: string; params?: { name?: unknown }; result?: { tools?: { name?: unknown }[] } };
+type ContentBlock = { type?: unknown; uri?: unknown; resource?: { uri?: unknown } };
+type JsonRpcMessage = { method?: string; params?: { name?: unknown }; result?: { tools?: { name?: unknown }[]; content?: ContentBlock[] } };
+
+/** An upstream's URI for a gateway's (lib/gateway/federation.ts); any other value as it is. */
+const upstreamUri = (uri: unknown) => (typeof uri === "string" ? (upstreamOf(uri)?.uri ?? uri) : uri);
 
 function mapMessages(json: unknown, map: (message: JsonRpcMessage) => void): unknown {
   for (const message of Array.isArray(json) ? json : [json]) if (message && typeof message === "object") map(message as JsonRpcMessage);
@@ -52,6 +58,11 @@ export async function startGatewayProxy(options: { target: string; token: string
   const fromCatalog = (message: JsonRpcMessage) => {
     for (const tool of message.result?.tools ?? []) {
       if (typeof tool.name === "string" && tool.name.startsWith(toolPrefix)) tool.name = tool.name.slice(toolPrefix.length);
+    }
+    // Tool results' resources have gateway URIs (readable through it); the suite checks its fixture's own.
+    for (const block of message.result?.content ?? []) {
+      if (block.type === "resource_link") block.uri = upstreamUri(block.uri);
+      if (block.resource) block.resource.uri = upstreamUri(block.resource.uri);
     }
   };
   const server = createServer(async (incoming, outgoing) => {

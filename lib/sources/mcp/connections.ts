@@ -1,7 +1,14 @@
 import "server-only";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { ToolshedError } from "../../errors";
 import type { McpServerConfig } from "./config";
 import {
@@ -76,11 +83,18 @@ export const mcpConnectTimeoutMs = (env: Env = process.env) => millisecondsFromE
 /** What a connection's owner is told besides its loss (see McpConnections). */
 export interface McpConnectionEvents {
   onListChanged?: (key: string) => void;
+  /** The server's resources or prompts changed, or a subscribed resource was updated (the gateway's federation). */
+  onOfferChanged?: (key: string, change: McpOfferChange) => void;
   onOpening?: (key: string, opening: McpOpening) => void;
 }
 
 /** Declares the capabilities a key's client offers its server, and installs their handlers, before each handshake. */
 export type PrepareClient = (key: string, client: Client, config: McpServerConfig) => void;
+
+/** A request of a server's besides listing tools and calling one, made on its connection (McpConnections.request). */
+export type McpRequestWork<T> = (client: Connection["client"], config: McpServerConfig, requestOptions: RequestOptions) => Promise<T>;
+
+export type McpOfferChange = { kind: "resources" } | { kind: "prompts" } | { kind: "updated"; uri: string };
 
 /**
  * Long-lived connections to MCP servers, one per key (e.g. `catalog/server`), as an agent host
@@ -137,6 +151,24 @@ export class McpConnections {
       this.run(key, config, connection, this.timeouts.callTimeoutMs, `answer the call to ${mcpName}`, options.signal, (requestOptions) =>
         callToolOn(connection.client, config, mcpName, args, requestOptions, options.onProgress),
       ),
+    );
+  }
+
+  /**
+   * Any other request on the key's connection (resources, prompts: lib/sources/mcp/federated.ts),
+   * with the same deadlines, cancellation and session renewal as `list` (for "list") and `call`.
+   */
+  request<T>(
+    key: string,
+    rawConfig: McpServerConfig,
+    kind: "list" | "call",
+    label: string,
+    signal: AbortSignal | undefined,
+    work: McpRequestWork<T>,
+  ): Promise<T> {
+    const timeoutMs = kind === "list" ? this.timeouts.listTimeoutMs : this.timeouts.callTimeoutMs;
+    return this.inSession(key, rawConfig, (connection, config) =>
+      this.run(key, config, connection, timeoutMs, label, signal, (requestOptions) => work(connection.client, config, requestOptions)),
     );
   }
 
@@ -264,6 +296,12 @@ export class McpConnections {
     connection.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (!entry.closing && this.live.get(key) === entry) this.events.onListChanged?.(key);
     });
+    const offerChanged = (change: McpOfferChange) => {
+      if (!entry.closing && this.live.get(key) === entry) this.events.onOfferChanged?.(key, change);
+    };
+    connection.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => offerChanged({ kind: "resources" }));
+    connection.client.setNotificationHandler(PromptListChangedNotificationSchema, () => offerChanged({ kind: "prompts" }));
+    connection.client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => offerChanged({ kind: "updated", uri: params.uri }));
     this.live.set(key, entry);
     return connection;
   }

@@ -18,8 +18,11 @@ export {
   mcpConnectTimeoutMs,
   McpConnections,
   type McpConnectionTimeouts,
+  type McpOfferChange,
+  type McpRequestWork,
   type McpOpening,
 } from "./connections";
+export { getPromptOn, listOfferOn, type McpServerOffer, readResourceOn, subscribeOn } from "./federated";
 export { MCP_CONNECT_TIMEOUT_ENV, openingMessage } from "./opening";
 export {
   DEFAULT_MCP_RESULT_MAX_CHARS,

@@ -1,7 +1,9 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import { authorizeCatalogAction } from "@/app/_services/access";
+import { approvePrompt } from "@/app/_services/mcp-federation";
 import { addMcpServer, reloadLocalSourcesEverywhere, removeMcpServer, syncMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { getMcpServer } from "@/db/queries/mcp-servers";
@@ -50,5 +52,18 @@ export async function reloadSourcesAction(catalogId: string) {
     const local = await reloadLocalSourcesEverywhere(getDb(), principal);
     refresh(catalogId);
     return { loadedAt: local.loadedAt, errors: local.errors };
+  });
+}
+
+const promptApprovalBody = z.strictObject({ server: z.string().min(1).max(64), prompt: z.string().min(1).max(1_000), digest: z.string().min(1).max(100) });
+
+/** An editor approves a server's prompt definition, as its digest names it: the gateway offers it from now on. */
+export async function approvePromptAction(catalogId: string, body: unknown) {
+  return runAction(async () => {
+    const { actor } = await authorizeCatalogAction(catalogId, "write");
+    const { server, prompt, digest } = parseWith(promptApprovalBody, body);
+    await approvePrompt(catalogId, server, prompt, digest, actor);
+    refresh(catalogId);
+    return { prompt };
   });
 }

@@ -1,4 +1,5 @@
 import { pageCatalogAccess } from "@/app/_services/access";
+import { serverOffers } from "@/app/_services/mcp-federation";
 import { mcpServerViewFor } from "@/app/_services/mcp-views";
 import { localSources } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
@@ -36,10 +37,15 @@ export default async function SourcesRoute({ params }: { params: Promise<{ catal
   };
   const agents = (await listAgents(db, catalog)).map(({ name, description, mode }) => ({ name, description, mode }));
   const servers = (await listMcpServers(db, catalog)).map((server) => mcpServerViewFor(catalog, server, access));
+  const offers = await serverOffers(
+    catalog,
+    servers.map((server) => server.name),
+  );
   return (
     <SourcesPage
       catalogId={catalog}
       servers={servers}
+      offers={offers}
       local={summary}
       catalogAgents={agents}
       renderedAt={Date.now()}

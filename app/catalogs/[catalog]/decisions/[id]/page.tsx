@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import { getDecision, type Decision } from "@/db/queries/decisions";
 import { DecisionDetail } from "@/components/decision-detail";
 import { ReplayPanel } from "@/components/replay-panel";
+import { isFederationKind } from "@/lib/selection/types";
 import { ToolshedError } from "@/lib/errors";
 
 export const metadata = { title: "Decision" };
@@ -31,12 +32,14 @@ export default async function DecisionPage({ params }: { params: Promise<{ catal
       catalogId={catalog}
       decision={decision}
       replay={
-        <ReplayPanel
-          decisionId={decision.id}
-          kind={decision.kind}
-          selectors={selectors}
-          defaultSelector={intended && selectors.includes(intended) ? intended : aux.id}
-        />
+        !isFederationKind(decision.kind) && (
+          <ReplayPanel
+            decisionId={decision.id}
+            kind={decision.kind}
+            selectors={selectors}
+            defaultSelector={intended && selectors.includes(intended) ? intended : aux.id}
+          />
+        )
       }
     />
   );
