@@ -108,7 +108,10 @@ export function serveFederation(server: Server, current: () => GatewaySession): 
   const inCatalog = state.sessions.get(catalogId) ?? new Set();
   state.sessions.set(catalogId, inCatalog);
   inCatalog.add(attached);
+  // After whatever else the session's server does as it closes (its own upstream connections close too).
+  const closing = server.onclose;
   server.onclose = () => {
+    closing?.();
     inCatalog.delete(attached);
     for (const key of attached.subscriptions) void unsubscribe(attached, key);
   };

@@ -26,7 +26,8 @@ import type { McpServerConfig } from "./config";
  * them (the reference server "everything") shows the catalog every tool; nobody answers there, so
  * roots/list gets no roots and sampling or elicitation is refused. A caller whose client declared
  * any of them gets connections of its own, declaring exactly what it declared (elicitation in form
- * mode only), whose server's requests reach that client and no other (ClientForwarding).
+ * mode only), whose server's requests reach that client and no other (ClientForwarding); a stdio
+ * server, which runs on Toolshed's host, is never given the client's roots.
  */
 
 /** What a client declared of the capabilities Toolshed bridges. */
@@ -123,7 +124,14 @@ export class ClientForwarding {
     const forward = <T extends ClientBoundRequest>(request: T, upstream: AbortSignal) =>
       // What the client reads of the server is scrubbed of the server's secrets, like its results.
       this.forward({ ...request, params: scrubJson(request.params, scrub) } as T, upstream);
-    if (capabilities.roots) client.setRequestHandler(ListRootsRequestSchema, (request, extra) => forward(request, extra.signal) as Promise<ListRootsResult>);
+    if (capabilities.roots) {
+      client.setRequestHandler(ListRootsRequestSchema, (request, extra) =>
+        // A client's roots name folders of its own machine; a stdio server runs on Toolshed's host,
+        // and some servers (the reference filesystem server) widen their file access to the roots
+        // they are given. So a stdio server is told of no roots, as on the shared connection.
+        config.transport === "stdio" ? { roots: [] } : (forward(request, extra.signal) as Promise<ListRootsResult>),
+      );
+    }
     if (capabilities.sampling) {
       client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => forward(request, extra.signal) as Promise<CreateMessageResult>);
     }
