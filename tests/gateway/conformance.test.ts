@@ -11,20 +11,22 @@ import { type GatewayProxy, startGatewayProxy } from "../support/gateway-proxy";
 /**
  * The official MCP conformance suite's server scenarios against a catalog's MCP gateway, in a real
  * Toolshed (tests/support/toolshed-instance.ts, a process of its own on a SQLite file): the
- * catalog has one stdio MCP server, the suite's fixture tools (fixtures/conformance-server.mjs),
- * and one agent whose base tools they all are. The suite (Node 22, tools/conformance) reaches the
- * gateway through a loopback proxy that adds the token and maps the tool names (gateway-proxy.ts).
+ * catalog has one stdio MCP server, the suite's fixture tools, resources and prompts
+ * (fixtures/conformance-server.mjs), and one agent whose base tools are all its tools. The suite
+ * (Node 22, tools/conformance) reaches the gateway through a loopback proxy that adds the token
+ * and maps the suite's names and URIs to the gateway's (gateway-proxy.ts).
  *
  * Every scenario is classified: those the gateway must pass (its tools, and the Streamable HTTP
- * transport under them, the client capabilities it bridges), and those of what it does not offer, each with the reason (README's
- * table); one of the second kind that starts to pass fails this test until it moves to the first. The suite also
- * runs against the fixture server on its own, which passes every scenario the gateway must pass
+ * transport under them, the client capabilities it bridges, the resources and prompts it
+ * federates), and those of what it does not offer, each with the reason (README's table); one
+ * of the second kind that starts to pass fails this test until it moves to the first. The suite
+ * also runs against the fixture server on its own, which passes every scenario the gateway must pass
  * and every one it fails only for not passing on what an upstream server sends or asks: a failure
  * through the gateway is the gateway's.
  */
 
 const FIXTURE = "tests/gateway/fixtures/conformance-server.mjs";
-/** The fixture server's name in the catalog: its tools are conformance__test_simple_text, … */
+/** The fixture server's name in the catalog: its tools are conformance__test_simple_text, …, its prompts likewise. */
 const SERVER = "conformance";
 const STARTUP_TIMEOUT_MS = 120_000;
 /** The whole suite: about 30 scenarios, seconds each at most (a hung one is ended by its own timeouts). */
@@ -50,29 +52,25 @@ const MUST_PASS = [
   "tools-call-elicitation",
   "elicitation-sep1034-defaults",
   "elicitation-sep1330-enums",
+  // The fixture server's resources and prompts, federated (lib/gateway/federation.ts): the proxy maps the suite's URIs and names to the gateway's.
+  "resources-list",
+  "resources-read-text",
+  "resources-read-binary",
+  "resources-templates-read",
+  "resources-subscribe",
+  "resources-unsubscribe",
+  "prompts-list",
+  "prompts-get-simple",
+  "prompts-get-with-args",
+  "prompts-get-embedded-resource",
+  "prompts-get-with-image",
 ];
-
-const NO_RESOURCES =
-  "The fixture server has no resources: the gateway federates its servers' resources under its own URIs (tests/api/mcp-gateway-federation.test.ts), not the suite's test://… ones.";
-const NO_PROMPTS =
-  "The fixture server has no prompts: the gateway federates its servers' prompts as <server>__<prompt> (tests/api/mcp-gateway-federation.test.ts), not the suite's names.";
 
 /** Scenarios of what the gateway does not offer: why each fails. */
 const NOT_OFFERED: Record<string, string> = {
   "logging-set-level": "The gateway declares no logging capability (logging/setLevel is Method not found).",
   "tools-call-with-logging": "The gateway declares no logging capability (logging/setLevel is Method not found); upstream log messages are not passed on.",
   "completion-complete": "The gateway declares no completions capability (completion/complete is Method not found).",
-  "resources-list": NO_RESOURCES,
-  "resources-read-text": NO_RESOURCES,
-  "resources-read-binary": NO_RESOURCES,
-  "resources-templates-read": NO_RESOURCES,
-  "resources-subscribe": NO_RESOURCES,
-  "resources-unsubscribe": NO_RESOURCES,
-  "prompts-list": NO_PROMPTS,
-  "prompts-get-simple": NO_PROMPTS,
-  "prompts-get-with-args": NO_PROMPTS,
-  "prompts-get-embedded-resource": NO_PROMPTS,
-  "prompts-get-with-image": NO_PROMPTS,
   "dns-rebinding-protection":
     "For localhost servers without authentication: the gateway requires a token, which a rebound browser page does not have; with the proxy's token, a foreign Host/Origin is answered 200.",
 };
@@ -185,7 +183,7 @@ describe("the MCP conformance suite's server scenarios against the gateway", () 
   beforeAll(
     async () => {
       const { gateway, token } = await gatewayWithFixtureTools();
-      proxy = await startGatewayProxy({ target: gateway, token, toolPrefix: `${SERVER}__` });
+      proxy = await startGatewayProxy({ target: gateway, token, server: SERVER });
       run = await runServerScenarios(proxy.url, SUITE_TIMEOUT_MS);
       // Not alone on its line: a CI reading closing lines would take it for the test run's own count.
       console.log(`MCP conformance suite against the gateway, ${(run.durationMs / 1000).toFixed(1)} s: ${run.summary}`);

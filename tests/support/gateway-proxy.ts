@@ -1,17 +1,20 @@
 import { createServer, type IncomingHttpHeaders, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
-import { upstreamOf } from "@/lib/gateway/federation";
+import { gatewayUri, upstreamOf } from "@/lib/gateway/federation";
 
 /**
  * A loopback proxy in front of one catalog's MCP gateway, for an MCP client that can be given only
  * a URL (the official conformance suite): it forwards every request to the gateway's URL, adding
  * the bearer token the gateway requires, and streams the answers back as they come (event
  * streams too: a progress notification or an elicitation request reaches the client while the
- * call runs). One thing more: the suite calls its fixture tools by their own names, and the
- * catalog names an MCP server's tools `<server>__<tool>` (lib/sources/mcp/names.ts), so the
- * proxy adds `toolPrefix` to the tool a tools/call names and takes it off the names tools/list
- * answers, and gives the resources in tool results their server's URIs back (the gateway's are
- * toolshed://<server>/…, lib/gateway/federation.ts). It changes nothing else.
+ * call runs). One thing more: the suite names its fixture server's tools, prompts and resources as
+ * that server does, and the gateway federates them under its own names (lib/gateway/federation.ts):
+ * tools and prompts `<server>__<name>` (lib/sources/mcp/names.ts: verbatim for the suite's names),
+ * resources `toolshed://<server>/<encoded URI>`. So the proxy gives a tools/call or prompts/get
+ * the gateway's name and a resources/read, /subscribe or /unsubscribe the gateway's URI; it takes
+ * the prefix off the names tools/list answers, and gives the resources in tool results, prompt
+ * messages and read contents their server's URIs back. Resource and prompt lists pass as the
+ * gateway answers them (the suite checks only their shape). It changes nothing else.
  */
 export interface GatewayProxy {
   url: string;
@@ -24,10 +27,23 @@ const GATEWAY_TOOLS = new Set(["ToolSearch", "ToolCall"]);
 const HOP_HEADERS = new Set(["host", "connection", "keep-alive", "transfer-encoding", "content-length", "authorization"]);
 
 type ContentBlock = { type?: unknown; uri?: unknown; resource?: { uri?: unknown } };
-type JsonRpcMessage = { method?: string; params?: { name?: unknown }; result?: { tools?: { name?: unknown }[]; content?: ContentBlock[] } };
+type JsonRpcMessage = {
+  method?: string;
+  params?: { name?: unknown; uri?: unknown };
+  result?: { tools?: { name?: unknown }[]; content?: ContentBlock[]; messages?: { content?: ContentBlock }[]; contents?: { uri?: unknown }[] };
+};
+
+/** The requests that name a resource by its URI. */
+const RESOURCE_METHODS = new Set(["resources/read", "resources/subscribe", "resources/unsubscribe"]);
 
 /** An upstream's URI for a gateway's (lib/gateway/federation.ts); any other value as it is. */
 const upstreamUri = (uri: unknown) => (typeof uri === "string" ? (upstreamOf(uri)?.uri ?? uri) : uri);
+
+/** Gives the resource of a content block (of a tool result or a prompt message) its upstream URI. */
+function upstreamBlock(block: ContentBlock): void {
+  if (block.type === "resource_link") block.uri = upstreamUri(block.uri);
+  if (block.resource) block.resource.uri = upstreamUri(block.resource.uri);
+}
 
 function mapMessages(json: unknown, map: (message: JsonRpcMessage) => void): unknown {
   for (const message of Array.isArray(json) ? json : [json]) if (message && typeof message === "object") map(message as JsonRpcMessage);
@@ -49,21 +65,24 @@ function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string |
   return kept;
 }
 
-export async function startGatewayProxy(options: { target: string; token: string; toolPrefix: string }): Promise<GatewayProxy> {
-  const { target, token, toolPrefix } = options;
+/** `server`: the name of the catalog's MCP server whose tools, prompts and resources the client names as that server does. */
+export async function startGatewayProxy(options: { target: string; token: string; server: string }): Promise<GatewayProxy> {
+  const { target, token, server: upstream } = options;
+  const prefix = `${upstream}__`;
   const toCatalog = (message: JsonRpcMessage) => {
-    const name = message.params?.name;
-    if (message.method === "tools/call" && typeof name === "string" && !GATEWAY_TOOLS.has(name)) message.params!.name = `${toolPrefix}${name}`;
+    const { name, uri } = message.params ?? {};
+    if (message.method === "tools/call" && typeof name === "string" && !GATEWAY_TOOLS.has(name)) message.params!.name = `${prefix}${name}`;
+    if (message.method === "prompts/get" && typeof name === "string") message.params!.name = `${prefix}${name}`;
+    if (message.method && RESOURCE_METHODS.has(message.method) && typeof uri === "string") message.params!.uri = gatewayUri(upstream, uri);
   };
   const fromCatalog = (message: JsonRpcMessage) => {
     for (const tool of message.result?.tools ?? []) {
-      if (typeof tool.name === "string" && tool.name.startsWith(toolPrefix)) tool.name = tool.name.slice(toolPrefix.length);
+      if (typeof tool.name === "string" && tool.name.startsWith(prefix)) tool.name = tool.name.slice(prefix.length);
     }
-    // Tool results' resources have gateway URIs (readable through it); the suite checks its fixture's own.
-    for (const block of message.result?.content ?? []) {
-      if (block.type === "resource_link") block.uri = upstreamUri(block.uri);
-      if (block.resource) block.resource.uri = upstreamUri(block.resource.uri);
-    }
+    // Resources in answers have gateway URIs (readable through it): the client gets back the URIs it names (the suite checks only that one is there).
+    for (const block of message.result?.content ?? []) upstreamBlock(block);
+    for (const promptMessage of message.result?.messages ?? []) if (promptMessage.content) upstreamBlock(promptMessage.content);
+    for (const content of message.result?.contents ?? []) content.uri = upstreamUri(content.uri);
   };
   const server = createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
