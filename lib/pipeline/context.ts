@@ -20,7 +20,7 @@ export interface ContextInput {
   providers?: ProviderProfile[];
   searchServiceConfigured?: boolean;
   overrides?: DefinitionOverride[];
-  definitionHooks?: DefinitionHook[];
+  definitionHooks?: readonly DefinitionHook[];
 }
 
 /** A full pipeline context from what a request names, the rest from the shipped defaults. */

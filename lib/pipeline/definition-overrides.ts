@@ -2,7 +2,8 @@ import type { DefinitionOverride } from "../rules/overrides";
 import { modelPatternTester } from "../rules/patterns";
 import { defaultProblem } from "../rules/override-fields";
 import type { InputSchema } from "../tools/types";
-import type { PipelineContext, PipelineTool, StageResult, ToolNote } from "./types";
+import { Lru } from "../tools/lru";
+import type { DefinitionHook, PipelineContext, PipelineTool, StageResult, ToolNote } from "./types";
 
 function overrideScope(override: DefinitionOverride, modelId: string, matchesModel: (pattern: string) => boolean): string | undefined {
   if (override.models.length === 0) return "for every model";
@@ -70,47 +71,105 @@ export function applyDefinitionOverrides(tools: PipelineTool[], ctx: PipelineCon
   if (applicable.size === 0 && hooks.length === 0) return { tools, removed: [], changed: [] };
 
   const changed: ToolNote[] = [];
+  const memo = outcomesFor(ctx, hooks);
   const result = tools.map((original) => {
-    let tool = original;
-    for (const { override, scope } of applicable.get(tool.name) ?? []) {
-      const applied = withOverride(tool, override);
-      tool = applied.tool;
-      for (const ignored of applied.ignored) changed.push({ name: tool.name, reason: `catalog override ${scope}: ${ignored}` });
-      if (applied.fields.length > 0) changed.push({ name: tool.name, reason: `catalog override ${scope} replaces the ${fieldList(applied.fields)}` });
-    }
-    hooks.forEach((hook, index) => {
-      const label = hook.name ? `plugin hook "${hook.name}"` : `plugin hook ${index + 1}`;
-      let patch: ReturnType<typeof hook>;
-      try {
-        patch = hook(tool, ctx);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        changed.push({ name: tool.name, reason: `${label} failed (${message}); definition left unchanged` });
-        return;
-      }
-      if (patch === undefined) return;
-      // Plugins are plain JavaScript at run time: take only values a provider would accept.
-      const accepted = {
-        summary: typeof patch.summary === "string" ? patch.summary : undefined,
-        description: typeof patch.description === "string" ? patch.description : undefined,
-        inputSchema: isObjectSchema(patch.inputSchema) ? patch.inputSchema : undefined,
-      };
-      const offered = (["summary", "description", "inputSchema"] as const).filter((field) => patch[field] !== undefined);
-      const fields = offered.filter((field) => accepted[field] !== undefined);
-      const unusable = offered.filter((field) => accepted[field] === undefined);
-      if (unusable.length > 0) {
-        changed.push({ name: tool.name, reason: `${label} returned an unusable ${fieldList(unusable)}, ignored` });
-      }
-      if (fields.length === 0) return;
-      tool = {
-        ...tool,
-        summary: accepted.summary ?? tool.summary,
-        description: accepted.description ?? tool.description,
-        inputSchema: accepted.inputSchema ?? tool.inputSchema,
-      };
-      changed.push({ name: tool.name, reason: `${label} rewrites the ${fieldList(fields)}` });
-    });
-    return tool;
+    const outcome =
+      memo && Object.isFrozen(original)
+        ? memoised(memo, original, () => outcomeOf(original, applicable, hooks, ctx))
+        : outcomeOf(original, applicable, hooks, ctx);
+    changed.push(...outcome.notes);
+    return outcome.tool;
   });
   return { tools: result, removed: [], changed };
+}
+
+/** What the stage makes of one tool: the tool as overridden and hooked, and what was said of it. */
+interface Outcome {
+  tool: PipelineTool;
+  notes: ToolNote[];
+}
+
+function outcomeOf(
+  original: PipelineTool,
+  applicable: ReadonlyMap<string, { override: DefinitionOverride; scope: string }[]>,
+  hooks: readonly DefinitionHook[],
+  ctx: PipelineContext,
+): Outcome {
+  const notes: ToolNote[] = [];
+  let tool = original;
+  for (const { override, scope } of applicable.get(tool.name) ?? []) {
+    const applied = withOverride(tool, override);
+    tool = applied.tool;
+    for (const ignored of applied.ignored) notes.push({ name: tool.name, reason: `catalog override ${scope}: ${ignored}` });
+    if (applied.fields.length > 0) notes.push({ name: tool.name, reason: `catalog override ${scope} replaces the ${fieldList(applied.fields)}` });
+  }
+  hooks.forEach((hook, index) => {
+    const label = hook.name ? `plugin hook "${hook.name}"` : `plugin hook ${index + 1}`;
+    let patch: ReturnType<typeof hook>;
+    try {
+      patch = hook(tool, ctx);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      notes.push({ name: tool.name, reason: `${label} failed (${message}); definition left unchanged` });
+      return;
+    }
+    if (patch === undefined) return;
+    // Plugins are plain JavaScript at run time: take only values a provider would accept.
+    const accepted = {
+      summary: typeof patch.summary === "string" ? patch.summary : undefined,
+      description: typeof patch.description === "string" ? patch.description : undefined,
+      inputSchema: isObjectSchema(patch.inputSchema) ? patch.inputSchema : undefined,
+    };
+    const offered = (["summary", "description", "inputSchema"] as const).filter((field) => patch[field] !== undefined);
+    const fields = offered.filter((field) => accepted[field] !== undefined);
+    const unusable = offered.filter((field) => accepted[field] === undefined);
+    if (unusable.length > 0) {
+      notes.push({ name: tool.name, reason: `${label} returned an unusable ${fieldList(unusable)}, ignored` });
+    }
+    if (fields.length === 0) return;
+    tool = {
+      ...tool,
+      summary: accepted.summary ?? tool.summary,
+      description: accepted.description ?? tool.description,
+      inputSchema: accepted.inputSchema ?? tool.inputSchema,
+    };
+    notes.push({ name: tool.name, reason: `${label} rewrites the ${fieldList(fields)}` });
+  });
+  return { tool, notes };
+}
+
+const NO_HOOKS: readonly DefinitionHook[] = Object.freeze([]);
+/** Contexts remembered per set of hooks: every model and agent combination of a few catalogs. */
+const CONTEXTS_REMEMBERED = 64;
+const outcomes = new WeakMap<readonly DefinitionHook[], Lru<string, WeakMap<PipelineTool, Outcome>>>();
+
+/**
+ * Where a frozen tool's outcome in this context is remembered, across catalog revisions: the same
+ * tool object (an unchanged tool keeps it from one revision to the next, db/queries/catalog-state.ts)
+ * under the same overrides, hooks and context comes out the same, as the hooks' contract says. The
+ * hooks must be a frozen array (the app's stay the same while the local sources do); otherwise
+ * nothing is remembered.
+ */
+function outcomesFor(ctx: PipelineContext, hooks: readonly DefinitionHook[]): WeakMap<PipelineTool, Outcome> | undefined {
+  const set = hooks.length === 0 ? NO_HOOKS : hooks;
+  if (!Object.isFrozen(set)) return undefined;
+  let byContext = outcomes.get(set);
+  if (byContext === undefined) {
+    byContext = new Lru({ maxEntries: CONTEXTS_REMEMBERED });
+    outcomes.set(set, byContext);
+  }
+  const { catalogId, modelId, provider, agent, agents, mode, flags, modelRules, providers, searchServiceConfigured, overrides } = ctx;
+  const key = JSON.stringify([catalogId, modelId, provider, agent, agents, mode, flags, modelRules, providers, searchServiceConfigured, overrides]);
+  return byContext.getOrCreate(key, () => new WeakMap());
+}
+
+function memoised(memo: WeakMap<PipelineTool, Outcome>, tool: PipelineTool, make: () => Outcome): Outcome {
+  let outcome = memo.get(tool);
+  if (outcome === undefined) {
+    const made = make();
+    // Frozen like the tool it came from, so what later stages derive from it is remembered too.
+    outcome = { tool: made.tool === tool ? tool : Object.freeze(made.tool), notes: made.notes };
+    memo.set(tool, outcome);
+  }
+  return outcome;
 }

@@ -24,7 +24,7 @@ export interface CatalogState {
   tools: Tool[];
   rules: CatalogRules;
   agents: Agent[];
-  definitionHooks?: DefinitionHook[];
+  definitionHooks?: readonly DefinitionHook[];
 }
 
 export interface ToolList {

@@ -43,7 +43,7 @@ export interface PipelineContext {
   providers: ProviderProfile[];
   searchServiceConfigured: boolean;
   overrides: DefinitionOverride[];
-  definitionHooks?: DefinitionHook[];
+  definitionHooks?: readonly DefinitionHook[];
 }
 
 export interface ToolNote {

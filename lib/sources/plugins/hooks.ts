@@ -12,7 +12,19 @@ const isThenable = (value: unknown) => typeof (value as PromiseLike<unknown> | u
  * so a hook returning a Promise fails (and the stage leaves the tool unchanged) instead of
  * being silently ignored.
  */
-export function pluginDefinitionHooks(plugins: readonly LoadedPlugin[]): DefinitionHook[] {
+export function pluginDefinitionHooks(plugins: readonly LoadedPlugin[]): readonly DefinitionHook[] {
+  // One frozen array per set of plugins loaded: what the pipeline derives from a tool with these hooks is remembered while they are the same (lib/pipeline/definition-overrides.ts).
+  let hooks = hooksOfPlugins.get(plugins);
+  if (hooks === undefined) {
+    hooks = Object.freeze(adaptedHooks(plugins));
+    hooksOfPlugins.set(plugins, hooks);
+  }
+  return hooks;
+}
+
+const hooksOfPlugins = new WeakMap<readonly LoadedPlugin[], readonly DefinitionHook[]>();
+
+function adaptedHooks(plugins: readonly LoadedPlugin[]): DefinitionHook[] {
   return plugins.flatMap((plugin) => {
     const hook = plugin.hooks["tool.definition"];
     if (hook === undefined) return [];
