@@ -57,13 +57,27 @@ export function upstreamOf(uri: string): { server: string; uri: string } | undef
   }
 }
 
-/** Whether a URI is one the template expands to: each expression stands for any run of characters (RFC 6570 operators included). */
+/**
+ * Whether a URI is one the template expands to: each expression stands for any run of characters
+ * (RFC 6570 operators included). Matched as a wildcard pattern with the two-pointer method, in at
+ * most (URI length × template length) steps: a regular expression built from a server's template
+ * could backtrack for ages on a caller's URI.
+ */
 export function templateMatches(uriTemplate: string, uri: string): boolean {
-  const pattern = uriTemplate
-    .split(/\{[^}]*\}/)
-    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${pattern}$`, "s").test(uri);
+  const literals = uriTemplate.split(/\{[^}]*\}/);
+  if (literals.length === 1) return uriTemplate === uri;
+  const first = literals[0];
+  const last = literals[literals.length - 1];
+  if (!uri.startsWith(first) || !uri.endsWith(last) || uri.length < first.length + last.length) return false;
+  // The literals between the first and the last, each found at its earliest place after the one before.
+  let at = first.length;
+  const end = uri.length - last.length;
+  for (const literal of literals.slice(1, -1)) {
+    const found = uri.indexOf(literal, at);
+    if (found === -1 || found + literal.length > end) return false;
+    at = found + literal.length;
+  }
+  return true;
 }
 
 /** Namespaced names of a server's items, keyed by their original names (which need not be distinct for resources). */

@@ -45,6 +45,14 @@ describe("gateway resource URIs", () => {
     expect(templateMatches("notes://notes/{id}", "notes://notes/42")).toBe(true);
     expect(templateMatches("notes://notes/{id}", "notes://other/42")).toBe(false);
     expect(templateMatches("a.b://{x}", "aXb://1")).toBe(false);
+    expect(templateMatches("repo://{owner}/{repo}/issues/{n}", "repo://acme/tools/issues/7")).toBe(true);
+    expect(templateMatches("repo://{owner}/{repo}/issues/{n}", "repo://acme/tools/pulls/7")).toBe(false);
+  });
+
+  it("match a hostile server's template against a long URI in one pass, not by backtracking", () => {
+    // As a regular expression (a.*a.*…b) this takes longer than any test's timeout.
+    expect(templateMatches(`${"a{x}".repeat(30)}b`, "a".repeat(20_000))).toBe(false);
+    expect(templateMatches(`${"a{x}".repeat(30)}b`, `${"a".repeat(20_000)}b`)).toBe(true);
   });
 });
 
