@@ -313,6 +313,8 @@ export function reanalyseCorpus(earlier: CorpusAnalysis, candidates: readonly Se
     let any = false;
     for (const word of earlier.compoundWords) {
       if (!vocabularyChanges.some((changedWord) => word.includes(changedWord))) continue;
+      // Most words that hold a changed one still split the same way ("credit" beside a new "edit").
+      if (sameList(segmentCompound(word, earlier.vocabulary), segmentCompound(word, vocabulary))) continue;
       // Every document that holds the word holds its stem as a term.
       const termId = earlier.termIds.get(stem(word));
       if (termId !== undefined) {

@@ -1,6 +1,7 @@
 import type { ConversationMessage, RankedTool, SelectorCandidate, ToolRanker } from "../types";
 import { Lru } from "../../tools/lru";
-import { accumulate, forwardIndex, inverseDocumentFrequency, type ForwardIndex, type Postings } from "./postings";
+import { breadthFactor, type FieldLengths, FieldedPostings, fieldIncrement, saturated } from "./fielded-postings";
+import { accumulate, inverseDocumentFrequency, type Postings } from "./postings";
 import { DEFAULT_SETTINGS, type LocalRankingSettings } from "./settings";
 import { isGenericRequestStem, isStopword, splitWords, stem } from "./tokenise";
 import { selectTopK } from "./topK";
@@ -21,35 +22,6 @@ export interface LocalIndex extends ToolRanker {
   rankAmong(candidates: readonly SelectorCandidate[], messages: ConversationMessage[], k: number): RankedTool[];
   /** How many indexed tools have the (stemmed) term in their text. */
   documentFrequency(term: string): number;
-}
-
-/** Average number of terms per field over the documents. */
-type FieldLengths = readonly number[];
-
-/**
- * The scale of a tool's weights for the breadth of its vocabulary (see `LocalRankingSettings.breadth`);
- * `limit` is the number of distinct terms left untouched.
- */
-function breadthFactor(distinctTerms: number, limit: number, settings: LocalRankingSettings): number {
-  return limit <= 0 || distinctTerms <= limit ? 1 : (limit / distinctTerms) ** settings.breadth.power;
-}
-
-/** Distinct terms a tool may have before its weights are scaled down: the pivot times the catalog's median. */
-function breadthLimit(distinctTerms: Uint32Array, settings: LocalRankingSettings): number {
-  if (distinctTerms.length === 0) return 0;
-  const sorted = distinctTerms.slice().sort();
-  return settings.breadth.pivot * sorted[Math.floor(sorted.length / 2)];
-}
-
-/**
- * What one occurrence of a term adds to its pseudo-frequency: the field's weight, length-normalised,
- * and scaled by the tool's breadth (`breadthFactor`) except in the name, which is at most 64
- * characters and says what the tool is.
- */
-function fieldIncrement(field: number, length: number, averageLength: FieldLengths, breadth: number, settings: LocalRankingSettings): number {
-  const { weight, b } = settings.fields[FIELD_NAMES[field]];
-  const scale = field === NAME_FIELD || field === SERVICE_FIELD ? 1 : breadth;
-  return (scale * weight) / (1 - b + (b * length) / Math.max(averageLength[field], 1e-9));
 }
 
 /**
@@ -75,97 +47,6 @@ function pseudoFrequencies(
 /** A single saturation of the summed pseudo-frequency, so a term repeated across fields cannot score as several terms. */
 function saturatedWeight(frequency: number, documentCount: number, documentFrequency: number, k1: number): number {
   return saturated(frequency, inverseDocumentFrequency(documentCount, documentFrequency), k1);
-}
-
-function saturated(frequency: number, idf: number, k1: number): number {
-  return (idf * frequency * (k1 + 1)) / (frequency + k1);
-}
-
-interface FieldedPostings {
-  postings: Postings;
-  forward: ForwardIndex;
-  vocabulary: ReadonlySet<string>;
-  averageLength: FieldLengths;
-  prefixes: ReadonlySet<string>;
-  breadthLimit: number;
-  /** Each document's `breadthFactor`. */
-  breadth: Float32Array;
-}
-
-/**
- * BM25F postings over an analysed corpus (lib/selection/local/analysis.ts: each document's terms as
- * ids, in field order), with what scoring another document against them needs: each document's
- * pseudo-frequencies, summed in the same order as `pseudoFrequencies`, as posting weights.
- */
-function buildFieldedPostings(analysis: CorpusAnalysis, settings: LocalRankingSettings): FieldedPostings {
-  const fieldCount = FIELD_NAMES.length;
-  const { candidates, occurrences, documentStarts, fieldLengths } = analysis;
-  const termCount = analysis.termNames.length;
-  const documentFrequency = new Uint32Array(termCount);
-  const distinctTerms = new Uint32Array(candidates.length);
-  const lastDocument = new Int32Array(termCount).fill(-1);
-  for (let doc = 0; doc < candidates.length; doc++) {
-    for (let at = documentStarts[doc]; at < documentStarts[doc + 1]; at++) {
-      const id = occurrences[at];
-      if (lastDocument[id] !== doc) {
-        lastDocument[id] = doc;
-        documentFrequency[id]++;
-        distinctTerms[doc]++;
-      }
-    }
-  }
-  const totalLengths = new Array<number>(fieldCount).fill(0);
-  for (let doc = 0; doc < candidates.length; doc++)
-    for (let field = 0; field < fieldCount; field++) totalLengths[field] += fieldLengths[doc * fieldCount + field];
-  const averageLength = totalLengths.map((total) => total / Math.max(1, candidates.length));
-  const limit = breadthLimit(distinctTerms, settings);
-  const breadth = new Float32Array(candidates.length);
-
-  const offsets = new Uint32Array(termCount + 1);
-  for (let id = 0; id < termCount; id++) offsets[id + 1] = offsets[id] + documentFrequency[id];
-  const docs = new Uint32Array(offsets[termCount]);
-  const weights = new Float32Array(docs.length);
-  const cursor = offsets.slice(0, termCount);
-  const frequency = new Float64Array(termCount);
-  const seenIn = new Int32Array(termCount).fill(-1);
-  // Once per term, not per posting.
-  const idf = new Float64Array(termCount);
-  for (let id = 0; id < termCount; id++) idf[id] = inverseDocumentFrequency(candidates.length, documentFrequency[id]);
-  const documentTerms: number[] = [];
-  for (let doc = 0; doc < candidates.length; doc++) {
-    let at = documentStarts[doc];
-    breadth[doc] = breadthFactor(distinctTerms[doc], limit, settings);
-    for (let field = 0; field < fieldCount; field++) {
-      const length = fieldLengths[doc * fieldCount + field];
-      if (length === 0) continue;
-      const increment = fieldIncrement(field, length, averageLength, breadth[doc], settings);
-      for (const end = at + length; at < end; at++) {
-        const id = occurrences[at];
-        if (seenIn[id] !== doc) {
-          seenIn[id] = doc;
-          documentTerms.push(id);
-        }
-        frequency[id] += increment;
-      }
-    }
-    for (const id of documentTerms) {
-      const slot = cursor[id]++;
-      docs[slot] = doc;
-      weights[slot] = saturated(frequency[id], idf[id], settings.k1);
-      frequency[id] = 0;
-    }
-    documentTerms.length = 0;
-  }
-  const postings: Postings = { termIds: analysis.termIds, offsets, docs, weights };
-  return {
-    postings,
-    forward: forwardIndex(postings, candidates.length),
-    vocabulary: analysis.vocabulary,
-    averageLength,
-    prefixes: analysis.prefixes,
-    breadthLimit: limit,
-    breadth,
-  };
 }
 
 /** A candidate outside the index: its term weights, computed against the index's statistics. */
@@ -222,7 +103,6 @@ class FieldedIndex implements LocalIndex {
   private readonly documents: readonly SelectorCandidate[];
   private readonly byName: ReadonlyMap<string, number>;
   private readonly postings: Postings;
-  private readonly forward: ForwardIndex;
   private readonly termNames: readonly string[];
   private readonly vocabulary: ReadonlySet<string>;
   private readonly averageLength: FieldLengths;
@@ -236,7 +116,7 @@ class FieldedIndex implements LocalIndex {
   constructor(
     /** What the index was built from, kept so that the catalog's next revision is read from it (`createLocalIndex`'s `earlier`). */
     readonly analysis: CorpusAnalysis,
-    fielded: FieldedPostings,
+    private readonly fielded: FieldedPostings,
     readonly settings: LocalRankingSettings,
   ) {
     const { candidates } = analysis;
@@ -249,10 +129,9 @@ class FieldedIndex implements LocalIndex {
     this.byName = byName;
     this.termNames = analysis.termNames;
     this.postings = fielded.postings;
-    this.forward = fielded.forward;
-    this.vocabulary = fielded.vocabulary;
+    this.vocabulary = analysis.vocabulary;
     this.averageLength = fielded.averageLength;
-    this.prefixes = fielded.prefixes;
+    this.prefixes = analysis.prefixes;
     this.breadthLimit = fielded.breadthLimit;
     this.breadth = fielded.breadth;
     Object.freeze(this);
@@ -286,7 +165,7 @@ class FieldedIndex implements LocalIndex {
    */
   private rankQueries(queries: readonly Query[], allowed: Uint8Array | undefined, extras: readonly ExtraDocument[], k: number): RankedTool[] {
     const score = (query: Query) => ({
-      ...accumulate(this.postings, this.termIdWeights(query.terms), this.names.length),
+      ...this.accumulated(this.termIdWeights(query.terms)),
       extraScores: extras.map((extra) => extraScore(extra, query.terms)),
     });
     const lists = queries.map(score);
@@ -377,17 +256,15 @@ class FieldedIndex implements LocalIndex {
     if (top.length === 0) return undefined;
     const termScores = new Map<number, number>();
     for (const doc of top) {
-      const start = this.forward.offsets[doc];
-      const end = this.forward.offsets[doc + 1];
+      const { terms, weights } = this.fielded.documentTerms(doc);
       let total = 0;
-      for (let slot = start; slot < end; slot++) total += this.forward.weights[slot];
+      for (const weight of weights) total += weight;
       // A broad tool's words say as little about the request here as in its score; its name would
       // otherwise be its strongest term, and bring it back up.
       const share = this.breadth[doc] / total;
-      for (let slot = start; slot < end; slot++) {
-        const term = this.forward.terms[slot];
-        termScores.set(term, (termScores.get(term) ?? 0) + this.forward.weights[slot] * share);
-      }
+      terms.forEach((term, index) => {
+        termScores.set(term, (termScores.get(term) ?? 0) + weights[index] * share);
+      });
     }
     const queryTermIds = new Set(this.termIdWeights(query.terms).keys());
     const chosen = [...termScores]
@@ -478,6 +355,12 @@ class FieldedIndex implements LocalIndex {
     return terms;
   }
 
+  /** The documents' scores for query weights by term id, the terms' posting weights worked out first if they are not yet. */
+  private accumulated(queryWeights: ReadonlyMap<number, number>) {
+    this.fielded.weigh(queryWeights.keys());
+    return accumulate(this.postings, queryWeights, this.names.length);
+  }
+
   /** The query terms the index knows, by term id. */
   private termIdWeights(query: ReadonlyMap<string, number>): Map<number, number> {
     const byTermId = new Map<number, number>();
@@ -501,5 +384,5 @@ export function createLocalIndex(
   earlier?: LocalIndex,
 ): LocalIndex {
   const analysis = earlier instanceof FieldedIndex && earlier.settings === settings ? reanalyseCorpus(earlier.analysis, candidates) : analyseCorpus(candidates);
-  return new FieldedIndex(analysis, buildFieldedPostings(analysis, settings), settings);
+  return new FieldedIndex(analysis, new FieldedPostings(analysis, settings), settings);
 }

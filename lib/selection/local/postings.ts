@@ -79,28 +79,3 @@ export function accumulate(
   }
   return { scores, touched, touchedCount };
 }
-
-/** The same weights by document: the terms of document `d` are `terms[offsets[d] .. offsets[d + 1])`. */
-export interface ForwardIndex {
-  readonly offsets: Uint32Array;
-  readonly terms: Uint32Array;
-  readonly weights: Float32Array;
-}
-
-/** Transposes postings into each document's terms and weights (for feedback from top documents). */
-export function forwardIndex(postings: Postings, documentCount: number): ForwardIndex {
-  const offsets = new Uint32Array(documentCount + 1);
-  for (let slot = 0; slot < postings.docs.length; slot++) offsets[postings.docs[slot] + 1]++;
-  for (let doc = 0; doc < documentCount; doc++) offsets[doc + 1] += offsets[doc];
-  const cursor = offsets.slice(0, documentCount);
-  const terms = new Uint32Array(postings.docs.length);
-  const weights = new Float32Array(postings.docs.length);
-  for (let term = 0; term + 1 < postings.offsets.length; term++) {
-    for (let slot = postings.offsets[term]; slot < postings.offsets[term + 1]; slot++) {
-      const at = cursor[postings.docs[slot]]++;
-      terms[at] = term;
-      weights[at] = postings.weights[slot];
-    }
-  }
-  return { offsets, terms, weights };
-}
