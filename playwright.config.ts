@@ -14,9 +14,10 @@ const appEnv = {
   TOOLSHED_ADMIN_EMAIL: ADMIN.email,
   TOOLSHED_ADMIN_PASSWORD: ADMIN.password,
   // The default allowlist, the test server whose tools a JSON file defines (e2e/held-back.spec.ts changes them),
-  // one whose tools are poisoned (e2e/poisoning.spec.ts), and one with resources and prompts (e2e/federation.spec.ts).
+  // one whose tools are poisoned (e2e/poisoning.spec.ts), one with resources and prompts (e2e/federation.spec.ts), and the
+  // reference server "everything" (tools/conformance: e2e/gateway-protocol.spec.ts).
   TOOLSHED_MCP_STDIO_COMMANDS:
-    "node mcp-servers/demo-server.mjs env=DEMO_MCP_TOKEN; node tests/fixtures/mcp/defined-tools-server.mjs; node tests/sources/fixtures/poisoned-server.mjs; node tests/sources/fixtures/resources-server.mjs",
+    "node mcp-servers/demo-server.mjs env=DEMO_MCP_TOKEN; node tests/fixtures/mcp/defined-tools-server.mjs; node tests/sources/fixtures/poisoned-server.mjs; node tests/sources/fixtures/resources-server.mjs; node tools/conformance/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
   // No periodic re-sync: a round between a test's change to a server and its own Sync would take the change first (tests/api covers the rounds).
   TOOLSHED_MCP_SYNC_INTERVAL_MS: "0",
 };
