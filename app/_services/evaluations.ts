@@ -23,7 +23,7 @@ import { catalogCorpus, toCandidates } from "@/lib/selection/candidates";
 import { LOCAL_SELECTOR_ID } from "@/lib/selection/local-selector";
 import type { SelectionLearning, Selector } from "@/lib/selection/selector";
 import { learningFor, selectorById, selectorRegistry } from "./selection";
-import { catalogState } from "./sources";
+import { catalogState } from "./catalog-states";
 
 /** Runs of one catalog at once: each holds a selector busy (an LLM one for minutes). */
 const MAX_RUNNING_PER_CATALOG = 2;

@@ -24,7 +24,7 @@ import type { LocalIndex } from "@/lib/selection/local/bm25f";
 import type { SelectionLearning } from "@/lib/selection/selector";
 import { registryView, rejectionReason } from "@/lib/selection/verify";
 import type { Tool } from "@/lib/tools/types";
-import { catalogState } from "./sources";
+import { catalogState } from "./catalog-states";
 
 /** How stale an instance's learned evidence may get before it reads what other instances stored. */
 const REFRESH_MS = 1_000;

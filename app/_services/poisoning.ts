@@ -6,7 +6,7 @@ import { toolsByNameOf } from "@/lib/selection/verify";
 import { fieldText, findingExcerpt } from "@/lib/tools/finding-excerpt";
 import { type CatalogNorms, catalogNorms, type FlaggedSelection, flaggedOf, type PoisoningFinding, poisoningFindings } from "@/lib/tools/poisoning";
 import type { Tool } from "@/lib/tools/types";
-import { catalogState } from "./sources";
+import { catalogState } from "./catalog-states";
 
 // A catalog's norms change only with its tools: worked out once per catalog state (one per revision).
 const normsByState = new WeakMap<CatalogState, CatalogNorms>();

@@ -15,7 +15,7 @@ import {
 import { aggregate } from "@/lib/pipeline/aggregate";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
 import { findingsOf } from "./poisoning";
-import { catalogState } from "./sources";
+import { catalogState } from "./catalog-states";
 
 /** Findings listed per kind at most; `counts` has every one. */
 const MAX_FINDINGS_PER_KIND = 200;

@@ -10,7 +10,7 @@ import { replayDecision, type ReplayResult } from "@/lib/selection/replay";
 import type { Selector } from "@/lib/selection/selector";
 import { isFederationKind } from "@/lib/selection/types";
 import { selectorById, selectorRegistry } from "./selection";
-import { catalogState } from "./sources";
+import { catalogState } from "./catalog-states";
 
 export interface ReplayResponse extends ReplayResult {
   decisionId: string;

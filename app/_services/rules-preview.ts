@@ -5,7 +5,7 @@ import { computeToolList, type ToolListRequest } from "@/lib/pipeline/tool-list"
 import type { ModelRule } from "@/lib/rules/model-rules";
 import { toolListChange } from "@/lib/rules/tool-name-check";
 import { validateModelRules } from "@/lib/rules/validate";
-import { catalogState } from "./sources";
+import { catalogState } from "./catalog-states";
 
 /**
  * What a draft of the model rules would do to the tool list a model and agent are handed, before

@@ -23,7 +23,7 @@ import { principalKey, type Principal } from "@/lib/auth/policy";
 import { enforceRateLimit } from "./access";
 import { selectionLearning } from "./learning";
 import { flaggedAmong } from "./poisoning";
-import { catalogState } from "./sources";
+import { catalogState } from "./catalog-states";
 import { recordCountedDecision } from "./usage";
 
 interface SelectorRegistry {

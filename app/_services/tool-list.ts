@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/db/client";
 import { computeToolList, type ToolListRequest } from "@/lib/pipeline/tool-list";
-import { catalogState } from "./sources";
+import { catalogState } from "./catalog-states";
 
 /**
  * The tool list a model and agent are handed now (every pipeline stage applied), and the fields

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readTurnView } from "@/app/_services/selection";
-import { catalogState, disconnectMcpServer, MCP_SYNC_LEASE, syncMcpServer, syncMcpServersPeriodically } from "@/app/_services/sources";
+import { disconnectMcpServer, MCP_SYNC_LEASE, syncMcpServer, syncMcpServersPeriodically } from "@/app/_services/sources";
+import { catalogState } from "@/app/_services/catalog-states";
 import * as serverRoute from "@/app/api/catalogs/[catalog]/mcp-servers/[name]/route";
 import * as serversRoute from "@/app/api/catalogs/[catalog]/mcp-servers/route";
 import * as catalogRoute from "@/app/api/catalogs/[catalog]/route";
