@@ -30,6 +30,9 @@ import { getPromptFor, readResourceFor } from "./mcp-federation-requests";
  */
 
 /** The capabilities a session's server declares for what this module answers. */
+/** How many resources one session may be subscribed to at once. */
+const SUBSCRIPTIONS_PER_SESSION = 100;
+
 export const FEDERATION_CAPABILITIES = { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } };
 
 /** Resources, templates or prompts per page of their lists. */
@@ -75,13 +78,14 @@ function callerOf(extra: { authInfo?: { extra?: Record<string, unknown> } }): Ca
 }
 
 /** A JSON-RPC error the SDK sends as it is: an McpError's message would carry its "MCP error <code>:" prefix to the client, which adds its own. */
-const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code });
+const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code, protocol: true });
 
 /** Runs a handler's work, answering an unknown or forbidden item -32602 and an upstream's failure -32603 with what the caller may read of it. */
 async function answering<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    if ((error as { protocol?: boolean }).protocol) throw error;
     if (error instanceof FederatedItemNotFound) throw protocolError(ErrorCode.InvalidParams, error.message);
     throw protocolError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
   }
@@ -141,6 +145,13 @@ export function serveFederation(server: Server, current: () => GatewaySession): 
       if (!offer.subscribe)
         throw new FederatedItemNotFound(`Resource not found or not subscribable: ${request.params.uri}`, "its server takes no subscriptions");
       const key = subscriptionKey(catalog, target.server, target.uri);
+      // Each one may cost a subscription on its server: a session cannot have its servers watch without end.
+      if (!attached.subscriptions.has(key) && attached.subscriptions.size >= SUBSCRIPTIONS_PER_SESSION) {
+        throw protocolError(
+          ErrorCode.InvalidRequest,
+          `A session may be subscribed to at most ${SUBSCRIPTIONS_PER_SESSION} resources: unsubscribe from one first.`,
+        );
+      }
       const subscribers = state.subscribers.get(key) ?? new Set();
       if (subscribers.size === 0) await subscribeUpstream(catalog, target.server, target.uri, true);
       subscribers.add(attached);

@@ -164,6 +164,16 @@ describe("the MCP gateway federates its servers' resources", () => {
     expect(textOf((await call(bystander, "notes__bump")).content)).toBe("counter 2, 0 subscription(s)");
     expect(heard).toEqual([]);
   });
+
+  it("lets one session be subscribed to at most 100 resources at once", async () => {
+    const client = await connect();
+    for (let index = 0; index < 100; index++) await client.subscribeResource({ uri: gatewayUri("notes", `notes://notes/${index}`) });
+    // Subscribing again to one it has is no new subscription.
+    await client.subscribeResource({ uri: gatewayUri("notes", "notes://notes/0") });
+    await expect(client.subscribeResource({ uri: gatewayUri("notes", "notes://notes/100") })).rejects.toThrow("at most 100 resources");
+    await client.unsubscribeResource({ uri: gatewayUri("notes", "notes://notes/0") });
+    await client.subscribeResource({ uri: gatewayUri("notes", "notes://notes/100") });
+  });
 });
 
 describe("the MCP gateway federates its servers' prompts", () => {
