@@ -305,36 +305,7 @@ export function reanalyseCorpus(earlier: CorpusAnalysis, candidates: readonly Se
   if (!sameSet(prefixes, earlier.prefixes)) return analyseCorpus(candidates);
   const vocabulary = new Set(vocabularyCounts.keys());
 
-  // A word whose pieces may differ now: one that holds a word that joined or left the vocabulary.
-  const vocabularyChanges = [...vocabulary].filter((word) => !earlier.vocabulary.has(word));
-  for (const word of earlier.vocabulary) if (!vocabulary.has(word)) vocabularyChanges.push(word);
-  if (vocabularyChanges.length > 0) {
-    const reshaped = new Uint8Array(earlier.termNames.length);
-    let any = false;
-    for (const word of earlier.compoundWords) {
-      if (!vocabularyChanges.some((changedWord) => word.includes(changedWord))) continue;
-      // Most words that hold a changed one still split the same way ("credit" beside a new "edit").
-      if (sameList(segmentCompound(word, earlier.vocabulary), segmentCompound(word, vocabulary))) continue;
-      // Every document that holds the word holds its stem as a term.
-      const termId = earlier.termIds.get(stem(word));
-      if (termId !== undefined) {
-        reshaped[termId] = 1;
-        any = true;
-      }
-    }
-    if (any) {
-      sources.forEach((from, doc) => {
-        if (from === -1) return;
-        const end = earlier.documentStarts[from + 1];
-        for (let at = earlier.documentStarts[from]; at < end; at++) {
-          if (reshaped[earlier.occurrences[at]] === 1) {
-            sources[doc] = -1;
-            return;
-          }
-        }
-      });
-    }
-  }
+  readAgainWhereSplitDiffers(earlier, vocabulary, sources);
 
   const writer = new TermWriter(candidates.length, earlier.occurrences.length, new Set(earlier.compoundWords));
   const renumber = new Int32Array(earlier.termNames.length).fill(-1);
@@ -347,4 +318,38 @@ export function reanalyseCorpus(earlier: CorpusAnalysis, candidates: readonly Se
     writer.read(doc, candidate, vocabulary, prefixes);
   });
   return writer.finish(candidates, { vocabularyCounts, vocabulary, prefixCounts: counts, prefixes });
+}
+
+/**
+ * Marks for reading again (source -1) each copied document that holds a run-together word whose
+ * pieces differ with the new vocabulary: one that holds a word that joined or left it.
+ */
+function readAgainWhereSplitDiffers(earlier: CorpusAnalysis, vocabulary: ReadonlySet<string>, sources: Int32Array): void {
+  const vocabularyChanges = [...vocabulary].filter((word) => !earlier.vocabulary.has(word));
+  for (const word of earlier.vocabulary) if (!vocabulary.has(word)) vocabularyChanges.push(word);
+  if (vocabularyChanges.length === 0) return;
+  const reshaped = new Uint8Array(earlier.termNames.length);
+  let any = false;
+  for (const word of earlier.compoundWords) {
+    if (!vocabularyChanges.some((changedWord) => word.includes(changedWord))) continue;
+    // Most words that hold a changed one still split the same way ("credit" beside a new "edit").
+    if (sameList(segmentCompound(word, earlier.vocabulary), segmentCompound(word, vocabulary))) continue;
+    // Every document that holds the word holds its stem as a term.
+    const termId = earlier.termIds.get(stem(word));
+    if (termId !== undefined) {
+      reshaped[termId] = 1;
+      any = true;
+    }
+  }
+  if (!any) return;
+  sources.forEach((from, doc) => {
+    if (from === -1) return;
+    const end = earlier.documentStarts[from + 1];
+    for (let at = earlier.documentStarts[from]; at < end; at++) {
+      if (reshaped[earlier.occurrences[at]] === 1) {
+        sources[doc] = -1;
+        return;
+      }
+    }
+  });
 }
