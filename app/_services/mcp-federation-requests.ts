@@ -7,6 +7,7 @@ import { actorOf } from "@/lib/auth/policy";
 import { argumentsFingerprint } from "@/lib/gateway/call-check";
 import type { FederationDecisionInput, FederationDecisionResult } from "@/lib/gateway/federation";
 import type { Caller, GatewaySession } from "./mcp-gateway";
+import { sessionCallDecision } from "./mcp-gateway-call";
 import { FederatedItemNotFound, getUpstreamPrompt, promptRoute, readableResource, readUpstreamResource } from "./mcp-federation";
 
 /**
@@ -39,19 +40,10 @@ async function recorded<C extends Checked, T>(
   const decide = async (revision: number, server: string | null, result: FederationDecisionResult) => {
     const input: FederationDecisionInput = { ...asked, server, actor: actorOf(caller.principal) };
     await recordDecision(getDb(), {
-      catalogId: session.catalogId,
-      conversationId: session.conversationId,
+      ...sessionCallDecision(session),
       revision,
       kind,
-      path: "call",
-      model: session.turn.model,
-      agent: session.turn.agent,
-      mode: session.turn.mode ?? null,
-      flags: session.turn.flags ?? [],
       input,
-      selector: null,
-      fallback: null,
-      raw: null,
       result,
       rejected: result.outcome === "refused" ? [{ name: asked.item, reason: result.reason! }] : [],
       latencyMs: Math.round(performance.now() - started),

@@ -218,19 +218,10 @@ async function recordCallDecision(
   return recordCountedDecision(
     db,
     {
-      catalogId: session.catalogId,
-      conversationId: session.conversationId,
+      ...sessionCallDecision(session),
       revision: at.revision,
       kind: "call",
-      path: "call",
-      model: session.turn.model,
-      agent: session.turn.agent,
-      mode: session.turn.mode ?? null,
-      flags: session.turn.flags ?? [],
       input,
-      selector: null,
-      fallback: null,
-      raw: null,
       result,
       rejected: result.outcome === "refused" ? [{ name: call.name, reason: result.reason! }] : [],
       latencyMs,
@@ -238,4 +229,20 @@ async function recordCallDecision(
     },
     held,
   );
+}
+
+/** What every decision of a gateway session's call (a tool call, a resource read, a prompt get) says of the session. */
+export function sessionCallDecision(session: GatewaySession) {
+  return {
+    catalogId: session.catalogId,
+    conversationId: session.conversationId,
+    path: "call" as const,
+    model: session.turn.model,
+    agent: session.turn.agent,
+    mode: session.turn.mode ?? null,
+    flags: session.turn.flags ?? [],
+    selector: null,
+    fallback: null,
+    raw: null,
+  };
 }
