@@ -21,7 +21,7 @@ function toFinal(tool: PipelineTool): FinalTool {
   };
 }
 
-/** A JSON Schema node with hidden content removed from every description in it; the same object when there is none. */
+/** A JSON Schema node with hidden content removed from every description and title in it (values and names are left as they are: the server expects them); the same object when there is none. */
 function withoutHiddenDescriptions(node: unknown): unknown {
   if (node === null || typeof node !== "object") return node;
   if (Array.isArray(node)) {
@@ -38,7 +38,7 @@ function withoutHiddenDescriptions(node: unknown): unknown {
   let copy: Record<string, unknown> | undefined;
   for (const key in record) {
     const value = record[key];
-    const cleaned = key === "description" && typeof value === "string" ? withoutHiddenContent(value) : withoutHiddenDescriptions(value);
+    const cleaned = (key === "description" || key === "title") && typeof value === "string" ? withoutHiddenContent(value) : withoutHiddenDescriptions(value);
     if (cleaned === value) continue;
     copy ??= { ...record };
     copy[key] = cleaned;

@@ -1,4 +1,4 @@
-import { type PoisoningFinding, type PoisoningSubject, parameterDescriptions } from "./poisoning";
+import { type PoisoningFinding, type PoisoningSubject, schemaTexts } from "./poisoning";
 
 // How a reviewer reads a poisoning finding (lib/tools/poisoning.ts): the flagged passage in its field, in context.
 
@@ -19,12 +19,12 @@ function cut(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit / 2)} … ${text.slice(-limit / 2)}`;
 }
 
-/** The field's text a finding points into: the description, the summary, or a parameter's description by its path. */
+/** The field's text a finding points into: the description, the summary, the title, or a string of a schema by its path. */
 export function fieldText(tool: PoisoningSubject, field: string): string {
   if (field === "description") return tool.description;
   if (field === "summary") return tool.summary ?? "";
   if (field === "title") return String(tool.meta?.title ?? tool.meta?.annotations?.title ?? "");
-  const schema = field.startsWith("output") ? parameterDescriptions(tool.meta?.outputSchema, "output") : parameterDescriptions(tool.inputSchema);
+  const schema = field.startsWith("output") ? schemaTexts(tool.meta?.outputSchema, "output") : schemaTexts(tool.inputSchema);
   return schema.find((parameter) => parameter.field === field)?.text ?? "";
 }
 
