@@ -1,4 +1,5 @@
 import { isFunctionWord, isStopword, splitWords, stem } from "../selection/local/tokenise";
+import { asRead, disguisedWords } from "./look-alikes";
 
 /**
  * Tool poisoning: text in a tool's definition written for the model rather than for people, so
@@ -74,7 +75,7 @@ const INSTRUCTION_PATTERNS: readonly Pattern[] = [
     kind: "instruction",
     severity: "high",
     pattern:
-      /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+)?(?:your|previous|prior|above|earlier|other|existing|system|safety|original)\s+(?:instructions?|prompts?|rules|guidelines|directions|messages|tools|policies)\b/giu,
+      /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+)?(?:(?:your|previous|prior|above|earlier|other|existing|system|safety|original)\s+){1,2}(?:instructions?|prompts?|rules|guidelines|directions|messages|tools|policies)\b/giu,
     message: "Tells the model to ignore or override its instructions or other tools.",
   },
   {
@@ -128,6 +129,13 @@ const INSTRUCTION_PATTERNS: readonly Pattern[] = [
 const ZERO_WIDTH = String.raw`[\u200b\u2060-\u2064\ufeff\u180e]|(?<![^\x00-\x7f])[\u200c\u200d]|[\u200c\u200d](?![^\x00-\x7f])`;
 
 /**
+ * Characters that show as nothing and carry no text, but split a word so that a pattern misses it
+ * ("ig\u00adnore"): the soft hyphen, the grapheme joiner, Hangul fillers, and variation selectors
+ * after a Latin letter (after an emoji or a digit of a keycap they are writing).
+ */
+const WORD_SPLITTERS = String.raw`[\u00ad\u034f\u115f\u1160\u3164\uffa0]|(?<=[A-Za-z])[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]`;
+
+/**
  * Hidden content: characters that do not show (zero-width, bidirectional controls, Unicode tag
  * characters), HTML comments, long encoded blobs, and markdown images whose fetch can carry data out.
  */
@@ -137,6 +145,12 @@ const HIDDEN_PATTERNS: readonly Pattern[] = [
     severity: "high",
     pattern: new RegExp(`(?:${ZERO_WIDTH})+`, "gu"),
     message: "Zero-width characters: text that does not show to a person.",
+  },
+  {
+    kind: "hidden",
+    severity: "medium",
+    pattern: new RegExp(`(?:${WORD_SPLITTERS})+`, "gu"),
+    message: "Invisible characters inside words (a soft hyphen, a variation selector…): they can make a pattern miss a word.",
   },
   {
     kind: "hidden",
@@ -162,7 +176,7 @@ const HIDDEN_PATTERNS: readonly Pattern[] = [
 ];
 
 /** Invisible characters and HTML comments: what is removed before a description reaches a model. */
-const HIDDEN_TEXT = new RegExp(`${ZERO_WIDTH}|[\\u202a-\\u202e\\u2066-\\u2069\\u{e0000}-\\u{e007f}]|<!--[\\s\\S]*?(?:-->|$)`, "gu");
+const HIDDEN_TEXT = new RegExp(`${ZERO_WIDTH}|${WORD_SPLITTERS}|[\\u202a-\\u202e\\u2066-\\u2069\\u{e0000}-\\u{e007f}]|<!--[\\s\\S]*?(?:-->|$)`, "gu");
 
 const HIDDEN_PRESENT = new RegExp(HIDDEN_TEXT.source, "u");
 
@@ -222,16 +236,32 @@ function isDistinctiveName(name: string): boolean {
 
 const ESCAPED_NAME = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-function matchesOf(field: string, text: string, patterns: readonly Pattern[]): PoisoningFinding[] {
+function matchesOf(field: string, text: string, patterns: readonly Pattern[], origins?: readonly number[]): PoisoningFinding[] {
   const findings: PoisoningFinding[] = [];
+  const original = (index: number) => (origins === undefined ? index : origins[index]);
   for (const { kind, severity, pattern, message } of patterns) {
     for (const match of text.matchAll(pattern)) {
       if (match[0].length === 0) continue;
-      findings.push({ kind, severity, field, start: match.index, end: match.index + match[0].length, message });
+      findings.push({ kind, severity, field, start: original(match.index), end: original(match.index + match[0].length), message });
     }
   }
   return findings;
 }
+
+/**
+ * One field's instructions (read as a person reads the text: look-alike letters as Latin ones, no
+ * invisible characters inside words, see look-alikes.ts) and hidden content (in the text as it is).
+ */
+function fieldFindings(field: string, text: string): PoisoningFinding[] {
+  const read = asRead(text);
+  return [
+    ...matchesOf(field, read.text, INSTRUCTION_PATTERNS, read.origins),
+    ...matchesOf(field, text, HIDDEN_PATTERNS),
+    ...disguisedWords(text).map(({ start, end }) => ({ kind: "hidden" as const, severity: "medium" as const, field, start, end, message: DISGUISED_WORD })),
+  ];
+}
+
+const DISGUISED_WORD = "Letters of another script that look like Latin ones, inside a Latin word: text made to read as something it is not.";
 
 /** Mentions of other tools' names in a description: many distinct ones, or one repeated, is stuffing. */
 function nameStuffing(tool: PoisoningSubject, norms: CatalogNorms): PoisoningFinding[] {
@@ -395,7 +425,7 @@ export function poisoningFindings(tool: PoisoningSubject, norms?: CatalogNorms):
   const title = tool.meta?.title ?? tool.meta?.annotations?.title;
   if (typeof title === "string") fields.push({ field: "title", text: title });
   fields.push(...schemaTexts(tool.meta?.outputSchema, "output"));
-  const findings = fields.flatMap(({ field, text }) => mergeOverlapping(matchesOf(field, text, [...INSTRUCTION_PATTERNS, ...HIDDEN_PATTERNS])));
+  const findings = fields.flatMap(({ field, text }) => mergeOverlapping(fieldFindings(field, text)));
   if (norms) findings.push(...nameStuffing(tool, norms), ...sizeFindings(tool, norms));
   return findings.sort(
     (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0) || a.start - b.start,
