@@ -253,7 +253,7 @@ export async function reportUsage(
     accepted++;
     const finds = event.conversationId ? await conversationFinds(db, catalogId, event.conversationId) : undefined;
     for (const [tool, text] of attributedWords(event.query, usable, byName)) {
-      const missedThenFound = finds !== undefined && finds.searched.has(tool) && !finds.preselected.has(tool);
+      const missedThenFound = finds?.searched.has(tool) === true && !finds.preselected.has(tool);
       rows.push({
         catalogId,
         tool,

@@ -1,7 +1,6 @@
 import "server-only";
 import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
-import { catalogVersion, type LoadedCatalogState, loadCatalogState } from "@/db/queries/catalog-state";
 import { deleteCatalog, listCatalogs } from "@/db/queries/catalogs";
 import {
   allMcpServerNames,
@@ -17,13 +16,11 @@ import {
 import { deletePromptApprovals } from "@/db/queries/prompt-approvals";
 import { deleteSourceTools, sourceRefsOf, syncSourceTools } from "@/db/queries/source-tools";
 import type { SourceSyncResult, SourceToolDraft } from "@/lib/sources/sync-plan";
-import type { ToolRecord } from "@/db/queries/tools";
 import { actorOf, requireInstanceAdmin, type Principal } from "@/lib/auth/policy";
 import { ToolshedError } from "@/lib/errors";
 import { log } from "@/lib/observability/log";
 import { forgetMcpServer, recordMcpServerUp, recordToolCall, type ToolCallOutcome } from "@/lib/observability/metrics";
 import { inSpan } from "@/lib/observability/tracing";
-import { freezeCatalogState, type CatalogState } from "@/lib/pipeline/tool-list";
 import { loadAgentFiles, type FileAgent } from "@/lib/sources/agents";
 import { sourceFolders } from "@/lib/sources/folders";
 import {
@@ -41,11 +38,10 @@ import {
   type McpServerListing,
   type McpToolResult,
 } from "@/lib/sources/mcp";
-import { loadPlugins, pluginDefinitionHooks, type LoadedPlugin } from "@/lib/sources/plugins";
+import { loadPlugins, type LoadedPlugin } from "@/lib/sources/plugins";
 import { loadSkills, skillToolDraft, type LoadedSkill } from "@/lib/sources/skills";
 import type { SourceLoadError } from "@/lib/sources/source-file";
 import { localSourcesVersion } from "@/lib/sources/version";
-import { Lru } from "@/lib/tools/lru";
 import { giveUpLease, runsThisRound } from "./leases";
 import { bridgedConnections } from "./mcp-bridge";
 import { callFailure } from "./usage";
