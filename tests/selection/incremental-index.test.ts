@@ -3,12 +3,14 @@ import { candidatesOf, loadLabelledSet } from "../../bench/labelledSet";
 import { seededRandom } from "../../bench/synthetic";
 import { createLocalIndex } from "../../lib/selection/local";
 import type { LocalIndex } from "../../lib/selection/local/bm25f";
+import { stem } from "../../lib/selection/local/tokenise";
 import type { SelectorCandidate } from "../../lib/selection/types";
 
 /**
  * Issue 29: an index made from the index of the revision before (only the tools whose text changed
- * read again) is the index a fresh build makes: same term ids, terms and rankings, score for score,
- * after every edit of a random sequence on the labelled sets. The edits include those that change
+ * read again, into a segment of their own) ranks as the index a fresh build makes: same document
+ * frequencies and rankings, score for score, after every edit of a random sequence on the labelled
+ * sets, across merges of the segments. The edits include those that change
  * corpus-wide facts: the words run-together names are split into (a description gains or loses a
  * word), the services' name prefixes (a third tool of a new service), renames, deletions and additions.
  */
@@ -79,6 +81,11 @@ describe("an index made from the revision before", () => {
         const label = `${file}, edit ${edit + 1}: ${kind}`;
         expect(incremental.size, label).toBe(fresh.size);
         expect(rankingsOf(incremental, queries), label).toEqual(rankingsOf(fresh, queries));
+        const terms = queries.flatMap((query) => query.toLowerCase().split(/\W+/)).map(stem);
+        expect(
+          terms.map((term) => incremental.documentFrequency(term)),
+          label,
+        ).toEqual(terms.map((term) => fresh.documentFrequency(term)));
         const subset = tools.filter((_, position) => position % 3 === 0);
         expect(incremental.rankAmong(subset, [{ role: "user", content: queries[edit % queries.length] }], 10), label).toEqual(
           fresh.rankAmong(subset, [{ role: "user", content: queries[edit % queries.length] }], 10),
