@@ -3,7 +3,7 @@ import { Lru } from "../../tools/lru";
 import { type Accumulated, FieldedPostings } from "./fielded-postings";
 import { inverseDocumentFrequency } from "./postings";
 import { type CorpusRevision, analyseCorpus, documentNamed, reviseCorpus, segmentDocument } from "./revision";
-import { breadthFactor, type FieldLengths, fieldIncrement, saturated } from "./weights";
+import { breadthFactor, type FieldNormaliser, saturated } from "./weights";
 import { DEFAULT_SETTINGS, type LocalRankingSettings } from "./settings";
 import { isGenericRequestStem, isStopword, splitWords, stem } from "./tokenise";
 import { selectTopK } from "./topK";
@@ -32,7 +32,7 @@ export interface LocalIndex extends ToolRanker {
  */
 function pseudoFrequencies(
   fields: readonly string[][],
-  averageLength: FieldLengths,
+  normaliser: FieldNormaliser,
   breadthLimit: number,
   settings: LocalRankingSettings,
 ): Map<string, number> {
@@ -40,7 +40,7 @@ function pseudoFrequencies(
   const frequencies = new Map<string, number>();
   fields.forEach((terms, field) => {
     if (terms.length === 0) return;
-    const increment = fieldIncrement(field, terms.length, averageLength, breadth, settings);
+    const increment = normaliser.increment(field, terms.length, breadth);
     for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + increment);
   });
   return frequencies;
@@ -282,9 +282,9 @@ class FieldedIndex implements LocalIndex {
     const texts = fieldTexts(candidate);
     const key = [candidate.name, ...FIELD_NAMES.map((field) => texts[field])].join("\u0000");
     return this.extraDocuments.getOrCreate(key, () => {
-      const { averageLength, breadthLimit, documentCount } = this.fielded;
+      const { normaliser, breadthLimit, documentCount } = this.fielded;
       const terms = documentTerms(candidate, this.revision.vocabulary, this.revision.prefixes);
-      const frequencies = pseudoFrequencies(terms, averageLength, breadthLimit, this.settings);
+      const frequencies = pseudoFrequencies(terms, normaliser, breadthLimit, this.settings);
       const weights = new Map<string, number>();
       for (const [term, frequency] of frequencies) {
         weights.set(term, saturatedWeight(frequency, documentCount, this.fielded.documentFrequency(term), this.settings.k1));

@@ -4,7 +4,7 @@ import { type CorpusRevision, segmentDocument } from "./revision";
 import type { Segment } from "./segment";
 import type { LocalRankingSettings } from "./settings";
 import { FreshTermOrder } from "./term-order";
-import { type FieldLengths, fieldIncrement, saturated } from "./weights";
+import { FieldNormaliser, saturated } from "./weights";
 
 /**
  * BM25F postings of a revision's live documents, whose weights are worked out per term when a
@@ -30,7 +30,7 @@ export interface Accumulated {
 }
 
 export class FieldedPostings {
-  readonly averageLength: FieldLengths;
+  readonly normaliser: FieldNormaliser;
   readonly breadthLimit: number;
   /** The revision's tools: its live documents. */
   readonly documentCount: number;
@@ -44,7 +44,7 @@ export class FieldedPostings {
     private readonly revision: CorpusRevision,
     private readonly settings: LocalRankingSettings,
   ) {
-    this.averageLength = revision.statistics.averageLength();
+    this.normaliser = new FieldNormaliser(revision.statistics.averageLength(), settings);
     this.breadthLimit = revision.statistics.breadthLimit(settings);
     this.documentCount = revision.statistics.documentCount;
     this.termOrder = new FreshTermOrder(revision);
@@ -89,7 +89,7 @@ export class FieldedPostings {
     let frequency = 0;
     for (let field = 0; field < FIELD_COUNT; field++) {
       if (counts[field] === 0) continue;
-      const increment = fieldIncrement(field, segment.fieldLengths[doc * FIELD_COUNT + field], this.averageLength, breadth, this.settings);
+      const increment = this.normaliser.increment(field, segment.fieldLengths[doc * FIELD_COUNT + field], breadth);
       for (let occurrence = counts[field]; occurrence > 0; occurrence--) frequency += increment;
     }
     return frequency;
@@ -114,7 +114,7 @@ export class FieldedPostings {
       for (let slot = segment.offsets[termId]; slot < segment.offsets[termId + 1]; slot++) {
         const local = segment.docs[slot];
         if (this.revision.dead[base + local] === 1) continue;
-        for (let field = 0; field < FIELD_COUNT; field++) counts[field] = segment.countOf(slot, field);
+        segment.countsOf(slot, counts);
         docs[at] = base + local;
         weights[at++] = saturated(this.frequencyOf(segment, local, breadth[local], counts), idf, this.settings.k1);
       }

@@ -192,10 +192,11 @@ export class Segment {
     counts[field]++;
   }
 
-  /** The count in `field` of the posting at `slot`. */
-  countOf(slot: number, field: number): number {
+  /** The counts per field of the posting at `slot`, into `counts`. */
+  countsOf(slot: number, counts: Uint32Array): void {
     const packed = this.packed[slot];
-    return packed === KEPT_ASIDE ? this.largeCounts.get(slot)![field] : (packed >>> (field * 4)) & NIBBLE;
+    if (packed === KEPT_ASIDE) counts.set(this.largeCounts.get(slot)!);
+    else for (let field = 0; field < FIELD_COUNT; field++) counts[field] = (packed >>> (field * 4)) & NIBBLE;
   }
 
   /** The documents' `breadthFactor`s for a breadth limit; most edits leave the limit as it was, so the last ones are kept. */
