@@ -16,7 +16,7 @@ import type { SelectorCandidate } from "../../lib/selection/types";
  */
 
 const SETS = ["metatool_selection.json", "services_a_dev.json", "services_f_dev.json"];
-const EDITS = 30;
+const EDITS = 60;
 
 type Edit = (tools: SelectorCandidate[], random: () => number) => SelectorCandidate[];
 
@@ -50,6 +50,11 @@ const EDIT_KINDS: Record<string, Edit> = {
     return replaced(tools, index, { ...tools[index], name: `${tools[index].name}_renamed${Math.floor(random() * 1000)}` });
   },
   deleted: (tools, random) => tools.filter((_, position) => position !== at(tools, random)),
+  // The same tools in another order: a fresh build numbers its terms in the catalog's order.
+  "a tool moved to the front": (tools, random) => {
+    const index = at(tools, random);
+    return [tools[index], ...tools.filter((_, position) => position !== index)];
+  },
   "a third tool of a new service": (tools, random) => {
     const service = `newservice${Math.floor(random() * 5)}`;
     const action = pick(["create", "list", "delete", "update"], random);
@@ -93,4 +98,16 @@ describe("an index made from the revision before", () => {
       }
     });
   }
+});
+
+describe("feedback from an index made from the revision before", () => {
+  it("sums and breaks ties over its terms as a fresh build numbers them, after the tools' order changes", () => {
+    const set = loadLabelledSet(new URL("../../bench/data/services_g_heldout.json", import.meta.url));
+    const tools = candidatesOf(set);
+    // The same tools, last first, one of them edited: the earlier segment numbers its terms in the old order.
+    const reordered = [...tools].reverse().map((tool, position) => (position === 0 ? { ...tool, description: `${tool.description} again` } : tool));
+    const incremental = createLocalIndex(reordered, undefined, createLocalIndex(tools));
+    const queries = set.cases.map((each) => each.query);
+    expect(rankingsOf(incremental, queries)).toEqual(rankingsOf(createLocalIndex(reordered), queries));
+  });
 });
