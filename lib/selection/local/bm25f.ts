@@ -2,14 +2,14 @@ import type { ConversationMessage, RankedTool, SelectorCandidate, ToolRanker } f
 import { Lru } from "../../tools/lru";
 import { type Accumulated, FieldedPostings } from "./fielded-postings";
 import { inverseDocumentFrequency } from "./postings";
-import { type CorpusRevision, analyseCorpus, documentNamed, reviseCorpus, segmentDocument } from "./revision";
+import { type CorpusRevision, analyseCorpus, documentWithTextOf, reviseCorpus } from "./revision";
 import { breadthFactor, type FieldNormaliser, saturated } from "./weights";
 import { DEFAULT_SETTINGS, type LocalRankingSettings } from "./settings";
 import { isGenericRequestStem, isStopword, splitWords, stem } from "./tokenise";
 import { selectTopK } from "./topK";
 import { splitIntents } from "./intents";
 import { coverIntents, type PoolEntry } from "./coverage";
-import { documentTerms, FIELD_NAMES, fieldTexts, sameText } from "./analysis";
+import { documentTerms, FIELD_NAMES, fieldTexts } from "./analysis";
 
 export interface LocalIndex extends ToolRanker {
   readonly size: number;
@@ -264,13 +264,13 @@ class FieldedIndex implements LocalIndex {
     const allowed = new Uint8Array(this.names.length);
     const extras: ExtraDocument[] = [];
     candidates.forEach((candidate, position) => {
-      // The index's own tools, in its order (the usual case), are known without a lookup by name.
+      // The index's own tools at their places are known at once; others by name and text, or as matched before.
       if (revision.candidates[position] === candidate) {
         allowed[revision.locations[position]] = 1;
         return;
       }
-      const doc = documentNamed(revision, candidate.name);
-      if (doc !== -1 && sameText(this.candidateOf(doc), candidate)) allowed[doc] = 1;
+      const doc = documentWithTextOf(revision, candidate);
+      if (doc !== -1) allowed[doc] = 1;
       else extras.push(this.extraDocument(candidate));
     });
     const restriction = { allowed, extras };
@@ -337,11 +337,6 @@ class FieldedIndex implements LocalIndex {
       terms.set(term, (terms.get(term) ?? 0) + weight);
     }
     return terms;
-  }
-
-  private candidateOf(doc: number): SelectorCandidate {
-    const [segment, local] = segmentDocument(this.revision, doc);
-    return segment.candidates[local];
   }
 }
 

@@ -49,12 +49,29 @@ export function segmentDocument(revision: CorpusRevision, doc: number): readonly
 }
 
 /** The live document of a tool name, or -1: looked for in the first segment first, where most tools are. */
-export function documentNamed(revision: CorpusRevision, name: string): number {
+function documentNamed(revision: CorpusRevision, name: string): number {
   for (let segment = 0; segment < revision.segments.length; segment++) {
     const local = revision.segments[segment].byName.get(name);
     if (local !== undefined && revision.dead[revision.bases[segment] + local] === 0) return revision.bases[segment] + local;
   }
   return -1;
+}
+
+/**
+ * The live document with the candidate's name and text, or -1: a frozen candidate matched before
+ * is known by identity, any other found by name and its text compared.
+ */
+export function documentWithTextOf(revision: CorpusRevision, candidate: SelectorCandidate): number {
+  for (let segment = 0; segment < revision.segments.length; segment++) {
+    const local = revision.segments[segment].twinOf(candidate);
+    if (local !== undefined && revision.dead[revision.bases[segment] + local] === 0) return revision.bases[segment] + local;
+  }
+  const doc = documentNamed(revision, candidate.name);
+  if (doc === -1) return -1;
+  const [segment, local] = segmentDocument(revision, doc);
+  if (!sameText(segment.candidates[local], candidate)) return -1;
+  segment.rememberTwin(candidate, local);
+  return doc;
 }
 
 function documentsOf(segment: Segment): (readonly [Segment, number])[] {
@@ -103,8 +120,7 @@ function matchDocuments(earlier: CorpusRevision, candidates: readonly SelectorCa
     let doc: number;
     if (before[next] === candidate) doc = earlier.locations[next++];
     else {
-      doc = documentNamed(earlier, candidate.name);
-      if (doc !== -1 && !sameText(candidateOf(earlier, doc), candidate)) doc = -1;
+      doc = documentWithTextOf(earlier, candidate);
       // The tool replaced in place: the next earlier one lines up with the next tool.
       if (before[next]?.name === candidate.name) next++;
     }

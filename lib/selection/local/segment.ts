@@ -103,6 +103,11 @@ export class Segment {
   private readonly packed: Uint32Array;
   /** Postings with a count over PACKED_MAX in some field: all their counts. */
   private readonly largeCounts = new Map<number, Uint32Array>();
+  /**
+   * Frozen candidates found to have the text of one of the documents (derived data: neither changes),
+   * so the next revision's candidate sets, which share them, are matched without comparing text again.
+   */
+  private readonly textTwins = new WeakMap<SelectorCandidate, number>();
   /** The documents' breadth factors for the breadth limit of the revisions that use the segment (derived data only). */
   private breadthMemo: { limit: number; settings: LocalRankingSettings; breadth: Float32Array } | undefined;
 
@@ -190,6 +195,15 @@ export class Segment {
       this.packed[slot] = KEPT_ASIDE;
     }
     counts[field]++;
+  }
+
+  /** The document a frozen candidate was found to have the text of (`rememberTwin`). */
+  twinOf(candidate: SelectorCandidate): number | undefined {
+    return this.textTwins.get(candidate);
+  }
+
+  rememberTwin(candidate: SelectorCandidate, doc: number): void {
+    if (Object.isFrozen(candidate)) this.textTwins.set(candidate, doc);
   }
 
   /** The counts per field of the posting at `slot`, into `counts`. */
