@@ -111,3 +111,28 @@ describe("feedback from an index made from the revision before", () => {
     expect(rankingsOf(incremental, queries)).toEqual(rankingsOf(createLocalIndex(reordered), queries));
   });
 });
+
+describe("a candidate set kept across revisions", () => {
+  it("is matched to each revision's tools as a fresh index matches it, an edited tool's old copy included", () => {
+    const set = loadLabelledSet(new URL("../../bench/data/services_a_dev.json", import.meta.url));
+    let tools = candidatesOf(set);
+    // Frozen copies, as preselection's candidates are: the same text as the indexed tools, other objects.
+    const copies = tools.map((tool) => Object.freeze({ ...tool }));
+    let index = createLocalIndex(tools);
+    const random = seededRandom(7);
+    for (let edit = 0; edit < 10; edit++) {
+      const edited = at(tools, random);
+      // In the words of the edited tool, which its old copy then ranks high for.
+      const query = [{ role: "user" as const, content: `${tools[edited].name} ${tools[edited].summary}` }];
+      // Matched to the index of the revision before, as the copies are in every revision.
+      index.rankAmong(copies, query, 10);
+      tools = replaced(tools, edited, { ...tools[edited], description: `${tools[edited].description} ${wordsOf(tools, random, 3).join(" ")}` });
+      index = createLocalIndex(tools, undefined, index);
+      const fresh = createLocalIndex(tools);
+      // The old copy has the old text: no longer the index's tool, it is scored as an extra one.
+      expect(index.rankAmong(copies, query, 10), `edit ${edit + 1}, old copy`).toEqual(fresh.rankAmong(copies, query, 10));
+      copies[edited] = Object.freeze({ ...tools[edited] });
+      expect(index.rankAmong(copies, query, 10), `edit ${edit + 1}`).toEqual(fresh.rankAmong(copies, query, 10));
+    }
+  });
+});
