@@ -114,7 +114,8 @@ function matchDocuments(earlier: CorpusRevision, candidates: readonly SelectorCa
   const sources = new Int32Array(candidates.length).fill(-1);
   const before = earlier.candidates;
   let next = 0;
-  candidates.forEach((candidate, position) => {
+  for (let position = 0; position < candidates.length; position++) {
+    const candidate = candidates[position];
     // One tool removed before this one: the earlier tools line up again one further on.
     if (before[next] !== candidate && before[next + 1] === candidate) next++;
     let doc: number;
@@ -128,7 +129,7 @@ function matchDocuments(earlier: CorpusRevision, candidates: readonly SelectorCa
       used[doc] = 1;
       sources[position] = doc;
     }
-  });
+  }
   return sources;
 }
 
@@ -149,10 +150,9 @@ function revisedCounts(earlier: CorpusRevision, candidates: readonly SelectorCan
     countVocabulary(vocabularyDeltas, candidate, change);
     countPrefixes(prefixDeltas, candidate, change);
   };
-  for (let doc = 0; doc < used.length; doc++) if (earlier.dead[doc] === 0 && used[doc] === 0) count(candidateOf(earlier, doc), -1);
-  candidates.forEach((candidate, position) => {
-    if (sources[position] === -1) count(candidate, 1);
-  });
+  const earlierDead = earlier.dead;
+  for (let doc = 0; doc < used.length; doc++) if (used[doc] === 0 && earlierDead[doc] === 0) count(candidateOf(earlier, doc), -1);
+  for (let position = 0; position < sources.length; position++) if (sources[position] === -1) count(candidates[position], 1);
   for (const [prefix, delta] of prefixDeltas) {
     const was = earlier.prefixCounts.get(prefix);
     if (namesAService(was) !== namesAService(was + delta)) return undefined;
@@ -205,7 +205,7 @@ function readAgainWhereSplitDiffers(
 /** Live documents in the first segment. */
 function keptInFirst(earlier: CorpusRevision, used: Uint8Array): number {
   let kept = 0;
-  for (let doc = 0; doc < earlier.bases[1]; doc++) kept += used[doc];
+  for (let doc = 0, end = earlier.bases[1]; doc < end; doc++) kept += used[doc];
   return kept;
 }
 
@@ -248,15 +248,19 @@ function assemble(
   counts: Pick<CorpusRevision, "vocabulary" | "prefixCounts" | "prefixes">,
 ): CorpusRevision {
   const keptDocuments = earlier.bases[kept];
-  const toRead = candidates.filter((_, position) => sources[position] === -1);
+  const toRead: SelectorCandidate[] = [];
+  const locations = new Uint32Array(candidates.length);
+  for (let position = 0; position < sources.length; position++) {
+    const doc = sources[position];
+    if (doc !== -1) locations[position] = doc;
+    else {
+      locations[position] = keptDocuments + toRead.length;
+      toRead.push(candidates[position]);
+    }
+  }
   const segment = new Segment(toRead, counts.vocabulary, counts.prefixes);
   const dead = new Uint8Array(keptDocuments + segment.size);
   for (let doc = 0; doc < keptDocuments; doc++) dead[doc] = 1 - used[doc];
-  const locations = new Uint32Array(candidates.length);
-  let read = 0;
-  sources.forEach((doc, position) => {
-    locations[position] = doc === -1 ? keptDocuments + read++ : doc;
-  });
   const leaving: (readonly [Segment, number])[] = [];
   const deadTermCounts = new Map(earlier.deadTermCounts);
   const countTerms = (doc: number, change: 1 | -1) => {
@@ -268,11 +272,13 @@ function assemble(
       else deadTermCounts.set(term, count);
     }
   };
+  const earlierDead = earlier.dead;
   for (let doc = 0; doc < used.length; doc++) {
-    if (earlier.dead[doc] === 0 && used[doc] === 0) {
+    if (used[doc] === 1) continue;
+    if (earlierDead[doc] === 0) {
       leaving.push(segmentDocument(earlier, doc));
       if (doc < keptDocuments) countTerms(doc, 1);
-    } else if (earlier.dead[doc] === 1 && doc >= keptDocuments) countTerms(doc, -1);
+    } else if (doc >= keptDocuments) countTerms(doc, -1);
   }
   // Only tools removed: no segment of none.
   const added = segment.size > 0 ? [segment] : [];
