@@ -46,10 +46,9 @@ export class FreshTermOrder {
 
   private positions(): Uint32Array {
     if (this.documentPositions === undefined) {
-      const positions = new Uint32Array(this.revision.dead.length);
-      this.revision.locations.forEach((doc, position) => {
-        positions[doc] = position;
-      });
+      const { dead, locations } = this.revision;
+      const positions = new Uint32Array(dead.length);
+      for (let position = 0; position < locations.length; position++) positions[locations[position]] = position;
       this.documentPositions = positions;
     }
     return this.documentPositions;
