@@ -236,9 +236,15 @@ export function reviseCorpus(earlier: CorpusRevision, candidates: readonly Selec
       sources[position] = -1;
     }
   }
-  return assemble(earlier, candidates, sources, used, kept, { ...counts, prefixes: earlier.prefixes });
+  const { vocabulary, prefixCounts } = counts;
+  return assemble(earlier, candidates, sources, used, kept, { vocabulary, prefixCounts, prefixes: earlier.prefixes });
 }
 
+/**
+ * The revision: the first `kept` segments of the earlier one, with the documents not `used` gone,
+ * and a segment of the tools to read (sources -1); the corpus figures moved by the documents that
+ * leave and arrive.
+ */
 function assemble(
   earlier: CorpusRevision,
   candidates: readonly SelectorCandidate[],
