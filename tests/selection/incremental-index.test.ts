@@ -3,18 +3,20 @@ import { candidatesOf, loadLabelledSet } from "../../bench/labelledSet";
 import { seededRandom } from "../../bench/synthetic";
 import { createLocalIndex } from "../../lib/selection/local";
 import type { LocalIndex } from "../../lib/selection/local/bm25f";
+import { stem } from "../../lib/selection/local/tokenise";
 import type { SelectorCandidate } from "../../lib/selection/types";
 
 /**
  * Issue 29: an index made from the index of the revision before (only the tools whose text changed
- * read again) is the index a fresh build makes: same term ids, terms and rankings, score for score,
- * after every edit of a random sequence on the labelled sets. The edits include those that change
+ * read again, into a segment of their own) ranks as the index a fresh build makes: same document
+ * frequencies and rankings, score for score, after every edit of a random sequence on the labelled
+ * sets, across merges of the segments. The edits include those that change
  * corpus-wide facts: the words run-together names are split into (a description gains or loses a
  * word), the services' name prefixes (a third tool of a new service), renames, deletions and additions.
  */
 
 const SETS = ["metatool_selection.json", "services_a_dev.json", "services_f_dev.json"];
-const EDITS = 30;
+const EDITS = 60;
 
 type Edit = (tools: SelectorCandidate[], random: () => number) => SelectorCandidate[];
 
@@ -48,6 +50,11 @@ const EDIT_KINDS: Record<string, Edit> = {
     return replaced(tools, index, { ...tools[index], name: `${tools[index].name}_renamed${Math.floor(random() * 1000)}` });
   },
   deleted: (tools, random) => tools.filter((_, position) => position !== at(tools, random)),
+  // The same tools in another order: a fresh build numbers its terms in the catalog's order.
+  "a tool moved to the front": (tools, random) => {
+    const index = at(tools, random);
+    return [tools[index], ...tools.filter((_, position) => position !== index)];
+  },
   "a third tool of a new service": (tools, random) => {
     const service = `newservice${Math.floor(random() * 5)}`;
     const action = pick(["create", "list", "delete", "update"], random);
@@ -79,6 +86,11 @@ describe("an index made from the revision before", () => {
         const label = `${file}, edit ${edit + 1}: ${kind}`;
         expect(incremental.size, label).toBe(fresh.size);
         expect(rankingsOf(incremental, queries), label).toEqual(rankingsOf(fresh, queries));
+        const terms = queries.flatMap((query) => query.toLowerCase().split(/\W+/)).map(stem);
+        expect(
+          terms.map((term) => incremental.documentFrequency(term)),
+          label,
+        ).toEqual(terms.map((term) => fresh.documentFrequency(term)));
         const subset = tools.filter((_, position) => position % 3 === 0);
         expect(incremental.rankAmong(subset, [{ role: "user", content: queries[edit % queries.length] }], 10), label).toEqual(
           fresh.rankAmong(subset, [{ role: "user", content: queries[edit % queries.length] }], 10),
@@ -86,4 +98,41 @@ describe("an index made from the revision before", () => {
       }
     });
   }
+});
+
+describe("feedback from an index made from the revision before", () => {
+  it("sums and breaks ties over its terms as a fresh build numbers them, after the tools' order changes", () => {
+    const set = loadLabelledSet(new URL("../../bench/data/services_g_heldout.json", import.meta.url));
+    const tools = candidatesOf(set);
+    // The same tools, last first, one of them edited: the earlier segment numbers its terms in the old order.
+    const reordered = [...tools].reverse().map((tool, position) => (position === 0 ? { ...tool, description: `${tool.description} again` } : tool));
+    const incremental = createLocalIndex(reordered, undefined, createLocalIndex(tools));
+    const queries = set.cases.map((each) => each.query);
+    expect(rankingsOf(incremental, queries)).toEqual(rankingsOf(createLocalIndex(reordered), queries));
+  });
+});
+
+describe("a candidate set kept across revisions", () => {
+  it("is matched to each revision's tools as a fresh index matches it, an edited tool's old copy included", () => {
+    const set = loadLabelledSet(new URL("../../bench/data/services_a_dev.json", import.meta.url));
+    let tools = candidatesOf(set);
+    // Frozen copies, as preselection's candidates are: the same text as the indexed tools, other objects.
+    const copies = tools.map((tool) => Object.freeze({ ...tool }));
+    let index = createLocalIndex(tools);
+    const random = seededRandom(7);
+    for (let edit = 0; edit < 10; edit++) {
+      const edited = at(tools, random);
+      // In the words of the edited tool, which its old copy then ranks high for.
+      const query = [{ role: "user" as const, content: `${tools[edited].name} ${tools[edited].summary}` }];
+      // Matched to the index of the revision before, as the copies are in every revision.
+      index.rankAmong(copies, query, 10);
+      tools = replaced(tools, edited, { ...tools[edited], description: `${tools[edited].description} ${wordsOf(tools, random, 3).join(" ")}` });
+      index = createLocalIndex(tools, undefined, index);
+      const fresh = createLocalIndex(tools);
+      // The old copy has the old text: no longer the index's tool, it is scored as an extra one.
+      expect(index.rankAmong(copies, query, 10), `edit ${edit + 1}, old copy`).toEqual(fresh.rankAmong(copies, query, 10));
+      copies[edited] = Object.freeze({ ...tools[edited] });
+      expect(index.rankAmong(copies, query, 10), `edit ${edit + 1}`).toEqual(fresh.rankAmong(copies, query, 10));
+    }
+  });
 });

@@ -1,13 +1,15 @@
 import type { ConversationMessage, RankedTool, SelectorCandidate, ToolRanker } from "../types";
 import { Lru } from "../../tools/lru";
-import { breadthFactor, type FieldLengths, FieldedPostings, fieldIncrement, saturated } from "./fielded-postings";
-import { accumulate, inverseDocumentFrequency, type Postings } from "./postings";
+import { type Accumulated, FieldedPostings } from "./fielded-postings";
+import { inverseDocumentFrequency } from "./postings";
+import { type CorpusRevision, analyseCorpus, documentWithTextOf, reviseCorpus } from "./revision";
+import { breadthFactor, type FieldNormaliser, saturated } from "./weights";
 import { DEFAULT_SETTINGS, type LocalRankingSettings } from "./settings";
 import { isGenericRequestStem, isStopword, splitWords, stem } from "./tokenise";
 import { selectTopK } from "./topK";
 import { splitIntents } from "./intents";
 import { coverIntents, type PoolEntry } from "./coverage";
-import { analyseCorpus, type CorpusAnalysis, documentTerms, FIELD_NAMES, fieldTexts, NAME_FIELD, reanalyseCorpus, SERVICE_FIELD, sameText } from "./analysis";
+import { documentTerms, FIELD_NAMES, fieldTexts } from "./analysis";
 
 export interface LocalIndex extends ToolRanker {
   readonly size: number;
@@ -30,7 +32,7 @@ export interface LocalIndex extends ToolRanker {
  */
 function pseudoFrequencies(
   fields: readonly string[][],
-  averageLength: FieldLengths,
+  normaliser: FieldNormaliser,
   breadthLimit: number,
   settings: LocalRankingSettings,
 ): Map<string, number> {
@@ -38,7 +40,7 @@ function pseudoFrequencies(
   const frequencies = new Map<string, number>();
   fields.forEach((terms, field) => {
     if (terms.length === 0) return;
-    const increment = fieldIncrement(field, terms.length, averageLength, breadth, settings);
+    const increment = normaliser.increment(field, terms.length, breadth);
     for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + increment);
   });
   return frequencies;
@@ -99,55 +101,32 @@ function messageWeights(messages: readonly ConversationMessage[], settings: Loca
 }
 
 class FieldedIndex implements LocalIndex {
+  /** Each document's tool name, gone documents' included (they are never touched). */
   private readonly names: readonly string[];
-  private readonly documents: readonly SelectorCandidate[];
-  private readonly byName: ReadonlyMap<string, number>;
-  private readonly postings: Postings;
-  private readonly termNames: readonly string[];
-  private readonly vocabulary: ReadonlySet<string>;
-  private readonly averageLength: FieldLengths;
-  private readonly prefixes: ReadonlySet<string>;
-  private readonly breadthLimit: number;
-  private readonly breadth: Float32Array;
   // Caches of derived data only; the index itself never changes.
   private readonly restrictions = new WeakMap<readonly SelectorCandidate[], Restriction>();
   private readonly extraDocuments = new Lru<string, ExtraDocument>({ maxEntries: EXTRA_DOCUMENTS_PER_INDEX });
 
   constructor(
     /** What the index was built from, kept so that the catalog's next revision is read from it (`createLocalIndex`'s `earlier`). */
-    readonly analysis: CorpusAnalysis,
+    readonly revision: CorpusRevision,
     private readonly fielded: FieldedPostings,
     readonly settings: LocalRankingSettings,
   ) {
-    const { candidates } = analysis;
-    this.names = Object.freeze(candidates.map((candidate) => candidate.name));
-    this.documents = Object.freeze([...candidates]);
-    const byName = new Map<string, number>();
-    candidates.forEach((candidate, doc) => {
-      if (!byName.has(candidate.name)) byName.set(candidate.name, doc);
-    });
-    this.byName = byName;
-    this.termNames = analysis.termNames;
-    this.postings = fielded.postings;
-    this.vocabulary = analysis.vocabulary;
-    this.averageLength = fielded.averageLength;
-    this.prefixes = analysis.prefixes;
-    this.breadthLimit = fielded.breadthLimit;
-    this.breadth = fielded.breadth;
+    this.names = revision.names;
     Object.freeze(this);
   }
 
   get size(): number {
-    return this.names.length;
+    return this.fielded.documentCount;
   }
 
   documentFrequency(term: string): number {
-    const termId = this.postings.termIds.get(term);
-    return termId === undefined ? 0 : this.postings.offsets[termId + 1] - this.postings.offsets[termId];
+    return this.fielded.documentFrequency(term);
   }
 
   rank(messages: ConversationMessage[], k: number): RankedTool[] {
-    if (!(k >= 1) || this.names.length === 0) return [];
+    if (!(k >= 1) || this.size === 0) return [];
     return this.rankQueries(this.queries(messages), undefined, [], k);
   }
 
@@ -165,7 +144,7 @@ class FieldedIndex implements LocalIndex {
    */
   private rankQueries(queries: readonly Query[], allowed: Uint8Array | undefined, extras: readonly ExtraDocument[], k: number): RankedTool[] {
     const score = (query: Query) => ({
-      ...this.accumulated(this.termIdWeights(query.terms)),
+      ...this.fielded.accumulate(query.terms),
       extraScores: extras.map((extra) => extraScore(extra, query.terms)),
     });
     const lists = queries.map(score);
@@ -210,13 +189,14 @@ class FieldedIndex implements LocalIndex {
     }
     // A broad tool (breadthFactor < 1) enters a ranking only with a real share of the best score:
     // with its words everywhere, a sliver of a score is chance, and would fill the weak end of a short list.
+    const breadth = this.fielded.breadth;
     let bestScore = 0;
     for (let index = 0; index < touchedCount; index++) bestScore = Math.max(bestScore, scores[touched[index]]);
     const broadFloor = this.settings.breadth.floor * bestScore;
     let kept = 0;
     for (let index = 0; index < touchedCount; index++) {
       const doc = touched[index];
-      if ((allowed === undefined || allowed[doc] === 1) && (this.breadth[doc] === 1 || scores[doc] >= broadFloor)) touched[kept++] = doc;
+      if ((allowed === undefined || allowed[doc] === 1) && (breadth[doc] === 1 || scores[doc] >= broadFloor)) touched[kept++] = doc;
     }
     const cover = intents.length > 0 && this.settings.coverage.weight > 0;
     const poolSize = cover ? Math.max(k, this.settings.coverage.pool) : k;
@@ -240,11 +220,7 @@ class FieldedIndex implements LocalIndex {
    * by its share of those tools' weight, so tools described in the words of the best matches rise
    * even where the request used other words.
    */
-  private feedbackQuery(
-    query: Query,
-    list: { scores: Float64Array; touched: Uint32Array; touchedCount: number },
-    allowed: Uint8Array | undefined,
-  ): Query | undefined {
+  private feedbackQuery(query: Query, list: Accumulated, allowed: Uint8Array | undefined): Query | undefined {
     const { documents, terms: termCount, weight } = this.settings.feedback;
     let candidates = list.touchedCount;
     const touched = list.touched.slice(0, candidates);
@@ -254,27 +230,29 @@ class FieldedIndex implements LocalIndex {
     }
     const top = selectTopK(list.scores, touched, candidates, this.names, documents);
     if (top.length === 0) return undefined;
-    const termScores = new Map<number, number>();
+    // By term, in the order of the top tools and of a fresh build's term numbering (`FreshTermOrder`),
+    // so sums and ties in the sort below fall the same way in every revision of the catalog.
+    const termScores = new Map<string, number>();
+    const breadth = this.fielded.breadth;
     for (const doc of top) {
       const { terms, weights } = this.fielded.documentTerms(doc);
       let total = 0;
       for (const weight of weights) total += weight;
       // A broad tool's words say as little about the request here as in its score; its name would
       // otherwise be its strongest term, and bring it back up.
-      const share = this.breadth[doc] / total;
+      const share = breadth[doc] / total;
       terms.forEach((term, index) => {
         termScores.set(term, (termScores.get(term) ?? 0) + weights[index] * share);
       });
     }
-    const queryTermIds = new Set(this.termIdWeights(query.terms).keys());
     const chosen = [...termScores]
-      .filter(([term]) => !queryTermIds.has(term))
+      .filter(([term]) => !query.terms.has(term))
       .sort((a, b) => b[1] - a[1])
       .slice(0, termCount);
     if (chosen.length === 0) return undefined;
     const strongest = chosen[0][1];
     const terms = new Map(query.terms);
-    for (const [term, termScore] of chosen) terms.set(this.termNames[term], (weight * termScore) / strongest);
+    for (const [term, termScore] of chosen) terms.set(term, (weight * termScore) / strongest);
     return { terms, weight: query.weight };
   }
 
@@ -282,13 +260,19 @@ class FieldedIndex implements LocalIndex {
   private restrictTo(candidates: readonly SelectorCandidate[]): Restriction {
     const known = this.restrictions.get(candidates);
     if (known !== undefined) return known;
+    const { revision } = this;
     const allowed = new Uint8Array(this.names.length);
     const extras: ExtraDocument[] = [];
-    for (const candidate of candidates) {
-      const doc = this.byName.get(candidate.name);
-      if (doc !== undefined && sameText(this.documents[doc], candidate)) allowed[doc] = 1;
+    candidates.forEach((candidate, position) => {
+      // The index's own tools at their places are known at once; others by name and text, or as matched before.
+      if (revision.candidates[position] === candidate) {
+        allowed[revision.locations[position]] = 1;
+        return;
+      }
+      const doc = documentWithTextOf(revision, candidate);
+      if (doc !== -1) allowed[doc] = 1;
       else extras.push(this.extraDocument(candidate));
-    }
+    });
     const restriction = { allowed, extras };
     if (Object.isFrozen(candidates)) this.restrictions.set(candidates, restriction);
     return restriction;
@@ -298,12 +282,12 @@ class FieldedIndex implements LocalIndex {
     const texts = fieldTexts(candidate);
     const key = [candidate.name, ...FIELD_NAMES.map((field) => texts[field])].join("\u0000");
     return this.extraDocuments.getOrCreate(key, () => {
-      const frequencies = pseudoFrequencies(documentTerms(candidate, this.vocabulary, this.prefixes), this.averageLength, this.breadthLimit, this.settings);
+      const { normaliser, breadthLimit, documentCount } = this.fielded;
+      const terms = documentTerms(candidate, this.revision.vocabulary, this.revision.prefixes);
+      const frequencies = pseudoFrequencies(terms, normaliser, breadthLimit, this.settings);
       const weights = new Map<string, number>();
       for (const [term, frequency] of frequencies) {
-        const termId = this.postings.termIds.get(term);
-        const documentFrequency = termId === undefined ? 0 : this.postings.offsets[termId + 1] - this.postings.offsets[termId];
-        weights.set(term, saturatedWeight(frequency, this.names.length, documentFrequency, this.settings.k1));
+        weights.set(term, saturatedWeight(frequency, documentCount, this.fielded.documentFrequency(term), this.settings.k1));
       }
       return { name: candidate.name, weights };
     });
@@ -354,22 +338,6 @@ class FieldedIndex implements LocalIndex {
     }
     return terms;
   }
-
-  /** The documents' scores for query weights by term id, the terms' posting weights worked out first if they are not yet. */
-  private accumulated(queryWeights: ReadonlyMap<number, number>) {
-    this.fielded.weigh(queryWeights.keys());
-    return accumulate(this.postings, queryWeights, this.names.length);
-  }
-
-  /** The query terms the index knows, by term id. */
-  private termIdWeights(query: ReadonlyMap<string, number>): Map<number, number> {
-    const byTermId = new Map<number, number>();
-    for (const [term, weight] of query) {
-      const termId = this.postings.termIds.get(term);
-      if (termId !== undefined) byTermId.set(termId, weight);
-    }
-    return byTermId;
-  }
 }
 
 /**
@@ -383,6 +351,6 @@ export function createLocalIndex(
   settings: LocalRankingSettings = DEFAULT_SETTINGS,
   earlier?: LocalIndex,
 ): LocalIndex {
-  const analysis = earlier instanceof FieldedIndex && earlier.settings === settings ? reanalyseCorpus(earlier.analysis, candidates) : analyseCorpus(candidates);
-  return new FieldedIndex(analysis, new FieldedPostings(analysis, settings), settings);
+  const revision = earlier instanceof FieldedIndex && earlier.settings === settings ? reviseCorpus(earlier.revision, candidates) : analyseCorpus(candidates);
+  return new FieldedIndex(revision, new FieldedPostings(revision, settings), settings);
 }

@@ -20,7 +20,12 @@ export function prefixCounts(names: readonly (readonly string[])[]): Map<string,
 
 /** The services of a catalog, from its names' prefix counts: every prefix that at least three tools share. */
 export function prefixesOf(counts: ReadonlyMap<string, number>): Set<string> {
-  return new Set([...counts].filter(([, count]) => count >= SERVICE_TOOLS).map(([prefix]) => prefix));
+  return new Set([...counts].filter(([, count]) => namesAService(count)).map(([prefix]) => prefix));
+}
+
+/** Whether a name prefix that begins this many names is a service's. */
+export function namesAService(count: number): boolean {
+  return count >= SERVICE_TOOLS;
 }
 
 /** A tool name's words as its service (the longest known prefix, or none) and the rest, what the tool does. */

@@ -83,12 +83,17 @@ export function tokenise(text: string): string[] {
   return terms;
 }
 
+/** The words run-together words may be made of; only asked whether it holds a word. */
+export interface WordSet {
+  has(word: string): boolean;
+}
+
 /**
  * Splits a run-together word such as `airqualityforecast` into the known words it is made of,
  * choosing the split that covers the most letters with the fewest pieces. Returns [] when the
  * word is known itself or fewer than three quarters of its letters fall into known words.
  */
-export function segmentCompound(word: string, vocabulary: ReadonlySet<string>, minimumPiece = 3): string[] {
+export function segmentCompound(word: string, vocabulary: WordSet, minimumPiece = 3): string[] {
   if (word.length < 2 * minimumPiece || vocabulary.has(word)) return [];
   // best[i]: the best split of word[0..i) as [covered letters, pieces, start of last piece, known?]
   const covered = new Int32Array(word.length + 1);
