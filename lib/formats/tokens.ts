@@ -85,7 +85,7 @@ const byDefinition: Record<ProviderFormat, WeakMap<ToolDefinition, number>> = {
 };
 
 /** Tokens of one definition in one format: its JSON as sent, encoded with o200k_base. */
-function definitionTokens(tool: ToolDefinition, format: ProviderFormat): number {
+export function definitionTokens(tool: ToolDefinition, format: ProviderFormat): number {
   if (!Object.isFrozen(tool)) return schemaOrContentTokens(tool, format);
   let count = byDefinition[format].get(tool);
   if (count === undefined) {
@@ -117,18 +117,22 @@ function schemaOrContentTokens(tool: ToolDefinition, format: ProviderFormat): nu
  * tokenizers differ, so read the figures as a comparison between tool lists, not a bill.
  */
 export function countTokens(tools: readonly ToolDefinition[], format: ProviderFormat): TokenCount {
-  const perTool: Record<string, number> = {};
+  const counts = tools.map((tool) => definitionTokens(tool, format));
   let total = 0;
-  for (const tool of tools) {
-    const count = definitionTokens(tool, format);
-    const name = tool.name;
+  for (const count of counts) total += count;
+  return { total, perTool: perToolCounts(tools, counts) };
+}
+
+/** `TokenCount.perTool` of tools whose counts are known: the counts of tools of the same name add up. */
+export function perToolCounts(tools: readonly { name: string }[], counts: readonly number[]): Record<string, number> {
+  const perTool: Record<string, number> = {};
+  tools.forEach(({ name }, index) => {
     // Own properties throughout: a tool may legitimately be named "__proto__" (or "constructor").
-    const before = Object.hasOwn(perTool, name) ? perTool[name] : 0;
-    if (name === "__proto__") Object.defineProperty(perTool, name, { value: before + count, enumerable: true, writable: true, configurable: true });
-    else perTool[name] = before + count;
-    total += count;
-  }
-  return { total, perTool };
+    const count = (Object.hasOwn(perTool, name) ? perTool[name] : 0) + counts[index];
+    if (name === "__proto__") Object.defineProperty(perTool, name, { value: count, enumerable: true, writable: true, configurable: true });
+    else perTool[name] = count;
+  });
+  return perTool;
 }
 
 /** The total of `countTokens`, without building the per-tool record. */

@@ -50,7 +50,7 @@ function runStages(tools: readonly PipelineTool[], ctx: PipelineContext): Pipeli
  * What the per-tool stages make of one tool: where it is removed and why, or the tool they hand
  * on; and what each stage said it changed. It depends on the tool and the context alone.
  */
-interface Fate {
+export interface Fate {
   removedAt?: number;
   note?: ToolNote;
   kept?: PipelineTool;
@@ -80,17 +80,12 @@ function fateOf(tool: PipelineTool, screens: readonly ToolScreen[]): Fate {
  * derived from it (its final definition, formatted tool, tokens, candidate) is reused too.
  */
 function screenAll(tools: readonly PipelineTool[], ctx: PipelineContext): { tools: PipelineTool[]; trace: TraceEntry[] } {
-  const screens = SCREENS.map(([, make]) => make(ctx));
-  const fates = fatesFor(ctx);
-  const removed: ToolNote[][] = screens.map(() => []);
-  const changed: ToolNote[][] = screens.map(() => []);
+  const fateOfTool = screenerFor(ctx);
+  const removed: ToolNote[][] = SCREENS.map(() => []);
+  const changed: ToolNote[][] = SCREENS.map(() => []);
   const kept: PipelineTool[] = [];
   for (const tool of tools) {
-    let fate = Object.isFrozen(tool) ? fates.get(tool) : undefined;
-    if (fate === undefined) {
-      fate = fateOf(tool, screens);
-      if (Object.isFrozen(tool)) fates.set(tool, fate);
-    }
+    const fate = fateOfTool(tool);
     if (fate.kept !== undefined) kept.push(fate.kept);
     else removed[fate.removedAt!].push(fate.note!);
     for (const { stage, note } of fate.changed) changed[stage].push(note);
@@ -102,6 +97,24 @@ function screenAll(tools: readonly PipelineTool[], ctx: PipelineContext): { tool
   });
   return { tools: kept, trace };
 }
+
+/** The per-tool stages for one tool in this context, what they make of a frozen tool remembered. */
+export function screenerFor(ctx: PipelineContext): (tool: PipelineTool) => Fate {
+  const screens = SCREENS.map(([, make]) => make(ctx));
+  const fates = fatesFor(ctx);
+  return (tool) => {
+    if (!Object.isFrozen(tool)) return fateOf(tool, screens);
+    let fate = fates.get(tool);
+    if (fate === undefined) {
+      fate = fateOf(tool, screens);
+      fates.set(tool, fate);
+    }
+    return fate;
+  };
+}
+
+/** The names of the per-tool stages, in order: the first entries of every trace. */
+export const SCREEN_STAGES: readonly StageName[] = SCREENS.map(([stage]) => stage);
 
 /** Contexts remembered: every model and agent combination of a few catalogs. */
 const CONTEXTS_REMEMBERED = 64;

@@ -133,7 +133,7 @@ describe("tool lists after edits of a frozen catalog state", () => {
       for (let serial = 0; serial < 40; serial++) {
         for (const request of REQUESTS) computeToolList(state, request);
         const kind = kinds[Math.floor(random() * kinds.length)];
-        state = freezeCatalogState({ ...state, ...EDITS[kind](state, random, serial) });
+        state = freezeCatalogState({ ...state, ...EDITS[kind](state, random, serial) }, state);
         const fresh = unfrozenCopy(state);
         for (const request of REQUESTS) {
           const list = computeToolList(state, request);
@@ -155,7 +155,7 @@ describe("tool lists after edits of a frozen catalog state", () => {
     for (let serial = 0; serial < 40; serial++) {
       computeToolList(state, REQUESTS[3]);
       const kind = serial % 2 === 0 ? "permissions" : kinds[Math.floor(random() * kinds.length)];
-      state = freezeCatalogState({ ...state, ...EDITS[kind](state, random, serial) });
+      state = freezeCatalogState({ ...state, ...EDITS[kind](state, random, serial) }, state);
       const agent = state.agents.find((each) => each.name === "careful")!;
       const decide = compilePermissions(agent.permissions);
       const byName = new Map(state.tools.map((tool) => [tool.name, tool]));

@@ -1,0 +1,79 @@
+import type { Tool } from "../tools/types";
+
+/** At position `from` of the earlier tools, `removed` tools give way to `inserted` ones. */
+export interface ToolEdit {
+  from: number;
+  removed: number;
+  inserted: readonly Tool[];
+}
+
+/**
+ * The edits that turn `before` into `after`, comparing tools by identity: a catalog revision keeps
+ * the object of every tool it leaves unchanged, in the catalog's order (db/queries/catalog-state.ts).
+ * Undefined once more than `limit` tools differ: computing afresh is as cheap then. A tool edited,
+ * removed or inserted on its own is recognised from its neighbours; anything else looks the
+ * earlier positions up, in a map made once.
+ */
+export function toolEdits(before: readonly Tool[], after: readonly Tool[], limit: number): ToolEdit[] | undefined {
+  const edits: ToolEdit[] = [];
+  let positions: Map<Tool, number> | undefined;
+  let differing = 0;
+  let [i, j] = [0, 0];
+  while (i < before.length || j < after.length) {
+    if (i < before.length && j < after.length && before[i] === after[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    let [nextI, nextJ] = [before.length, after.length];
+    if (i === before.length || j === after.length) {
+      // The rest of one side is removed, or inserted.
+    } else if (before[i + 1] === after[j + 1]) [nextI, nextJ] = [i + 1, j + 1];
+    else if (before[i + 1] === after[j]) [nextI, nextJ] = [i + 1, j];
+    else if (before[i] === after[j + 1]) [nextI, nextJ] = [i, j + 1];
+    else {
+      positions ??= new Map(before.map((tool, index) => [tool, index]));
+      for (let k = j; k < after.length; k++) {
+        const at = positions.get(after[k]);
+        if (at !== undefined && at >= i) {
+          [nextI, nextJ] = [at, k];
+          break;
+        }
+      }
+    }
+    edits.push({ from: i, removed: nextI - i, inserted: after.slice(j, nextJ) });
+    differing += Math.max(nextI - i, nextJ - j);
+    if (differing > limit) return undefined;
+    [i, j] = [nextI, nextJ];
+  }
+  return edits;
+}
+
+/** `earlier` with the edits applied, `values[e]` standing for edit e's inserted tools. */
+export function patchedArray<T>(earlier: readonly T[], edits: readonly ToolEdit[], values: readonly (readonly T[])[]): T[] {
+  const parts: (readonly T[])[] = [];
+  let cursor = 0;
+  edits.forEach((edit, index) => {
+    parts.push(earlier.slice(cursor, edit.from), values[index]);
+    cursor = edit.from + edit.removed;
+  });
+  parts.push(earlier.slice(cursor));
+  return ([] as T[]).concat(...parts);
+}
+
+/** The same for numbers kept in a typed array, into one of the same kind. */
+export function patchedNumbers<A extends Uint8Array | Float64Array>(earlier: A, edits: readonly ToolEdit[], values: readonly (readonly number[])[]): A {
+  let length = earlier.length;
+  for (const edit of edits) length += edit.inserted.length - edit.removed;
+  const result = new (earlier.constructor as new (length: number) => A)(length);
+  let [cursor, at] = [0, 0];
+  edits.forEach((edit, index) => {
+    result.set(earlier.subarray(cursor, edit.from), at);
+    at += edit.from - cursor;
+    result.set(values[index], at);
+    at += values[index].length;
+    cursor = edit.from + edit.removed;
+  });
+  result.set(earlier.subarray(cursor), at);
+  return result;
+}
