@@ -1,10 +1,10 @@
 import type { Tool } from "../tools/types";
 
-/** At position `from` of the earlier tools, `removed` tools give way to `inserted` ones. */
-export interface ToolEdit {
+/** At position `from` of the earlier tools (of a catalog, or of a list made from it), `removed` tools give way to `inserted` ones. */
+export interface ToolEdit<T extends object = Tool> {
   from: number;
   removed: number;
-  inserted: readonly Tool[];
+  inserted: readonly T[];
 }
 
 /**
@@ -14,9 +14,9 @@ export interface ToolEdit {
  * removed or inserted on its own is recognised from its neighbours; anything else looks the
  * earlier positions up, in a map made once.
  */
-export function toolEdits(before: readonly Tool[], after: readonly Tool[], limit: number): ToolEdit[] | undefined {
-  const edits: ToolEdit[] = [];
-  let positions: Map<Tool, number> | undefined;
+export function toolEdits<T extends object>(before: readonly T[], after: readonly T[], limit: number): ToolEdit<T>[] | undefined {
+  const edits: ToolEdit<T>[] = [];
+  let positions: Map<T, number> | undefined;
   let differing = 0;
   let [i, j] = [0, 0];
   while (i < before.length || j < after.length) {
@@ -50,7 +50,7 @@ export function toolEdits(before: readonly Tool[], after: readonly Tool[], limit
 }
 
 /** `earlier` with the edits applied, `values[e]` standing for edit e's inserted tools. */
-export function patchedArray<T>(earlier: readonly T[], edits: readonly ToolEdit[], values: readonly (readonly T[])[]): T[] {
+export function patchedArray<T>(earlier: readonly T[], edits: readonly ToolEdit<object>[], values: readonly (readonly T[])[]): T[] {
   const parts: (readonly T[])[] = [];
   let cursor = 0;
   edits.forEach((edit, index) => {
@@ -62,7 +62,7 @@ export function patchedArray<T>(earlier: readonly T[], edits: readonly ToolEdit[
 }
 
 /** The same for numbers kept in a typed array, into one of the same kind. */
-export function patchedNumbers<A extends Uint8Array | Float64Array>(earlier: A, edits: readonly ToolEdit[], values: readonly (readonly number[])[]): A {
+export function patchedNumbers<A extends Uint8Array | Float64Array>(earlier: A, edits: readonly ToolEdit<object>[], values: readonly (readonly number[])[]): A {
   let length = earlier.length;
   for (const edit of edits) length += edit.inserted.length - edit.removed;
   const result = new (earlier.constructor as new (length: number) => A)(length);

@@ -3,9 +3,10 @@ import { computeToolList, freezeCatalogState, type CatalogState, type ToolList, 
 import type { DefinitionHook } from "../../lib/pipeline/types";
 import { compilePermissions, DEFAULT_AGENTS, type Agent } from "../../lib/rules/agents";
 import { DEFAULT_RULES } from "../../lib/rules/catalog-rules";
+import { preselect } from "../../lib/selection/preselect";
 import { registryView } from "../../lib/selection/verify";
 import type { Tool } from "../../lib/tools/types";
-import { demoCatalogState } from "../support/catalog-state";
+import { demoCatalogState, scriptedSelectorDouble } from "../support/catalog-state";
 
 // After an edit, a frozen state's lists are made mostly from what was remembered of the tools the
 // edit left unchanged (the per-tool stages' outcome, final definitions, formatted tools, token
@@ -147,6 +148,27 @@ describe("tool lists after edits of a frozen catalog state", () => {
       }
     });
   }
+
+  it("give preselection the candidates of lists computed afresh, over 40 random edits", async () => {
+    const random = generator(4);
+    let state = initialState(random);
+    const kinds = Object.keys(EDITS);
+    const offered = async (of: CatalogState, request: ToolListRequest, revision: number) => {
+      const selector = scriptedSelectorDouble(["read", "ext_5", "ext_11", "renamed_3"]);
+      const messages = [{ role: "user" as const, content: "read the thing" }];
+      const result = await preselect({ state: of, revision, request, messages, history: [], selector });
+      return { candidates: selector.inputs[0].candidates, names: result.candidates, tokens: result.tokens, selected: result.selected, toolSet: result.toolSet };
+    };
+    for (let serial = 0; serial < 40; serial++) {
+      for (const request of REQUESTS) await offered(state, request, serial);
+      const kind = kinds[Math.floor(random() * kinds.length)];
+      state = freezeCatalogState({ ...state, ...EDITS[kind](state, random, serial) }, state);
+      for (const request of REQUESTS) {
+        const expected = await offered(unfrozenCopy(state), request, serial + 1);
+        expect(await offered(state, request, serial + 1), `${kind} #${serial}, ${request.model}/${request.agent}`).toEqual(expected);
+      }
+    }
+  });
 
   it("never hands over a tool the agent may not use, and marks every one it must ask about", () => {
     const random = generator(9);
