@@ -98,6 +98,17 @@ export function sharedStateOf(list: ToolList): CatalogState | undefined {
   return stateOfList.get(list);
 }
 
+/**
+ * What a shared list's maps by name are made from the latest of (lib/selection/verify.ts): its
+ * catalog, and its catalog and request; undefined for a list of any other state.
+ */
+export function lineageKeyOf(list: ToolList): { catalogId: string; request: string } | undefined {
+  const state = stateOfList.get(list);
+  const key = requestKeys.get(list);
+  return state && key !== undefined ? { catalogId: state.catalogId, request: `${state.catalogId}\n${key}` } : undefined;
+}
+const requestKeys = new WeakMap<ToolList, string>();
+
 /** For tests: how many tool lists are kept for this state. */
 export function cachedToolLists(state: CatalogState): number {
   return computed.get(state)?.size ?? 0;
@@ -120,6 +131,7 @@ export function computeToolList(state: CatalogState, request: ToolListRequest): 
   return lists.getOrCreate(key, () => {
     const list = sharedToolList(state, request, format, key);
     stateOfList.set(list, state);
+    requestKeys.set(list, key);
     return list;
   });
 }

@@ -131,17 +131,25 @@ describe("tool lists after edits of a frozen catalog state", () => {
       const random = generator(seed);
       let state = initialState(random);
       const kinds = Object.keys(EDITS);
+      const seen = new Set(state.tools.map((tool) => tool.name));
       for (let serial = 0; serial < 40; serial++) {
-        for (const request of REQUESTS) computeToolList(state, request);
+        for (const request of REQUESTS) registryView(state.tools, computeToolList(state, request));
         const kind = kinds[Math.floor(random() * kinds.length)];
         state = freezeCatalogState({ ...state, ...EDITS[kind](state, random, serial) }, state);
         const fresh = unfrozenCopy(state);
+        for (const tool of state.tools) seen.add(tool.name);
         for (const request of REQUESTS) {
           const list = computeToolList(state, request);
           const expected = computeToolList(fresh, request);
           expect(plain(list), `${kind} #${serial}, ${request.model}/${request.agent}`).toEqual(plain(expected));
           const view = registryView(state.tools, list);
           const freshView = registryView(fresh.tools, expected);
+          // Lookups first: a view's maps answer them from the latest view's before they are ever gone through.
+          for (const name of seen) {
+            expect(JSON.stringify(view.visible.get(name)), name).toBe(JSON.stringify(freshView.visible.get(name)));
+            expect(JSON.stringify(view.all.get(name)), name).toBe(JSON.stringify(freshView.all.get(name)));
+            expect(view.removedBy.get(name), name).toBe(freshView.removedBy.get(name));
+          }
           expect([...view.visible.keys()]).toEqual([...freshView.visible.keys()]);
           expect([...view.removedBy]).toEqual([...freshView.removedBy]);
         }
