@@ -18,10 +18,13 @@ export class NameIndex<V extends { name: string }> implements ReadonlyMap<string
     readonly items: readonly V[],
     private readonly base: ReadonlyMap<string, V>,
     private readonly changes: ReadonlyMap<string, V | typeof GONE>,
+    /** Whether no two items share a name: the values are then the items, in order. */
+    private readonly unique: boolean,
   ) {}
 
   static of<V extends { name: string }>(items: readonly V[]): NameIndex<V> {
-    return new NameIndex(items, new Map(items.map((item) => [item.name, item])), new Map());
+    const base = new Map(items.map((item) => [item.name, item]));
+    return new NameIndex(items, base, new Map(), base.size === items.length);
   }
 
   /**
@@ -41,14 +44,16 @@ export class NameIndex<V extends { name: string }> implements ReadonlyMap<string
         changes.set(removed.name, GONE);
       }
     }
+    const inserted = new Set<string>();
     for (const edit of edits) {
       for (const item of edit.inserted) {
-        if (changes.get(item.name) !== GONE && earlier.get(item.name) !== undefined) return NameIndex.of(items);
+        if ((changes.get(item.name) !== GONE && earlier.get(item.name) !== undefined) || inserted.has(item.name)) return NameIndex.of(items);
+        inserted.add(item.name);
         changes.set(item.name, item);
       }
     }
-    if (changes.size > limit) return NameIndex.of(items);
-    return new NameIndex(items, earlier.base, changes);
+    if (changes.size > limit || !earlier.unique) return NameIndex.of(items);
+    return new NameIndex(items, earlier.base, changes, true);
   }
 
   get(name: string): V | undefined {
@@ -83,7 +88,12 @@ export class NameIndex<V extends { name: string }> implements ReadonlyMap<string
   }
 
   values(): MapIterator<V> {
-    return this.all().values();
+    return this.unique ? (this.items.values() as unknown as MapIterator<V>) : this.all().values();
+  }
+
+  /** The values as an array, in order: the items themselves when no two share a name. */
+  valueList(): readonly V[] {
+    return this.unique ? this.items : [...this.all().values()];
   }
 
   [Symbol.iterator](): MapIterator<[string, V]> {

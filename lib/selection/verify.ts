@@ -52,7 +52,15 @@ export function registryView(allTools: Tool[], list: Pick<ToolList, "final" | "t
   const all = toolsByNameOf(allTools, lineage?.catalogId);
   const view: RegistryView = { all, visible: visibleByName(list.final, lineage?.request), removedBy: removals(list.trace) };
   if (shared) views.set(list, { allTools, view });
+  if (lineage !== undefined) viewLineages.set(view, lineage.request);
   return view;
+}
+
+const viewLineages = new WeakMap<RegistryView, string>();
+
+/** What a shared view's derived structures are made from the latest of: its catalog and request; undefined for any other view. */
+export function viewLineage(view: RegistryView): string | undefined {
+  return viewLineages.get(view);
 }
 
 function visibleByName(final: readonly FinalTool[], lineage: string | undefined): ReadonlyMap<string, FinalTool> {

@@ -4,6 +4,7 @@ import type { DefinitionHook } from "../../lib/pipeline/types";
 import { compilePermissions, DEFAULT_AGENTS, type Agent } from "../../lib/rules/agents";
 import { DEFAULT_RULES } from "../../lib/rules/catalog-rules";
 import { preselect } from "../../lib/selection/preselect";
+import { runToolSearch } from "../../lib/selection/tool-search";
 import { registryView } from "../../lib/selection/verify";
 import type { Tool } from "../../lib/tools/types";
 import { demoCatalogState, scriptedSelectorDouble } from "../support/catalog-state";
@@ -157,7 +158,7 @@ describe("tool lists after edits of a frozen catalog state", () => {
     });
   }
 
-  it("give preselection the candidates of lists computed afresh, over 40 random edits", async () => {
+  it("give preselection and ToolSearch the candidates of lists computed afresh, over 40 random edits", async () => {
     const random = generator(4);
     let state = initialState(random);
     const kinds = Object.keys(EDITS);
@@ -165,7 +166,18 @@ describe("tool lists after edits of a frozen catalog state", () => {
       const selector = scriptedSelectorDouble(["read", "ext_5", "ext_11", "renamed_3"]);
       const messages = [{ role: "user" as const, content: "read the thing" }];
       const result = await preselect({ state: of, revision, request, messages, history: [], selector });
-      return { candidates: selector.inputs[0].candidates, names: result.candidates, tokens: result.tokens, selected: result.selected, toolSet: result.toolSet };
+      const searcher = scriptedSelectorDouble(["ext_7", "read", "renamed_5"]);
+      const view = registryView(of.tools, computeToolList(of, { ...request, format: "ai-sdk" }));
+      const search = await runToolSearch({ query: "find the seventh", view, selector: searcher, messages, indexKey: `search-${revision}` });
+      const found = { candidates: searcher.inputs[0].candidates, tools: search.tools, rejected: search.rejected };
+      return {
+        candidates: selector.inputs[0].candidates,
+        names: result.candidates,
+        tokens: result.tokens,
+        selected: result.selected,
+        toolSet: result.toolSet,
+        found,
+      };
     };
     for (let serial = 0; serial < 40; serial++) {
       for (const request of REQUESTS) await offered(state, request, serial);
