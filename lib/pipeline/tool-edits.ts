@@ -10,8 +10,8 @@ export interface ToolEdit<T extends object = Tool> {
 /**
  * The edits that turn `before` into `after`, comparing tools by identity: a catalog revision keeps
  * the object of every tool it leaves unchanged, in the catalog's order (db/queries/catalog-state.ts).
- * Undefined once more than `limit` tools differ: computing afresh is as cheap then. A tool edited,
- * removed or inserted on its own is recognised from its neighbours; anything else looks the
+ * Undefined once more than `limit` tools differ: computing afresh is as cheap then. A run of tools
+ * edited, removed or inserted in place is recognised from its neighbours; anything else looks the
  * earlier positions up, in a map made once.
  */
 export function toolEdits<T extends object>(before: readonly T[], after: readonly T[], limit: number): ToolEdit<T>[] | undefined {
@@ -26,11 +26,10 @@ export function toolEdits<T extends object>(before: readonly T[], after: readonl
       continue;
     }
     let [nextI, nextJ] = [before.length, after.length];
+    const near = i === before.length || j === after.length ? undefined : nearbyResync(before, after, i, j);
     if (i === before.length || j === after.length) {
       // The rest of one side is removed, or inserted.
-    } else if (before[i + 1] === after[j + 1]) [nextI, nextJ] = [i + 1, j + 1];
-    else if (before[i + 1] === after[j]) [nextI, nextJ] = [i + 1, j];
-    else if (before[i] === after[j + 1]) [nextI, nextJ] = [i, j + 1];
+    } else if (near !== undefined) [nextI, nextJ] = near;
     else {
       positions ??= new Map(before.map((tool, index) => [tool, index]));
       for (let k = j; k < after.length; k++) {
@@ -47,6 +46,20 @@ export function toolEdits<T extends object>(before: readonly T[], after: readonl
     [i, j] = [nextI, nextJ];
   }
   return edits;
+}
+
+/** How far a run of tools edited, removed or inserted in place may reach and still be recognised from its neighbours. */
+const NEARBY = 16;
+
+/** Where the two sides meet again within NEARBY tools of a difference at (i, j), if they do. */
+function nearbyResync<T>(before: readonly T[], after: readonly T[], i: number, j: number): [number, number] | undefined {
+  for (let reach = 1; reach <= NEARBY; reach++) {
+    // Past both ends at once the rest of both sides differ; past one end only, nothing meets.
+    if (i + reach <= before.length && j + reach <= after.length && before[i + reach] === after[j + reach]) return [i + reach, j + reach];
+    if (before[i + reach] === after[j]) return [i + reach, j];
+    if (before[i] === after[j + reach]) return [i, j + reach];
+  }
+  return undefined;
 }
 
 /** `earlier` with the edits applied, `values[e]` standing for edit e's inserted tools. */

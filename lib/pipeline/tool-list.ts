@@ -65,15 +65,15 @@ function requestKey(request: ToolListRequest, format: ProviderFormat): string {
  * lists is made from that state's list for the same request where it can (see listFromEarlier).
  */
 export function freezeCatalogState<S extends CatalogState>(state: S, replaced?: CatalogState): S {
-  for (const tool of state.tools) Object.freeze(tool);
+  // The tools a replaced frozen state shares are frozen already: only the others need it.
+  const edits = replaced !== undefined && isShared(replaced) ? toolEdits(replaced.tools, state.tools, state.tools.length / 4) : undefined;
+  if (edits === undefined) for (const tool of state.tools) Object.freeze(tool);
+  else for (const edit of edits) for (const tool of edit.inserted) Object.freeze(tool);
   Object.freeze(state.tools);
   Object.freeze(state.agents);
   if (state.definitionHooks) Object.freeze(state.definitionHooks);
   const lineage = replaced !== undefined && replaced.catalogId === state.catalogId ? lineages.get(replaced) : undefined;
-  lineages.set(
-    state,
-    lineage ?? new Lru({ maxEntries: TOOL_LISTS_PER_STATE, maxWeight: TOOL_LIST_TOOLS_PER_STATE, weigh: (entry) => entry.ledger.tools.length + 1 }),
-  );
+  lineages.set(state, lineage ?? new Lru({ maxEntries: TOOL_LISTS_PER_STATE, maxWeight: LINEAGE_TOOLS, weigh: (entry) => entry.ledger.tools.length + 1 }));
   return Object.freeze(state);
 }
 
@@ -81,9 +81,11 @@ export function freezeCatalogState<S extends CatalogState>(state: S, replaced?: 
  * Per request, the ledger (lib/pipeline/ledger.ts) of its latest list among a catalog's frozen
  * states, one after the other: a list is made from it, whichever state it was made for (requests
  * take turns: the state before may well have had no list for this one). Shared by the states of
- * one catalog, and bounded like the lists of one state.
+ * one catalog, and bounded by LINEAGE_TOOLS.
  */
 type Lineage = Lru<string, { state: CatalogState; ledger: Ledger }>;
+/** About 40 bytes a tool a ledger: every request's of a 50,000-tool catalog, 16 model/agent/format combinations and more, within ≈ 65 MB. */
+const LINEAGE_TOOLS = 1_600_000;
 const lineages = new WeakMap<CatalogState, Lineage>();
 
 function isShared(state: CatalogState): boolean {
