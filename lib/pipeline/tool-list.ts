@@ -61,8 +61,8 @@ function requestKey(request: ToolListRequest, format: ProviderFormat): string {
 /**
  * Freezes a catalog state, its tool, agent and hook arrays and each tool, so that it can be shared
  * between requests and what is computed from it reused. Input schemas are left as they are and
- * must not be changed either. Given the frozen state of the same catalog it replaces, each of its
- * lists is made from that state's list for the same request where it can (see listFromEarlier).
+ * must not be changed either. Given the frozen state of the same catalog it replaces, its lists
+ * are made from the catalog's latest list of the same request where they can (see sharedToolList).
  */
 export function freezeCatalogState<S extends CatalogState>(state: S, replaced?: CatalogState): S {
   // The tools a replaced frozen state shares are frozen already: only the others need it.
@@ -139,8 +139,8 @@ export function computeToolList(state: CatalogState, request: ToolListRequest): 
 }
 
 /**
- * A frozen state's list, from its ledger: the ledger of the same request's list of the state it
- * replaced with the changed tools' entries made again, when the rules, agents and hooks are the
+ * A frozen state's list, from its ledger: the ledger of the catalog's latest list of the same
+ * request with the changed tools' entries made again, when the rules, agents and hooks are the
  * very same objects (a change of those makes every list again); else a ledger made whole.
  */
 function sharedToolList(state: CatalogState, request: ToolListRequest, format: ProviderFormat, key: string): ToolList {
@@ -150,7 +150,7 @@ function sharedToolList(state: CatalogState, request: ToolListRequest, format: P
   if (ledger === undefined) return buildToolList(state, request, format);
   lineage?.set(key, { state, ledger });
   const { final, formatted, trace, counts, total } = listOf(ledger);
-  const list = Object.freeze({
+  return Object.freeze({
     format,
     provider: kit.ctx.provider,
     mode: kit.ctx.mode,
@@ -159,7 +159,6 @@ function sharedToolList(state: CatalogState, request: ToolListRequest, format: P
     trace: Object.freeze(trace) as TraceEntry[],
     tokens: lazyTokenCount(final, counts, total),
   });
-  return list;
 }
 
 /** The ledger made from an earlier state's, when the rules, agents and hooks are the very same and few tools changed. */
