@@ -28,8 +28,13 @@ const LIST_STAGES: [StageName, Stage][] = [
 
 /** Computes the tool list one model and agent see, and why every other tool is missing or changed. A span when traced. */
 export function runPipeline(tools: readonly PipelineTool[], ctx: PipelineContext): PipelineResult {
+  return inPipelineSpan(tools, ctx, () => runStages(tools, ctx));
+}
+
+/** The span of one pipeline run, however it is computed (stage by stage, or from a ledger). */
+export function inPipelineSpan<T>(tools: readonly PipelineTool[], ctx: PipelineContext, run: () => T): T {
   const attributes = { "toolshed.catalog": ctx.catalogId, "toolshed.model": ctx.modelId, "toolshed.agent": ctx.agent.name, "toolshed.tools": tools.length };
-  return inSpan("toolshed.pipeline", attributes, () => runStages(tools, ctx));
+  return inSpan("toolshed.pipeline", attributes, run);
 }
 
 function runStages(tools: readonly PipelineTool[], ctx: PipelineContext): PipelineResult {

@@ -6,7 +6,7 @@ import type { CatalogRules } from "../rules/catalog-rules";
 import type { Tool } from "../tools/types";
 import { createPipelineContext } from "./context";
 import { buildLedger, type Kit, kitFor, type Ledger, listOf, patchedLedger } from "./ledger";
-import { runPipeline } from "./run";
+import { inPipelineSpan, runPipeline } from "./run";
 import { toolEdits } from "./tool-edits";
 import type { DefinitionHook, FinalTool, TraceEntry } from "./types";
 
@@ -146,7 +146,7 @@ export function computeToolList(state: CatalogState, request: ToolListRequest): 
 function sharedToolList(state: CatalogState, request: ToolListRequest, format: ProviderFormat, key: string): ToolList {
   const kit = kitFor(contextOf(state, request), format);
   const lineage = lineages.get(state);
-  const ledger = ledgerFromEarlier(lineage?.peek(key), state, kit) ?? buildLedger(state.tools, kit);
+  const ledger = inPipelineSpan(state.tools, kit.ctx, () => ledgerFromEarlier(lineage?.peek(key), state, kit) ?? buildLedger(state.tools, kit));
   if (ledger === undefined) return buildToolList(state, request, format);
   lineage?.set(key, { state, ledger });
   const { final, formatted, trace, counts, total } = listOf(ledger);
