@@ -1,4 +1,5 @@
 import "server-only";
+import { isDeepStrictEqual } from "node:util";
 import type { Db } from "@/db/client";
 import { catalogVersion, type LoadedCatalogState, loadCatalogState } from "@/db/queries/catalog-state";
 import type { ToolRecord } from "@/db/queries/tools";
@@ -58,24 +59,31 @@ export async function catalogState(db: Db, catalogId: string): Promise<AnsweredC
   const cache = stateCacheOf(db);
   let cached = cache.get(catalogId);
   if (cached === undefined || cached.version !== version || cached.sourcesVersion !== local.version) {
-    cached = await readCatalogState(db, catalogId, local, cached?.stored);
+    cached = await readCatalogState(db, catalogId, local, cached);
     cache.set(catalogId, cached);
   }
   return withUnreachableLeftOut(cached, catalogId);
 }
 
-async function readCatalogState(db: Db, catalogId: string, local: LocalSources, earlier?: LoadedCatalogState): Promise<CachedCatalogState> {
-  const stored = await loadCatalogState(db, catalogId, earlier);
+async function readCatalogState(db: Db, catalogId: string, local: LocalSources, earlier?: CachedCatalogState): Promise<CachedCatalogState> {
+  const stored = await loadCatalogState(db, catalogId, earlier?.stored);
   const named = new Set(stored.agents.map((agent) => agent.name));
-  const state = freezeCatalogState({
-    catalogId: stored.catalogId,
-    revision: stored.revision,
-    sourcesVersion: local.version,
-    tools: stored.tools,
-    rules: stored.rules,
-    agents: [...stored.agents, ...local.agents.filter((agent) => !named.has(agent.name)).map(({ prompt: _prompt, file: _file, ...agent }) => agent)],
-    definitionHooks: pluginDefinitionHooks(local.plugins),
-  });
+  const agents = [...stored.agents, ...local.agents.filter((agent) => !named.has(agent.name)).map(({ prompt: _prompt, file: _file, ...agent }) => agent)];
+  // Rules and agents as the replaced state has them when they are equal: its lists are then made
+  // again only for the tools that changed (computeToolList), not from every tool.
+  const before = earlier?.state;
+  const state = freezeCatalogState(
+    {
+      catalogId: stored.catalogId,
+      revision: stored.revision,
+      sourcesVersion: local.version,
+      tools: stored.tools,
+      rules: before && isDeepStrictEqual(before.rules, stored.rules) ? before.rules : stored.rules,
+      agents: before && isDeepStrictEqual(before.agents, agents) ? before.agents : agents,
+      definitionHooks: pluginDefinitionHooks(local.plugins),
+    },
+    before,
+  );
   return { version: stored.version, sourcesVersion: local.version, stored, state };
 }
 

@@ -114,20 +114,50 @@ async function toolsSince(tx: Db, catalogId: string, earlier: LoadedCatalogState
     .from(toolDeletions)
     .where(and(eq(toolDeletions.catalogId, catalogId), gt(toolDeletions.rowVersion, earlier.toolsVersion)));
   if (written.length === 0 && deleted.length === 0) return { tools: earlier.tools, toolIds: earlier.toolIds, toolsVersion: earlier.toolsVersion };
-  const gone = new Set(deleted.map((each) => each.toolId));
-  const replaced = new Map(written.map((each) => [each.id, each]));
-  const byId = new Map<number, ToolRecord>();
-  earlier.toolIds.forEach((id, index) => {
-    if (!gone.has(id) && !replaced.has(id)) byId.set(id, earlier.tools[index]);
-  });
-  // A row written again after its deletion (an undo puts rows back with their ids) is there again.
-  for (const each of written) byId.set(each.id, toToolRecord(each));
-  const toolIds = [...byId.keys()].sort((a, b) => a - b);
+  // Rows are in id order: the earlier tools are copied in runs between the rows written or deleted,
+  // found by binary search, so a catch-up costs the changes, not the catalog. A row written again
+  // after its deletion (an undo puts rows back with their ids) is there again.
+  const writtenById = new Map(written.map((each) => [each.id, each]));
+  const changedIds = [...new Set([...writtenById.keys(), ...deleted.map((each) => each.toolId)])].sort((a, b) => a - b);
+  const toolRuns: ToolRecord[][] = [];
+  const idRuns: number[][] = [];
+  let cursor = 0;
+  for (const id of changedIds) {
+    const at = firstAtLeast(earlier.toolIds, id, cursor);
+    toolRuns.push(earlier.tools.slice(cursor, at));
+    idRuns.push(earlier.toolIds.slice(cursor, at));
+    cursor = earlier.toolIds[at] === id ? at + 1 : at;
+    const row = writtenById.get(id);
+    if (row !== undefined) {
+      toolRuns.push([toToolRecord(row)]);
+      idRuns.push([id]);
+    }
+  }
+  toolRuns.push(earlier.tools.slice(cursor));
+  idRuns.push(earlier.toolIds.slice(cursor));
   return {
-    tools: toolIds.map((id) => byId.get(id)!),
-    toolIds,
+    tools: joined(toolRuns),
+    toolIds: joined(idRuns),
     toolsVersion: highest(earlier.toolsVersion, [...written, ...deleted.map((each) => ({ rowVersion: each.version }))]),
   };
+}
+
+/** The runs one after the other, concatenated a thousand at a time: a spread of every run may not fit the stack. */
+function joined<T>(runs: readonly T[][]): T[] {
+  let all: T[] = [];
+  for (let start = 0; start < runs.length; start += 1000) all = all.concat(...runs.slice(start, start + 1000));
+  return all;
+}
+
+/** The first index from `start` on whose id is at least `id` (ids ascending); their length when none is. */
+function firstAtLeast(ids: readonly number[], id: number, start: number): number {
+  let [low, high] = [start, ids.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ids[middle] < id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Forgets deletions older than TOOL_DELETIONS_KEPT_MS (the retention job); a state older than that is never caught up from. */

@@ -53,6 +53,10 @@ const formatted: Record<ProviderFormat, WeakMap<ToolDefinition, ProviderTools[Pr
 
 /** The tool list exactly as the format's API receives it, in the given order. */
 export function toProviderFormat<F extends ProviderFormat>(tools: readonly ToolDefinition[], format: F): ProviderTools[F][] {
-  const shared = formatted[format];
-  return tools.map((tool) => derivedFromFrozen(shared, tool, (definition) => toProviderTool(definition, format)) as ProviderTools[F]);
+  return tools.map((tool) => formattedTool(tool, format));
+}
+
+/** One tool as the format's API receives it: for a frozen definition, made once and shared. */
+export function formattedTool<F extends ProviderFormat>(tool: ToolDefinition, format: F): ProviderTools[F] {
+  return derivedFromFrozen(formatted[format], tool, (definition) => toProviderTool(definition, format)) as ProviderTools[F];
 }

@@ -76,8 +76,26 @@ function remember(schemas: WeakMap<InputSchema, SchemaCounts>, tool: ToolDefinit
   entry.otherCount! += 1;
 }
 
+// A frozen definition (a final tool of a cached catalog state's list) always counts the same: its
+// count is kept on it, one lookup rather than two, as every list of a revision counts every tool.
+const byDefinition: Record<ProviderFormat, WeakMap<ToolDefinition, number>> = {
+  "ai-sdk": new WeakMap(),
+  openai: new WeakMap(),
+  anthropic: new WeakMap(),
+};
+
 /** Tokens of one definition in one format: its JSON as sent, encoded with o200k_base. */
-function definitionTokens(tool: ToolDefinition, format: ProviderFormat): number {
+export function definitionTokens(tool: ToolDefinition, format: ProviderFormat): number {
+  if (!Object.isFrozen(tool)) return schemaOrContentTokens(tool, format);
+  let count = byDefinition[format].get(tool);
+  if (count === undefined) {
+    count = schemaOrContentTokens(tool, format);
+    byDefinition[format].set(tool, count);
+  }
+  return count;
+}
+
+function schemaOrContentTokens(tool: ToolDefinition, format: ProviderFormat): number {
   const schemas = byIdentity[format];
   const known = knownCount(schemas.get(tool.inputSchema), tool);
   if (known !== undefined) return known;
@@ -99,15 +117,22 @@ function definitionTokens(tool: ToolDefinition, format: ProviderFormat): number 
  * tokenizers differ, so read the figures as a comparison between tool lists, not a bill.
  */
 export function countTokens(tools: readonly ToolDefinition[], format: ProviderFormat): TokenCount {
-  // A Map, then fromEntries: a tool may legitimately be named "__proto__".
-  const perTool = new Map<string, number>();
+  const counts = tools.map((tool) => definitionTokens(tool, format));
   let total = 0;
-  for (const tool of tools) {
-    const count = definitionTokens(tool, format);
-    perTool.set(tool.name, (perTool.get(tool.name) ?? 0) + count);
-    total += count;
-  }
-  return { total, perTool: Object.fromEntries(perTool) };
+  for (const count of counts) total += count;
+  return { total, perTool: perToolCounts(tools, counts) };
+}
+
+/** `TokenCount.perTool` of tools whose counts are known: the counts of tools of the same name add up. */
+export function perToolCounts(tools: readonly { name: string }[], counts: readonly number[]): Record<string, number> {
+  const perTool: Record<string, number> = {};
+  tools.forEach(({ name }, index) => {
+    // Own properties throughout: a tool may legitimately be named "__proto__" (or "constructor").
+    const count = (Object.hasOwn(perTool, name) ? perTool[name] : 0) + counts[index];
+    if (name === "__proto__") Object.defineProperty(perTool, name, { value: count, enumerable: true, writable: true, configurable: true });
+    else perTool[name] = count;
+  });
+  return perTool;
 }
 
 /** The total of `countTokens`, without building the per-tool record. */

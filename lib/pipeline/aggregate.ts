@@ -1,5 +1,6 @@
 import { heldBackReason } from "../tools/pinning";
-import type { StageResult, PipelineTool, ToolNote } from "./types";
+import { screenEach, type Verdict } from "./screening";
+import type { PipelineTool, StageResult } from "./types";
 
 /**
  * Stage 1: everything the catalog enables, whose source has it registered (and that this instance
@@ -8,15 +9,15 @@ import type { StageResult, PipelineTool, ToolNote } from "./types";
  * so no duplicate check is spent here.
  */
 export function aggregate(tools: readonly PipelineTool[]): StageResult {
-  const kept: PipelineTool[] = [];
-  const removed: ToolNote[] = [];
-  for (const tool of tools) {
-    if (!tool.enabled) removed.push({ name: tool.name, reason: "disabled in the catalog" });
-    else if (!tool.registered) removed.push({ name: tool.name, reason: notRegistered(tool) });
-    else if (tool.heldBack) removed.push({ name: tool.name, reason: heldBackReason(tool.heldBack) });
-    else kept.push(tool);
-  }
-  return { tools: kept, removed, changed: [] };
+  return screenEach(tools, aggregateVerdict);
+}
+
+/** Stage 1 for one tool. */
+export function aggregateVerdict(tool: PipelineTool): Verdict {
+  if (!tool.enabled) return { removed: "disabled in the catalog" };
+  if (!tool.registered) return { removed: notRegistered(tool) };
+  if (tool.heldBack) return { removed: heldBackReason(tool.heldBack) };
+  return undefined;
 }
 
 const notRegistered = (tool: PipelineTool) => `not registered (${tool.source} source unavailable${tool.unavailableHere ? " on this instance" : ""})`;

@@ -58,6 +58,22 @@ function withOverride(tool: PipelineTool, override: DefinitionOverride): { tool:
  * and says so in the trace rather than failing the whole request.
  */
 export function applyDefinitionOverrides(tools: PipelineTool[], ctx: PipelineContext): StageResult {
+  const outcomeOf = definitionOutcomes(ctx);
+  if (outcomeOf === undefined) return { tools, removed: [], changed: [] };
+  const changed: ToolNote[] = [];
+  const result = tools.map((original) => {
+    const outcome = outcomeOf(original);
+    changed.push(...outcome.notes);
+    return outcome.tool;
+  });
+  return { tools: result, removed: [], changed };
+}
+
+/**
+ * Stage 7 for one tool at a time: what it makes of a tool, remembered for a frozen one; undefined
+ * when no override applies to this model and there is no hook, so every tool passes unchanged.
+ */
+export function definitionOutcomes(ctx: PipelineContext): ((tool: PipelineTool) => Outcome) | undefined {
   const matchesModel = modelPatternTester(ctx.modelId);
   const applicable = new Map<string, { override: DefinitionOverride; scope: string }[]>();
   for (const override of ctx.overrides) {
@@ -68,23 +84,16 @@ export function applyDefinitionOverrides(tools: PipelineTool[], ctx: PipelineCon
     applicable.set(override.tool, list);
   }
   const hooks = ctx.definitionHooks ?? [];
-  if (applicable.size === 0 && hooks.length === 0) return { tools, removed: [], changed: [] };
-
-  const changed: ToolNote[] = [];
+  if (applicable.size === 0 && hooks.length === 0) return undefined;
   const memo = outcomesFor(ctx, hooks);
-  const result = tools.map((original) => {
-    const outcome =
-      memo && Object.isFrozen(original)
-        ? memoised(memo, original, () => outcomeOf(original, applicable, hooks, ctx))
-        : outcomeOf(original, applicable, hooks, ctx);
-    changed.push(...outcome.notes);
-    return outcome.tool;
-  });
-  return { tools: result, removed: [], changed };
+  return (original) =>
+    memo && Object.isFrozen(original)
+      ? memoised(memo, original, () => outcomeOf(original, applicable, hooks, ctx))
+      : outcomeOf(original, applicable, hooks, ctx);
 }
 
 /** What the stage makes of one tool: the tool as overridden and hooked, and what was said of it. */
-interface Outcome {
+export interface Outcome {
   tool: PipelineTool;
   notes: ToolNote[];
 }

@@ -55,13 +55,23 @@ const schemaWithoutHiddenContent = (schema: InputSchema) => withoutHiddenDescrip
  * survives; keeping it stable keeps the provider's prompt cache warm.
  */
 export function finalize(tools: PipelineTool[]): StageResult<FinalTool> {
-  const final = tools.map((tool) => derivedFromFrozen(finalOf, tool, toFinal));
+  const final: FinalTool[] = [];
   const changed: ToolNote[] = [];
-  for (let index = 0; index < final.length; index++) {
-    const [before, after] = [tools[index], final[index]];
-    if (after.description !== before.description || after.summary !== before.summary || after.inputSchema !== before.inputSchema) {
-      changed.push({ name: after.name, reason: "hidden characters or HTML comments taken out of its text (the stored text keeps them: see its findings)" });
-    }
+  for (const tool of tools) {
+    const made = finalDefinition(tool);
+    final.push(made.final);
+    if (made.note !== undefined) changed.push(made.note);
   }
   return { tools: final, removed: [], changed };
+}
+
+const HIDDEN_CONTENT_REMOVED = "hidden characters or HTML comments taken out of its text (the stored text keeps them: see its findings)";
+
+/** Stage 8 for one tool: its final definition, and what was taken out of it if anything. */
+export function finalDefinition(tool: PipelineTool): { final: FinalTool; note?: ToolNote } {
+  const final = derivedFromFrozen(finalOf, tool, toFinal);
+  if (final.description !== tool.description || final.summary !== tool.summary || final.inputSchema !== tool.inputSchema) {
+    return { final, note: { name: final.name, reason: HIDDEN_CONTENT_REMOVED } };
+  }
+  return { final };
 }

@@ -1,4 +1,5 @@
 import { explainModelRuleMatch, type ModelRule } from "../rules/model-rules";
+import { screenEach, type ToolScreen } from "./screening";
 import type { PipelineContext, PipelineTool, StageResult } from "./types";
 
 interface Decision {
@@ -10,6 +11,11 @@ interface Decision {
 
 /** Stage 2: the matching model rules, in order; the last rule to mention a tool decides. */
 export function applyModelRules(tools: PipelineTool[], ctx: PipelineContext): StageResult {
+  return screenEach(tools, modelRulesScreen(ctx));
+}
+
+/** Stage 2 for one tool at a time, the rules matched once. */
+export function modelRulesScreen(ctx: PipelineContext): ToolScreen {
   const decisions = new Map<string, Decision>();
   for (const rule of ctx.modelRules) {
     const match = explainModelRuleMatch(rule, ctx.modelId);
@@ -22,20 +28,10 @@ export function applyModelRules(tools: PipelineTool[], ctx: PipelineContext): St
     for (const name of rule.enable) decide(name, true);
     for (const name of rule.disable) decide(name, false);
   }
-
-  const kept: PipelineTool[] = [];
-  const removed = [];
-  for (const tool of tools) {
+  return (tool) => {
     const decision = decisions.get(tool.name);
-    if (decision === undefined || decision.enabled) {
-      kept.push(tool);
-      continue;
-    }
+    if (decision === undefined || decision.enabled) return undefined;
     const overriding = decision.overrides ? `, overriding model rule "${decision.overrides.name}"` : "";
-    removed.push({
-      name: tool.name,
-      reason: `model rule "${decision.rule.name}" (${decision.match}) disables ${tool.name}${overriding}`,
-    });
-  }
-  return { tools: kept, removed, changed: [] };
+    return { removed: `model rule "${decision.rule.name}" (${decision.match}) disables ${tool.name}${overriding}` };
+  };
 }

@@ -1,11 +1,13 @@
-import { countTokens, type TokenCount } from "../formats/tokens";
+import { countTokens, perToolCounts, type TokenCount } from "../formats/tokens";
 import { Lru } from "../tools/lru";
 import { toProviderFormat, type ProviderFormat, type ProviderTools } from "../formats/provider-format";
 import type { Agent } from "../rules/agents";
 import type { CatalogRules } from "../rules/catalog-rules";
 import type { Tool } from "../tools/types";
 import { createPipelineContext } from "./context";
-import { runPipeline } from "./run";
+import { buildLedger, type Kit, kitFor, type Ledger, listOf, patchedLedger } from "./ledger";
+import { inPipelineSpan, runPipeline } from "./run";
+import { toolEdits } from "./tool-edits";
 import type { DefinitionHook, FinalTool, TraceEntry } from "./types";
 
 /** What a caller asks for: a model, an agent, and optionally the rest of the context. */
@@ -59,15 +61,32 @@ function requestKey(request: ToolListRequest, format: ProviderFormat): string {
 /**
  * Freezes a catalog state, its tool, agent and hook arrays and each tool, so that it can be shared
  * between requests and what is computed from it reused. Input schemas are left as they are and
- * must not be changed either.
+ * must not be changed either. Given the frozen state of the same catalog it replaces, its lists
+ * are made from the catalog's latest list of the same request where they can (see sharedToolList).
  */
-export function freezeCatalogState<S extends CatalogState>(state: S): S {
-  for (const tool of state.tools) Object.freeze(tool);
+export function freezeCatalogState<S extends CatalogState>(state: S, replaced?: CatalogState): S {
+  // The tools a replaced frozen state shares are frozen already: only the others need it.
+  const edits = replaced !== undefined && isShared(replaced) ? toolEdits(replaced.tools, state.tools, state.tools.length / 4) : undefined;
+  if (edits === undefined) for (const tool of state.tools) Object.freeze(tool);
+  else for (const edit of edits) for (const tool of edit.inserted) Object.freeze(tool);
   Object.freeze(state.tools);
   Object.freeze(state.agents);
   if (state.definitionHooks) Object.freeze(state.definitionHooks);
+  const lineage = replaced !== undefined && replaced.catalogId === state.catalogId ? lineages.get(replaced) : undefined;
+  lineages.set(state, lineage ?? new Lru({ maxEntries: TOOL_LISTS_PER_STATE, maxWeight: LINEAGE_TOOLS, weigh: (entry) => entry.ledger.tools.length + 1 }));
   return Object.freeze(state);
 }
+
+/**
+ * Per request, the ledger (lib/pipeline/ledger.ts) of its latest list among a catalog's frozen
+ * states, one after the other: a list is made from it, whichever state it was made for (requests
+ * take turns: the state before may well have had no list for this one). Shared by the states of
+ * one catalog, and bounded by LINEAGE_TOOLS.
+ */
+type Lineage = Lru<string, { state: CatalogState; ledger: Ledger }>;
+/** About 40 bytes a tool a ledger: every request's of a 50,000-tool catalog, 16 model/agent/format combinations and more, within ≈ 65 MB. */
+const LINEAGE_TOOLS = 1_600_000;
+const lineages = new WeakMap<CatalogState, Lineage>();
 
 function isShared(state: CatalogState): boolean {
   return Object.isFrozen(state) && Object.isFrozen(state.tools) && Object.isFrozen(state.agents);
@@ -80,6 +99,17 @@ function isShared(state: CatalogState): boolean {
 export function sharedStateOf(list: ToolList): CatalogState | undefined {
   return stateOfList.get(list);
 }
+
+/**
+ * What a shared list's maps by name are made from the latest of (lib/selection/verify.ts): its
+ * catalog, and its catalog and request; undefined for a list of any other state.
+ */
+export function lineageKeyOf(list: ToolList): { catalogId: string; request: string } | undefined {
+  const state = stateOfList.get(list);
+  const key = requestKeys.get(list);
+  return state && key !== undefined ? { catalogId: state.catalogId, request: `${state.catalogId}\n${key}` } : undefined;
+}
+const requestKeys = new WeakMap<ToolList, string>();
 
 /** For tests: how many tool lists are kept for this state. */
 export function cachedToolLists(state: CatalogState): number {
@@ -99,15 +129,62 @@ export function computeToolList(state: CatalogState, request: ToolListRequest): 
     lists = new Lru({ maxEntries: TOOL_LISTS_PER_STATE, maxWeight: TOOL_LIST_TOOLS_PER_STATE, weigh: (list) => list.final.length + 1 });
     computed.set(state, lists);
   }
-  return lists.getOrCreate(requestKey(request, format), () => {
-    const list = buildToolList(state, request, format);
+  const key = requestKey(request, format);
+  return lists.getOrCreate(key, () => {
+    const list = sharedToolList(state, request, format, key);
     stateOfList.set(list, state);
+    requestKeys.set(list, key);
     return list;
   });
 }
 
-function buildToolList(state: CatalogState, request: ToolListRequest, format: ProviderFormat): ToolList {
-  const context = createPipelineContext({
+/**
+ * A frozen state's list, from its ledger: the ledger of the catalog's latest list of the same
+ * request with the changed tools' entries made again, when the rules, agents and hooks are the
+ * very same objects (a change of those makes every list again); else a ledger made whole.
+ */
+function sharedToolList(state: CatalogState, request: ToolListRequest, format: ProviderFormat, key: string): ToolList {
+  const kit = kitFor(contextOf(state, request), format);
+  const lineage = lineages.get(state);
+  const ledger = inPipelineSpan(state.tools, kit.ctx, () => ledgerFromEarlier(lineage?.peek(key), state, kit) ?? buildLedger(state.tools, kit));
+  if (ledger === undefined) return buildToolList(state, request, format);
+  lineage?.set(key, { state, ledger });
+  const { final, formatted, trace, counts, total } = listOf(ledger);
+  return Object.freeze({
+    format,
+    provider: kit.ctx.provider,
+    mode: kit.ctx.mode,
+    tools: Object.freeze(formatted) as ToolList["tools"],
+    final: Object.freeze(final) as FinalTool[],
+    trace: Object.freeze(trace) as TraceEntry[],
+    tokens: lazyTokenCount(final, counts, total),
+  });
+}
+
+/** The ledger made from an earlier state's, when the rules, agents and hooks are the very same and few tools changed. */
+function ledgerFromEarlier(earlier: { state: CatalogState; ledger: Ledger } | undefined, state: CatalogState, kit: Kit): Ledger | undefined {
+  if (earlier === undefined) return undefined;
+  const before = earlier.state;
+  if (before.rules !== state.rules || before.agents !== state.agents || before.definitionHooks !== state.definitionHooks) return undefined;
+  // Past a quarter of the tools changed, a whole ledger costs about as much as a patched one.
+  const edits = toolEdits(earlier.ledger.tools, state.tools, state.tools.length / 4);
+  return edits && patchedLedger(earlier.ledger, state.tools, edits, kit);
+}
+
+/** The token count with `perTool` made when first read: most callers read only the total. */
+function lazyTokenCount(final: readonly FinalTool[], counts: readonly number[], total: number): TokenCount {
+  let perTool: Record<string, number> | undefined;
+  return Object.freeze({
+    total,
+    get perTool() {
+      perTool ??= perToolCounts(final, counts);
+      return perTool;
+    },
+  });
+}
+
+function contextOf(state: CatalogState, request: ToolListRequest) {
+  return createPipelineContext({
     catalogId: state.catalogId,
     modelId: request.model,
     provider: request.provider,
@@ -121,6 +198,10 @@ function buildToolList(state: CatalogState, request: ToolListRequest, format: Pr
     overrides: state.rules.overrides,
     definitionHooks: state.definitionHooks,
   });
+}
+
+function buildToolList(state: CatalogState, request: ToolListRequest, format: ProviderFormat): ToolList {
+  const context = contextOf(state, request);
   const { tools, trace } = runPipeline(state.tools, context);
   return Object.freeze({
     format,

@@ -1,5 +1,7 @@
-import { totalTokens } from "../formats/tokens";
-import { computeToolList, type CatalogState, type ToolList, type ToolListRequest } from "../pipeline/tool-list";
+import { definitionTokens, totalTokens } from "../formats/tokens";
+import { patchedArray, toolEdits } from "../pipeline/tool-edits";
+import { Lru } from "../tools/lru";
+import { computeToolList, sharedStateOf, type CatalogState, type ToolList, type ToolListRequest } from "../pipeline/tool-list";
 import type { FinalTool } from "../pipeline/types";
 import { ToolshedError } from "../errors";
 import type { InputSchema } from "../tools/types";
@@ -47,8 +49,12 @@ const SUMMARY_ONLY_SCHEMA: InputSchema = Object.freeze({ type: "object" as const
 
 // Per tool list (shared while its catalog state is) and base tools; dies with the list.
 const candidateBases = new WeakMap<ToolList, Map<string, CandidateBasis>>();
+/** Per catalog, request and base tools, the latest basis: the next revision's is made from it. */
+const latestBases = new Lru<string, CandidateBasis>({ maxEntries: 64 });
+// A frozen final tool's candidate tokens, counted once.
+const summaryTokens = new WeakMap<FinalTool, number>();
 
-function candidateBasis(list: ToolList, baseTools: readonly string[]): CandidateBasis {
+function candidateBasis(list: ToolList, baseTools: readonly string[], lineage: string): CandidateBasis {
   let byBase = candidateBases.get(list);
   if (byBase === undefined) {
     byBase = new Map();
@@ -57,20 +63,62 @@ function candidateBasis(list: ToolList, baseTools: readonly string[]): Candidate
   const key = baseTools.join("\n");
   let basis = byBase.get(key);
   if (basis === undefined) {
-    const base = new Set(baseTools);
-    const tools = Object.freeze(list.final.filter((tool) => !base.has(tool.name)));
-    basis = {
-      tools,
-      candidates: Object.freeze(toCandidates(tools)),
-      names: Object.freeze(tools.map((tool) => tool.name)),
-      tokens: totalTokens(
-        tools.map((tool) => ({ name: tool.name, summary: tool.summary, description: tool.summary, inputSchema: SUMMARY_ONLY_SCHEMA })),
-        "ai-sdk",
-      ),
-    };
+    // Only the lists of shared states follow one another revision after revision.
+    const shared = sharedStateOf(list) !== undefined;
+    basis = basisFrom(list, baseTools, shared ? latestBases.get(`${lineage}\n${key}`) : undefined);
     byBase.set(key, basis);
+    if (shared) latestBases.set(`${lineage}\n${key}`, basis);
   }
   return basis;
+}
+
+/**
+ * The basis of a list: from an earlier list's, when few of its tools changed (a list of the next
+ * revision keeps the final tool objects of unchanged tools, so the candidate objects are those of
+ * before too, and a selector's index recognises them); else made whole.
+ */
+function basisFrom(list: ToolList, baseTools: readonly string[], earlier: CandidateBasis | undefined): CandidateBasis {
+  const base = new Set(baseTools);
+  const tools = Object.freeze(list.final.filter((tool) => !base.has(tool.name)));
+  const edits = earlier && toolEdits(earlier.tools, tools, tools.length / 4);
+  if (edits === undefined) {
+    let tokens = 0;
+    for (const tool of tools) tokens += candidateTokens(tool);
+    return { tools, candidates: Object.freeze(toCandidates(tools)), names: Object.freeze(tools.map((tool) => tool.name)), tokens };
+  }
+  let tokens = earlier!.tokens;
+  for (const edit of edits) {
+    for (let index = edit.from; index < edit.from + edit.removed; index++) tokens -= candidateTokens(earlier!.tools[index]);
+    for (const tool of edit.inserted) tokens += candidateTokens(tool);
+  }
+  return {
+    tools,
+    candidates: Object.freeze(
+      patchedArray(
+        earlier!.candidates,
+        edits,
+        edits.map((edit) => toCandidates(edit.inserted)),
+      ),
+    ),
+    names: Object.freeze(
+      patchedArray(
+        earlier!.names,
+        edits,
+        edits.map((edit) => edit.inserted.map((tool) => tool.name)),
+      ),
+    ),
+    tokens,
+  };
+}
+
+/** Tokens of a candidate as the selector sees it: name and summary. */
+function candidateTokens(tool: FinalTool): number {
+  let count = summaryTokens.get(tool);
+  if (count === undefined) {
+    count = definitionTokens({ name: tool.name, summary: tool.summary, description: tool.summary, inputSchema: SUMMARY_ONLY_SCHEMA }, "ai-sdk");
+    if (Object.isFrozen(tool)) summaryTokens.set(tool, count);
+  }
+  return count;
 }
 
 /**
@@ -98,7 +146,7 @@ export async function preselect(input: {
   const list = computeToolList(input.state, { ...input.request, format: "ai-sdk" });
   const view = registryView(input.state.tools, list);
   const agent = input.state.agents.find((candidate) => candidate.name === input.request.agent)!;
-  const basis = candidateBasis(list, agent.baseTools);
+  const basis = candidateBasis(list, agent.baseTools, JSON.stringify([input.state.catalogId, input.request]));
 
   const started = now();
   const selection = await input.selector.select({

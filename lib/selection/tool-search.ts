@@ -1,8 +1,11 @@
+import { patchedArray, toolEdits } from "../pipeline/tool-edits";
 import type { FinalTool } from "../pipeline/types";
+import { Lru } from "../tools/lru";
 import { toCandidates } from "./candidates";
+import { NameIndex } from "./name-index";
 import type { SelectionCorpus, Selector, SelectionLearning, SelectionOutput } from "./selector";
 import type { ConversationMessage, SelectorCandidate } from "./types";
-import { verifyNames, type Rejection, type RegistryView } from "./verify";
+import { verifyNames, viewLineage, type Rejection, type RegistryView } from "./verify";
 
 export const TOOL_SEARCH_DEFAULT_RESULTS = 5;
 const SELECT_PREFIX = /^select:/i;
@@ -38,14 +41,30 @@ export function exactNames(query: string, view: RegistryView): string[] | undefi
   return view.all.has(trimmed) ? [trimmed] : undefined;
 }
 
-// The visible tools as candidates, once per view (views are shared while their tool list is).
+// The visible tools as candidates, once per view (views are shared while their tool list is); for
+// a shared view, made from the latest of the same catalog and request: only the changed tools'
+// candidates are made, and the others are the same objects as before.
 const viewCandidates = new WeakMap<RegistryView, readonly SelectorCandidate[]>();
+const latestCandidates = new Lru<string, { visible: readonly FinalTool[]; candidates: readonly SelectorCandidate[] }>({ maxEntries: 64 });
 
 function candidatesOf(view: RegistryView): SelectorCandidate[] {
   let candidates = viewCandidates.get(view);
   if (candidates === undefined) {
-    candidates = Object.freeze(toCandidates([...view.visible.values()]));
+    const visible = view.visible instanceof NameIndex ? view.visible.valueList() : [...view.visible.values()];
+    const lineage = viewLineage(view);
+    const earlier = lineage === undefined ? undefined : latestCandidates.get(lineage);
+    const edits = earlier && toolEdits(earlier.visible, visible, visible.length / 4);
+    candidates = Object.freeze(
+      edits
+        ? patchedArray(
+            earlier!.candidates,
+            edits,
+            edits.map((edit) => toCandidates(edit.inserted)),
+          )
+        : toCandidates(visible),
+    );
     viewCandidates.set(view, candidates);
+    if (lineage !== undefined) latestCandidates.set(lineage, { visible, candidates });
   }
   return candidates as SelectorCandidate[];
 }

@@ -1,0 +1,205 @@
+import { formattedTool, type ProviderFormat, type ProviderTools } from "../formats/provider-format";
+import { definitionTokens } from "../formats/tokens";
+import type { Tool } from "../tools/types";
+import { definitionOutcomes, type Outcome } from "./definition-overrides";
+import { applyDelegation } from "./delegation";
+import { finalDefinition } from "./final";
+import { type Fate, SCREEN_STAGES, screenerFor } from "./run";
+import type { FinalTool, PipelineContext, PipelineTool, StageName, ToolNote, TraceEntry } from "./types";
+import { patchedArray, patchedNumbers, type ToolEdit } from "./tool-edits";
+
+// A frozen catalog state's tool list is kept as a ledger: what the pipeline made of each tool of
+// the state, in the state's order. Every stage but delegation looks at one tool at a time, so the
+// ledger of the next revision is the previous one with the entries of the changed tools made
+// again (lib/pipeline/tool-edits.ts finds them), the rest copied as they are: no unchanged tool is
+// looked at. Delegation looks at the skills and subagents as a whole, so an edit of one of those
+// (or of the `task` or `skill` tool) makes the whole ledger again.
+
+const STAGES: readonly StageName[] = [...SCREEN_STAGES, "delegation", "definition-overrides", "final"];
+const DELEGATION = SCREEN_STAGES.length;
+const OVERRIDES = DELEGATION + 1;
+const FINAL = OVERRIDES + 1;
+/** The stage of a tool the list hands over. */
+const KEPT = 255;
+
+type Formatted = ProviderTools[ProviderFormat];
+
+interface StageNote {
+  stage: number;
+  note: ToolNote;
+}
+
+/** What the pipeline made of each tool of `tools`, by its position. */
+export interface Ledger {
+  tools: readonly Tool[];
+  /** The stage that removed the tool, or KEPT. */
+  stage: Uint8Array;
+  removedNote: (ToolNote | undefined)[];
+  changedNotes: (readonly StageNote[] | undefined)[];
+  final: (FinalTool | undefined)[];
+  formatted: (Formatted | undefined)[];
+  tokens: Float64Array;
+}
+
+/** One tool's entry in a ledger. */
+interface Entry {
+  stage: number;
+  removedNote?: ToolNote;
+  changedNotes?: readonly StageNote[];
+  final?: FinalTool;
+  formatted?: Formatted;
+  tokens: number;
+}
+
+/** What entries are made with, for one context and format. */
+export interface Kit {
+  ctx: PipelineContext;
+  format: ProviderFormat;
+  fateOf: (tool: PipelineTool) => Fate;
+  outcomeOf: ((tool: PipelineTool) => Outcome) | undefined;
+}
+
+export function kitFor(ctx: PipelineContext, format: ProviderFormat): Kit {
+  return { ctx, format, fateOf: screenerFor(ctx), outcomeOf: definitionOutcomes(ctx) };
+}
+
+/** Tools the delegation stage reads or changes: a change of one changes what it says of the others. */
+const delegates = (tool: Tool) => tool.source === "skill" || tool.source === "subagent" || tool.name === "task" || tool.name === "skill";
+
+/** A tool's entry once the stages before overrides have kept it as `kept`, having said `said`. */
+function keptEntry(kept: PipelineTool, said: readonly StageNote[], kit: Kit): Entry {
+  const notes = [...said];
+  const outcome = kit.outcomeOf?.(kept);
+  if (outcome) for (const note of outcome.notes) notes.push({ stage: OVERRIDES, note });
+  const { final, note } = finalDefinition(outcome?.tool ?? kept);
+  if (note) notes.push({ stage: FINAL, note });
+  return {
+    stage: KEPT,
+    changedNotes: notes.length > 0 ? notes : undefined,
+    final,
+    formatted: formattedTool(final, kit.format),
+    tokens: definitionTokens(final, kit.format),
+  };
+}
+
+/** The entry of a tool delegation does not look at. */
+function plainEntry(tool: Tool, kit: Kit): Entry {
+  const fate = kit.fateOf(tool);
+  if (fate.kept === undefined)
+    return { stage: fate.removedAt!, removedNote: fate.note, changedNotes: fate.changed.length > 0 ? fate.changed : undefined, tokens: 0 };
+  return keptEntry(fate.kept, fate.changed, kit);
+}
+
+/**
+ * The entries of the tools delegation looks at: their fates, then the delegation stage over those
+ * it keeps (it hands every other tool on as it is). Undefined when two of them share a name, which
+ * a catalog does not allow: the caller computes the list stage by stage then.
+ */
+function delegatedEntries(tools: readonly Tool[], kit: Kit): Entry[] | undefined {
+  const fates = tools.map((tool) => kit.fateOf(tool));
+  const survivors = fates.flatMap((fate) => (fate.kept ? [fate.kept] : []));
+  if (new Set(survivors.map((tool) => tool.name)).size !== survivors.length) return undefined;
+  const delegated = applyDelegation(survivors, kit.ctx);
+  const removed = new Map(delegated.removed.map((note) => [note.name, note]));
+  const changed = new Map<string, ToolNote[]>();
+  for (const note of delegated.changed) changed.set(note.name, [...(changed.get(note.name) ?? []), note]);
+  let next = 0;
+  return fates.map((fate): Entry => {
+    const said = fate.changed.length > 0 ? fate.changed : undefined;
+    if (fate.kept === undefined) return { stage: fate.removedAt!, removedNote: fate.note, changedNotes: said, tokens: 0 };
+    const note = removed.get(fate.kept.name);
+    if (note) return { stage: DELEGATION, removedNote: note, changedNotes: said, tokens: 0 };
+    const notes = (changed.get(fate.kept.name) ?? []).map((each) => ({ stage: DELEGATION, note: each }));
+    return keptEntry(delegated.tools[next++], [...fate.changed, ...notes], kit);
+  });
+}
+
+function ledgerOf(tools: readonly Tool[], entries: readonly Entry[]): Ledger {
+  const ledger: Ledger = {
+    tools,
+    stage: new Uint8Array(entries.length),
+    removedNote: new Array(entries.length),
+    changedNotes: new Array(entries.length),
+    final: new Array(entries.length),
+    formatted: new Array(entries.length),
+    tokens: new Float64Array(entries.length),
+  };
+  entries.forEach((entry, index) => {
+    ledger.stage[index] = entry.stage;
+    ledger.removedNote[index] = entry.removedNote;
+    ledger.changedNotes[index] = entry.changedNotes;
+    ledger.final[index] = entry.final;
+    ledger.formatted[index] = entry.formatted;
+    ledger.tokens[index] = entry.tokens;
+  });
+  return ledger;
+}
+
+/** The ledger of a whole state; undefined when it must be computed stage by stage (see delegatedEntries). */
+export function buildLedger(tools: readonly Tool[], kit: Kit): Ledger | undefined {
+  const delegating: number[] = [];
+  const entries = tools.map((tool, index) => {
+    if (!delegates(tool)) return plainEntry(tool, kit);
+    delegating.push(index);
+    return undefined;
+  });
+  const delegated = delegatedEntries(
+    delegating.map((index) => tools[index]),
+    kit,
+  );
+  if (delegated === undefined) return undefined;
+  delegating.forEach((index, position) => {
+    entries[index] = delegated[position];
+  });
+  return ledgerOf(tools, entries as Entry[]);
+}
+
+/**
+ * The ledger of `tools` from the ledger of an earlier state made in the same context, given the
+ * edits from its tools to these; undefined when an edit touches a tool delegation looks at.
+ */
+export function patchedLedger(earlier: Ledger, tools: readonly Tool[], edits: readonly ToolEdit[], kit: Kit): Ledger | undefined {
+  for (const edit of edits) {
+    for (let index = edit.from; index < edit.from + edit.removed; index++) if (delegates(earlier.tools[index])) return undefined;
+    if (edit.inserted.some(delegates)) return undefined;
+  }
+  const made = edits.map((edit) => edit.inserted.map((tool) => plainEntry(tool, kit)));
+  const field = <K extends keyof Entry>(key: K) => made.map((entries) => entries.map((entry) => entry[key]));
+  return {
+    tools,
+    stage: patchedNumbers(earlier.stage, edits, field("stage") as number[][]),
+    removedNote: patchedArray(earlier.removedNote, edits, field("removedNote")),
+    changedNotes: patchedArray(earlier.changedNotes, edits, field("changedNotes")),
+    final: patchedArray(earlier.final, edits, field("final")),
+    formatted: patchedArray(earlier.formatted, edits, field("formatted")),
+    tokens: patchedNumbers(earlier.tokens, edits, field("tokens") as number[][]),
+  };
+}
+
+/** The list a ledger stands for: its tools in order, the trace of every stage, and the token total. */
+export function listOf(ledger: Ledger): { final: FinalTool[]; formatted: Formatted[]; trace: TraceEntry[]; counts: number[]; total: number } {
+  const final: FinalTool[] = [];
+  const counts: number[] = [];
+  const formatted: Formatted[] = [];
+  const removed: ToolNote[][] = STAGES.map(() => []);
+  const changed: ToolNote[][] = STAGES.map(() => []);
+  let total = 0;
+  const { stage, removedNote, changedNotes, tokens } = ledger;
+  for (let index = 0; index < stage.length; index++) {
+    const at = stage[index];
+    if (at === KEPT) {
+      final.push(ledger.final[index]!);
+      formatted.push(ledger.formatted[index]!);
+      counts.push(tokens[index]);
+      total += tokens[index];
+    } else removed[at].push(removedNote[index]!);
+    const notes = changedNotes[index];
+    if (notes !== undefined) for (const { stage: noted, note } of notes) changed[noted].push(note);
+  }
+  let remaining = stage.length;
+  const trace = STAGES.map((name, index): TraceEntry => {
+    remaining -= removed[index].length;
+    return { stage: name, removed: removed[index], changed: changed[index], remaining };
+  });
+  return { final, formatted, trace, counts, total };
+}
