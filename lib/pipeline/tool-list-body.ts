@@ -1,104 +1,79 @@
 import { createHash } from "node:crypto";
+import { definitionTokens } from "../formats/tokens";
 import { Lru } from "../tools/lru";
-import { sharedStateOf, type CatalogState, type ToolList } from "./tool-list";
+import type { ToolList } from "./tool-list";
 
 // The answer of POST …/tool-list is the whole visible list: ≈ 7 MB of JSON at 10,000 tools with
 // ordinary schemas, ≈ 36 MB at 50,000. Serialising it again on every request costs more than all
 // the rest of the request (≈ 560 ms at 50,000 tools), so it is kept as UTF-8 bytes; only the few
 // fields before it are serialised per request. The bytes are exactly those of JSON.stringify.
 //
-// The lists of one catalog state differ in a handful of tools from one model/agent combination to
-// the next, so the tools' bytes are kept once for all of them: a list's tools are cut into runs of
-// tools of one block of TOOLS_PER_BLOCK consecutive tools of the state, each handed over with the
-// state's own definition (name, description and input schema, all a formatted tool is made of),
-// kept under a key made of the state, the format and the positions of its tools, which determines
-// its bytes. Tools a list changes (an override, a plugin hook, the `task` listing) are bytes of
-// that list alone, as are the annotations, trace and token counts.
+// A list's long arrays (its formatted tools, their annotations, their token counts) are cut into
+// chunks of consecutive items, each kept as bytes with its digest under its first item's object
+// and reused by every list that holds the same items in a row: the lists of the model/agent
+// combinations, and the lists of the next catalog revision, whose unchanged tools are the same
+// objects (lib/pipeline/ledger.ts). A chunk ends after an item whose name hashes to a boundary, so
+// chunks start at the same tools in every list: a tool one list leaves out or a revision edits
+// costs the chunk around it, not the rest of the list. The entity tag is made of the chunks'
+// digests, so it too costs the changed chunks.
 
-/** The bytes kept for all lists: shared runs of tools and each list's own parts. */
+/** The bytes kept for all lists: chunks and each list's own parts. */
 export const TOOL_LIST_BODY_CACHE_BYTES = 320 * 1024 * 1024;
-/** Tools of a state per block: runs are at most this long, so a tool one list changes costs it about a block's bytes. */
-export const TOOLS_PER_BLOCK = 256;
+/** One name in this many ends a chunk: chunks hold about this many items. */
+export const ITEMS_PER_CHUNK = 128;
+/** A chunk holds at most this many items, whatever the names. */
+const MAX_CHUNK_ITEMS = 4 * ITEMS_PER_CHUNK;
 
 const encoder = new TextEncoder();
 
-/** Tools start to end of a list, whose bytes are kept under key, the same for every list that hands them over. */
-interface SharedRun {
-  key: string;
-  start: number;
-  end: number;
+/** Consecutive items of a list as JSON, each with a leading comma, and the digest of those bytes. */
+interface Chunk {
+  items: readonly object[];
+  bytes: Uint8Array;
+  digest: Uint8Array;
 }
 
-/**
- * A list's part of the body: its runs of tools, each as bytes with a leading comma, the bytes after
- * the tools (annotations, trace, tokens), and a digest of all these bytes, which entity tags are made of.
- */
+/** A list's own part of the body: its chunks and the bytes between them, and a digest of it all, which entity tags are made of. */
 interface ListBody {
-  runs: (SharedRun | Uint8Array)[];
-  closing: Uint8Array;
+  /** Chunks of the tools, of the annotations and of the token counts, in that order. */
+  sections: [Chunk[], Chunk[], Chunk[]];
+  /** `],"annotations":[`, `],"trace":…,"tokens":{"total":…,"perTool":{` and `}}}`, or the whole rest for a list whose token counts are not chunked. */
+  joints: [Uint8Array, Uint8Array, Uint8Array];
   digest: string;
   ownBytes: number;
 }
 
-/** Per shared state: a serial number for the keys of its runs, and each tool's position by name. */
-const stateIndexes = new WeakMap<CatalogState, { serial: number; positions: Map<string, number> }>();
-let nextSerial = 0;
-
-function stateIndex(state: CatalogState) {
-  let index = stateIndexes.get(state);
-  if (index === undefined) {
-    index = { serial: nextSerial++, positions: new Map(state.tools.map((tool, position) => [tool.name, position])) };
-    stateIndexes.set(state, index);
-  }
-  return index;
-}
-
-/** `,` and the JSON of tools start to end, as they stand in the tools array. */
-function toolBytes(list: ToolList, start: number, end: number): Uint8Array {
-  return encoder.encode(`,${JSON.stringify(list.tools.slice(start, end)).slice(1, -1)}`);
-}
-
 const isDetached = (bytes: Uint8Array) => bytes.buffer.byteLength === 0;
 
-/**
- * The runs of a list's tools: shared where a tool hands over the definition of the state's tool of
- * its name, its own bytes where the list changed it. The catalog's order survives the pipeline, so
- * a list that changes nothing is a shared run per block.
- */
-function runsOf(list: ToolList): (SharedRun | Uint8Array)[] {
-  const state = sharedStateOf(list);
-  if (state === undefined) return list.tools.length > 0 ? [toolBytes(list, 0, list.tools.length)] : [];
-  const { serial, positions } = stateIndex(state);
-  const runs: (SharedRun | Uint8Array)[] = [];
-  let ownStart = -1;
-  let shared: { block: number; start: number; last: number; ranges: string } | undefined;
-  const closeShared = (end: number) => {
-    if (shared === undefined) return;
-    runs.push({ key: `${serial}:${list.format}:${shared.ranges}-${shared.last}`, start: shared.start, end });
-    shared = undefined;
-  };
-  list.final.forEach((tool, index) => {
-    const position = positions.get(tool.name);
-    // toProviderTool formats the name, description and input schema, nothing else.
-    const source = position === undefined ? undefined : state.tools[position];
-    if (position === undefined || source?.description !== tool.description || source?.inputSchema !== tool.inputSchema) {
-      closeShared(index);
-      if (ownStart < 0) ownStart = index;
-      return;
-    }
-    if (ownStart >= 0) {
-      runs.push(toolBytes(list, ownStart, index));
-      ownStart = -1;
-    }
-    const block = Math.floor(position / TOOLS_PER_BLOCK);
-    if (shared !== undefined && (shared.block !== block || position <= shared.last)) closeShared(index);
-    if (shared === undefined) shared = { block, start: index, last: position, ranges: String(position) };
-    else if (position !== shared.last + 1) shared.ranges += `-${shared.last}.${position}`;
-    shared.last = position;
-  });
-  closeShared(list.final.length);
-  if (ownStart >= 0) runs.push(toolBytes(list, ownStart, list.final.length));
-  return runs;
+/** FNV-1a of a name: whether its item ends a chunk depends on the name alone. */
+function endsChunk(name: string): boolean {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < name.length; index++) hash = Math.imul(hash ^ name.charCodeAt(index), 0x01000193);
+  return (hash >>> 0) % ITEMS_PER_CHUNK === 0;
+}
+
+/** An array index as a key ("0", "42"): JSON.stringify puts such keys of an object first, in numeric order. */
+const isIndexKey = (name: string) => /^(?:0|[1-9]\d{0,8})$/.test(name);
+
+/** One of a list's long arrays: its items, their names (which cut the chunks) and each item's JSON. */
+interface Section {
+  kind: string;
+  items: readonly object[];
+  nameOf: (index: number) => string;
+  jsonOf: (index: number) => string;
+}
+
+/** Each object's number, for keys of chunks that begin with it: a chunk is looked up by the identity of its first item. */
+const objectNumbers = new WeakMap<object, number>();
+let nextObjectNumber = 0;
+
+function objectNumber(item: object): number {
+  let number = objectNumbers.get(item);
+  if (number === undefined) {
+    number = nextObjectNumber++;
+    objectNumbers.set(item, number);
+  }
+  return number;
 }
 
 /** The fields the route answers before the list's own, e.g. { catalog, revision, model, agent, provider, mode, format }. */
@@ -122,70 +97,143 @@ export function toolListResponse<Head extends ToolListBodyHead>(head: Head, list
 }
 
 /**
- * Tool-list bodies kept as bytes within a byte budget: the shared runs of tools and each list's
- * own parts, least recently used first out. The app keeps one (the functions below).
+ * Tool-list bodies kept as bytes within a byte budget: the chunks and each list's own parts, least
+ * recently used first out. The app keeps one (the functions below).
  */
 export class ToolListBodies {
-  private readonly kept: Lru<ToolList | string, ListBody | Uint8Array>;
+  private readonly kept: Lru<ToolList | string, ListBody | Chunk[]>;
 
   constructor(private readonly maxBytes: number) {
     this.kept = new Lru({
       // Bounded by bytes; the count only keeps the map from growing with tiny entries.
-      maxEntries: 100_000,
+      maxEntries: 200_000,
       maxWeight: maxBytes,
-      weigh: (value) => (value instanceof Uint8Array ? value.length : value.ownBytes),
+      weigh: (value) => (Array.isArray(value) ? value.reduce((sum, chunk) => sum + chunk.bytes.length, 0) : value.ownBytes),
     });
   }
 
-  private sharedBytes(list: ToolList, run: SharedRun): Uint8Array {
-    const cached = this.kept.get(run.key) as Uint8Array | undefined;
-    // A consumer that transferred a buffer (a byte stream may) leaves it detached: build it again.
-    if (cached !== undefined && !isDetached(cached)) return cached;
-    const bytes = toolBytes(list, run.start, run.end);
-    this.kept.set(run.key, bytes);
-    return bytes;
+  /** The chunks of a section, those kept reused where the same items follow in a row, the others made and kept. */
+  private chunksOf({ kind, items, nameOf, jsonOf }: Section): Chunk[] {
+    const chunks: Chunk[] = [];
+    let start = 0;
+    while (start < items.length) {
+      const key = `${kind}:${objectNumber(items[start])}`;
+      const variants = (this.kept.get(key) as Chunk[] | undefined) ?? [];
+      let chunk = variants.find((each) => !isDetached(each.bytes) && holdsAt(each, items, start));
+      if (chunk === undefined) {
+        let end = start + 1;
+        while (end < items.length && end - start < MAX_CHUNK_ITEMS && !endsChunk(nameOf(end - 1))) end++;
+        const json: string[] = [];
+        for (let index = start; index < end; index++) json.push(jsonOf(index));
+        const bytes = encoder.encode(`,${json.join(",")}`);
+        chunk = { items: items.slice(start, end), bytes, digest: createHash("sha256").update(bytes).digest() };
+        // The lists of other combinations may go on differently from the same item: a few variants each.
+        this.kept.set(key, [chunk, ...variants.filter((each) => !isDetached(each.bytes)).slice(0, CHUNK_VARIANTS - 1)]);
+      }
+      chunks.push(chunk);
+      start += chunk.items.length;
+    }
+    return chunks;
   }
 
   private bodyOf(list: ToolList): ListBody {
     const cached = this.kept.get(list) as ListBody | undefined;
-    if (cached !== undefined && !isDetached(cached.closing) && !cached.runs.some((run) => run instanceof Uint8Array && isDetached(run))) return cached;
-    const runs = runsOf(list);
-    // `],"annotations":…}`: what follows the tools' array.
-    const closing = encoder.encode(`],${JSON.stringify(listFields(list)).slice(1)}`);
+    if (cached !== undefined && !cached.joints.some(isDetached) && !cached.sections.some((chunks) => chunks.some((chunk) => isDetached(chunk.bytes)))) {
+      return cached;
+    }
+    const { final, format } = list;
+    const byTool = countsChunkable(list);
+    const sections: ListBody["sections"] = [
+      this.chunksOf({
+        kind: `tools/${format}`,
+        items: list.tools as object[],
+        nameOf: (index) => final[index].name,
+        jsonOf: (index) => JSON.stringify(list.tools[index]),
+      }),
+      this.chunksOf({
+        kind: "annotations",
+        items: final,
+        nameOf: (index) => final[index].name,
+        jsonOf: (index) => JSON.stringify({ name: final[index].name, source: final[index].source, needsApproval: final[index].needsApproval }),
+      }),
+      byTool
+        ? this.chunksOf({
+            kind: `tokens/${format}`,
+            items: final,
+            nameOf: (index) => final[index].name,
+            jsonOf: (index) => `${JSON.stringify(final[index].name)}:${definitionTokens(final[index], format)}`,
+          })
+        : [],
+    ];
+    const trace = JSON.stringify(list.trace);
+    const joints: ListBody["joints"] = byTool
+      ? [encoder.encode(`],"annotations":[`), encoder.encode(`],"trace":${trace},"tokens":{"total":${list.tokens.total},"perTool":{`), encoder.encode("}}}")]
+      : [encoder.encode(`],"annotations":[`), encoder.encode(`],"trace":${trace},"tokens":${JSON.stringify(list.tokens)}}`), new Uint8Array(0)];
     const hash = createHash("sha256");
-    for (const bytes of this.runBytes(list, runs)) hash.update(bytes);
-    const ownBytes = runs.reduce((sum, run) => sum + (run instanceof Uint8Array ? run.length : 0), closing.length);
-    const body = { runs, closing, digest: hash.update(closing).digest("base64url"), ownBytes };
+    sections.forEach((chunks, index) => {
+      for (const chunk of chunks) hash.update(chunk.digest);
+      hash.update(joints[index]);
+    });
+    const ownBytes = joints.reduce((sum, joint) => sum + joint.length, 0);
+    const body = { sections, joints, digest: hash.digest("base64url"), ownBytes };
     // Only a frozen list (computeToolList's) cannot change under its bytes. A list too large for
     // eight of its kind to fit (8 model/agent combinations in turn) would only push the others out.
     if (Object.isFrozen(list) && ownBytes <= this.maxBytes / 8) this.kept.set(list, body);
     return body;
   }
 
-  /** The runs' bytes in order, the first without its leading comma. */
-  private runBytes(list: ToolList, runs: ListBody["runs"]): Uint8Array[] {
-    const bytes = runs.map((run) => (run instanceof Uint8Array ? run : this.sharedBytes(list, run)));
-    if (bytes.length > 0) bytes[0] = bytes[0].subarray(1);
-    return bytes;
-  }
-
   parts(head: ToolListBodyHead, list: ToolList): Uint8Array[] {
     const body = this.bodyOf(list);
     const headJson = JSON.stringify(head);
     const opening = encoder.encode(`${headJson.length > 2 ? `${headJson.slice(0, -1)},` : "{"}"tools":[`);
-    return [opening, ...this.runBytes(list, body.runs), body.closing];
+    const parts: Uint8Array[] = [opening];
+    body.sections.forEach((chunks, index) => {
+      // Each chunk's bytes begin with a comma, which the first of an array goes without.
+      chunks.forEach((chunk, position) => {
+        parts.push(position === 0 ? chunk.bytes.subarray(1) : chunk.bytes);
+      });
+      parts.push(body.joints[index]);
+    });
+    return parts;
   }
 
   entityTag(head: ToolListBodyHead, list: ToolList): string {
     return `"${createHash("sha256").update(JSON.stringify(head)).update(this.bodyOf(list).digest).digest("base64url")}"`;
   }
 
-  /** How many lists and shared runs are kept, and their bytes. */
-  cached(): { lists: number; sharedRuns: number; bytes: number } {
+  /** How many lists and chunks are kept, and their bytes. */
+  cached(): { lists: number; chunks: number; bytes: number } {
     let lists = 0;
-    for (const key of this.kept.keys()) if (typeof key !== "string") lists++;
-    return { lists, sharedRuns: this.kept.size - lists, bytes: this.kept.weight };
+    let chunks = 0;
+    for (const key of this.kept.keys()) {
+      if (typeof key !== "string") lists++;
+      else chunks += (this.kept.peek(key) as Chunk[]).length;
+    }
+    return { lists, chunks, bytes: this.kept.weight };
   }
+}
+
+/** Chunks kept per first item: the lists of the 8 model/agent combinations may each go on differently from it. */
+const CHUNK_VARIANTS = 8;
+
+/** Whether a chunk's items follow in `items` from `start`, object for object. */
+function holdsAt(chunk: Chunk, items: readonly object[], start: number): boolean {
+  if (start + chunk.items.length > items.length) return false;
+  for (let index = 0; index < chunk.items.length; index++) if (chunk.items[index] !== items[start + index]) return false;
+  return true;
+}
+
+/**
+ * Whether the token counts serialise tool by tool, as chunks: unless a name is an array index ("0",
+ * "42"), which JSON puts first among an object's keys. Names are unique within a catalog (the
+ * registry enforces it, see aggregate.ts), so no two counts share a key.
+ */
+function countsChunkable(list: ToolList): boolean {
+  for (const { name } of list.final) {
+    const first = name.charCodeAt(0);
+    if (first >= 48 && first <= 57 && isIndexKey(name)) return false;
+  }
+  return true;
 }
 
 const bodies = new ToolListBodies(TOOL_LIST_BODY_CACHE_BYTES);
@@ -220,6 +268,6 @@ export function toolListBodyStream(head: ToolListBodyHead, list: ToolList): Read
 }
 
 /** For tests: what the app's bodies keep. */
-export function cachedToolListBodies(): { lists: number; sharedRuns: number; bytes: number } {
+export function cachedToolListBodies(): { lists: number; chunks: number; bytes: number } {
   return bodies.cached();
 }

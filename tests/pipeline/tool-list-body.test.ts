@@ -3,7 +3,7 @@ import { PROVIDER_FORMATS, type ProviderFormat } from "../../lib/formats/provide
 import {
   cachedToolListBodies,
   TOOL_LIST_BODY_CACHE_BYTES,
-  TOOLS_PER_BLOCK,
+  ITEMS_PER_CHUNK,
   ToolListBodies,
   toolListBodyParts,
   toolListBodyStream,
@@ -18,9 +18,9 @@ import { BUILTIN_TOOLS } from "../../lib/tools/builtin";
 import type { Tool } from "../../lib/tools/types";
 
 const COMBINATIONS = ["gpt-5", "gpt-4.1", "claude-sonnet-4-5", "gemini-2.5-pro"].flatMap((model) => ["build", "plan"].map((agent) => ({ model, agent })));
-const CUSTOM_TOOLS = 3 * TOOLS_PER_BLOCK;
+const CUSTOM_TOOLS = 3 * ITEMS_PER_CHUNK;
 /** A custom tool in the middle of the second block, which the plugin hook rewrites for GPT models. */
-const HOOKED = `custom_${TOOLS_PER_BLOCK + 20}`;
+const HOOKED = `custom_${ITEMS_PER_CHUNK + 20}`;
 
 /** The built-in tools and enough custom tools with schemas of their own to fill a few blocks. */
 function catalogTools(customTools = CUSTOM_TOOLS): Tool[] {
@@ -86,7 +86,7 @@ describe("tool-list bodies", () => {
   });
 
   it("keep the bytes of the tools the 8 combinations hand over alike once, beside each list's own parts", () => {
-    const state = catalogState(catalogTools(8 * TOOLS_PER_BLOCK));
+    const state = catalogState(catalogTools(8 * ITEMS_PER_CHUNK));
     const before = cachedToolListBodies().bytes;
     let toolBytes = 0;
     let ownParts = 0;
@@ -107,7 +107,7 @@ describe("tool-list bodies", () => {
     const state = catalogState(tools);
     // Equal tools as new objects (a new revision that changed nothing), and one whose changed tool lies inside a block.
     const copy = catalogState(tools.map((tool) => ({ ...tool, inputSchema: structuredClone(tool.inputSchema) })));
-    const changedName = `custom_${2 * TOOLS_PER_BLOCK + 7}`;
+    const changedName = `custom_${2 * ITEMS_PER_CHUNK + 7}`;
     const changed = catalogState(tools.map((tool) => (tool.name === changedName ? { ...tool, description: `${tool.description} Changed.` } : tool)));
     const answers: { tag: string; bytes: string }[] = [];
     for (const someState of [state, copy, changed]) {
@@ -133,7 +133,7 @@ describe("tool-list bodies", () => {
   });
 
   it("stay within their byte budget, building again what was pushed out", () => {
-    const state = catalogState(catalogTools(2 * TOOLS_PER_BLOCK));
+    const state = catalogState(catalogTools(2 * ITEMS_PER_CHUNK));
     const budget = 256 * 1024;
     const bodies = new ToolListBodies(budget);
     for (let round = 0; round < 2; round++) {
@@ -147,12 +147,32 @@ describe("tool-list bodies", () => {
         }
       }
     }
-    expect(bodies.cached().sharedRuns).toBeGreaterThan(0);
-    // Each list's own parts (annotations, trace, tokens) are more than an eighth of the budget: none is kept.
-    expect(bodies.cached().lists).toBe(0);
+    expect(bodies.cached().chunks).toBeGreaterThan(0);
     const roomy = new ToolListBodies(TOOL_LIST_BODY_CACHE_BYTES);
     for (const combination of COMBINATIONS) roomy.parts({}, computeToolList(state, combination));
     expect(roomy.cached().lists).toBe(COMBINATIONS.length);
+  });
+
+  it("of a revision that edits one tool are made of the earlier revision's chunks but the three around that tool", () => {
+    const tools = catalogTools(8 * ITEMS_PER_CHUNK);
+    const bodies = new ToolListBodies(TOOL_LIST_BODY_CACHE_BYTES);
+    const request = { ...COMBINATIONS[0], format: "openai" as const };
+    const earlierState = catalogState(tools);
+    const earlier = computeToolList(earlierState, request);
+    bodies.parts({}, earlier);
+    const before = bodies.cached().chunks;
+    const edited = `custom_${5 * ITEMS_PER_CHUNK + 3}`;
+    // The next revision as the app makes it: the unchanged tools the same objects, the state made from the one it replaces.
+    const nextState = freezeCatalogState(
+      { ...earlierState, tools: tools.map((tool) => (tool.name === edited ? { ...tool, description: `${tool.description} Edited.` } : tool)) },
+      earlierState,
+    );
+    const next = computeToolList(nextState, request);
+    const parts = bodies.parts({}, next);
+    expect(decode(parts)).toBe(JSON.stringify(toolListResponse({}, next)));
+    // One new chunk each for the tools, their annotations and their token counts.
+    expect(bodies.cached().chunks - before).toBe(3);
+    expect(bodies.entityTag({}, next)).not.toBe(bodies.entityTag({}, earlier));
   });
 
   it("build a shared run again when a consumer transferred its buffer", () => {
