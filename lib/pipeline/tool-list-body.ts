@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { definitionTokens } from "../formats/tokens";
 import { Lru } from "../tools/lru";
-import type { ToolList } from "./tool-list";
+import { sharedStateOf, type ToolList } from "./tool-list";
 
 // The answer of POST …/tool-list is the whole visible list: ≈ 7 MB of JSON at 10,000 tools with
 // ordinary schemas, ≈ 36 MB at 50,000. Serialising it again on every request costs more than all
@@ -112,13 +112,16 @@ export class ToolListBodies {
     });
   }
 
-  /** The chunks of a section, those kept reused where the same items follow in a row, the others made and kept. */
-  private chunksOf({ kind, items, nameOf, jsonOf }: Section): Chunk[] {
+  /**
+   * The chunks of a section, those kept reused where the same items follow in a row, the others
+   * made and, when `keep` (the items are a shared state's, which never change), kept.
+   */
+  private chunksOf({ kind, items, nameOf, jsonOf }: Section, keep: boolean): Chunk[] {
     const chunks: Chunk[] = [];
     let start = 0;
     while (start < items.length) {
       const key = `${kind}:${objectNumber(items[start])}`;
-      const variants = (this.kept.get(key) as Chunk[] | undefined) ?? [];
+      const variants = keep ? ((this.kept.get(key) as Chunk[] | undefined) ?? []) : [];
       let chunk = variants.find((each) => !isDetached(each.bytes) && holdsAt(each, items, start));
       if (chunk === undefined) {
         let end = start + 1;
@@ -128,7 +131,7 @@ export class ToolListBodies {
         const bytes = encoder.encode(`,${json.join(",")}`);
         chunk = { items: items.slice(start, end), bytes, digest: createHash("sha256").update(bytes).digest() };
         // The lists of other combinations may go on differently from the same item: a few variants each.
-        this.kept.set(key, [chunk, ...variants.filter((each) => !isDetached(each.bytes)).slice(0, CHUNK_VARIANTS - 1)]);
+        if (keep) this.kept.set(key, [chunk, ...variants.filter((each) => !isDetached(each.bytes)).slice(0, CHUNK_VARIANTS - 1)]);
       }
       chunks.push(chunk);
       start += chunk.items.length;
@@ -143,26 +146,37 @@ export class ToolListBodies {
     }
     const { final, format } = list;
     const byTool = countsChunkable(list);
+    // Only a shared (frozen) state's tools cannot change under bytes kept for them.
+    const keep = sharedStateOf(list) !== undefined;
     const sections: ListBody["sections"] = [
-      this.chunksOf({
-        kind: `tools/${format}`,
-        items: list.tools as object[],
-        nameOf: (index) => final[index].name,
-        jsonOf: (index) => JSON.stringify(list.tools[index]),
-      }),
-      this.chunksOf({
-        kind: "annotations",
-        items: final,
-        nameOf: (index) => final[index].name,
-        jsonOf: (index) => JSON.stringify({ name: final[index].name, source: final[index].source, needsApproval: final[index].needsApproval }),
-      }),
+      this.chunksOf(
+        {
+          kind: `tools/${format}`,
+          items: list.tools as object[],
+          nameOf: (index) => final[index].name,
+          jsonOf: (index) => JSON.stringify(list.tools[index]),
+        },
+        keep,
+      ),
+      this.chunksOf(
+        {
+          kind: "annotations",
+          items: final,
+          nameOf: (index) => final[index].name,
+          jsonOf: (index) => JSON.stringify({ name: final[index].name, source: final[index].source, needsApproval: final[index].needsApproval }),
+        },
+        keep,
+      ),
       byTool
-        ? this.chunksOf({
-            kind: `tokens/${format}`,
-            items: final,
-            nameOf: (index) => final[index].name,
-            jsonOf: (index) => `${JSON.stringify(final[index].name)}:${definitionTokens(final[index], format)}`,
-          })
+        ? this.chunksOf(
+            {
+              kind: `tokens/${format}`,
+              items: final,
+              nameOf: (index) => final[index].name,
+              jsonOf: (index) => `${JSON.stringify(final[index].name)}:${definitionTokens(final[index], format)}`,
+            },
+            keep,
+          )
         : [],
     ];
     const trace = JSON.stringify(list.trace);
