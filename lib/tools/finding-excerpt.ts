@@ -1,4 +1,5 @@
-import { type PoisoningFinding, type PoisoningSubject, schemaTexts } from "./poisoning";
+import type { PoisoningFinding, PoisoningSubject } from "./poisoning";
+import { schemaTexts } from "./schema-texts";
 
 // How a reviewer reads a poisoning finding (lib/tools/poisoning.ts): the flagged passage in its field, in context.
 

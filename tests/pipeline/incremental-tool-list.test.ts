@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../bench/synthetic";
 import { computeToolList, freezeCatalogState, type CatalogState, type ToolList, type ToolListRequest } from "../../lib/pipeline/tool-list";
 import type { DefinitionHook } from "../../lib/pipeline/types";
 import { compilePermissions, DEFAULT_AGENTS, type Agent } from "../../lib/rules/agents";
@@ -13,17 +14,6 @@ import { demoCatalogState, scriptedSelectorDouble } from "../support/catalog-sta
 // edit left unchanged (the per-tool stages' outcome, final definitions, formatted tools, token
 // counts). Whatever a random sequence of edits does, every list must equal one computed afresh
 // from an unfrozen copy, which nothing is remembered of.
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function generator(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const REQUESTS: ToolListRequest[] = [
   { model: "claude-sonnet-4-5", agent: "build" },
@@ -129,7 +119,7 @@ const plain = (list: ToolList) => JSON.parse(JSON.stringify({ tools: list.tools,
 describe("tool lists after edits of a frozen catalog state", () => {
   for (const seed of [1, 2, 3]) {
     it(`equal lists computed afresh, over 30 random edits (seed ${seed})`, () => {
-      const random = generator(seed);
+      const random = seededRandom(seed);
       let state = initialState(random);
       const kinds = Object.keys(EDITS);
       const seen = new Set(state.tools.map((tool) => tool.name));
@@ -159,7 +149,7 @@ describe("tool lists after edits of a frozen catalog state", () => {
   }
 
   it("give preselection and ToolSearch the candidates of lists computed afresh, over 40 random edits", async () => {
-    const random = generator(4);
+    const random = seededRandom(4);
     let state = initialState(random);
     const kinds = Object.keys(EDITS);
     const offered = async (of: CatalogState, request: ToolListRequest, revision: number) => {
@@ -191,7 +181,7 @@ describe("tool lists after edits of a frozen catalog state", () => {
   });
 
   it("never hands over a tool the agent may not use, and marks every one it must ask about", () => {
-    const random = generator(9);
+    const random = seededRandom(9);
     let state = initialState(random);
     const kinds = Object.keys(EDITS);
     for (let serial = 0; serial < 40; serial++) {

@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../bench/synthetic";
 import { patchedArray, patchedNumbers, toolEdits } from "../../lib/pipeline/tool-edits";
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function generator(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("toolEdits", () => {
   it("turns the earlier items into the later ones, whatever runs were edited, removed or inserted, at either end too", () => {
-    const random = generator(29);
+    const random = seededRandom(29);
     let serial = 0;
     const item = () => ({ name: `t${serial++}` });
     for (let round = 0; round < 400; round++) {
