@@ -1,0 +1,278 @@
+import { createHash, randomBytes } from "node:crypto";
+import { beforeEach, describe, expect, it } from "vitest";
+import { getAuth } from "@/app/_services/auth";
+import { readConsentRequest } from "@/app/_services/oauth-consent";
+import * as catalogsRoute from "@/app/api/catalogs/route";
+import type { Db } from "@/db/client";
+import { revokeOAuthGrant } from "@/db/queries/oauth";
+import { removeMember, rolesOfUser } from "@/db/queries/teams";
+import { findUserByEmail } from "@/db/queries/users";
+import type { UserPrincipal } from "@/lib/auth/policy";
+import { routeApiRequest } from "../support/api-routes";
+import { useGatewayClients } from "../support/gateway-clients";
+import { APP_ORIGIN, createTestToken, jsonRequest, useFreshDatabase } from "./helpers";
+import { signedInAs } from "./sessions";
+
+/**
+ * The catalog gateways as OAuth protected resources (issue 27), through the whole flow an MCP
+ * client goes through: discovery, authorization code with PKCE for one gateway, consent, the
+ * token, and the gateway taking it, for that catalog only, within the token's scopes, until the
+ * grant is revoked.
+ */
+
+const connectAs = useGatewayClients("oauth-gateway-test");
+const REDIRECT_URI = "http://127.0.0.1:8765/callback";
+const gatewayUrl = (catalog: string) => `${APP_ORIGIN}/api/catalogs/${catalog}/mcp`;
+
+let db: Db;
+let cookie: string;
+let clientId: string;
+
+beforeEach(async () => {
+  db = await useFreshDatabase();
+  for (const name of ["Team", "Other"]) expect((await catalogsRoute.POST(jsonRequest("POST", { name }))).status).toBe(201);
+  cookie = await signedInAs(db, "ada@example.com", "viewer");
+  // Only instance admins manage OAuth clients through the provider's endpoints; MCP clients come through CIMD.
+  const operator = await signedInAs(db, "operator@example.com", null, "default", { instanceAdmin: true });
+  const client = await getAuth().api.adminCreateOAuthClient({
+    headers: { cookie: operator },
+    body: { client_name: "Test agent", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none", application_type: "native" },
+  });
+  clientId = client.client_id;
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => routeApiRequest(new Request(new URL(path, APP_ORIGIN), { headers }));
+
+/** Starts the authorization code flow with PKCE for the gateway of `catalog`, signed in: where it sends the browser (the consent page), and the PKCE verifier. */
+async function askAuthorization(catalog: string, scope: string): Promise<{ consentPage: URL; verifier: string }> {
+  const verifier = randomBytes(32).toString("base64url");
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    scope,
+    state: "some-state",
+    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+    code_challenge_method: "S256",
+    resource: gatewayUrl(catalog),
+  });
+  const toConsent = await get(`/api/auth/oauth2/authorize?${query}`, { cookie });
+  expect(toConsent.status).toBe(302);
+  const consentPage = new URL(toConsent.headers.get("location")!, APP_ORIGIN);
+  expect(consentPage.pathname).toBe("/oauth/consent");
+  return { consentPage, verifier };
+}
+
+/** Runs the authorization code flow with PKCE for the gateway of `catalog`, consenting; the token endpoint's answer. */
+async function authorize(catalog: string, scope = "tools:read tools:call"): Promise<{ access_token: string; scope: string }> {
+  const { consentPage, verifier } = await askAuthorization(catalog, scope);
+  const consent = await routeApiRequest(
+    new Request(`${APP_ORIGIN}/api/auth/oauth2/consent`, {
+      method: "POST",
+      headers: { cookie, origin: APP_ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify({ accept: true, oauth_query: consentPage.search.slice(1) }),
+    }),
+  );
+  expect(consent.status).toBe(200);
+  const back = new URL(((await consent.json()) as { url: string }).url);
+  expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+  expect(back.searchParams.get("state")).toBe("some-state");
+  const token = await routeApiRequest(
+    new Request(`${APP_ORIGIN}/api/auth/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: back.searchParams.get("code")!,
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+        code_verifier: verifier,
+        resource: gatewayUrl(catalog),
+      }),
+    }),
+  );
+  expect(token.status).toBe(200);
+  return (await token.json()) as { access_token: string; scope: string };
+}
+
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
+
+/** A POST of JSON-RPC to a catalog's gateway with a bearer token. */
+const postGateway = (catalog: string, token: string | undefined, body: unknown = initialize, headers: Record<string, string> = {}) =>
+  routeApiRequest(
+    new Request(`${gatewayUrl(catalog)}?model=gpt-5&agent=build`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    }),
+  );
+
+describe("discovery", () => {
+  it("publishes each gateway's Protected Resource Metadata, and the authorization server's: code with S256 PKCE, CIMD, no self-registration", async () => {
+    const resource = await get("/api/oauth/protected-resource/team");
+    expect(resource.status).toBe(200);
+    expect(await resource.json()).toMatchObject({
+      resource: gatewayUrl("team"),
+      authorization_servers: [`${APP_ORIGIN}/api/auth`],
+      scopes_supported: ["tools:read", "tools:call"],
+    });
+    const server = await get("/api/oauth/authorization-server");
+    const metadata = (await server.json()) as Record<string, unknown>;
+    expect(metadata).toMatchObject({
+      issuer: `${APP_ORIGIN}/api/auth`,
+      authorization_endpoint: `${APP_ORIGIN}/api/auth/oauth2/authorize`,
+      token_endpoint: `${APP_ORIGIN}/api/auth/oauth2/token`,
+      code_challenge_methods_supported: ["S256"],
+      response_types_supported: ["code"],
+      client_id_metadata_document_supported: true,
+    });
+    expect(metadata.grant_types_supported).toEqual(["authorization_code", "refresh_token"]);
+    expect(metadata.registration_endpoint).toBeUndefined();
+  });
+
+  it("answers a gateway request without credentials 401, pointing at the gateway's metadata", async () => {
+    const response = await postGateway("team", undefined);
+    expect(response.status).toBe(401);
+    const challenge = response.headers.get("www-authenticate")!;
+    expect(challenge).toContain(`resource_metadata="${APP_ORIGIN}/.well-known/oauth-protected-resource/api/catalogs/team/mcp"`);
+    expect(challenge).toContain('scope="tools:read tools:call"');
+    expect(challenge).not.toContain("invalid_token");
+  });
+});
+
+describe("an OAuth access token at the gateway", () => {
+  it("is bound to the gateway it was issued for: a JWT whose audience is that gateway", async () => {
+    const { access_token, scope } = await authorize("team");
+    expect(scope.split(" ").sort()).toEqual(["tools:call", "tools:read"]);
+    const [, payload] = access_token.split(".");
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown>;
+    expect(claims).toMatchObject({ aud: gatewayUrl("team"), iss: `${APP_ORIGIN}/api/auth`, client_id: clientId });
+  });
+
+  it("opens a session and calls tools on its catalog's gateway, as its person", async () => {
+    const { access_token } = await authorize("team");
+    const client = await connectAs(access_token, "model=gpt-5&agent=build", "team");
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("ToolSearch");
+    const found = await client.callTool({ name: "ToolSearch", arguments: { query: "issue" } });
+    expect(found.isError).toBeFalsy();
+  });
+
+  it("is refused at another catalog's gateway, even one its person may use", async () => {
+    const { access_token } = await authorize("team");
+    const response = await postGateway("other", access_token);
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    expect(response.headers.get("www-authenticate")).toContain("/api/catalogs/other/mcp");
+  });
+
+  it("does no more than its scopes: tools:read lists and searches, and a call asks for tools:call", async () => {
+    const { access_token } = await authorize("team", "tools:read");
+    expect((await postGateway("team", access_token)).status).toBe(200);
+    const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ToolCall", arguments: {} } };
+    const refused = await postGateway("team", access_token, call, { "mcp-session-id": "any" });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("www-authenticate")).toContain('error="insufficient_scope", scope="tools:call"');
+    const search = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "ToolSearch", arguments: { query: "x" } } };
+    // Past the scope check, to the session lookup (an unknown session is 404).
+    expect((await postGateway("team", access_token, search, { "mcp-session-id": "any" })).status).toBe(404);
+  });
+
+  it("stops working on the next request once the grant is revoked", async () => {
+    const { access_token } = await authorize("team");
+    expect((await postGateway("team", access_token)).status).toBe(200);
+    const user = await findUserByEmail(db, "ada@example.com");
+    expect(await revokeOAuthGrant(db, user!.id, clientId)).toBe(true);
+    const response = await postGateway("team", access_token);
+    expect(response.status).toBe(401);
+    expect(await response.text()).toContain("revoked");
+  });
+
+  it("gives nothing once its person has left the catalog's team: the catalog does not exist for them", async () => {
+    const { access_token } = await authorize("team");
+    const user = await findUserByEmail(db, "ada@example.com");
+    await removeMember(db, "default", user!.id);
+    expect((await postGateway("team", access_token)).status).toBe(404);
+  });
+
+  it("is refused when forged, and API tokens go on working beside OAuth", async () => {
+    const { access_token } = await authorize("team");
+    const [header, payload] = access_token.split(".");
+    expect((await postGateway("team", `${header}.${payload}.${"A".repeat(86)}`)).status).toBe(401);
+    expect((await postGateway("team", await createTestToken(db, "read"))).status).toBe(200);
+  });
+});
+
+describe("authorization requests", () => {
+  it("are refused for a resource that is no catalog's gateway", async () => {
+    const query = new URLSearchParams({
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      scope: "tools:read",
+      code_challenge: createHash("sha256").update("v".repeat(43)).digest("base64url"),
+      code_challenge_method: "S256",
+      resource: gatewayUrl("nowhere"),
+    });
+    const response = await get(`/api/auth/oauth2/authorize?${query}`, { cookie });
+    const location = response.headers.get("location") ?? "";
+    expect(location).not.toContain("/oauth/consent");
+    expect(location).toContain("invalid_target");
+  });
+});
+
+describe("the consent page", () => {
+  it("names the client, the catalog and the scopes the person's role allows, from the signed request only", async () => {
+    const { consentPage } = await askAuthorization("team", "tools:read tools:call offline_access");
+    const principal = await userPrincipal("ada@example.com");
+    const request = await readConsentRequest(consentPage.searchParams, principal);
+    expect(request).toMatchObject({ kind: "ask", clientName: "Test agent", clientId, catalogId: "team", catalogName: "Team", withheld: [] });
+    expect(request.kind === "ask" && request.scope.split(" ").sort()).toEqual(["offline_access", "tools:call", "tools:read"]);
+    const tampered = new URLSearchParams(consentPage.searchParams);
+    tampered.set("resource", gatewayUrl("other"));
+    expect(await readConsentRequest(tampered, principal)).toEqual({ kind: "invalid" });
+  });
+
+  it("lets a person who has no role in the catalog only refuse", async () => {
+    const { consentPage } = await askAuthorization("team", "tools:read");
+    await signedInAs(db, "stranger@example.com", null);
+    const request = await readConsentRequest(consentPage.searchParams, await userPrincipal("stranger@example.com"));
+    expect(request).toMatchObject({ kind: "refused", clientName: "Test agent" });
+  });
+});
+
+describe("OAuth clients", () => {
+  it("are not created by ordinary signed-in people through the provider's endpoints, nor registered dynamically unless the operator allows it", async () => {
+    const create = await routeApiRequest(
+      new Request(`${APP_ORIGIN}/api/auth/oauth2/create-client`, {
+        method: "POST",
+        headers: { cookie, origin: APP_ORIGIN, "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: ["https://evil.example/cb"], token_endpoint_auth_method: "none" }),
+      }),
+    );
+    expect(create.status).toBe(401);
+    const register = await routeApiRequest(
+      new Request(`${APP_ORIGIN}/api/auth/oauth2/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:9/cb"], token_endpoint_auth_method: "none", client_name: "x" }),
+      }),
+    );
+    expect(register.status).toBeGreaterThanOrEqual(400);
+  });
+});
+
+async function userPrincipal(email: string): Promise<UserPrincipal> {
+  const user = (await findUserByEmail(db, email))!;
+  return { kind: "user", id: user.id, email, name: user.name, roles: await rolesOfUser(db, user.id), instanceAdmin: false };
+}
