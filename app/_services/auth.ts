@@ -18,7 +18,7 @@ import { dynamicClientRegistrationEnabled, OAUTH_SCOPES } from "@/lib/auth/oauth
 import { configuredOrigins, publicOrigin } from "@/lib/auth/origin";
 import { signInProvidersFromEnv } from "@/lib/auth/sign-in-providers";
 import { deriveKey } from "@/lib/secrets";
-import { ensureRequestedGatewayResources } from "./oauth-resources";
+import { ensureRequestedGatewayResources, requireGatewayRoles } from "./oauth-resources";
 
 export const MIN_PASSWORD_LENGTH = 10;
 
@@ -96,6 +96,11 @@ function oauthServerPlugins() {
       allowUnauthenticatedClientRegistration: selfRegistration,
       // MCP clients are native apps that often leave application_type out (loopback redirects).
       clientRegistrationDefaultApplicationType: "infer",
+      // Adds no claims: refuses tokens for catalogs the person has no role in (any more).
+      customAccessTokenClaims: async ({ user, resources }) => {
+        await requireGatewayRoles(user?.id, resources);
+        return {};
+      },
       // A client retrying a refresh whose answer it lost gets the same answer, not a revoked family.
       refreshTokenReuseInterval: 30,
     }),

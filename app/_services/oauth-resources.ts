@@ -1,7 +1,8 @@
 import "server-only";
 import { getDb } from "@/db/client";
 import { ensureOAuthResource } from "@/db/queries/oauth";
-import { teamOfCatalog } from "@/db/queries/teams";
+import { rolesOfUser, teamOfCatalog } from "@/db/queries/teams";
+import { APIError } from "better-auth/api";
 import { catalogOfGatewayResource } from "@/lib/auth/oauth";
 import { publicOrigin } from "@/lib/auth/origin";
 
@@ -23,5 +24,22 @@ export async function ensureRequestedGatewayResources(path: string, query: Recor
     const catalogId = catalogOfGatewayResource(origin, resource);
     if (catalogId === undefined || (await teamOfCatalog(getDb(), catalogId)) === undefined) continue;
     await ensureOAuthResource(getDb(), resource, `Toolshed catalog "${catalogId}"`);
+  }
+}
+
+/**
+ * Refuses to issue an access token (at the code exchange, and at every refresh) for a catalog
+ * gateway whose catalog is gone or in whose team the person has no role any more: a removed member's
+ * client stops getting tokens, not only stops being let in (the gateway checks the role anyway).
+ */
+export async function requireGatewayRoles(userId: string | undefined, resources: readonly string[] | undefined): Promise<void> {
+  const origin = publicOrigin();
+  for (const resource of resources ?? []) {
+    const catalogId = catalogOfGatewayResource(origin, resource);
+    const teamId = catalogId === undefined ? undefined : await teamOfCatalog(getDb(), catalogId);
+    const roles = userId === undefined ? {} : await rolesOfUser(getDb(), userId);
+    if (teamId === undefined || !Object.hasOwn(roles, teamId)) {
+      throw new APIError("BAD_REQUEST", { error: "invalid_target", error_description: `No access token can be issued for ${resource} to this person.` });
+    }
   }
 }

@@ -44,7 +44,7 @@ beforeEach(async () => {
 const get = (path: string, headers: Record<string, string> = {}) => routeApiRequest(new Request(new URL(path, APP_ORIGIN), { headers }));
 
 /** Starts the authorization code flow with PKCE for the gateway of `catalog`, signed in: where it sends the browser (the consent page), and the PKCE verifier. */
-async function askAuthorization(catalog: string, scope: string): Promise<{ consentPage: URL; verifier: string }> {
+async function askAuthorization(catalog: string, scope: string, as = cookie): Promise<{ consentPage: URL; verifier: string }> {
   const verifier = randomBytes(32).toString("base64url");
   const query = new URLSearchParams({
     response_type: "code",
@@ -56,20 +56,20 @@ async function askAuthorization(catalog: string, scope: string): Promise<{ conse
     code_challenge_method: "S256",
     resource: gatewayUrl(catalog),
   });
-  const toConsent = await get(`/api/auth/oauth2/authorize?${query}`, { cookie });
+  const toConsent = await get(`/api/auth/oauth2/authorize?${query}`, { cookie: as });
   expect(toConsent.status).toBe(302);
   const consentPage = new URL(toConsent.headers.get("location")!, APP_ORIGIN);
   expect(consentPage.pathname).toBe("/oauth/consent");
   return { consentPage, verifier };
 }
 
-/** Runs the authorization code flow with PKCE for the gateway of `catalog`, consenting; the token endpoint's answer. */
-async function authorize(catalog: string, scope = "tools:read tools:call"): Promise<{ access_token: string; scope: string }> {
-  const { consentPage, verifier } = await askAuthorization(catalog, scope);
+/** Runs the authorization code flow with PKCE for the gateway of `catalog`, consenting (bypassing the consent page); the token endpoint's response. */
+async function exchange(catalog: string, scope: string, as = cookie): Promise<Response> {
+  const { consentPage, verifier } = await askAuthorization(catalog, scope, as);
   const consent = await routeApiRequest(
     new Request(`${APP_ORIGIN}/api/auth/oauth2/consent`, {
       method: "POST",
-      headers: { cookie, origin: APP_ORIGIN, "content-type": "application/json" },
+      headers: { cookie: as, origin: APP_ORIGIN, "content-type": "application/json" },
       body: JSON.stringify({ accept: true, oauth_query: consentPage.search.slice(1) }),
     }),
   );
@@ -77,22 +77,29 @@ async function authorize(catalog: string, scope = "tools:read tools:call"): Prom
   const back = new URL(((await consent.json()) as { url: string }).url);
   expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
   expect(back.searchParams.get("state")).toBe("some-state");
-  const token = await routeApiRequest(
+  return tokenRequest({
+    grant_type: "authorization_code",
+    code: back.searchParams.get("code")!,
+    redirect_uri: REDIRECT_URI,
+    code_verifier: verifier,
+    resource: gatewayUrl(catalog),
+  });
+}
+
+const tokenRequest = (fields: Record<string, string>) =>
+  routeApiRequest(
     new Request(`${APP_ORIGIN}/api/auth/oauth2/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "authorization_code",
-        code: back.searchParams.get("code")!,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-        code_verifier: verifier,
-        resource: gatewayUrl(catalog),
-      }),
+      body: new URLSearchParams({ client_id: clientId, ...fields }),
     }),
   );
+
+/** The token endpoint's answer to the whole flow, which must succeed. */
+async function authorize(catalog: string, scope = "tools:read tools:call"): Promise<{ access_token: string; scope: string; refresh_token?: string }> {
+  const token = await exchange(catalog, scope);
   expect(token.status).toBe(200);
-  return (await token.json()) as { access_token: string; scope: string };
+  return (await token.json()) as { access_token: string; scope: string; refresh_token?: string };
 }
 
 const initialize = {
@@ -228,6 +235,28 @@ describe("authorization requests", () => {
     const location = response.headers.get("location") ?? "";
     expect(location).not.toContain("/oauth/consent");
     expect(location).toContain("invalid_target");
+  });
+});
+
+describe("token issuance", () => {
+  it("refuses a token for a catalog the person has no role in, even when consent was given past the consent page", async () => {
+    const stranger = await signedInAs(db, "stranger@example.com", null);
+    const token = await exchange("team", "tools:read", stranger);
+    expect(token.status).toBe(400);
+    expect(await token.json()).toMatchObject({ error: "invalid_target" });
+  });
+
+  it("renews a token with the refresh token while the person keeps their role, and no longer once they lost it", async () => {
+    const { refresh_token } = await authorize("team", "tools:read offline_access");
+    expect(refresh_token).toBeDefined();
+    const renewed = await tokenRequest({ grant_type: "refresh_token", refresh_token: refresh_token!, resource: gatewayUrl("team") });
+    expect(renewed.status).toBe(200);
+    const { access_token, refresh_token: next } = (await renewed.json()) as { access_token: string; refresh_token: string };
+    expect((await postGateway("team", access_token)).status).toBe(200);
+    await removeMember(db, "default", (await findUserByEmail(db, "ada@example.com"))!.id);
+    const refused = await tokenRequest({ grant_type: "refresh_token", refresh_token: next, resource: gatewayUrl("team") });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: "invalid_target" });
   });
 });
 
