@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { writeTransaction, type Db } from "../client";
 import { oauthAccessTokens, oauthClients, oauthConsents, oauthRefreshTokens, oauthResources } from "../tables";
 
@@ -54,5 +54,57 @@ export async function revokeOAuthGrant(db: Db, userId: string, clientId: string)
     await tx.delete(oauthAccessTokens).where(and(eq(oauthAccessTokens.userId, userId), eq(oauthAccessTokens.clientId, clientId)));
     await tx.delete(oauthRefreshTokens).where(and(eq(oauthRefreshTokens.userId, userId), eq(oauthRefreshTokens.clientId, clientId)));
     return deleted.length > 0;
+  });
+}
+
+/** What a person allowed a client, as Settings lists it. */
+export interface OAuthGrant {
+  clientId: string;
+  clientName: string | null;
+  scopes: string[];
+  /** The resources (catalog gateways' URLs) it was last allowed for, and those its live refresh tokens are for. */
+  resources: string[];
+  grantedAt: string;
+}
+
+/** A list field of the provider's rows (JSON text, see authDatabaseAdapter); empty when absent or unreadable. */
+function listOf(text: string | null): string[] {
+  if (!text) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The grants a person has given OAuth clients, newest first. */
+export async function listOAuthGrants(db: Db, userId: string): Promise<OAuthGrant[]> {
+  const consents = await db
+    .select({
+      clientId: oauthConsents.clientId,
+      clientName: oauthClients.name,
+      scopes: oauthConsents.scopes,
+      resources: oauthConsents.resources,
+      at: oauthConsents.updatedAt,
+    })
+    .from(oauthConsents)
+    .innerJoin(oauthClients, eq(oauthClients.clientId, oauthConsents.clientId))
+    .where(eq(oauthConsents.userId, userId))
+    .orderBy(desc(oauthConsents.updatedAt));
+  // A consent keeps only the resources of its last authorization; refresh tokens still alive name the others.
+  const refreshTokens = await db
+    .select({ clientId: oauthRefreshTokens.clientId, resources: oauthRefreshTokens.resources })
+    .from(oauthRefreshTokens)
+    .where(and(eq(oauthRefreshTokens.userId, userId), isNull(oauthRefreshTokens.revoked), gt(oauthRefreshTokens.expiresAt, new Date())));
+  return consents.map((consent) => {
+    const live = refreshTokens.filter((token) => token.clientId === consent.clientId).flatMap((token) => listOf(token.resources));
+    return {
+      clientId: consent.clientId,
+      clientName: consent.clientName,
+      scopes: listOf(consent.scopes),
+      resources: [...new Set([...listOf(consent.resources), ...live])].sort(),
+      grantedAt: (consent.at ?? new Date(0)).toISOString(),
+    };
   });
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getAuth } from "@/app/_services/auth";
 import { readConsentRequest } from "@/app/_services/oauth-consent";
+import { grantsOf, revokeGrant } from "@/app/_services/oauth-grants";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import type { Db } from "@/db/client";
 import { revokeOAuthGrant } from "@/db/queries/oauth";
@@ -277,6 +278,22 @@ describe("the consent page", () => {
     await signedInAs(db, "stranger@example.com", null);
     const request = await readConsentRequest(consentPage.searchParams, await userPrincipal("stranger@example.com"));
     expect(request).toMatchObject({ kind: "refused", clientName: "Test agent" });
+  });
+});
+
+describe("a person's grants (Settings)", () => {
+  it("lists the clients they allowed, with scopes and catalogs, and revokes one for good", async () => {
+    await authorize("team", "tools:read offline_access");
+    await authorize("other", "tools:read tools:call offline_access");
+    const ada = await userPrincipal("ada@example.com");
+    const [grant, ...others] = await grantsOf(ada);
+    expect(others).toEqual([]);
+    // One consent per client, its scopes those of the last authorization; the catalogs of every live token.
+    expect(grant).toMatchObject({ clientId, clientName: "Test agent", catalogs: ["other", "team"] });
+    expect(grant.scopes.sort()).toEqual(["offline_access", "tools:call", "tools:read"]);
+    await revokeGrant(ada, clientId);
+    expect(await grantsOf(ada)).toEqual([]);
+    await expect(revokeGrant(ada, clientId)).rejects.toMatchObject({ code: "not_found" });
   });
 });
 
