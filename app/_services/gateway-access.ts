@@ -1,5 +1,5 @@
 import "server-only";
-import { gatewayChallenge, looksLikeJwt, scopesAllowedFor } from "@/lib/auth/oauth";
+import { carriesOAuthToken, gatewayChallenge, scopesAllowedFor } from "@/lib/auth/oauth";
 import { publicOrigin } from "@/lib/auth/origin";
 import { handle } from "@/lib/http";
 import { authenticate, enforceRateLimit, requireCatalogAccess } from "./access";
@@ -9,12 +9,11 @@ import { observed } from "./observed";
 
 /** Who calls a catalog's gateway: an OAuth access token's person (with its scopes), else as every route (API token, session). */
 async function gatewayCaller(request: Request, catalogId: string): Promise<Caller> {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-  if (bearer === undefined || !looksLikeJwt(bearer)) {
+  if (!carriesOAuthToken(request.headers.get("authorization"))) {
     const principal = await authenticate(request);
     return { principal, access: await requireCatalogAccess(principal, catalogId, "read") };
   }
-  const grant = await authenticateGatewayToken(bearer, catalogId);
+  const grant = await authenticateGatewayToken(request, catalogId);
   const access = await requireCatalogAccess(grant.principal, catalogId, "read");
   // The client gets no more than the person's role allows now, whatever it was granted then.
   const allowed = scopesAllowedFor(access);

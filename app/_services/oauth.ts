@@ -2,7 +2,7 @@ import "server-only";
 import { metadataResponse, oauthProviderAuthServerMetadata } from "@better-auth/oauth-provider";
 import { getLocalJwksSource } from "@better-auth/oauth-provider/internal";
 import { isAPIError } from "better-auth/api";
-import { verifyBearerToken } from "better-auth/oauth2";
+import { createDpopReplayStore, requestToResourceInput, verifyAccessTokenRequest } from "better-auth/oauth2";
 import { getDb } from "@/db/client";
 import { userIsInstanceAdmin } from "@/db/queries/instance-admins";
 import { hasOAuthConsent } from "@/db/queries/oauth";
@@ -48,29 +48,48 @@ function invalidToken(why: string): ToolshedError {
 }
 
 /**
- * Checks an OAuth access token sent to a catalog's gateway: a JWT signed by this server's keys (read
- * in-process, no HTTP round trip), of this issuer, for this very gateway (`aud`: a token for
- * another catalog's gateway is refused), not expired; of a person who still exists, whose grant to
- * the client has not been revoked. Whether that person may use the catalog is the caller's check,
- * as for every other principal (requireCatalogAccess). Throws `unauthorized` otherwise.
+ * The claims of the OAuth access token a gateway request carries, once checked: a JWT signed by
+ * this server's keys (read in-process, no HTTP round trip), of this issuer, for this very gateway
+ * (`aud`: a token for another catalog's gateway is refused), not expired. A DPoP-bound token
+ * (RFC 9449; the authorization server issues them to clients that ask) must come as
+ * `Authorization: DPoP` with a proof of its key for this request, each proof used once (recorded
+ * in the database, so on every instance); the proof names the gateway's public URL, which is also
+ * the token's audience, whatever address a proxy forwarded the request to.
  */
-export async function authenticateGatewayToken(token: string, catalogId: string): Promise<GatewayGrant> {
+async function verifyGatewayAccessToken(request: Request, catalogId: string) {
   const context = await getAuth().$context;
-  // Our configured context is a narrower type than the plugin's generic one; at run time it is that context.
-  const keys = getLocalJwksSource(context as unknown as Parameters<typeof getLocalJwksSource>[0]);
+  // Our configured context is a narrower type than the plugins' generic one; at run time it is that context.
+  const pluginContext = context as unknown as Parameters<typeof getLocalJwksSource>[0];
+  const keys = getLocalJwksSource(pluginContext);
   if (!keys) throw new Error("The JWT plugin's keys are not readable in-process: OAuth tokens cannot be checked.");
-  let payload: Awaited<ReturnType<typeof verifyBearerToken>>;
+  const gateway = gatewayResourceUrl(publicOrigin(), catalogId);
   try {
-    payload = await verifyBearerToken(token, {
-      verifyOptions: { issuer: context.baseURL, audience: gatewayResourceUrl(publicOrigin(), catalogId) },
-      jwksFetch: keys.jwksFetch,
-      jwksCacheKey: keys.jwksCacheKey,
-    });
+    return await verifyAccessTokenRequest(
+      { ...requestToResourceInput(request), url: gateway },
+      {
+        verifyOptions: { issuer: context.baseURL, audience: gateway },
+        jwksFetch: keys.jwksFetch,
+        jwksCacheKey: keys.jwksCacheKey,
+        dpop: { replayStore: createDpopReplayStore(pluginContext) },
+      },
+    );
   } catch (error) {
     // Anything else (the key set unreadable) is the server's fault, not the token's: a 500.
-    if (isAPIError(error) && error.statusCode === 401) throw invalidToken("it is expired, malformed, not signed by this server, or for another gateway");
+    if (isAPIError(error) && error.statusCode === 401) {
+      throw invalidToken("it is expired, malformed, not signed by this server, for another gateway, or its DPoP proof is missing or wrong");
+    }
     throw error;
   }
+}
+
+/**
+ * Who an OAuth access token sent to a catalog's gateway speaks for (verifyGatewayAccessToken): a
+ * person who still exists, whose grant to the client has not been revoked. Whether that person may
+ * use the catalog is the caller's check, as for every other principal (requireCatalogAccess).
+ * Throws `unauthorized` otherwise.
+ */
+export async function authenticateGatewayToken(request: Request, catalogId: string): Promise<GatewayGrant> {
+  const payload = await verifyGatewayAccessToken(request, catalogId);
   // RFC 9068's client_id (better-auth also writes azp, the same value).
   const clientId = typeof payload.client_id === "string" ? payload.client_id : undefined;
   if (typeof payload.sub !== "string" || clientId === undefined) throw invalidToken("it names no person or no client");

@@ -107,6 +107,17 @@ export function looksLikeJwt(token: string): boolean {
   return /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);
 }
 
+/**
+ * Whether an Authorization header carries an OAuth access token (`Bearer <JWT>`, or `DPoP <token>`
+ * for a DPoP-bound one) rather than an API token, or nothing of the kind.
+ */
+export function carriesOAuthToken(authorization: string | null): boolean {
+  const match = /^(\w+)\s+(\S+)\s*$/.exec(authorization ?? "");
+  if (!match) return false;
+  const scheme = match[1].toLowerCase();
+  return scheme === "dpop" || (scheme === "bearer" && looksLikeJwt(match[2]));
+}
+
 /** The scopes of a token's `scope` claim (space-separated) that the gateway knows. */
 export function gatewayScopesOf(scopeClaim: unknown): GatewayScope[] {
   return typeof scopeClaim === "string" ? scopeClaim.split(" ").filter(isGatewayScope) : [];

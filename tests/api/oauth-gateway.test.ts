@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, generateKeyPairSync, type KeyObject, randomBytes, randomUUID, sign } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getAuth } from "@/app/_services/auth";
 import { readConsentRequest } from "@/app/_services/oauth-consent";
@@ -65,7 +65,7 @@ async function askAuthorization(catalog: string, scope: string, as = cookie): Pr
 }
 
 /** Runs the authorization code flow with PKCE for the gateway of `catalog`, consenting (bypassing the consent page); the token endpoint's response. */
-async function exchange(catalog: string, scope: string, as = cookie): Promise<Response> {
+async function exchange(catalog: string, scope: string, as = cookie, tokenHeaders: Record<string, string> = {}): Promise<Response> {
   const { consentPage, verifier } = await askAuthorization(catalog, scope, as);
   const consent = await routeApiRequest(
     new Request(`${APP_ORIGIN}/api/auth/oauth2/consent`, {
@@ -78,20 +78,25 @@ async function exchange(catalog: string, scope: string, as = cookie): Promise<Re
   const back = new URL(((await consent.json()) as { url: string }).url);
   expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
   expect(back.searchParams.get("state")).toBe("some-state");
-  return tokenRequest({
-    grant_type: "authorization_code",
-    code: back.searchParams.get("code")!,
-    redirect_uri: REDIRECT_URI,
-    code_verifier: verifier,
-    resource: gatewayUrl(catalog),
-  });
+  return tokenRequest(
+    {
+      grant_type: "authorization_code",
+      code: back.searchParams.get("code")!,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      resource: gatewayUrl(catalog),
+    },
+    tokenHeaders,
+  );
 }
 
-const tokenRequest = (fields: Record<string, string>) =>
+const TOKEN_ENDPOINT = `${APP_ORIGIN}/api/auth/oauth2/token`;
+
+const tokenRequest = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
   routeApiRequest(
-    new Request(`${APP_ORIGIN}/api/auth/oauth2/token`, {
+    new Request(TOKEN_ENDPOINT, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
       body: new URLSearchParams({ client_id: clientId, ...fields }),
     }),
   );
@@ -221,6 +226,20 @@ describe("an OAuth access token at the gateway", () => {
   });
 });
 
+describe("a DPoP-bound access token (RFC 9449)", () => {
+  it("is taken as `Authorization: DPoP` with a fresh proof of its key for the gateway, and refused as a bearer token or with a replayed proof", async () => {
+    const key = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const token = await exchange("team", "tools:read", cookie, { dpop: dpopProof(key, "POST", TOKEN_ENDPOINT) });
+    expect(token.status).toBe(200);
+    const { access_token, token_type } = (await token.json()) as { access_token: string; token_type: string };
+    expect(token_type).toBe("DPoP");
+    const proof = dpopProof(key, "POST", gatewayUrl("team"), access_token);
+    expect((await postGateway("team", undefined, initialize, { authorization: `DPoP ${access_token}`, dpop: proof })).status).toBe(200);
+    expect((await postGateway("team", undefined, initialize, { authorization: `DPoP ${access_token}`, dpop: proof })).status).toBe(401);
+    expect((await postGateway("team", access_token)).status).toBe(401);
+  });
+});
+
 describe("authorization requests", () => {
   it("are refused for a resource that is no catalog's gateway", async () => {
     const query = new URLSearchParams({
@@ -321,4 +340,19 @@ describe("OAuth clients", () => {
 async function userPrincipal(email: string): Promise<UserPrincipal> {
   const user = (await findUserByEmail(db, email))!;
   return { kind: "user", id: user.id, email, name: user.name, roles: await rolesOfUser(db, user.id), instanceAdmin: false };
+}
+
+/** A DPoP proof (RFC 9449 §4.2) signed with `key` for one request; with `accessToken`, bound to it (`ath`). */
+function dpopProof(key: { privateKey: KeyObject; publicKey: KeyObject }, method: string, url: string, accessToken?: string): string {
+  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const header = encode({ typ: "dpop+jwt", alg: "ES256", jwk: key.publicKey.export({ format: "jwk" }) });
+  const payload = encode({
+    jti: randomUUID(),
+    htm: method,
+    htu: url,
+    iat: Math.floor(Date.now() / 1000),
+    ...(accessToken ? { ath: createHash("sha256").update(accessToken).digest("base64url") } : {}),
+  });
+  const signature = sign("sha256", Buffer.from(`${header}.${payload}`), { key: key.privateKey, dsaEncoding: "ieee-p1363" });
+  return `${header}.${payload}.${signature.toString("base64url")}`;
 }

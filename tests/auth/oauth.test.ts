@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   authorizeReturnPath,
+  carriesOAuthToken,
   catalogOfGatewayResource,
   dynamicClientRegistrationEnabled,
   GATEWAY_SCOPES,
@@ -62,6 +63,11 @@ describe("bearer values", () => {
     expect(looksLikeJwt("eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ4In0.c2ln")).toBe(true);
     expect(looksLikeJwt(newApiToken())).toBe(false);
     expect(looksLikeJwt("a.b")).toBe(false);
+    expect(carriesOAuthToken("Bearer eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ4In0.c2ln")).toBe(true);
+    expect(carriesOAuthToken("DPoP anything")).toBe(true);
+    expect(carriesOAuthToken(`Bearer ${newApiToken()}`)).toBe(false);
+    expect(carriesOAuthToken("Basic dXNlcjpwYXNz")).toBe(false);
+    expect(carriesOAuthToken(null)).toBe(false);
   });
 });
 
