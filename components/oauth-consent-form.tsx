@@ -13,18 +13,22 @@ export function OAuthConsentForm({ oauthQuery, scope }: { oauthQuery: string; sc
   const answer = async (accept: boolean) => {
     setBusy(true);
     setProblem(null);
-    const response = await fetch("/api/auth/oauth2/consent", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ accept, oauth_query: oauthQuery, ...(accept && scope ? { scope } : {}) }),
-    });
-    const body = (await response.json().catch(() => ({}))) as { url?: string; error_description?: string; message?: string };
-    if (response.ok && body.url) {
-      window.location.assign(body.url);
-      return;
+    try {
+      const response = await fetch("/api/auth/oauth2/consent", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ accept, oauth_query: oauthQuery, ...(accept && scope ? { scope } : {}) }),
+      });
+      const body = (await response.json().catch(() => ({}))) as { url?: string; error_description?: string; message?: string };
+      if (response.ok && body.url) {
+        window.location.assign(body.url);
+        return;
+      }
+      setProblem(body.error_description ?? body.message ?? `The answer could not be recorded (${response.status}).`);
+    } catch {
+      setProblem("The server could not be reached: try again.");
     }
     setBusy(false);
-    setProblem(body.error_description ?? body.message ?? `The answer could not be recorded (${response.status}).`);
   };
   return (
     <div className="stack">
