@@ -4,7 +4,7 @@ import { cimd } from "@better-auth/cimd";
 import { fetchClientMetadataResource } from "@better-auth/cimd/node";
 import { oauthProvider } from "@better-auth/oauth-provider";
 import { betterAuth } from "better-auth";
-import { createAuthMiddleware } from "better-auth/api";
+import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { jwt } from "better-auth/plugins";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
@@ -18,7 +18,7 @@ import { dynamicClientRegistrationEnabled, OAUTH_SCOPES } from "@/lib/auth/oauth
 import { configuredOrigins, publicOrigin } from "@/lib/auth/origin";
 import { signInProvidersFromEnv } from "@/lib/auth/sign-in-providers";
 import { deriveKey } from "@/lib/secrets";
-import { ensureRequestedGatewayResources, requireGatewayRoles } from "./oauth-resources";
+import { guardAuthorizationRequest, requireGatewayRoles } from "./oauth-resources";
 
 export const MIN_PASSWORD_LENGTH = 10;
 
@@ -64,9 +64,17 @@ function createAuth() {
       },
       account: { create: { before: proveAddressOnProviderLink } },
     },
-    hooks: { before: createAuthMiddleware(async (context) => ensureRequestedGatewayResources(context.path, context.query)) },
+    hooks: { before: createAuthMiddleware(beforeAuthorizationRequest) },
     plugins: [genericOAuth({ config: providers.oidc ? [providers.oidc] : [] }), ...oauthServerPlugins(), nextCookies()],
   });
+}
+
+/** Authorization requests go past ./oauth-resources first: sign-in before anything, and no catalog probing. */
+async function beforeAuthorizationRequest(context: Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]): Promise<void> {
+  if (context.path !== "/oauth2/authorize") return;
+  const session = await getSessionFromCtx(context);
+  const signIn = await guardAuthorizationRequest(session?.user.id, context.query);
+  if (signIn) throw context.redirect(signIn);
 }
 
 /**

@@ -7,24 +7,39 @@ import { catalogOfGatewayResource } from "@/lib/auth/oauth";
 import { publicOrigin } from "@/lib/auth/origin";
 
 /**
- * The authorization server issues tokens only for resources it has a row for (RFC 8707's
- * `invalid_target` otherwise). A catalog's gateway gets its row when an authorization request
- * first names it, not when the catalog is created: its identifier is an absolute URL, which
- * depends on TOOLSHED_URL (a migration cannot know it, and the operator may change it), and every
- * catalog, old or new, is covered without a backfill. Only an existing catalog's gateway gets one,
- * so a request naming made-up catalogs adds nothing; a deleted catalog's row stays, unused (the
- * gateway answers 404 before it looks at a token's audience).
+ * Looks at an authorization request before the OAuth provider does, so that it tells nobody which
+ * catalogs exist. The provider checks the resources a request names before it asks who is signed
+ * in, and answers one it has no row for with `invalid_target`: a stranger could probe catalog names.
+ * So a request from nobody signed in is sent to sign in first (and comes back here, as whoever
+ * signed in); a signed-in person's request that names a catalog gateway they have no role in, the
+ * catalog existing or not, is refused the same way (400 `invalid_target`, never a redirect to the
+ * client's address, which is not checked yet). Returns where to send the browser to sign in, or
+ * undefined to let the provider go on.
+ *
+ * The provider issues tokens only for resources it has a row for. A catalog's gateway gets its row
+ * here, when a person with a role in its team first asks for it, not when the catalog is created:
+ * its identifier is an absolute URL, which depends on TOOLSHED_URL (a migration cannot know it,
+ * and the operator may change it), and every catalog, old or new, is covered without a backfill;
+ * strangers add no rows. A deleted catalog's row stays, unused (the gateway answers 404 first).
  */
-export async function ensureRequestedGatewayResources(path: string, query: Record<string, unknown> | undefined): Promise<void> {
-  if (path !== "/oauth2/authorize" || !query) return;
-  const requested = ([] as unknown[]).concat(query.resource ?? []);
-  const origin = publicOrigin();
-  for (const resource of requested) {
-    if (typeof resource !== "string") continue;
-    const catalogId = catalogOfGatewayResource(origin, resource);
-    if (catalogId === undefined || (await teamOfCatalog(getDb(), catalogId)) === undefined) continue;
-    await ensureOAuthResource(getDb(), resource, `Toolshed catalog "${catalogId}"`);
+export async function guardAuthorizationRequest(userId: string | undefined, query: Record<string, unknown> | undefined): Promise<string | undefined> {
+  if (userId === undefined) {
+    const resumed = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) for (const one of ([] as unknown[]).concat(value)) resumed.append(name, String(one));
+    return `/sign-in?next=${encodeURIComponent(`/api/auth/oauth2/authorize?${resumed}`)}`;
   }
+  const origin = publicOrigin();
+  const roles = await rolesOfUser(getDb(), userId);
+  for (const resource of ([] as unknown[]).concat(query?.resource ?? [])) {
+    const catalogId = typeof resource === "string" ? catalogOfGatewayResource(origin, resource) : undefined;
+    if (catalogId === undefined) continue;
+    const teamId = await teamOfCatalog(getDb(), catalogId);
+    if (teamId === undefined || !Object.hasOwn(roles, teamId)) {
+      throw new APIError("BAD_REQUEST", { error: "invalid_target", error_description: `Catalog "${catalogId}" does not exist, or you have no role in it.` });
+    }
+    await ensureOAuthResource(getDb(), resource as string, `Toolshed catalog "${catalogId}"`);
+  }
+  return undefined;
 }
 
 /**

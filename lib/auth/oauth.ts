@@ -140,12 +140,25 @@ const SIGNATURE_PARAMETERS = new Set(["sig", "exp"]);
  * The address that resumes an authorization request after sign-in: the authorization server sends
  * the browser to the sign-in page with the request's parameters (signed); signed in, the browser
  * asks the authorization endpoint again with them. Undefined when the query is no such request.
- * Always a path on this site, so it opens no redirect.
+ * Always a path on this site, so it opens no redirect. A request that asked for a fresh sign-in
+ * (`prompt=login`, `max_age`) has just had it: resumed with them, it would be sent back here for
+ * ever, since the sign-in page lets a signed-in person straight through.
  */
 export function authorizeReturnPath(query: URLSearchParams): string | undefined {
   if (!query.has("client_id") || !query.has("sig")) return undefined;
   const resumed = new URLSearchParams();
-  for (const [name, value] of query) if (!SIGNATURE_PARAMETERS.has(name)) resumed.append(name, value);
+  for (const [name, value] of query) {
+    if (SIGNATURE_PARAMETERS.has(name) || name === "max_age") continue;
+    if (name !== "prompt") resumed.append(name, value);
+    else if (value.split(" ").some((prompt) => prompt !== "login"))
+      resumed.append(
+        name,
+        value
+          .split(" ")
+          .filter((prompt) => prompt !== "login")
+          .join(" "),
+      );
+  }
   return `/api/auth/oauth2/authorize?${resumed.toString()}`;
 }
 

@@ -65,7 +65,11 @@ async function askAuthorization(catalog: string, scope: string, as = cookie): Pr
 }
 
 /** Runs the authorization code flow with PKCE for the gateway of `catalog`, consenting (bypassing the consent page); the token endpoint's response. */
-async function exchange(catalog: string, scope: string, as = cookie, tokenHeaders: Record<string, string> = {}): Promise<Response> {
+async function exchange(
+  catalog: string,
+  scope: string,
+  { as = cookie, tokenHeaders = {}, beforeToken }: { as?: string; tokenHeaders?: Record<string, string>; beforeToken?: () => Promise<void> } = {},
+): Promise<Response> {
   const { consentPage, verifier } = await askAuthorization(catalog, scope, as);
   const consent = await routeApiRequest(
     new Request(`${APP_ORIGIN}/api/auth/oauth2/consent`, {
@@ -78,6 +82,7 @@ async function exchange(catalog: string, scope: string, as = cookie, tokenHeader
   const back = new URL(((await consent.json()) as { url: string }).url);
   expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
   expect(back.searchParams.get("state")).toBe("some-state");
+  await beforeToken?.();
   return tokenRequest(
     {
       grant_type: "authorization_code",
@@ -229,7 +234,7 @@ describe("an OAuth access token at the gateway", () => {
 describe("a DPoP-bound access token (RFC 9449)", () => {
   it("is taken as `Authorization: DPoP` with a fresh proof of its key for the gateway, and refused as a bearer token or with a replayed proof", async () => {
     const key = generateKeyPairSync("ec", { namedCurve: "P-256" });
-    const token = await exchange("team", "tools:read", cookie, { dpop: dpopProof(key, "POST", TOKEN_ENDPOINT) });
+    const token = await exchange("team", "tools:read", { tokenHeaders: { dpop: dpopProof(key, "POST", TOKEN_ENDPOINT) } });
     expect(token.status).toBe(200);
     const { access_token, token_type } = (await token.json()) as { access_token: string; token_type: string };
     expect(token_type).toBe("DPoP");
@@ -241,27 +246,47 @@ describe("a DPoP-bound access token (RFC 9449)", () => {
 });
 
 describe("authorization requests", () => {
-  it("are refused for a resource that is no catalog's gateway", async () => {
-    const query = new URLSearchParams({
+  const authorizeQuery = (catalog: string) =>
+    new URLSearchParams({
       response_type: "code",
       client_id: clientId,
       redirect_uri: REDIRECT_URI,
       scope: "tools:read",
       code_challenge: createHash("sha256").update("v".repeat(43)).digest("base64url"),
       code_challenge_method: "S256",
-      resource: gatewayUrl("nowhere"),
+      resource: gatewayUrl(catalog),
     });
-    const response = await get(`/api/auth/oauth2/authorize?${query}`, { cookie });
-    const location = response.headers.get("location") ?? "";
-    expect(location).not.toContain("/oauth/consent");
-    expect(location).toContain("invalid_target");
+
+  it("from nobody signed in go to sign in first, whatever the catalog, and come back as they were", async () => {
+    for (const catalog of ["team", "nowhere"]) {
+      const response = await get(`/api/auth/oauth2/authorize?${authorizeQuery(catalog)}`);
+      expect(response.status).toBe(302);
+      const signIn = new URL(response.headers.get("location")!, APP_ORIGIN);
+      expect(signIn.pathname).toBe("/sign-in");
+      expect(signIn.searchParams.get("next")).toBe(`/api/auth/oauth2/authorize?${authorizeQuery(catalog)}`);
+    }
+  });
+
+  it("tell a signed-in person nothing of catalogs they have no role in: one that exists and one that does not are refused alike", async () => {
+    // A member asked first, so the gateway of "team" is a resource the provider knows.
+    await authorize("team", "tools:read");
+    const stranger = await signedInAs(db, "stranger@example.com", null);
+    const answers = [];
+    for (const catalog of ["team", "nowhere"]) {
+      const response = await get(`/api/auth/oauth2/authorize?${authorizeQuery(catalog)}`, { cookie: stranger });
+      answers.push({ status: response.status, location: response.headers.get("location"), body: ((await response.json()) as { error: string }).error });
+    }
+    expect(answers).toEqual([
+      { status: 400, location: null, body: "invalid_target" },
+      { status: 400, location: null, body: "invalid_target" },
+    ]);
   });
 });
 
 describe("token issuance", () => {
-  it("refuses a token for a catalog the person has no role in, even when consent was given past the consent page", async () => {
-    const stranger = await signedInAs(db, "stranger@example.com", null);
-    const token = await exchange("team", "tools:read", stranger);
+  it("refuses a token for a catalog the person lost their role in between consent and the code exchange", async () => {
+    const removed = async () => removeMember(db, "default", (await findUserByEmail(db, "ada@example.com"))!.id);
+    const token = await exchange("team", "tools:read", { beforeToken: removed });
     expect(token.status).toBe(400);
     expect(await token.json()).toMatchObject({ error: "invalid_target" });
   });

@@ -79,6 +79,12 @@ describe("resuming an authorization request after sign-in", () => {
     );
   });
 
+  it("leaves out the fresh sign-in the request asked for, which has just happened", () => {
+    const query = new URLSearchParams({ client_id: "c", prompt: "login consent", max_age: "0", sig: "s" });
+    expect(authorizeReturnPath(query)).toBe("/api/auth/oauth2/authorize?client_id=c&prompt=consent");
+    expect(authorizeReturnPath(new URLSearchParams({ client_id: "c", prompt: "login", sig: "s" }))).toBe("/api/auth/oauth2/authorize?client_id=c");
+  });
+
   it("is nothing for an ordinary sign-in", () => {
     expect(authorizeReturnPath(new URLSearchParams({ next: "/catalogs" }))).toBeUndefined();
     expect(authorizeReturnPath(new URLSearchParams({ client_id: "x" }))).toBeUndefined();
