@@ -41,10 +41,7 @@ export function gatewayRoute(handler: (context: GatewayRouteContext) => Promise<
       await enforceRateLimit(caller.principal, "read");
       return handler({ request, catalogId, caller });
     })();
-    if (response.status === 401) {
-      const tokenSent = request.headers.has("authorization");
-      response.headers.set("www-authenticate", gatewayChallenge(publicOrigin(), catalogId, tokenSent));
-    }
+    if (response.status === 401) response.headers.set("www-authenticate", gatewayChallenge(publicOrigin(), catalogId, request.headers.get("authorization")));
     return response;
   });
 }

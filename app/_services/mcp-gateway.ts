@@ -81,9 +81,9 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 }
 
 /** A 403 that tells an OAuth client which scope to ask the person for (RFC 6750 §3.1, MCP's step-up authorization). */
-function insufficientScope(catalogId: string, needed: GatewayScope): Response {
+function insufficientScope(catalogId: string, needed: GatewayScope, authorization: string | null): Response {
   const response = jsonRpcError(403, -32000, `This OAuth access token lacks the scope ${needed}, which this request needs.`);
-  response.headers.set("www-authenticate", insufficientScopeChallenge(publicOrigin(), catalogId, needed));
+  response.headers.set("www-authenticate", insufficientScopeChallenge(publicOrigin(), catalogId, needed, authorization));
   return response;
 }
 
@@ -123,7 +123,7 @@ export async function handleGatewayRequest(request: Request, catalogId: string, 
   if (read instanceof Response) return read;
   const { body } = read;
   const needed = scopeNeeded(body);
-  if (caller.scopes && !scopesCover(caller.scopes, needed)) return insufficientScope(catalogId, needed);
+  if (caller.scopes && !scopesCover(caller.scopes, needed)) return insufficientScope(catalogId, needed, request.headers.get("authorization"));
   const options = { authInfo, ...(body === undefined ? {} : { parsedBody: body }) };
   if (sessionId) {
     const session = await sessions.find(sessionId, catalogId, principalKey(caller.principal));

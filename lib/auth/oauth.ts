@@ -84,19 +84,29 @@ export function protectedResourceMetadata(origin: string, catalogId: string, iss
   };
 }
 
+/** The authentication scheme a challenge must name: `DPoP` to a request that used it (RFC 9449 §7.1), else `Bearer`. */
+function challengeScheme(authorization: string | null): "Bearer" | "DPoP" {
+  return /^dpop\s/i.test(authorization ?? "") ? "DPoP" : "Bearer";
+}
+
 /**
  * The `WWW-Authenticate` header of the gateway's 401s (RFC 6750, RFC 9728 §5.1): where its
- * metadata is, which scopes to ask for, and for a token that was sent but refused, `invalid_token`.
+ * metadata is, which scopes to ask for, and when the request sent credentials, `invalid_token`.
  */
-export function gatewayChallenge(origin: string, catalogId: string, invalidToken: boolean): string {
-  const parts = ['Bearer realm="toolshed"', `resource_metadata="${protectedResourceMetadataUrl(origin, catalogId)}"`, `scope="${GATEWAY_SCOPES.join(" ")}"`];
-  if (invalidToken) parts.push('error="invalid_token"');
+export function gatewayChallenge(origin: string, catalogId: string, authorization: string | null): string {
+  const parts = [
+    `${challengeScheme(authorization)} realm="toolshed"`,
+    `resource_metadata="${protectedResourceMetadataUrl(origin, catalogId)}"`,
+    `scope="${GATEWAY_SCOPES.join(" ")}"`,
+  ];
+  if (authorization) parts.push('error="invalid_token"');
   return parts.join(", ");
 }
 
 /** The challenge of a 403 for a token without the scope a request needs (RFC 6750 §3.1), so the client may ask for it. */
-export function insufficientScopeChallenge(origin: string, catalogId: string, needed: GatewayScope): string {
-  return `Bearer realm="toolshed", error="insufficient_scope", scope="${needed}", resource_metadata="${protectedResourceMetadataUrl(origin, catalogId)}"`;
+export function insufficientScopeChallenge(origin: string, catalogId: string, needed: GatewayScope, authorization: string | null): string {
+  const metadata = protectedResourceMetadataUrl(origin, catalogId);
+  return `${challengeScheme(authorization)} realm="toolshed", error="insufficient_scope", scope="${needed}", resource_metadata="${metadata}"`;
 }
 
 /**

@@ -240,7 +240,9 @@ describe("a DPoP-bound access token (RFC 9449)", () => {
     expect(token_type).toBe("DPoP");
     const proof = dpopProof(key, "POST", gatewayUrl("team"), access_token);
     expect((await postGateway("team", undefined, initialize, { authorization: `DPoP ${access_token}`, dpop: proof })).status).toBe(200);
-    expect((await postGateway("team", undefined, initialize, { authorization: `DPoP ${access_token}`, dpop: proof })).status).toBe(401);
+    const replayed = await postGateway("team", undefined, initialize, { authorization: `DPoP ${access_token}`, dpop: proof });
+    expect(replayed.status).toBe(401);
+    expect(replayed.headers.get("www-authenticate")).toMatch(/^DPoP realm="toolshed", resource_metadata=/);
     expect((await postGateway("team", access_token)).status).toBe(401);
   });
 });
