@@ -4,10 +4,8 @@ import { getLocalJwksSource } from "@better-auth/oauth-provider/internal";
 import { isAPIError } from "better-auth/api";
 import { createDpopReplayStore, requestToResourceInput, verifyAccessTokenRequest } from "better-auth/oauth2";
 import { getDb } from "@/db/client";
-import { userIsInstanceAdmin } from "@/db/queries/instance-admins";
-import { hasOAuthConsent } from "@/db/queries/oauth";
+import { grantHolder } from "@/db/queries/oauth";
 import { rolesOfUser } from "@/db/queries/teams";
-import { findUser } from "@/db/queries/users";
 import { type GatewayScope, gatewayResourceUrl, gatewayScopesOf, protectedResourceMetadata } from "@/lib/auth/oauth";
 import { publicOrigin } from "@/lib/auth/origin";
 import type { UserPrincipal } from "@/lib/auth/policy";
@@ -94,16 +92,8 @@ export async function authenticateGatewayToken(request: Request, catalogId: stri
   const clientId = typeof payload.client_id === "string" ? payload.client_id : undefined;
   if (typeof payload.sub !== "string" || clientId === undefined) throw invalidToken("it names no person or no client");
   const db = getDb();
-  const user = await findUser(db, payload.sub);
-  if (!user) throw invalidToken("its person no longer has an account");
-  if (!(await hasOAuthConsent(db, user.id, clientId))) throw invalidToken("the grant it was issued under has been revoked");
-  const principal: UserPrincipal = {
-    kind: "user",
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    roles: await rolesOfUser(db, user.id),
-    instanceAdmin: await userIsInstanceAdmin(db, user.id),
-  };
+  const holder = await grantHolder(db, payload.sub, clientId);
+  if (!holder) throw invalidToken("its person no longer has an account, or the grant it was issued under has been revoked");
+  const principal: UserPrincipal = { kind: "user", ...holder, roles: await rolesOfUser(db, holder.id) };
   return { principal, scopes: gatewayScopesOf(payload.scope), clientId };
 }
