@@ -94,6 +94,7 @@ export async function authenticateGatewayToken(request: Request, catalogId: stri
   const db = getDb();
   const holder = await grantHolder(db, payload.sub, clientId);
   if (!holder) throw invalidToken("its person no longer has an account, or the grant it was issued under has been revoked");
-  const principal: UserPrincipal = { kind: "user", ...holder, roles: await rolesOfUser(db, holder.id) };
+  // A client acts in the person's teams, never with the operator's powers an instance admin has.
+  const principal: UserPrincipal = { kind: "user", ...holder, roles: await rolesOfUser(db, holder.id), instanceAdmin: false };
   return { principal, scopes: gatewayScopesOf(payload.scope), clientId };
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, exists, gt, isNull } from "drizzle-orm";
 import { writeTransaction, type Db } from "../client";
-import { instanceAdmins, oauthAccessTokens, oauthClients, oauthConsents, oauthRefreshTokens, oauthResources, users } from "../tables";
+import { oauthAccessTokens, oauthClients, oauthConsents, oauthRefreshTokens, oauthResources, users } from "../tables";
 
 /**
  * Toolshed's own reads and writes of the OAuth provider's tables (the provider writes them through
@@ -27,32 +27,23 @@ export async function findOAuthClientLabel(db: Db, clientId: string): Promise<{ 
   return (await db.select({ name: oauthClients.name, uri: oauthClients.uri }).from(oauthClients).where(eq(oauthClients.clientId, clientId)).limit(1))[0];
 }
 
-/** The person an OAuth access token names, as the gateway needs them (see grantHolder). */
-export interface GrantHolder {
-  id: string;
-  email: string;
-  name: string;
-  instanceAdmin: boolean;
-}
-
 /**
  * The person an access token names, if they still exist and still have a consent on record for
  * the client: the grant the token stands for. Revoking the grant deletes the consent, and the
  * gateway asks on every request, so a token issued before is refused from the next one on, however
  * long it has left. One query, on the gateway's every request.
  */
-export async function grantHolder(db: Db, userId: string, clientId: string): Promise<GrantHolder | undefined> {
+export async function grantHolder(db: Db, userId: string, clientId: string): Promise<{ id: string; email: string; name: string } | undefined> {
   const consented = db
     .select({ id: oauthConsents.id })
     .from(oauthConsents)
     .where(and(eq(oauthConsents.userId, userId), eq(oauthConsents.clientId, clientId)));
   const rows = await db
-    .select({ id: users.id, email: users.email, name: users.name, admin: instanceAdmins.userId })
+    .select({ id: users.id, email: users.email, name: users.name })
     .from(users)
-    .leftJoin(instanceAdmins, eq(instanceAdmins.userId, users.id))
     .where(and(eq(users.id, userId), exists(consented)))
     .limit(1);
-  return rows.map(({ admin, ...person }) => ({ ...person, instanceAdmin: admin !== null }))[0];
+  return rows[0];
 }
 
 /**
