@@ -13,7 +13,7 @@ import { publicOrigin } from "@/lib/auth/origin";
  * So a request from nobody signed in is sent to sign in first (and comes back here, as whoever
  * signed in); a signed-in person's request that names a catalog gateway they have no role in, the
  * catalog existing or not, is refused the same way (400 `invalid_target`, never a redirect to the
- * client's address, which is not checked yet). Returns where to send the browser to sign in, or
+ * client's address, which is not checked yet), and so is one that does not name exactly one gateway. Returns where to send the browser to sign in, or
  * undefined to let the provider go on.
  *
  * The provider issues tokens only for resources it has a row for. A catalog's gateway gets its row
@@ -28,17 +28,20 @@ export async function guardAuthorizationRequest(userId: string | undefined, quer
     for (const [name, value] of Object.entries(query ?? {})) for (const one of ([] as unknown[]).concat(value)) resumed.append(name, String(one));
     return `/sign-in?next=${encodeURIComponent(`/api/auth/oauth2/authorize?${resumed}`)}`;
   }
-  const origin = publicOrigin();
-  const roles = await rolesOfUser(getDb(), userId);
-  for (const resource of ([] as unknown[]).concat(query?.resource ?? [])) {
-    const catalogId = typeof resource === "string" ? catalogOfGatewayResource(origin, resource) : undefined;
-    if (catalogId === undefined) continue;
-    const teamId = await teamOfCatalog(getDb(), catalogId);
-    if (teamId === undefined || !Object.hasOwn(roles, teamId)) {
-      throw new APIError("BAD_REQUEST", { error: "invalid_target", error_description: `Catalog "${catalogId}" does not exist, or you have no role in it.` });
-    }
-    await ensureOAuthResource(getDb(), resource as string, `Toolshed catalog "${catalogId}"`);
+  // Toolshed issues tokens for its catalog gateways only, one gateway per token (its `aud`).
+  const resources = ([] as unknown[]).concat(query?.resource ?? []);
+  const catalogId = resources.length === 1 && typeof resources[0] === "string" ? catalogOfGatewayResource(publicOrigin(), resources[0]) : undefined;
+  if (catalogId === undefined) {
+    throw new APIError("BAD_REQUEST", {
+      error: "invalid_target",
+      error_description: "Name exactly one Toolshed catalog gateway as the resource (RFC 8707), e.g. resource=<Toolshed URL>/api/catalogs/<catalog>/mcp.",
+    });
   }
+  const teamId = await teamOfCatalog(getDb(), catalogId);
+  if (teamId === undefined || !Object.hasOwn(await rolesOfUser(getDb(), userId), teamId)) {
+    throw new APIError("BAD_REQUEST", { error: "invalid_target", error_description: `Catalog "${catalogId}" does not exist, or you have no role in it.` });
+  }
+  await ensureOAuthResource(getDb(), resources[0] as string, `Toolshed catalog "${catalogId}"`);
   return undefined;
 }
 

@@ -269,6 +269,17 @@ describe("authorization requests", () => {
     }
   });
 
+  it("name exactly one catalog gateway: none, another resource or two gateways are refused", async () => {
+    for (const resources of [[], ["https://elsewhere.example/api"], [gatewayUrl("team"), gatewayUrl("other")]]) {
+      const query = authorizeQuery("team");
+      query.delete("resource");
+      for (const resource of resources) query.append("resource", resource);
+      const response = await get(`/api/auth/oauth2/authorize?${query}`, { cookie });
+      expect(response.status, resources.join(" ")).toBe(400);
+      expect(await response.json()).toMatchObject({ error: "invalid_target" });
+    }
+  });
+
   it("tell a signed-in person nothing of catalogs they have no role in: one that exists and one that does not are refused alike", async () => {
     // A member asked first, so the gateway of "team" is a resource the provider knows.
     await authorize("team", "tools:read");
