@@ -68,7 +68,12 @@ async function askAuthorization(catalog: string, scope: string, as = cookie): Pr
 async function exchange(
   catalog: string,
   scope: string,
-  { as = cookie, tokenHeaders = {}, beforeToken }: { as?: string; tokenHeaders?: Record<string, string>; beforeToken?: () => Promise<void> } = {},
+  {
+    as = cookie,
+    tokenHeaders = {},
+    beforeToken,
+    tokenResource = gatewayUrl(catalog),
+  }: { as?: string; tokenHeaders?: Record<string, string>; beforeToken?: () => Promise<void>; tokenResource?: string } = {},
 ): Promise<Response> {
   const { consentPage, verifier } = await askAuthorization(catalog, scope, as);
   const consent = await routeApiRequest(
@@ -89,7 +94,7 @@ async function exchange(
       code: back.searchParams.get("code")!,
       redirect_uri: REDIRECT_URI,
       code_verifier: verifier,
-      resource: gatewayUrl(catalog),
+      resource: tokenResource,
     },
     tokenHeaders,
   );
@@ -302,6 +307,16 @@ describe("token issuance", () => {
     const token = await exchange("team", "tools:read", { beforeToken: removed });
     expect(token.status).toBe(400);
     expect(await token.json()).toMatchObject({ error: "invalid_target" });
+  });
+
+  it("refuses a token for another gateway than the one authorized, at the code exchange and at a refresh", async () => {
+    // The other gateway is a resource the provider knows, and the person may use it: only the binding refuses.
+    await authorize("other", "tools:read");
+    const swapped = await exchange("team", "tools:read", { tokenResource: gatewayUrl("other") });
+    expect(swapped.status).toBe(400);
+    const { refresh_token } = await authorize("team", "tools:read offline_access");
+    const elsewhere = await tokenRequest({ grant_type: "refresh_token", refresh_token: refresh_token!, resource: gatewayUrl("other") });
+    expect(elsewhere.status).toBe(400);
   });
 
   it("renews a token with the refresh token while the person keeps their role, and no longer once they lost it", async () => {
