@@ -102,7 +102,9 @@ export async function listOAuthGrants(db: Db, userId: string): Promise<OAuthGran
     .select({ clientId: oauthRefreshTokens.clientId, resources: oauthRefreshTokens.resources })
     .from(oauthRefreshTokens)
     .where(and(eq(oauthRefreshTokens.userId, userId), isNull(oauthRefreshTokens.revoked), gt(oauthRefreshTokens.expiresAt, new Date())));
-  return consents.map((consent) => {
+  // One per client: the provider keeps one consent per person and client, but two authorizations at once may leave two.
+  const newest = consents.filter((consent, index) => consents.findIndex((other) => other.clientId === consent.clientId) === index);
+  return newest.map((consent) => {
     const live = refreshTokens.filter((token) => token.clientId === consent.clientId).flatMap((token) => listOf(token.resources));
     return {
       clientId: consent.clientId,

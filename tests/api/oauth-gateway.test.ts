@@ -6,6 +6,7 @@ import { grantsOf, revokeGrant } from "@/app/_services/oauth-grants";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import type { Db } from "@/db/client";
 import { revokeOAuthGrant } from "@/db/queries/oauth";
+import { oauthConsents } from "@/db/tables";
 import { removeMember, rolesOfUser } from "@/db/queries/teams";
 import { findUserByEmail } from "@/db/queries/users";
 import type { UserPrincipal } from "@/lib/auth/policy";
@@ -358,6 +359,9 @@ describe("a person's grants (Settings)", () => {
     await authorize("team", "tools:read offline_access");
     await authorize("other", "tools:read tools:call offline_access");
     const ada = await userPrincipal("ada@example.com");
+    // Two authorizations at once may leave two consents for one client: listed once, revoked together.
+    const twin = { clientId, userId: ada.id, scopes: '["tools:read"]', createdAt: new Date(0), updatedAt: new Date(0) };
+    await db.insert(oauthConsents).values({ id: "twin", ...twin });
     const [grant, ...others] = await grantsOf(ada);
     expect(others).toEqual([]);
     // One consent per client, its scopes those of the last authorization; the catalogs of every live token.
