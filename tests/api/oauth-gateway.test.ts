@@ -320,6 +320,14 @@ describe("token issuance", () => {
     expect(elsewhere.status).toBe(400);
   });
 
+  it("renews one gateway's token after the client was allowed into another gateway too", async () => {
+    const { refresh_token } = await authorize("team", "tools:read offline_access");
+    await authorize("other", "tools:read offline_access");
+    const renewed = await tokenRequest({ grant_type: "refresh_token", refresh_token: refresh_token!, resource: gatewayUrl("team") });
+    expect(renewed.status).toBe(200);
+    expect((await postGateway("team", ((await renewed.json()) as { access_token: string }).access_token)).status).toBe(200);
+  });
+
   it("renews a token with the refresh token while the person keeps their role, and no longer once they lost it", async () => {
     const { refresh_token } = await authorize("team", "tools:read offline_access");
     expect(refresh_token).toBeDefined();
