@@ -13,8 +13,8 @@ import { publicOrigin } from "@/lib/auth/origin";
  * So a request from nobody signed in is sent to sign in first (and comes back here, as whoever
  * signed in); a signed-in person's request that names a catalog gateway they have no role in, the
  * catalog existing or not, is refused the same way (400 `invalid_target`, never a redirect to the
- * client's address, which is not checked yet), and so is one that does not name exactly one gateway. Returns where to send the browser to sign in, or
- * undefined to let the provider go on.
+ * client's address, which is not checked yet), and so is one that does not name exactly one
+ * gateway. Returns where to send the browser to sign in, or undefined to let the provider go on.
  *
  * The provider issues tokens only for resources it has a row for. A catalog's gateway gets its row
  * here, when a person with a role in its team first asks for it, not when the catalog is created:
@@ -52,10 +52,10 @@ export async function guardAuthorizationRequest(userId: string | undefined, quer
  */
 export async function requireGatewayRoles(userId: string | undefined, resources: readonly string[] | undefined): Promise<void> {
   const origin = publicOrigin();
+  const roles = userId === undefined ? {} : await rolesOfUser(getDb(), userId);
   for (const resource of resources ?? []) {
     const catalogId = catalogOfGatewayResource(origin, resource);
     const teamId = catalogId === undefined ? undefined : await teamOfCatalog(getDb(), catalogId);
-    const roles = userId === undefined ? {} : await rolesOfUser(getDb(), userId);
     if (teamId === undefined || !Object.hasOwn(roles, teamId)) {
       throw new APIError("BAD_REQUEST", { error: "invalid_target", error_description: `No access token can be issued for ${resource} to this person.` });
     }

@@ -10,6 +10,7 @@ import { oauthConsents } from "@/db/tables";
 import { removeMember, rolesOfUser } from "@/db/queries/teams";
 import { findUserByEmail } from "@/db/queries/users";
 import type { UserPrincipal } from "@/lib/auth/policy";
+import { PEER_ADDRESS_HEADER, peerAddressHeaderValue } from "@/lib/auth/peer-address";
 import { routeApiRequest } from "../support/api-routes";
 import { useGatewayClients } from "../support/gateway-clients";
 import { APP_ORIGIN, createTestToken, jsonRequest, useFreshDatabase } from "./helpers";
@@ -29,8 +30,20 @@ const gatewayUrl = (catalog: string) => `${APP_ORIGIN}/api/catalogs/${catalog}/m
 let db: Db;
 let cookie: string;
 let clientId: string;
+let testNumber = 0;
+
+/**
+ * A request to Toolshed from this test's own client address: better-auth limits its OAuth
+ * endpoints per address (e.g. 20 token requests a minute), and the file's tests together ask more.
+ */
+function send(request: Request): Promise<Response> {
+  const headers = new Headers(request.headers);
+  headers.set(PEER_ADDRESS_HEADER, peerAddressHeaderValue(`10.0.${testNumber}.1`));
+  return routeApiRequest(new Request(request, { headers }));
+}
 
 beforeEach(async () => {
+  testNumber += 1;
   db = await useFreshDatabase();
   for (const name of ["Team", "Other"]) expect((await catalogsRoute.POST(jsonRequest("POST", { name }))).status).toBe(201);
   cookie = await signedInAs(db, "ada@example.com", "viewer");
@@ -43,7 +56,7 @@ beforeEach(async () => {
   clientId = client.client_id;
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => routeApiRequest(new Request(new URL(path, APP_ORIGIN), { headers }));
+const get = (path: string, headers: Record<string, string> = {}) => send(new Request(new URL(path, APP_ORIGIN), { headers }));
 
 /** Starts the authorization code flow with PKCE for the gateway of `catalog`, signed in: where it sends the browser (the consent page), and the PKCE verifier. */
 async function askAuthorization(catalog: string, scope: string, as = cookie): Promise<{ consentPage: URL; verifier: string }> {
@@ -77,7 +90,7 @@ async function exchange(
   }: { as?: string; tokenHeaders?: Record<string, string>; beforeToken?: () => Promise<void>; tokenResource?: string } = {},
 ): Promise<Response> {
   const { consentPage, verifier } = await askAuthorization(catalog, scope, as);
-  const consent = await routeApiRequest(
+  const consent = await send(
     new Request(`${APP_ORIGIN}/api/auth/oauth2/consent`, {
       method: "POST",
       headers: { cookie: as, origin: APP_ORIGIN, "content-type": "application/json" },
@@ -104,7 +117,7 @@ async function exchange(
 const TOKEN_ENDPOINT = `${APP_ORIGIN}/api/auth/oauth2/token`;
 
 const tokenRequest = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  routeApiRequest(
+  send(
     new Request(TOKEN_ENDPOINT, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
@@ -128,7 +141,7 @@ const initialize = {
 
 /** A POST of JSON-RPC to a catalog's gateway with a bearer token. */
 const postGateway = (catalog: string, token: string | undefined, body: unknown = initialize, headers: Record<string, string> = {}) =>
-  routeApiRequest(
+  send(
     new Request(`${gatewayUrl(catalog)}?model=gpt-5&agent=build`, {
       method: "POST",
       headers: {
@@ -383,7 +396,7 @@ describe("a person's grants (Settings)", () => {
 
 describe("OAuth clients", () => {
   it("are not created by ordinary signed-in people through the provider's endpoints, nor registered dynamically unless the operator allows it", async () => {
-    const create = await routeApiRequest(
+    const create = await send(
       new Request(`${APP_ORIGIN}/api/auth/oauth2/create-client`, {
         method: "POST",
         headers: { cookie, origin: APP_ORIGIN, "content-type": "application/json" },
@@ -391,7 +404,7 @@ describe("OAuth clients", () => {
       }),
     );
     expect(create.status).toBe(401);
-    const register = await routeApiRequest(
+    const register = await send(
       new Request(`${APP_ORIGIN}/api/auth/oauth2/register`, {
         method: "POST",
         headers: { "content-type": "application/json" },
