@@ -7,6 +7,15 @@ const nextConfig = {
   serverExternalPackages: ["@opentelemetry/api"],
   // Imports of whole catalogs go through a server action; the import itself caps what it accepts.
   experimental: { serverActions: { bodySizeLimit: "64mb" }, proxyClientMaxBodySize: "64mb" },
+  // OAuth discovery (issue 27): the app router serves no folder whose name starts with a dot, so the
+  // well-known addresses MCP clients ask for are rewritten to routes under /api/oauth.
+  async rewrites() {
+    return [
+      { source: "/.well-known/oauth-protected-resource/api/catalogs/:catalog/mcp", destination: "/api/oauth/protected-resource/:catalog" },
+      { source: "/.well-known/oauth-authorization-server", destination: "/api/oauth/authorization-server" },
+      { source: "/.well-known/oauth-authorization-server/api/auth", destination: "/api/oauth/authorization-server" },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -533,3 +533,181 @@ export const gatewayAnswers = pgTable(
   },
   (table) => [index("gateway_answers_session").on(table.sessionId, table.id)],
 );
+
+// OAuth (issue 27): better-auth's JWT and OAuth provider tables; lists and JSON fields are JSON text.
+export const jsonWebKeys = pgTable("json_web_keys", {
+  id: text("id").primaryKey(),
+  publicKey: text("public_key").notNull(),
+  privateKey: text("private_key").notNull(),
+  createdAt: instant("created_at").notNull(),
+  expiresAt: instant("expires_at"),
+  alg: text("alg"),
+  crv: text("crv"),
+});
+
+export const oauthClients = pgTable(
+  "oauth_clients",
+  {
+    id: text("id").primaryKey(),
+    clientId: text("client_id").notNull().unique(),
+    clientSecret: text("client_secret"),
+    clientDiscoveryId: text("client_discovery_id"),
+    disabled: boolean("disabled").default(false),
+    skipConsent: boolean("skip_consent"),
+    enableEndSession: boolean("enable_end_session"),
+    subjectType: text("subject_type"),
+    scopes: text("scopes"),
+    clientCredentialsScopes: text("client_credentials_scopes"),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    createdAt: instant("created_at"),
+    updatedAt: instant("updated_at"),
+    name: text("name"),
+    uri: text("uri"),
+    icon: text("icon"),
+    contacts: text("contacts"),
+    tos: text("tos"),
+    policy: text("policy"),
+    softwareId: text("software_id"),
+    softwareVersion: text("software_version"),
+    softwareStatement: text("software_statement"),
+    redirectUris: text("redirect_uris").notNull(),
+    postLogoutRedirectUris: text("post_logout_redirect_uris"),
+    backchannelLogoutUri: text("backchannel_logout_uri"),
+    backchannelLogoutSessionRequired: boolean("backchannel_logout_session_required"),
+    tokenEndpointAuthMethod: text("token_endpoint_auth_method"),
+    applicationType: text("application_type"),
+    jwks: text("jwks"),
+    jwksUri: text("jwks_uri"),
+    grantTypes: text("grant_types"),
+    responseTypes: text("response_types"),
+    requirePKCE: boolean("require_pkce"),
+    dpopBoundAccessTokens: boolean("dpop_bound_access_tokens").default(false),
+    referenceId: text("reference_id"),
+    metadata: text("metadata"),
+  },
+  (table) => [index("oauth_clients_user").on(table.userId)],
+);
+
+export const oauthResources = pgTable("oauth_resources", {
+  id: text("id").primaryKey(),
+  identifier: text("identifier").notNull().unique(),
+  name: text("name").notNull(),
+  accessTokenTtl: integer("access_token_ttl"),
+  refreshTokenTtl: integer("refresh_token_ttl"),
+  signingAlgorithm: text("signing_algorithm"),
+  signingKeyId: text("signing_key_id"),
+  allowedScopes: text("allowed_scopes"),
+  customClaims: text("custom_claims"),
+  dpopBoundAccessTokensRequired: boolean("dpop_bound_access_tokens_required").default(false),
+  disabled: boolean("disabled").default(false),
+  createdAt: instant("created_at"),
+  updatedAt: instant("updated_at"),
+  policyVersion: integer("policy_version").default(1),
+  metadata: text("metadata"),
+});
+
+export const oauthClientResources = pgTable(
+  "oauth_client_resources",
+  {
+    id: text("id").primaryKey(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => oauthClients.clientId, { onDelete: "cascade" }),
+    resourceId: text("resource_id")
+      .notNull()
+      .references(() => oauthResources.identifier, { onDelete: "cascade" }),
+    metadata: text("metadata"),
+    createdAt: instant("created_at"),
+  },
+  (table) => [
+    uniqueIndex("oauth_client_resources_client_resource").on(table.clientId, table.resourceId),
+    index("oauth_client_resources_resource").on(table.resourceId),
+  ],
+);
+
+export const oauthRefreshTokens = pgTable(
+  "oauth_refresh_tokens",
+  {
+    id: text("id").primaryKey(),
+    token: text("token").notNull().unique(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => oauthClients.clientId, { onDelete: "cascade" }),
+    sessionId: text("session_id").references(() => sessions.id, { onDelete: "set null" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    referenceId: text("reference_id"),
+    authorizationCodeId: text("authorization_code_id"),
+    resources: text("resources"),
+    requestedUserInfoClaims: text("requested_user_info_claims"),
+    expiresAt: instant("expires_at"),
+    createdAt: instant("created_at"),
+    revoked: instant("revoked"),
+    rotatedAt: instant("rotated_at"),
+    rotationReplayResponse: text("rotation_replay_response"),
+    rotationReplayExpiresAt: instant("rotation_replay_expires_at"),
+    authTime: instant("auth_time"),
+    confirmation: text("confirmation"),
+    scopes: text("scopes").notNull(),
+  },
+  (table) => [
+    index("oauth_refresh_tokens_client").on(table.clientId),
+    index("oauth_refresh_tokens_session").on(table.sessionId),
+    index("oauth_refresh_tokens_user").on(table.userId),
+    index("oauth_refresh_tokens_authorization_code").on(table.authorizationCodeId),
+  ],
+);
+
+export const oauthAccessTokens = pgTable(
+  "oauth_access_tokens",
+  {
+    id: text("id").primaryKey(),
+    token: text("token").unique(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => oauthClients.clientId, { onDelete: "cascade" }),
+    sessionId: text("session_id").references(() => sessions.id, { onDelete: "set null" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    referenceId: text("reference_id"),
+    authorizationCodeId: text("authorization_code_id"),
+    resources: text("resources"),
+    requestedUserInfoClaims: text("requested_user_info_claims"),
+    refreshId: text("refresh_id").references(() => oauthRefreshTokens.id, { onDelete: "cascade" }),
+    expiresAt: instant("expires_at"),
+    createdAt: instant("created_at"),
+    revoked: instant("revoked"),
+    confirmation: text("confirmation"),
+    scopes: text("scopes").notNull(),
+  },
+  (table) => [
+    index("oauth_access_tokens_client").on(table.clientId),
+    index("oauth_access_tokens_session").on(table.sessionId),
+    index("oauth_access_tokens_user").on(table.userId),
+    index("oauth_access_tokens_authorization_code").on(table.authorizationCodeId),
+    index("oauth_access_tokens_refresh").on(table.refreshId),
+  ],
+);
+
+export const oauthConsents = pgTable(
+  "oauth_consents",
+  {
+    id: text("id").primaryKey(),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => oauthClients.clientId, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    referenceId: text("reference_id"),
+    resources: text("resources"),
+    requestedUserInfoClaims: text("requested_user_info_claims"),
+    scopes: text("scopes").notNull(),
+    createdAt: instant("created_at"),
+    updatedAt: instant("updated_at"),
+  },
+  (table) => [index("oauth_consents_client").on(table.clientId), index("oauth_consents_user").on(table.userId)],
+);
+
+export const oauthClientAssertions = pgTable("oauth_client_assertions", {
+  id: text("id").primaryKey(),
+  expiresAt: instant("expires_at").notNull(),
+});

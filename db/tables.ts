@@ -42,4 +42,12 @@ export const {
   importJobs,
   gatewaySessions,
   gatewayAnswers,
+  jsonWebKeys,
+  oauthClients,
+  oauthResources,
+  oauthClientResources,
+  oauthRefreshTokens,
+  oauthAccessTokens,
+  oauthConsents,
+  oauthClientAssertions,
 } = tables;

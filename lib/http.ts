@@ -109,3 +109,10 @@ export function refuseOtherMethods<Implemented extends Partial<Record<RouteMetho
   const refused = ROUTE_METHODS.filter((method) => !names.includes(method)).map((method) => [method, refuse]);
   return Object.fromEntries(refused) as Record<Exclude<RouteMethod, keyof Implemented>, (request: Request) => Response>;
 }
+
+/** A page's `searchParams` (Next gives repeated names as arrays) as URLSearchParams, in their order. */
+export function searchParamsOf(params: Record<string, string | string[] | undefined>): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) for (const one of ([] as string[]).concat(value ?? [])) query.append(name, one);
+  return query;
+}

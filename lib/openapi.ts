@@ -133,6 +133,22 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
       responses: { 200: { description: "better-auth's answer." } },
     },
   },
+  "/api/oauth/authorization-server": {
+    get: {
+      summary: "OAuth authorization server metadata (RFC 8414)",
+      description: "Also at `/.well-known/oauth-authorization-server` and `/.well-known/oauth-authorization-server/api/auth` (rewrites).",
+      access: "public",
+      responses: { 200: { description: "The metadata document.", schema: { type: "object" } } },
+    },
+  },
+  "/api/oauth/protected-resource/{catalog}": {
+    get: {
+      summary: "A catalog gateway's OAuth Protected Resource Metadata (RFC 9728)",
+      description: "Also at `/.well-known/oauth-protected-resource/api/catalogs/{catalog}/mcp` (rewrite), where the gateway's 401s point.",
+      access: "public",
+      responses: { 200: { description: "The metadata document.", schema: { type: "object" } } },
+    },
+  },
   "/api/catalogs": {
     get: { summary: "The catalogs of the caller's teams", access: "signed-in", responses: { 200: "CatalogList" } },
     post: {
@@ -443,7 +459,7 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
     post: {
       summary: "MCP gateway (Streamable HTTP): JSON-RPC messages",
       description:
-        "An `initialize` without `Mcp-Session-Id`, with `model` and `agent` in the query, opens a session (its id comes back in `Mcp-Session-Id`); every later request names it and sends the same token. Unknown, expired or another caller's sessions are 404 (JSON-RPC error).",
+        "An `initialize` without `Mcp-Session-Id`, with `model` and `agent` in the query, opens a session (its id comes back in `Mcp-Session-Id`); every later request names it and sends the same token. Unknown, expired or another caller's sessions are 404 (JSON-RPC error). Besides API tokens and sessions it takes OAuth access tokens issued for this gateway (scopes tools:read, tools:call); its 401s carry `WWW-Authenticate: Bearer resource_metadata=…`.",
       access: "read",
       query: "McpGatewayQuery",
       body: { mediaType: "application/json", description: "A JSON-RPC request, notification or response (MCP)." },

@@ -1,16 +1,24 @@
 import "server-only";
 import { log } from "@/lib/observability/log";
+import { cimd } from "@better-auth/cimd";
+import { fetchClientMetadataResource } from "@better-auth/cimd/node";
+import { oauthProvider } from "@better-auth/oauth-provider";
 import { betterAuth } from "better-auth";
+import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
+import { jwt } from "better-auth/plugins";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { authDatabaseAdapter } from "@/db/auth-adapter";
 import { getDb } from "@/db/client";
+import { userIsInstanceAdmin } from "@/db/queries/instance-admins";
 import { hasOpenInvitationFor } from "@/db/queries/teams";
 import { countSignInMethods, findUser, proveAddress } from "@/db/queries/users";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/auth/client-address";
+import { dynamicClientRegistrationEnabled, OAUTH_SCOPES } from "@/lib/auth/oauth";
 import { configuredOrigins, publicOrigin } from "@/lib/auth/origin";
 import { signInProvidersFromEnv } from "@/lib/auth/sign-in-providers";
 import { deriveKey } from "@/lib/secrets";
+import { guardAuthorizationRequest, requireGatewayRoles } from "./oauth-resources";
 
 export const MIN_PASSWORD_LENGTH = 10;
 
@@ -40,8 +48,9 @@ function createAuth() {
     // keyed on the client address our server writes (never on a header the client chose).
     rateLimit: { enabled: true, window: 60, max: 100, customRules: { "/sign-in/email": false } },
     advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
-    // The other endpoints that check a password: Toolshed's pages do not use them.
-    disabledPaths: ["/change-password", "/verify-password", "/delete-user"],
+    // The other endpoints that check a password: Toolshed's pages do not use them. And the JWT
+    // plugin's /token, which would sign a JWT for any session: its keys sign OAuth access tokens only.
+    disabledPaths: ["/change-password", "/verify-password", "/delete-user", "/token"],
     telemetry: { enabled: false },
     databaseHooks: {
       user: {
@@ -55,8 +64,56 @@ function createAuth() {
       },
       account: { create: { before: proveAddressOnProviderLink } },
     },
-    plugins: [genericOAuth({ config: providers.oidc ? [providers.oidc] : [] }), nextCookies()],
+    hooks: { before: createAuthMiddleware(beforeAuthorizationRequest) },
+    plugins: [genericOAuth({ config: providers.oidc ? [providers.oidc] : [] }), ...oauthServerPlugins(), nextCookies()],
   });
+}
+
+/** Authorization requests go past ./oauth-resources first: sign-in before anything, and no catalog probing. */
+async function beforeAuthorizationRequest(context: Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]): Promise<void> {
+  if (context.path !== "/oauth2/authorize") return;
+  const session = await getSessionFromCtx(context);
+  const signIn = await guardAuthorizationRequest(session?.user.id, context.query);
+  if (signIn) throw context.redirect(signIn);
+}
+
+/**
+ * Toolshed as the authorization server of its catalog gateways (issue 27; lib/auth/oauth.ts):
+ * authorization code with PKCE (S256) and refresh tokens, no client credentials (a token is always
+ * some person's); JWT access tokens for the one gateway the client names (`resource`), signed with
+ * the JWT plugin's keys and checked in-process by the gateway (./oauth.ts). Clients are known by
+ * their Client ID Metadata Document (CIMD, the MCP profile); self-registration (DCR) only when the
+ * operator turns it on. Any client may ask for any catalog's gateway (enforcePerClientResources
+ * off): whether the person may use that catalog, and with which scopes, is decided by their role
+ * in its team, on the consent page and again by the gateway on every request.
+ */
+function oauthServerPlugins() {
+  const selfRegistration = dynamicClientRegistrationEnabled();
+  return [
+    jwt({ disableSettingJwtHeader: true }),
+    oauthProvider({
+      loginPage: "/sign-in",
+      consentPage: "/oauth/consent",
+      scopes: [...OAUTH_SCOPES],
+      grantTypes: ["authorization_code", "refresh_token"],
+      enforcePerClientResources: false,
+      // The provider's client endpoints (create, update, list, delete clients) would otherwise be
+      // open to every signed-in person: they are the operator's, like everything outside the teams.
+      clientPrivileges: async ({ user }) => user !== undefined && (await userIsInstanceAdmin(getDb(), user.id)),
+      allowDynamicClientRegistration: selfRegistration,
+      allowUnauthenticatedClientRegistration: selfRegistration,
+      // MCP clients are native apps that often leave application_type out (loopback redirects).
+      clientRegistrationDefaultApplicationType: "infer",
+      // Adds no claims: refuses tokens for catalogs the person has no role in (any more).
+      customAccessTokenClaims: async ({ user, resources }) => {
+        await requireGatewayRoles(user?.id, resources);
+        return {};
+      },
+      // A client retrying a refresh whose answer it lost gets the same answer, not a revoked family.
+      refreshTokenReuseInterval: 30,
+    }),
+    cimd({ fetchClientMetadataResource, metadataProfile: "mcp-2026-07-28" }),
+  ];
 }
 
 /**

@@ -19,11 +19,13 @@ import { getConversation, openConversation } from "@/db/queries/conversations";
 import type { ToolRecord } from "@/db/queries/tools";
 import { toToolSearchAnswer } from "@/lib/ai/turn-tools";
 import type { mcpGatewayQuery } from "@/lib/api-schemas";
+import { type GatewayScope, insufficientScopeChallenge, scopesCover } from "@/lib/auth/oauth";
+import { publicOrigin } from "@/lib/auth/origin";
 import { actorOf, principalKey, type Access, type Principal } from "@/lib/auth/policy";
 import { ToolshedError } from "@/lib/errors";
 import { readBodyText } from "@/lib/http";
 import { type CallApproval, sessionToolNames } from "@/lib/gateway/call-check";
-import { answersOf, initializeParams, onlyAnswers, toolListFingerprint } from "@/lib/gateway/messages";
+import { answersOf, initializeParams, onlyAnswers, scopeNeeded, toolListFingerprint } from "@/lib/gateway/messages";
 import { TOOL_CALL_DEFINITION, TOOL_CALL_NAME, toolCallInput } from "@/lib/gateway/tool-call";
 import { pageOf } from "@/lib/gateway/pages";
 import { mcpTool } from "@/lib/gateway/served-tools";
@@ -53,6 +55,8 @@ export type GatewayTurn = z.infer<typeof mcpGatewayQuery>;
 export interface Caller {
   principal: Principal;
   access: Access;
+  /** An OAuth client's scopes here (within what the person's role allows); absent for API tokens and sessions, which only their access limits. */
+  scopes?: readonly GatewayScope[];
 }
 
 export type GatewaySession = LiveSession<GatewayTurn>;
@@ -74,6 +78,13 @@ export function closeGatewaySessions(): void {
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+}
+
+/** A 403 that tells an OAuth client which scope to ask the person for (RFC 6750 §3.1, MCP's step-up authorization). */
+function insufficientScope(catalogId: string, needed: GatewayScope, authorization: string | null): Response {
+  const response = jsonRpcError(403, -32000, `This OAuth access token lacks the scope ${needed}, which this request needs.`);
+  response.headers.set("www-authenticate", insufficientScopeChallenge(publicOrigin(), catalogId, needed, authorization));
+  return response;
 }
 
 /** What the SDK's transport accepts in one request (its own default). */
@@ -111,6 +122,8 @@ export async function handleGatewayRequest(request: Request, catalogId: string, 
   const read = await readBody(request);
   if (read instanceof Response) return read;
   const { body } = read;
+  const needed = scopeNeeded(body);
+  if (caller.scopes && !scopesCover(caller.scopes, needed)) return insufficientScope(catalogId, needed, request.headers.get("authorization"));
   const options = { authInfo, ...(body === undefined ? {} : { parsedBody: body }) };
   if (sessionId) {
     const session = await sessions.find(sessionId, catalogId, principalKey(caller.principal));

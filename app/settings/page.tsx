@@ -1,5 +1,7 @@
 import path from "node:path";
 import { pageUser } from "@/app/_services/access";
+import { grantsOf } from "@/app/_services/oauth-grants";
+import { OAuthGrants } from "@/components/oauth-grants";
 import { databaseFile } from "@/db/client";
 import { describeModelConfig, type ModelConfigDescription, type ModelSlotDescription } from "@/lib/ai/models";
 import { isInstanceAdmin, TEAM_CREATION_ENV, teamCreationPolicy } from "@/lib/auth/policy";
@@ -164,6 +166,7 @@ export default async function SettingsPage() {
         purpose="Answers in the playground with the turn's tool set and ToolSearch. Without it the playground still shows each turn's tool set and offers a ToolSearch console."
       />
       <RolesSection instanceAdmin={isInstanceAdmin(user)} />
+      <OAuthGrants grants={await grantsOf(user)} />
       <section className="panel">
         <h2>Storage</h2>
         <p>

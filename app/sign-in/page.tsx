@@ -2,13 +2,17 @@ import { redirect } from "next/navigation";
 import { currentUser } from "@/app/_services/access";
 import { SignInForm } from "@/components/sign-in-form";
 import { safeReturnPath } from "@/lib/auth/forms";
+import { authorizeReturnPath } from "@/lib/auth/oauth";
+import { searchParamsOf } from "@/lib/http";
 import { signInButtons, signInProvidersFromEnv } from "@/lib/auth/sign-in-providers";
 
 export const metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
-  const returnTo = safeReturnPath((await searchParams).next);
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const query = await searchParams;
+  // The OAuth authorization server sends people here with its request's parameters: signed in, they resume it.
+  const returnTo = authorizeReturnPath(searchParamsOf(query)) ?? safeReturnPath(query.next);
   if (await currentUser()) redirect(returnTo);
   return (
     <main className="page narrow">

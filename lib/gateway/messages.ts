@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { InitializeRequestSchema, isJSONRPCErrorResponse, isJSONRPCResultResponse } from "@modelcontextprotocol/sdk/types.js";
+import type { GatewayScope } from "../auth/oauth";
+import { TOOL_SEARCH_NAME } from "../selection/tool-search-definition";
 
 /**
  * What the MCP gateway reads of a request body before the SDK's transport does: whether it opens
@@ -41,4 +43,22 @@ export const answersOf = (body: Record<string, unknown>[] | Record<string, unkno
 /** A digest of a tool list as a client receives it: when it changes, the client is told. */
 export function toolListFingerprint(tools: readonly unknown[]): string {
   return createHash("sha256").update(JSON.stringify(tools)).digest("base64url");
+}
+
+/** Requests that reach the catalog's MCP servers on the caller's behalf, besides tool calls. */
+const SERVER_REQUESTS = new Set(["resources/read", "resources/subscribe", "prompts/get"]);
+
+function needsCallScope(message: unknown): boolean {
+  const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
+  if (method === "tools/call") return params?.name !== TOOL_SEARCH_NAME;
+  return typeof method === "string" && SERVER_REQUESTS.has(method);
+}
+
+/**
+ * The OAuth scope a request body needs (lib/auth/oauth.ts): `tools:call` when any of its messages
+ * calls a tool other than ToolSearch (which only searches the catalog) or reaches the catalog's
+ * servers; `tools:read` for the rest (initialize, lists, answers, notifications).
+ */
+export function scopeNeeded(body: unknown): GatewayScope {
+  return messagesOf(body).some(needsCallScope) ? "tools:call" : "tools:read";
 }

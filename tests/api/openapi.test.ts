@@ -88,6 +88,8 @@ describe("the OpenAPI document", () => {
 
     await record("GET", "/api/health");
     await record("GET", "/api/openapi.json", undefined, { authorization: "" });
+    await record("GET", "/api/oauth/authorization-server", undefined, { authorization: "" });
+    await record("GET", "/api/oauth/protected-resource/demo", undefined, { authorization: "" });
     await record("GET", "/api/metrics", undefined, await asInstanceAdmin());
     await record("GET", "/api/metrics");
     await record("GET", "/api/catalogs");

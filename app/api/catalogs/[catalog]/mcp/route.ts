@@ -1,4 +1,4 @@
-import { catalogRoute } from "@/app/_services/access";
+import { gatewayRoute } from "@/app/_services/gateway-access";
 import { handleGatewayRequest } from "@/app/_services/mcp-gateway";
 import { mcpGatewayQuery } from "@/lib/api-schemas";
 import { withOpenedEventStream } from "@/lib/gateway/event-stream";
@@ -8,23 +8,21 @@ import { parseWith, refuseOtherMethods } from "@/lib/http";
  * The catalog's MCP gateway (Streamable HTTP): POST carries JSON-RPC messages, GET opens the
  * session's stream of server messages, DELETE ends the session. A session is opened by an
  * initialize POST to `…/mcp?model=…&agent=…` and serves that model and agent; every request
- * sends the token (`Authorization: Bearer`) of whoever opened it. Its event streams start with a
- * comment, so that their headers leave at once, and the GET stream's connection closes with it
- * (lib/gateway/event-stream.ts).
+ * sends the credentials of whoever opened it: an API token or an OAuth access token issued for
+ * this gateway (`Authorization: Bearer`; app/_services/gateway-access.ts). Its event streams start
+ * with a comment, so that their headers leave at once, and the GET stream's connection closes with
+ * it (lib/gateway/event-stream.ts).
  */
-const gateway = catalogRoute<{ catalog: string }>(
-  "read",
-  async ({ request, params, principal, access }) =>
-    withOpenedEventStream(
-      await handleGatewayRequest(request, params.catalog, { principal, access }, () => {
-        const query = new URL(request.url).searchParams;
-        const fields: Record<string, unknown> = Object.fromEntries(query);
-        if (query.has("flags")) fields.flags = query.getAll("flags");
-        return parseWith(mcpGatewayQuery, fields);
-      }),
-      { closesConnection: request.method === "GET" },
-    ),
-  { limit: "read" },
+const gateway = gatewayRoute(async ({ request, catalogId, caller }) =>
+  withOpenedEventStream(
+    await handleGatewayRequest(request, catalogId, caller, () => {
+      const query = new URL(request.url).searchParams;
+      const fields: Record<string, unknown> = Object.fromEntries(query);
+      if (query.has("flags")) fields.flags = query.getAll("flags");
+      return parseWith(mcpGatewayQuery, fields);
+    }),
+    { closesConnection: request.method === "GET" },
+  ),
 );
 
 export const GET = gateway;
