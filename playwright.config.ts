@@ -20,6 +20,8 @@ const appEnv = {
     "node mcp-servers/demo-server.mjs env=DEMO_MCP_TOKEN; node tests/fixtures/mcp/defined-tools-server.mjs; node tests/sources/fixtures/poisoned-server.mjs; node tests/sources/fixtures/resources-server.mjs; node tools/conformance/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
   // No periodic re-sync: a round between a test's change to a server and its own Sync would take the change first (tests/api covers the rounds).
   TOOLSHED_MCP_SYNC_INTERVAL_MS: "0",
+  // MCP clients register themselves (e2e/oauth.spec.ts runs the MCP SDK's client, which registers this way).
+  TOOLSHED_OAUTH_DCR: "1",
 };
 
 export default defineConfig({

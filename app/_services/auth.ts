@@ -47,7 +47,9 @@ function createAuth() {
     // Password sign-in has our own limits and lockout (./sign-in-guard); the rest keep better-auth's,
     // keyed on the client address our server writes (never on a header the client chose).
     rateLimit: { enabled: true, window: 60, max: 100, customRules: { "/sign-in/email": false } },
-    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
+    // better-auth skips its Origin checks under a test runner by default: checked always, so the
+    // tests see the cross-site refusals production has (e.g. a forged OAuth consent).
+    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] }, disableOriginCheck: false },
     // The other endpoints that check a password: Toolshed's pages do not use them. And the JWT
     // plugin's /token, which would sign a JWT for any session: its keys sign OAuth access tokens only.
     disabledPaths: ["/change-password", "/verify-password", "/delete-user", "/token"],

@@ -415,6 +415,98 @@ describe("OAuth clients", () => {
   });
 });
 
+describe("attacks on the authorization server", () => {
+  it("refuses a consent sent from another site with the person's cookie, and gives it no code", async () => {
+    const { consentPage } = await askAuthorization("team", "tools:read tools:call");
+    const forged = await send(
+      new Request(`${APP_ORIGIN}/api/auth/oauth2/consent`, {
+        method: "POST",
+        headers: { cookie, origin: "https://evil.example", "content-type": "application/json" },
+        body: JSON.stringify({ accept: true, oauth_query: consentPage.search.slice(1) }),
+      }),
+    );
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).not.toContain("code=");
+  });
+
+  it("never sends the browser to an address the client did not register, however it is disguised", async () => {
+    const disguises = [
+      "https://evil.example/callback",
+      `${REDIRECT_URI}/../../evil`,
+      `${REDIRECT_URI}?next=https://evil.example`,
+      "http://127.0.0.1:8765.evil.example/callback",
+      "http://127.0.0.1:8765@evil.example/callback",
+      "HTTP://127.0.0.1:8765/CALLBACK",
+    ];
+    for (const redirectUri of disguises) {
+      const query = new URLSearchParams({
+        response_type: "code",
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        scope: "tools:read",
+        state: "s",
+        code_challenge: createHash("sha256").update("verifier").digest("base64url"),
+        code_challenge_method: "S256",
+        resource: gatewayUrl("team"),
+      });
+      const answer = await get(`/api/auth/oauth2/authorize?${query}`, { cookie });
+      const location = answer.headers.get("location");
+      // Refused, or sent to an error page of Toolshed's own: never to the disguised address.
+      if (location) expect(new URL(location, APP_ORIGIN).origin, redirectUri).toBe(APP_ORIGIN);
+      else expect(answer.status, redirectUri).toBeGreaterThanOrEqual(400);
+      expect(new URL(location ?? "/", APP_ORIGIN).pathname, redirectUri).not.toBe("/oauth/consent");
+    }
+  });
+
+  it("redeems a code only with its PKCE verifier, and only once", async () => {
+    const { consentPage, verifier } = await askAuthorization("team", "tools:read");
+    const consent = await send(
+      new Request(`${APP_ORIGIN}/api/auth/oauth2/consent`, {
+        method: "POST",
+        headers: { cookie, origin: APP_ORIGIN, "content-type": "application/json" },
+        body: JSON.stringify({ accept: true, oauth_query: consentPage.search.slice(1) }),
+      }),
+    );
+    const code = new URL(((await consent.json()) as { url: string }).url).searchParams.get("code")!;
+    const fields = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, resource: gatewayUrl("team") };
+    expect((await tokenRequest({ ...fields, code_verifier: randomBytes(32).toString("base64url") })).status).toBe(400);
+    expect((await tokenRequest({ ...fields })).status).toBe(400);
+    expect((await tokenRequest({ ...fields, code_verifier: verifier })).status).toBe(200);
+    expect((await tokenRequest({ ...fields, code_verifier: verifier })).status).toBe(400);
+  });
+
+  it("grants no scope beyond the gateway's, neither at authorization nor at a refresh", async () => {
+    const beyond = new URLSearchParams({
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      scope: "tools:read admin",
+      state: "s",
+      code_challenge: createHash("sha256").update("verifier").digest("base64url"),
+      code_challenge_method: "S256",
+      resource: gatewayUrl("team"),
+    });
+    const asked = await get(`/api/auth/oauth2/authorize?${beyond}`, { cookie });
+    expect(new URL(asked.headers.get("location") ?? "/", APP_ORIGIN).pathname).not.toBe("/oauth/consent");
+    const { refresh_token } = await authorize("team", "tools:read offline_access");
+    const wider = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: refresh_token!,
+      scope: "tools:read tools:call",
+      resource: gatewayUrl("team"),
+    });
+    expect(wider.status).toBe(400);
+  });
+
+  it("takes no other token signed with Toolshed's keys at a gateway: a session's JWT is not an access token for it", async () => {
+    const sessionJwt = await get("/api/auth/token", { cookie });
+    if (sessionJwt.status === 200) {
+      const { token } = (await sessionJwt.json()) as { token: string };
+      expect((await postGateway("team", token)).status).toBe(401);
+    } else expect(sessionJwt.status).toBe(404);
+  });
+});
+
 async function userPrincipal(email: string): Promise<UserPrincipal> {
   const user = (await findUserByEmail(db, email))!;
   return { kind: "user", id: user.id, email, name: user.name, roles: await rolesOfUser(db, user.id), instanceAdmin: false };

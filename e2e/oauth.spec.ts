@@ -1,0 +1,144 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { createCatalog } from "./support/catalogs";
+import { expect, test } from "./support/fixtures";
+import { APP_URL } from "./support/servers";
+
+/**
+ * Issue 27 against the production build, as an MCP client application connects by URL alone: the
+ * MCP SDK's OAuth client is refused, reads the gateway's Protected Resource Metadata and the
+ * authorization server's metadata (through the /.well-known rewrites), registers itself (Dynamic
+ * Client Registration, on in the e2e app), and sends the person's browser to authorize; the person,
+ * signed in, consents on the consent page; the client exchanges the code with PKCE, lists and calls
+ * tools; revoking it in Settings shuts it out on its next request.
+ */
+
+/** Where the client application would receive the code: nothing listens, the browser's visit there is caught. */
+const REDIRECT_URI = "http://127.0.0.1:8765/e2e-oauth-callback";
+const CLIENT_NAME = "E2E MCP client";
+
+/** What an MCP client application keeps between the steps of the flow. */
+class ClientApplicationState implements OAuthClientProvider {
+  authorizationUrl: URL | undefined;
+  private information: OAuthClientInformationMixed | undefined;
+  private saved: OAuthTokens | undefined;
+  private verifier = "";
+  get redirectUrl() {
+    return REDIRECT_URI;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: CLIENT_NAME,
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+    };
+  }
+  clientInformation() {
+    return this.information;
+  }
+  saveClientInformation(information: OAuthClientInformationMixed) {
+    this.information = information;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+test("an MCP client connects to a catalog's gateway by URL: metadata, registration, consent in the browser, token, tools, revocation", async ({
+  page,
+  request,
+  playwright,
+}) => {
+  // Requests of nobody signed in: the admin's session cookies would otherwise let them through.
+  const anonymous = await playwright.request.newContext();
+  const catalogId = await createCatalog(request, "OAuth E2E");
+  const otherCatalogId = await createCatalog(request, "OAuth E2E other");
+  const gateway = (catalog: string) => new URL(`/api/catalogs/${catalog}/mcp?model=gpt-5&agent=build`, APP_URL);
+
+  // The metadata a client finds from the gateway's URL alone, at the well-known addresses.
+  const refused = await anonymous.post(gateway(catalogId).href, { data: {} });
+  expect(refused.status()).toBe(401);
+  const metadataUrl = /resource_metadata="([^"]+)"/.exec(refused.headers()["www-authenticate"] ?? "")?.[1];
+  expect(metadataUrl).toBe(`${APP_URL}/.well-known/oauth-protected-resource/api/catalogs/${catalogId}/mcp`);
+  const resource = await (await anonymous.get(metadataUrl!)).json();
+  expect(resource).toMatchObject({ resource: `${APP_URL}/api/catalogs/${catalogId}/mcp`, scopes_supported: ["tools:read", "tools:call"] });
+  const server = await (await anonymous.get(`${APP_URL}/.well-known/oauth-authorization-server`)).json();
+  expect(server.code_challenge_methods_supported).toEqual(["S256"]);
+  expect(server.registration_endpoint).toBe(`${APP_URL}/api/auth/oauth2/register`);
+
+  const application = new ClientApplicationState();
+  const transport = () => new StreamableHTTPClientTransport(gateway(catalogId), { authProvider: application });
+  const first = transport();
+  await expect(new Client({ name: "e2e", version: "1" }).connect(first)).rejects.toThrow(/Unauthorized/i);
+  expect(application.clientInformation()?.client_id).toBeTruthy();
+  const authorizationUrl = application.authorizationUrl!;
+  expect(authorizationUrl.searchParams.get("resource")).toBe(`${APP_URL}/api/catalogs/${catalogId}/mcp`);
+
+  // The person, signed in, is asked; the code comes back to the client application's address.
+  await page.goto(authorizationUrl.href);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(`Allow ${CLIENT_NAME} to use catalog “OAuth E2E`);
+  await expect(page.getByTestId("scope-tools:read")).toBeVisible();
+  await expect(page.getByTestId("scope-tools:call")).toBeVisible();
+  const callback = page.waitForRequest((sent) => sent.url().startsWith(REDIRECT_URI));
+  await page.route(`${REDIRECT_URI}**`, (route) => route.fulfill({ contentType: "text/plain", body: "back at the client application" }));
+  await page.getByTestId("oauth-allow").click();
+  const code = new URL((await callback).url()).searchParams.get("code");
+  expect(code).toBeTruthy();
+  await first.finishAuth(code!);
+
+  const client = new Client({ name: "e2e", version: "1" });
+  await client.connect(transport());
+  const names = (await client.listTools()).tools.map((tool) => tool.name);
+  expect(names).toContain("ToolSearch");
+  const found = await client.callTool({ name: "ToolSearch", arguments: { query: "read a file" } });
+  expect(found.isError).toBeFalsy();
+  await client.close();
+
+  // The token is for that gateway only.
+  const token = application.tokens()!.access_token;
+  const elsewhere = await anonymous.post(gateway(otherCatalogId).href, {
+    headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream" },
+    data: {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
+    },
+  });
+  expect(elsewhere.status()).toBe(401);
+
+  // Settings lists the client; revoking it refuses its token from the next request on.
+  await page.goto("/settings");
+  const grant = page.getByTestId("oauth-grant").filter({ hasText: CLIENT_NAME });
+  await expect(grant).toContainText("tools:read, tools:call");
+  await grant.getByRole("button", { name: "Revoke" }).click();
+  await page.getByTestId("confirm-action").click();
+  await expect(grant).toHaveCount(0);
+  const revoked = await anonymous.post(gateway(catalogId).href, {
+    headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream" },
+    data: {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
+    },
+  });
+  expect(revoked.status()).toBe(401);
+  expect(revoked.headers()["www-authenticate"]).toContain(`resource_metadata="${metadataUrl}"`);
+  await anonymous.dispose();
+});
