@@ -2,6 +2,8 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { processesMentioning, processMarker } from "../tests/support/processes";
+import { SourcesPage } from "./pages/sources-page";
 import { createCatalog } from "./support/catalogs";
 import { expect, test } from "./support/fixtures";
 import { APP_URL } from "./support/servers";
@@ -65,9 +67,16 @@ test("an MCP client connects to a catalog's gateway by URL: metadata, registrati
   playwright,
 }) => {
   // Requests of nobody signed in: the admin's session cookies would otherwise let them through.
-  const anonymous = await playwright.request.newContext();
+  const anonymous = await playwright.request.newContext({ storageState: { cookies: [], origins: [] } });
   const catalogId = await createCatalog(request, "OAuth E2E");
   const otherCatalogId = await createCatalog(request, "OAuth E2E other");
+  // An MCP server in the catalog, so that the client's token also calls a tool that runs upstream.
+  const marker = processMarker("e2e-oauth");
+  const sources = new SourcesPage(page, catalogId);
+  await sources.goto();
+  await sources.fillStdio({ name: "notes", command: "node", args: ["mcp-servers/demo-server.mjs", marker] });
+  await sources.submit();
+  await expect(sources.status("notes")).toHaveText("connected");
   const gateway = (catalog: string) => new URL(`/api/catalogs/${catalog}/mcp?model=gpt-5&agent=build`, APP_URL);
 
   // The metadata a client finds from the gateway's URL alone, at the well-known addresses.
@@ -105,7 +114,7 @@ test("an MCP client connects to a catalog's gateway by URL: metadata, registrati
   await client.connect(transport());
   const names = (await client.listTools()).tools.map((tool) => tool.name);
   expect(names).toContain("ToolSearch");
-  const found = await client.callTool({ name: "ToolSearch", arguments: { query: "read a file" } });
+  const found = await client.callTool({ name: "notes__notes_search", arguments: { query: "meeting" } });
   expect(found.isError).toBeFalsy();
   await client.close();
 
@@ -141,4 +150,6 @@ test("an MCP client connects to a catalog's gateway by URL: metadata, registrati
   expect(revoked.status()).toBe(401);
   expect(revoked.headers()["www-authenticate"]).toContain(`resource_metadata="${metadataUrl}"`);
   await anonymous.dispose();
+  expect((await request.delete(`/api/catalogs/${catalogId}/mcp-servers/notes`)).ok()).toBe(true);
+  for (const pid of processesMentioning(marker)) process.kill(pid);
 });
