@@ -150,6 +150,13 @@ test("an MCP client connects to a catalog's gateway by URL: metadata, registrati
   expect(revoked.status()).toBe(401);
   expect(revoked.headers()["www-authenticate"]).toContain(`resource_metadata="${metadataUrl}"`);
   await anonymous.dispose();
+  // A request that cannot go back to its client ends on Toolshed's error page, in its own words.
+  const unknownClient = new URL(authorizationUrl);
+  unknownClient.searchParams.set("client_id", "no-such-client");
+  await page.goto(unknownClient.href);
+  await expect(page.getByTestId("oauth-error")).toContainText("not registered with this Toolshed");
+  await expect(page.getByTestId("oauth-error-code")).toHaveText("invalid_client");
+
   expect((await request.delete(`/api/catalogs/${catalogId}/mcp-servers/notes`)).ok()).toBe(true);
   for (const pid of processesMentioning(marker)) process.kill(pid);
 });

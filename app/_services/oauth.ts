@@ -98,3 +98,29 @@ export async function authenticateGatewayToken(request: Request, catalogId: stri
   const principal: UserPrincipal = { kind: "user", ...holder, roles: await rolesOfUser(db, holder.id), instanceAdmin: false };
   return { principal, scopes: gatewayScopesOf(payload.scope), clientId };
 }
+
+const AUTHORIZE_PATH = "/api/auth/oauth2/authorize";
+
+/**
+ * A person's browser whose authorization request fails before it can go back to the client lands
+ * on Toolshed's error page (app/oauth/error), not on better-auth's bare one nor on raw JSON (the
+ * errors Toolshed raises itself, e.g. `invalid_target`). Other callers keep the JSON answer.
+ */
+export async function authorizationErrorForBrowser(request: Request, response: Response): Promise<Response> {
+  if (request.method !== "GET" || new URL(request.url).pathname !== AUTHORIZE_PATH) return response;
+  const errorPage = new URL("/oauth/error", publicOrigin());
+  const location = response.headers.get("location");
+  const betterAuthPage = location ? new URL(location, publicOrigin()) : null;
+  if (betterAuthPage?.pathname === "/api/auth/error") {
+    errorPage.searchParams.set("error", betterAuthPage.searchParams.get("error") ?? "invalid_request");
+    return Response.redirect(errorPage, 302);
+  }
+  const wantsPage = request.headers.get("accept")?.includes("text/html") ?? false;
+  if (!wantsPage || response.status < 400 || response.status >= 500) return response;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => ({}))) as { error?: unknown };
+  errorPage.searchParams.set("error", typeof body.error === "string" ? body.error : "invalid_request");
+  return Response.redirect(errorPage, 302);
+}

@@ -9,6 +9,7 @@ import { ToolshedError } from "@/lib/errors";
 import { readBodyText } from "@/lib/http";
 import { consumeRateLimit } from "./rate-limits";
 import { getAuth } from "./auth";
+import { authorizationErrorForBrowser } from "./oauth";
 
 /**
  * Every way of signing in with a password goes through `guardSignIn`: per account (e-mail) and
@@ -151,5 +152,5 @@ async function passwordSignIn(request: Request): Promise<Response> {
 export async function handleAuthRequest(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname.replace(/\/+$/, "");
   if (request.method === "POST" && path === PASSWORD_SIGN_IN_PATH) return passwordSignIn(request);
-  return getAuth().handler(new Request(request, { headers: headersForAuth(request.headers) }));
+  return authorizationErrorForBrowser(request, await getAuth().handler(new Request(request, { headers: headersForAuth(request.headers) })));
 }

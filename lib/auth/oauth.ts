@@ -185,3 +185,23 @@ export function consentScopes(requested: readonly string[], allowed: readonly Ga
     withheld: asked.filter((scope) => !allowed.includes(scope)),
   };
 }
+
+/**
+ * What a person reads on the error page when an authorization request fails before it can go back
+ * to the client (RFC 6749 §4.1.2.1: never to an unregistered address). Our words per error code, so
+ * a crafted link cannot make the page say something else.
+ */
+const AUTHORIZATION_ERROR_WORDS: Record<string, string> = {
+  invalid_client: "The application is not registered with this Toolshed, or its registration was removed.",
+  invalid_redirect: "The application asked to come back to an address it did not register, so Toolshed will not send you there.",
+  invalid_target: "The catalog does not exist, or you have no role in its team. Ask a team admin for a role, then start again.",
+  invalid_scope: "The application asked for access that Toolshed's gateways do not offer (they offer tools:read and tools:call).",
+  invalid_request: "The application's authorization request is incomplete or malformed.",
+  access_denied: "Access was denied.",
+  unsupported_response_type: "The application asked for a kind of authorization Toolshed does not offer (only the authorization code flow with PKCE).",
+};
+
+/** The sentence for an authorization error code: ours for a known one, a generic one for any other. */
+export function authorizationErrorWords(code: string | null): string {
+  return code !== null && Object.hasOwn(AUTHORIZATION_ERROR_WORDS, code) ? AUTHORIZATION_ERROR_WORDS[code] : "The authorization request was refused.";
+}

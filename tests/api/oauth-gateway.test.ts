@@ -458,6 +458,36 @@ describe("attacks on the authorization server", () => {
     }
   });
 
+  it("shows a person's browser Toolshed's error page when a request cannot go back to its client, and machines the JSON", async () => {
+    const ask = (overrides: Record<string, string>, accept: string) => {
+      const query = new URLSearchParams({
+        response_type: "code",
+        client_id: clientId,
+        redirect_uri: REDIRECT_URI,
+        scope: "tools:read",
+        state: "s",
+        code_challenge: createHash("sha256").update("verifier").digest("base64url"),
+        code_challenge_method: "S256",
+        resource: gatewayUrl("team"),
+        ...overrides,
+      });
+      return get(`/api/auth/oauth2/authorize?${query}`, { cookie, accept });
+    };
+    const html = "text/html,application/xhtml+xml";
+    for (const [overrides, code] of [
+      [{ redirect_uri: "https://evil.example/cb" }, "invalid_redirect"],
+      [{ client_id: "no-such-client" }, "invalid_client"],
+      [{ resource: gatewayUrl("nowhere") }, "invalid_target"],
+    ] as const) {
+      const answer = await ask(overrides, html);
+      expect(answer.status, code).toBe(302);
+      expect(answer.headers.get("location"), code).toBe(`${APP_ORIGIN}/oauth/error?error=${code}`);
+    }
+    const machine = await ask({ resource: gatewayUrl("nowhere") }, "application/json");
+    expect(machine.status).toBe(400);
+    expect(await machine.json()).toMatchObject({ error: "invalid_target" });
+  });
+
   it("redeems a code only with its PKCE verifier, and only once", async () => {
     const { consentPage, verifier } = await askAuthorization("team", "tools:read");
     const consent = await send(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  authorizationErrorWords,
   authorizeReturnPath,
   carriesOAuthToken,
   catalogOfGatewayResource,
@@ -97,5 +98,15 @@ describe("dynamic client registration", () => {
     expect(dynamicClientRegistrationEnabled({})).toBe(false);
     expect(dynamicClientRegistrationEnabled({ [OAUTH_DCR_ENV]: "true" })).toBe(false);
     expect(dynamicClientRegistrationEnabled({ [OAUTH_DCR_ENV]: "1" })).toBe(true);
+  });
+});
+
+describe("the authorization error page's words", () => {
+  it("are Toolshed's own for each known code, and a generic sentence for any other, whatever the link says", () => {
+    const generic = "The authorization request was refused.";
+    expect(authorizationErrorWords("invalid_target")).toContain("no role in its team");
+    expect(authorizationErrorWords("toString")).toBe(generic);
+    expect(authorizationErrorWords("call 555-0100 for support")).toBe(generic);
+    expect(authorizationErrorWords(null)).toBe(generic);
   });
 });
