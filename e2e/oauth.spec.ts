@@ -6,7 +6,7 @@ import { processesMentioning, processMarker } from "../tests/support/processes";
 import { SourcesPage } from "./pages/sources-page";
 import { createCatalog } from "./support/catalogs";
 import { expect, test } from "./support/fixtures";
-import { APP_URL } from "./support/servers";
+import { ADMIN, APP_URL } from "./support/servers";
 
 /**
  * Issue 27 against the production build, as an MCP client application connects by URL alone: the
@@ -65,6 +65,7 @@ test("an MCP client connects to a catalog's gateway by URL: metadata, registrati
   page,
   request,
   playwright,
+  browser,
 }) => {
   // Requests of nobody signed in: the admin's session cookies would otherwise let them through.
   const anonymous = await playwright.request.newContext({ storageState: { cookies: [], origins: [] } });
@@ -98,14 +99,21 @@ test("an MCP client connects to a catalog's gateway by URL: metadata, registrati
   const authorizationUrl = application.authorizationUrl!;
   expect(authorizationUrl.searchParams.get("resource")).toBe(`${APP_URL}/api/catalogs/${catalogId}/mcp`);
 
-  // The person, signed in, is asked; the code comes back to the client application's address.
-  await page.goto(authorizationUrl.href);
-  await expect(page.getByRole("heading", { level: 1 })).toContainText(`Allow ${CLIENT_NAME} to use catalog “OAuth E2E`);
-  await expect(page.getByTestId("scope-tools:read")).toBeVisible();
-  await expect(page.getByTestId("scope-tools:call")).toBeVisible();
-  const callback = page.waitForRequest((sent) => sent.url().startsWith(REDIRECT_URI));
-  await page.route(`${REDIRECT_URI}**`, (route) => route.fulfill({ contentType: "text/plain", body: "back at the client application" }));
-  await page.getByTestId("oauth-allow").click();
+  // The person's browser, not signed in yet: sign-in first, then the consent page; the code comes back
+  // to the client application's address.
+  const browserContext = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const person = await browserContext.newPage();
+  await person.goto(authorizationUrl.href);
+  await expect(person).toHaveURL(/\/sign-in\?next=/);
+  await person.getByTestId("sign-in-email").fill(ADMIN.email);
+  await person.getByTestId("sign-in-password").fill(ADMIN.password);
+  await person.getByTestId("sign-in-submit").click();
+  await expect(person.getByRole("heading", { level: 1 })).toContainText(`Allow ${CLIENT_NAME} to use catalog “OAuth E2E`);
+  await expect(person.getByTestId("scope-tools:read")).toBeVisible();
+  await expect(person.getByTestId("scope-tools:call")).toBeVisible();
+  const callback = person.waitForRequest((sent) => sent.url().startsWith(REDIRECT_URI));
+  await person.route(`${REDIRECT_URI}**`, (route) => route.fulfill({ contentType: "text/plain", body: "back at the client application" }));
+  await person.getByTestId("oauth-allow").click();
   const code = new URL((await callback).url()).searchParams.get("code");
   expect(code).toBeTruthy();
   await first.finishAuth(code!);
@@ -132,11 +140,11 @@ test("an MCP client connects to a catalog's gateway by URL: metadata, registrati
   expect(elsewhere.status()).toBe(401);
 
   // Settings lists the client; revoking it refuses its token from the next request on.
-  await page.goto("/settings");
-  const grant = page.getByTestId("oauth-grant").filter({ hasText: CLIENT_NAME });
+  await person.goto(`${APP_URL}/settings`);
+  const grant = person.getByTestId("oauth-grant").filter({ hasText: CLIENT_NAME });
   await expect(grant).toContainText("tools:read, tools:call");
   await grant.getByRole("button", { name: "Revoke" }).click();
-  await page.getByTestId("confirm-action").click();
+  await person.getByTestId("confirm-action").click();
   await expect(grant).toHaveCount(0);
   const revoked = await anonymous.post(gateway(catalogId).href, {
     headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream" },
@@ -153,10 +161,11 @@ test("an MCP client connects to a catalog's gateway by URL: metadata, registrati
   // A request that cannot go back to its client ends on Toolshed's error page, in its own words.
   const unknownClient = new URL(authorizationUrl);
   unknownClient.searchParams.set("client_id", "no-such-client");
-  await page.goto(unknownClient.href);
-  await expect(page.getByTestId("oauth-error")).toContainText("not registered with this Toolshed");
-  await expect(page.getByTestId("oauth-error-code")).toHaveText("invalid_client");
+  await person.goto(unknownClient.href);
+  await expect(person.getByTestId("oauth-error")).toContainText("not registered with this Toolshed");
+  await expect(person.getByTestId("oauth-error-code")).toHaveText("invalid_client");
 
   expect((await request.delete(`/api/catalogs/${catalogId}/mcp-servers/notes`)).ok()).toBe(true);
   for (const pid of processesMentioning(marker)) process.kill(pid);
+  await browserContext.close();
 });
