@@ -79,9 +79,9 @@ describe("a client known by its metadata document", () => {
     expect(await missing.json()).toMatchObject({ error: "invalid_client", error_description: "Metadata document fetch returned HTTP 404" });
     documents.set(CLIENT_ID, { client_id: CLIENT_ID, client_name: "Agent Example", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" });
     const elsewhere = await routeApiRequest(new Request(authorizeUrl(CLIENT_ID, "http://127.0.0.1:9999/steal"), { headers: { cookie } }));
-    // Not sent back to the unlisted address (no open redirect): to the authorization server's error page.
+    // Not sent back to the unlisted address (no open redirect): to Toolshed's error page.
     expect(elsewhere.status).toBe(302);
-    expect(new URL(elsewhere.headers.get("location")!).pathname).toBe("/api/auth/error");
+    expect(new URL(elsewhere.headers.get("location")!).pathname).toBe("/oauth/error");
     expect(new URL(elsewhere.headers.get("location")!).searchParams.get("error")).toBe("invalid_redirect");
   });
 });
