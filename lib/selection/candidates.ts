@@ -1,3 +1,4 @@
+import { patchedArray, type ToolEdit } from "../pipeline/tool-edits";
 import type { FinalTool } from "../pipeline/types";
 import { derivedFromFrozen } from "../tools/frozen";
 import type { InputSchema, Tool } from "../tools/types";
@@ -48,6 +49,40 @@ const candidateOf = new WeakMap<CandidateSource, SelectorCandidate>();
 /** What a selector may know of visible tools: names and text, never the schemas themselves. */
 export function toCandidates(tools: readonly CandidateSource[]): SelectorCandidate[] {
   return tools.map((tool) => derivedFromFrozen(candidateOf, tool, toCandidate));
+}
+
+/** How a frozen candidate array was made from an earlier one: by these edits of the earlier's candidates. */
+export interface CandidateLineage {
+  earlier: readonly SelectorCandidate[];
+  edits: readonly ToolEdit<SelectorCandidate>[];
+}
+
+// The earlier array is held weakly: a line of revisions keeps no more than its caller does.
+const lineages = new WeakMap<readonly SelectorCandidate[], { earlier: WeakRef<readonly SelectorCandidate[]>; edits: readonly ToolEdit<SelectorCandidate>[] }>();
+
+/**
+ * The candidates of `earlier`'s tools with the edits applied (only the inserted tools' made), frozen,
+ * and remembered as made from it (`candidateLineageOf`): a selector's index matches them to its
+ * documents from the earlier's matching, at the cost of the edits.
+ */
+export function patchedCandidates(earlier: readonly SelectorCandidate[], edits: readonly ToolEdit<CandidateSource>[]): readonly SelectorCandidate[] {
+  const candidateEdits = edits.map(({ from, removed, inserted }) => ({ from, removed, inserted: toCandidates(inserted) }));
+  const candidates = Object.freeze(
+    patchedArray(
+      earlier,
+      candidateEdits,
+      candidateEdits.map((edit) => edit.inserted),
+    ),
+  );
+  lineages.set(candidates, { earlier: new WeakRef(earlier), edits: candidateEdits });
+  return candidates;
+}
+
+/** The array `candidates` was made from by `patchedCandidates`, while it lives, and the edits. */
+export function candidateLineageOf(candidates: readonly SelectorCandidate[]): CandidateLineage | undefined {
+  const lineage = lineages.get(candidates);
+  const earlier = lineage?.earlier.deref();
+  return earlier && { earlier, edits: lineage!.edits };
 }
 
 // A number per tool array: the app shares one frozen array per catalog revision and local

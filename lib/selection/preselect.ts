@@ -5,7 +5,7 @@ import { computeToolList, sharedStateOf, type CatalogState, type ToolList, type 
 import type { FinalTool } from "../pipeline/types";
 import { ToolshedError } from "../errors";
 import type { InputSchema } from "../tools/types";
-import { catalogCorpus, toCandidates } from "./candidates";
+import { catalogCorpus, patchedCandidates, toCandidates } from "./candidates";
 import type { Selector, SelectionLearning, SelectionOutput } from "./selector";
 import { TOOL_SEARCH_DEFINITION } from "./tool-search-definition";
 import { assembleTurnToolSet, type TurnToolEntry } from "./turn";
@@ -91,13 +91,7 @@ function basisFrom(tools: readonly FinalTool[], earlier: CandidateBasis | undefi
   }
   return {
     tools,
-    candidates: Object.freeze(
-      patchedArray(
-        earlier!.candidates,
-        edits,
-        edits.map((edit) => toCandidates(edit.inserted)),
-      ),
-    ),
+    candidates: patchedCandidates(earlier!.candidates, edits),
     names: Object.freeze(
       patchedArray(
         earlier!.names,
