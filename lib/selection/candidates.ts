@@ -1,4 +1,5 @@
-import { patchedArray, type ToolEdit } from "../pipeline/tool-edits";
+import { patchedArray, type ToolEdit, toolEdits } from "../pipeline/tool-edits";
+import { Lru } from "../tools/lru";
 import type { FinalTool } from "../pipeline/types";
 import { derivedFromFrozen } from "../tools/frozen";
 import type { InputSchema, Tool } from "../tools/types";
@@ -89,6 +90,23 @@ export function candidateLineageOf(candidates: readonly SelectorCandidate[]): Ca
 // sources, so the corpus key (and the local selector's index over it) lasts as long as it does.
 const arrayNumbers = new WeakMap<readonly Tool[], number>();
 let nextArrayNumber = 1;
+// Per frozen tool array, its candidates; per catalog, the latest, which the next revision's are patched from.
+const corpusCandidates = new WeakMap<readonly Tool[], readonly SelectorCandidate[]>();
+const latestCorpus = new Lru<string, { tools: readonly Tool[]; candidates: readonly SelectorCandidate[] }>({ maxEntries: 16 });
+
+/** A frozen tool array's candidates, made from the catalog's latest when few tools changed: a revision costs its edits. */
+function candidatesOfCatalog(catalogId: string, tools: readonly Tool[]): readonly SelectorCandidate[] {
+  if (!Object.isFrozen(tools)) return toCandidates(tools);
+  let candidates = corpusCandidates.get(tools);
+  if (candidates === undefined) {
+    const earlier = latestCorpus.get(catalogId);
+    const edits = earlier && toolEdits(earlier.tools, tools, tools.length / 4);
+    candidates = edits ? patchedCandidates(earlier!.candidates, edits) : Object.freeze(toCandidates(tools));
+    corpusCandidates.set(tools, candidates);
+    latestCorpus.set(catalogId, { tools, candidates });
+  }
+  return candidates;
+}
 
 /**
  * Every tool of the catalog as a selection corpus, keyed by catalog, revision and the tool array
@@ -102,5 +120,5 @@ export function catalogCorpus(catalogId: string, revision: number, tools: readon
     number = nextArrayNumber++;
     arrayNumbers.set(tools, number);
   }
-  return { key: `${catalogId}@${revision}#${number}`, candidates: () => toCandidates(tools), lineage: catalogId };
+  return { key: `${catalogId}@${revision}#${number}`, candidates: () => candidatesOfCatalog(catalogId, tools), lineage: catalogId };
 }
