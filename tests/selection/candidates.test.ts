@@ -50,7 +50,7 @@ describe("catalogCorpus", () => {
       tools = Object.freeze(revision);
       const candidates = catalogCorpus("patched", index + 2, tools).candidates();
       expect(candidates, `revision ${index + 2}`).toEqual(toCandidates(tools));
-      candidates.forEach((candidate, position) => expect(candidate).toBe(toCandidates([tools[position]])[0]));
+      for (const [position, candidate] of candidates.entries()) expect(candidate).toBe(toCandidates([tools[position]])[0]);
     });
   });
 });
