@@ -62,16 +62,30 @@ function nearbyResync<T>(before: readonly T[], after: readonly T[], i: number, j
   return undefined;
 }
 
-/** `earlier` with the edits applied, `values[e]` standing for edit e's inserted tools. */
+/**
+ * `earlier` with the edits applied, `values[e]` standing for edit e's inserted tools. Edits in
+ * place (as many tools in as out, as edits of text are) overwrite a copy made by Array.from; others
+ * push element by element. Both copy a frozen array several times faster than slice and concat.
+ */
 export function patchedArray<T>(earlier: readonly T[], edits: readonly ToolEdit<object>[], values: readonly (readonly T[])[]): T[] {
-  const parts: (readonly T[])[] = [];
+  if (edits.every((edit, index) => edit.removed === values[index].length)) {
+    const result = Array.from(earlier);
+    edits.forEach((edit, index) => {
+      values[index].forEach((value, offset) => {
+        result[edit.from + offset] = value;
+      });
+    });
+    return result;
+  }
+  const result: T[] = [];
   let cursor = 0;
   edits.forEach((edit, index) => {
-    parts.push(earlier.slice(cursor, edit.from), values[index]);
+    for (; cursor < edit.from; cursor++) result.push(earlier[cursor]);
+    for (const value of values[index]) result.push(value);
     cursor = edit.from + edit.removed;
   });
-  parts.push(earlier.slice(cursor));
-  return ([] as T[]).concat(...parts);
+  for (; cursor < earlier.length; cursor++) result.push(earlier[cursor]);
+  return result;
 }
 
 /** The same for numbers kept in a typed array, into one of the same kind. */
