@@ -281,13 +281,14 @@ class FieldedIndex implements LocalIndex {
   }
 
   /**
-   * Each candidate's document, or -1 for one the index does not hold as it is. An array made from
-   * an earlier one (`candidateLineageOf`) keeps the earlier's documents that are still live in the
+   * Each candidate's document, or -1 for one the index does not hold as it is. An array matched
+   * before, or made from one that was (`candidateLineageOf`), keeps the earlier's documents that are still live in the
    * segments this revision shares with the one they were found in: only the rest are looked for.
    */
   private documentsOf(candidates: readonly SelectorCandidate[]): Int32Array {
     const docs = new Int32Array(candidates.length);
-    const lineage = candidateLineageOf(candidates);
+    // The same array matched to an earlier revision is its own lineage, with no edits.
+    const lineage = matchings.has(candidates) ? { earlier: candidates, edits: [] } : candidateLineageOf(candidates);
     const earlier = lineage && matchings.get(lineage.earlier);
     if (earlier === undefined) {
       candidates.forEach((candidate, position) => {
