@@ -140,7 +140,7 @@ describe("a candidate set kept across revisions", () => {
 });
 
 describe("a candidate array made from the one before (patchedCandidates)", () => {
-  it("is matched to each revision's tools as a fresh index matches it: edits, rewrites, a rewrite then indexed, deletions", () => {
+  it("is matched to each revision's tools as a fresh index matches it: edits, rewrites, a rewrite then indexed, deletions; so is an array kept as it is", () => {
     const set = loadLabelledSet(new URL("../../bench/data/services_f_dev.json", import.meta.url));
     const source = (tool: (typeof set.tools)[number]) =>
       Object.freeze({
@@ -154,6 +154,8 @@ describe("a candidate array made from the one before (patchedCandidates)", () =>
     // What one model and agent see: every other tool, some with text rewritten (as an override does).
     let visible = catalog.filter((_, position) => position % 2 === 0);
     let candidates = Object.freeze(toCandidates(visible));
+    // An array kept as it is, ranked in every revision: its tools' documents go as the catalog changes.
+    const kept = candidates;
     let index = createLocalIndex(toCandidates(catalog));
     const random = seededRandom(11);
     const query = (tool: { name: string; summary: string }) => [{ role: "user" as const, content: `${tool.name} ${tool.summary}` }];
@@ -181,6 +183,7 @@ describe("a candidate array made from the one before (patchedCandidates)", () =>
       const fresh = createLocalIndex(toCandidates(catalog));
       const asked = query(target);
       expect(index.rankAmong(candidates, asked, 10), `edit ${edit + 1}`).toEqual(fresh.rankAmong([...toCandidates(visible)], asked, 10));
+      expect(index.rankAmong(kept, asked, 10), `edit ${edit + 1}, kept`).toEqual(fresh.rankAmong([...kept], asked, 10));
     }
   });
 });
