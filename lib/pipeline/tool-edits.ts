@@ -26,7 +26,8 @@ export function toolEdits<T extends object>(before: readonly T[], after: readonl
       continue;
     }
     let [nextI, nextJ] = [before.length, after.length];
-    const near = i === before.length || j === after.length ? undefined : nearbyResync(before, after, i, j);
+    const near =
+      i === before.length || j === after.length ? undefined : (nearbyResync(before, after, i, j) ?? inPlaceResync(before, after, i, j, limit - differing));
     if (i === before.length || j === after.length) {
       // The rest of one side is removed, or inserted.
     } else if (near !== undefined) [nextI, nextJ] = near;
@@ -58,6 +59,18 @@ function nearbyResync<T>(before: readonly T[], after: readonly T[], i: number, j
     if (i + reach <= before.length && j + reach <= after.length && before[i + reach] === after[j + reach]) return [i + reach, j + reach];
     if (before[i + reach] === after[j]) return [i + reach, j];
     if (before[i] === after[j + reach]) return [i, j + reach];
+  }
+  return undefined;
+}
+
+/**
+ * Where the two sides meet again after a longer run of tools edited in place (an import's), within
+ * `reach` tools: found along the run, with no map of the earlier positions to make.
+ */
+function inPlaceResync<T>(before: readonly T[], after: readonly T[], i: number, j: number, reach: number): [number, number] | undefined {
+  const end = Math.min(reach, before.length - i, after.length - j);
+  for (let run = NEARBY + 1; run <= end; run++) {
+    if (before[i + run] === after[j + run] || (i + run === before.length && j + run === after.length)) return [i + run, j + run];
   }
   return undefined;
 }
