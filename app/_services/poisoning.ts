@@ -5,17 +5,21 @@ import type { CatalogState } from "@/lib/pipeline/tool-list";
 import { toolsByNameOf } from "@/lib/selection/verify";
 import { fieldText, findingExcerpt } from "@/lib/tools/finding-excerpt";
 import { type CatalogNorms, catalogNorms, type FlaggedSelection, flaggedOf, type PoisoningFinding, poisoningFindings } from "@/lib/tools/poisoning";
+import { Lru } from "@/lib/tools/lru";
 import type { Tool } from "@/lib/tools/types";
 import { catalogState } from "./catalog-states";
 
-// A catalog's norms change only with its tools: worked out once per catalog state (one per revision).
+// A catalog's norms change only with its tools: worked out once per catalog state (one per
+// revision), from the catalog's latest norms, whose set of names a revision mostly keeps.
 const normsByState = new WeakMap<CatalogState, CatalogNorms>();
+const latestNorms = new Lru<string, { tools: readonly Tool[]; norms: CatalogNorms }>({ maxEntries: 16 });
 
 function normsOf(state: CatalogState): CatalogNorms {
   let norms = normsByState.get(state);
   if (norms === undefined) {
-    norms = catalogNorms(state.tools);
+    norms = catalogNorms(state.tools, latestNorms.get(state.catalogId));
     normsByState.set(state, norms);
+    latestNorms.set(state.catalogId, { tools: state.tools, norms });
   }
   return norms;
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, eq, gt, lt, max } from "drizzle-orm";
 import { notFound } from "@/lib/errors";
+import { patchedArray, type ToolEdit } from "@/lib/pipeline/tool-edits";
 import type { CatalogState } from "@/lib/pipeline/tool-list";
 import { type Db, readTransaction } from "../client";
 import { catalogs, toolDeletions, tools } from "../tables";
@@ -114,39 +115,31 @@ async function toolsSince(tx: Db, catalogId: string, earlier: LoadedCatalogState
     .from(toolDeletions)
     .where(and(eq(toolDeletions.catalogId, catalogId), gt(toolDeletions.rowVersion, earlier.toolsVersion)));
   if (written.length === 0 && deleted.length === 0) return { tools: earlier.tools, toolIds: earlier.toolIds, toolsVersion: earlier.toolsVersion };
-  // Rows are in id order: the earlier tools are copied in runs between the rows written or deleted,
-  // found by binary search, so a catch-up costs the changes, not the catalog. A row written again
-  // after its deletion (an undo puts rows back with their ids) is there again.
+  // Rows are in id order: each row written or deleted is an edit of the earlier tools at the place
+  // binary search finds, so a catch-up costs the changes and one copy of the catalog. A row written
+  // again after its deletion (an undo puts rows back with their ids) is there again.
   const writtenById = new Map(written.map((each) => [each.id, each]));
   const changedIds = [...new Set([...writtenById.keys(), ...deleted.map((each) => each.toolId)])].sort((a, b) => a - b);
-  const toolRuns: ToolRecord[][] = [];
-  const idRuns: number[][] = [];
+  const edits: ToolEdit<ToolRecord>[] = [];
+  const insertedIds: number[][] = [];
   let cursor = 0;
   for (const id of changedIds) {
     const at = firstAtLeast(earlier.toolIds, id, cursor);
-    toolRuns.push(earlier.tools.slice(cursor, at));
-    idRuns.push(earlier.toolIds.slice(cursor, at));
-    cursor = earlier.toolIds[at] === id ? at + 1 : at;
+    const removed = earlier.toolIds[at] === id ? 1 : 0;
     const row = writtenById.get(id);
-    if (row !== undefined) {
-      toolRuns.push([toToolRecord(row)]);
-      idRuns.push([id]);
-    }
+    edits.push({ from: at, removed, inserted: row === undefined ? [] : [toToolRecord(row)] });
+    insertedIds.push(row === undefined ? [] : [id]);
+    cursor = at + removed;
   }
-  toolRuns.push(earlier.tools.slice(cursor));
-  idRuns.push(earlier.toolIds.slice(cursor));
   return {
-    tools: joined(toolRuns),
-    toolIds: joined(idRuns),
+    tools: patchedArray(
+      earlier.tools,
+      edits,
+      edits.map((edit) => edit.inserted),
+    ),
+    toolIds: patchedArray(earlier.toolIds, edits, insertedIds),
     toolsVersion: highest(earlier.toolsVersion, [...written, ...deleted.map((each) => ({ rowVersion: each.version }))]),
   };
-}
-
-/** The runs one after the other, concatenated a thousand at a time: a spread of every run may not fit the stack. */
-function joined<T>(runs: readonly T[][]): T[] {
-  let all: T[] = [];
-  for (let start = 0; start < runs.length; start += 1000) all = all.concat(...runs.slice(start, start + 1000));
-  return all;
 }
 
 /** The first index from `start` on whose id is at least `id` (ids ascending); their length when none is. */

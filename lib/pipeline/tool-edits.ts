@@ -26,7 +26,8 @@ export function toolEdits<T extends object>(before: readonly T[], after: readonl
       continue;
     }
     let [nextI, nextJ] = [before.length, after.length];
-    const near = i === before.length || j === after.length ? undefined : nearbyResync(before, after, i, j);
+    const near =
+      i === before.length || j === after.length ? undefined : (nearbyResync(before, after, i, j) ?? inPlaceResync(before, after, i, j, limit - differing));
     if (i === before.length || j === after.length) {
       // The rest of one side is removed, or inserted.
     } else if (near !== undefined) [nextI, nextJ] = near;
@@ -62,16 +63,42 @@ function nearbyResync<T>(before: readonly T[], after: readonly T[], i: number, j
   return undefined;
 }
 
-/** `earlier` with the edits applied, `values[e]` standing for edit e's inserted tools. */
+/**
+ * Where the two sides meet again after a longer run of tools edited in place (an import's), within
+ * `reach` tools: found along the run, with no map of the earlier positions to make.
+ */
+function inPlaceResync<T>(before: readonly T[], after: readonly T[], i: number, j: number, reach: number): [number, number] | undefined {
+  const end = Math.min(reach, before.length - i, after.length - j);
+  for (let run = NEARBY + 1; run <= end; run++) {
+    if (before[i + run] === after[j + run] || (i + run === before.length && j + run === after.length)) return [i + run, j + run];
+  }
+  return undefined;
+}
+
+/**
+ * `earlier` with the edits applied, `values[e]` standing for edit e's inserted tools. Edits in
+ * place (as many tools in as out, as edits of text are) overwrite a copy made by Array.from; others
+ * push element by element. Both copy a frozen array several times faster than slice and concat.
+ */
 export function patchedArray<T>(earlier: readonly T[], edits: readonly ToolEdit<object>[], values: readonly (readonly T[])[]): T[] {
-  const parts: (readonly T[])[] = [];
+  if (edits.every((edit, index) => edit.removed === values[index].length)) {
+    const result = Array.from(earlier);
+    edits.forEach((edit, index) => {
+      values[index].forEach((value, offset) => {
+        result[edit.from + offset] = value;
+      });
+    });
+    return result;
+  }
+  const result: T[] = [];
   let cursor = 0;
   edits.forEach((edit, index) => {
-    parts.push(earlier.slice(cursor, edit.from), values[index]);
+    for (; cursor < edit.from; cursor++) result.push(earlier[cursor]);
+    for (const value of values[index]) result.push(value);
     cursor = edit.from + edit.removed;
   });
-  parts.push(earlier.slice(cursor));
-  return ([] as T[]).concat(...parts);
+  for (; cursor < earlier.length; cursor++) result.push(earlier[cursor]);
+  return result;
 }
 
 /** The same for numbers kept in a typed array, into one of the same kind. */

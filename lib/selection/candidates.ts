@@ -1,3 +1,5 @@
+import { patchedArray, type ToolEdit, toolEdits } from "../pipeline/tool-edits";
+import { Lru } from "../tools/lru";
 import type { FinalTool } from "../pipeline/types";
 import { derivedFromFrozen } from "../tools/frozen";
 import type { InputSchema, Tool } from "../tools/types";
@@ -50,10 +52,61 @@ export function toCandidates(tools: readonly CandidateSource[]): SelectorCandida
   return tools.map((tool) => derivedFromFrozen(candidateOf, tool, toCandidate));
 }
 
+/** How a frozen candidate array was made from an earlier one: by these edits of the earlier's candidates. */
+export interface CandidateLineage {
+  earlier: readonly SelectorCandidate[];
+  edits: readonly ToolEdit<SelectorCandidate>[];
+}
+
+// The earlier array is held weakly: a line of revisions keeps no more than its caller does.
+const lineages = new WeakMap<readonly SelectorCandidate[], { earlier: WeakRef<readonly SelectorCandidate[]>; edits: readonly ToolEdit<SelectorCandidate>[] }>();
+
+/**
+ * The candidates of `earlier`'s tools with the edits applied (only the inserted tools' made), frozen,
+ * and remembered as made from it (`candidateLineageOf`): a selector's index matches them to its
+ * documents from the earlier's matching, at the cost of the edits.
+ */
+export function patchedCandidates(earlier: readonly SelectorCandidate[], edits: readonly ToolEdit<CandidateSource>[]): readonly SelectorCandidate[] {
+  const candidateEdits = edits.map(({ from, removed, inserted }) => ({ from, removed, inserted: toCandidates(inserted) }));
+  const candidates = Object.freeze(
+    patchedArray(
+      earlier,
+      candidateEdits,
+      candidateEdits.map((edit) => edit.inserted),
+    ),
+  );
+  lineages.set(candidates, { earlier: new WeakRef(earlier), edits: candidateEdits });
+  return candidates;
+}
+
+/** The array `candidates` was made from by `patchedCandidates`, while it lives, and the edits. */
+export function candidateLineageOf(candidates: readonly SelectorCandidate[]): CandidateLineage | undefined {
+  const lineage = lineages.get(candidates);
+  const earlier = lineage?.earlier.deref();
+  return earlier && { earlier, edits: lineage!.edits };
+}
+
 // A number per tool array: the app shares one frozen array per catalog revision and local
 // sources, so the corpus key (and the local selector's index over it) lasts as long as it does.
 const arrayNumbers = new WeakMap<readonly Tool[], number>();
 let nextArrayNumber = 1;
+// Per frozen tool array, its candidates; per catalog, the latest, which the next revision's are patched from.
+const corpusCandidates = new WeakMap<readonly Tool[], readonly SelectorCandidate[]>();
+const latestCorpus = new Lru<string, { tools: readonly Tool[]; candidates: readonly SelectorCandidate[] }>({ maxEntries: 16 });
+
+/** A frozen tool array's candidates, made from the catalog's latest when few tools changed: a revision costs its edits. */
+function candidatesOfCatalog(catalogId: string, tools: readonly Tool[]): readonly SelectorCandidate[] {
+  if (!Object.isFrozen(tools)) return toCandidates(tools);
+  let candidates = corpusCandidates.get(tools);
+  if (candidates === undefined) {
+    const earlier = latestCorpus.get(catalogId);
+    const edits = earlier && toolEdits(earlier.tools, tools, tools.length / 4);
+    candidates = edits ? patchedCandidates(earlier!.candidates, edits) : Object.freeze(toCandidates(tools));
+    corpusCandidates.set(tools, candidates);
+    latestCorpus.set(catalogId, { tools, candidates });
+  }
+  return candidates;
+}
 
 /**
  * Every tool of the catalog as a selection corpus, keyed by catalog, revision and the tool array
@@ -67,5 +120,5 @@ export function catalogCorpus(catalogId: string, revision: number, tools: readon
     number = nextArrayNumber++;
     arrayNumbers.set(tools, number);
   }
-  return { key: `${catalogId}@${revision}#${number}`, candidates: () => toCandidates(tools), lineage: catalogId };
+  return { key: `${catalogId}@${revision}#${number}`, candidates: () => candidatesOfCatalog(catalogId, tools), lineage: catalogId };
 }

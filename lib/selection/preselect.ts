@@ -5,7 +5,7 @@ import { computeToolList, sharedStateOf, type CatalogState, type ToolList, type 
 import type { FinalTool } from "../pipeline/types";
 import { ToolshedError } from "../errors";
 import type { InputSchema } from "../tools/types";
-import { catalogCorpus, toCandidates } from "./candidates";
+import { catalogCorpus, patchedCandidates, toCandidates } from "./candidates";
 import type { Selector, SelectionLearning, SelectionOutput } from "./selector";
 import { TOOL_SEARCH_DEFINITION } from "./tool-search-definition";
 import { assembleTurnToolSet, type TurnToolEntry } from "./turn";
@@ -54,7 +54,7 @@ const latestBases = new Lru<string, CandidateBasis>({ maxEntries: 64 });
 // A frozen final tool's candidate tokens, counted once.
 const summaryTokens = new WeakMap<FinalTool, number>();
 
-function candidateBasis(list: ToolList, baseTools: readonly string[], lineage: string): CandidateBasis {
+function candidateBasis(list: ToolList, visible: RegistryView["visible"], baseTools: readonly string[], lineage: string): CandidateBasis {
   let byBase = candidateBases.get(list);
   if (byBase === undefined) {
     byBase = new Map();
@@ -65,7 +65,7 @@ function candidateBasis(list: ToolList, baseTools: readonly string[], lineage: s
   if (basis === undefined) {
     // Only the lists of shared states follow one another revision after revision.
     const shared = sharedStateOf(list) !== undefined;
-    basis = basisFrom(list, baseTools, shared ? latestBases.get(`${lineage}\n${key}`) : undefined);
+    basis = basisFrom(withoutBaseTools(list.final, visible, baseTools), shared ? latestBases.get(`${lineage}\n${key}`) : undefined);
     byBase.set(key, basis);
     if (shared) latestBases.set(`${lineage}\n${key}`, basis);
   }
@@ -77,9 +77,7 @@ function candidateBasis(list: ToolList, baseTools: readonly string[], lineage: s
  * revision keeps the final tool objects of unchanged tools, so the candidate objects are those of
  * before too, and a selector's index recognises them); else made whole.
  */
-function basisFrom(list: ToolList, baseTools: readonly string[], earlier: CandidateBasis | undefined): CandidateBasis {
-  const base = new Set(baseTools);
-  const tools = Object.freeze(list.final.filter((tool) => !base.has(tool.name)));
+function basisFrom(tools: readonly FinalTool[], earlier: CandidateBasis | undefined): CandidateBasis {
   const edits = earlier && toolEdits(earlier.tools, tools, tools.length / 4);
   if (edits === undefined) {
     let tokens = 0;
@@ -93,13 +91,7 @@ function basisFrom(list: ToolList, baseTools: readonly string[], earlier: Candid
   }
   return {
     tools,
-    candidates: Object.freeze(
-      patchedArray(
-        earlier!.candidates,
-        edits,
-        edits.map((edit) => toCandidates(edit.inserted)),
-      ),
-    ),
+    candidates: patchedCandidates(earlier!.candidates, edits),
     names: Object.freeze(
       patchedArray(
         earlier!.names,
@@ -109,6 +101,26 @@ function basisFrom(list: ToolList, baseTools: readonly string[], earlier: Candid
     ),
     tokens,
   };
+}
+
+/**
+ * The list's tools but the agent's base tools (always in its tool set, never candidates): found by
+ * name, as a list has few of them, and cut out of the list, or the list itself when it has none.
+ */
+function withoutBaseTools(final: readonly FinalTool[], visible: RegistryView["visible"], baseTools: readonly string[]): readonly FinalTool[] {
+  const positions = baseTools
+    .map((name) => visible.get(name))
+    .filter((tool) => tool !== undefined)
+    .map((tool) => final.indexOf(tool))
+    .sort((a, b) => a - b);
+  if (positions.length === 0) return final;
+  return Object.freeze(
+    patchedArray(
+      final,
+      positions.map((from) => ({ from, removed: 1, inserted: [] })),
+      positions.map(() => []),
+    ),
+  );
 }
 
 /** Tokens of a candidate as the selector sees it: name and summary. */
@@ -146,7 +158,7 @@ export async function preselect(input: {
   const list = computeToolList(input.state, { ...input.request, format: "ai-sdk" });
   const view = registryView(input.state.tools, list);
   const agent = input.state.agents.find((candidate) => candidate.name === input.request.agent)!;
-  const basis = candidateBasis(list, agent.baseTools, JSON.stringify([input.state.catalogId, input.request]));
+  const basis = candidateBasis(list, view.visible, agent.baseTools, JSON.stringify([input.state.catalogId, input.request]));
 
   const started = now();
   const selection = await input.selector.select({

@@ -28,7 +28,7 @@ export interface SelectionLearning {
 /** A catalog's tools as a selector may know them, under a key that changes whenever they may. */
 export interface SelectionCorpus {
   key: string;
-  candidates: () => SelectorCandidate[];
+  candidates: () => readonly SelectorCandidate[];
   /** What the corpus is a revision of (a catalog): a selector may build its index from the index of an earlier revision. */
   lineage?: string;
 }

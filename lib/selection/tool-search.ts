@@ -1,7 +1,7 @@
-import { patchedArray, toolEdits } from "../pipeline/tool-edits";
+import { toolEdits } from "../pipeline/tool-edits";
 import type { FinalTool } from "../pipeline/types";
 import { Lru } from "../tools/lru";
-import { toCandidates } from "./candidates";
+import { patchedCandidates, toCandidates } from "./candidates";
 import { NameIndex } from "./name-index";
 import type { SelectionCorpus, Selector, SelectionLearning, SelectionOutput } from "./selector";
 import type { ConversationMessage, SelectorCandidate } from "./types";
@@ -54,15 +54,7 @@ function candidatesOf(view: RegistryView): SelectorCandidate[] {
     const lineage = viewLineage(view);
     const earlier = lineage === undefined ? undefined : latestCandidates.get(lineage);
     const edits = earlier && toolEdits(earlier.visible, visible, visible.length / 4);
-    candidates = Object.freeze(
-      edits
-        ? patchedArray(
-            earlier!.candidates,
-            edits,
-            edits.map((edit) => toCandidates(edit.inserted)),
-          )
-        : toCandidates(visible),
-    );
+    candidates = edits ? patchedCandidates(earlier!.candidates, edits) : Object.freeze(toCandidates(visible));
     viewCandidates.set(view, candidates);
     if (lineage !== undefined) latestCandidates.set(lineage, { visible, candidates });
   }

@@ -218,15 +218,40 @@ function median(values: number[]): number {
 /** Tools read for the medians: evenly spread over a large catalog, they give its median within a few words, in milliseconds. */
 const NORM_SAMPLE = 1_000;
 
-/** A catalog's norms, from its tools' names and descriptions (the medians from an even sample of a large catalog). */
-export function catalogNorms(tools: readonly { name: string; description: string }[]): CatalogNorms {
+// A frozen tool's description breadth, counted once: a catalog's norms are worked out again for every revision.
+const descriptionBreadths = new WeakMap<object, number>();
+
+function descriptionBreadthOf(tool: { description: string }): number {
+  let breadth = descriptionBreadths.get(tool);
+  if (breadth === undefined) {
+    breadth = breadthOf(tool.description);
+    if (Object.isFrozen(tool)) descriptionBreadths.set(tool, breadth);
+  }
+  return breadth;
+}
+
+type NormedTool = { name: string; description: string };
+
+/** Whether two versions of a catalog name the same tools in the same order (a revision keeps the objects of the tools it leaves alone). */
+function sameNames(before: readonly NormedTool[], after: readonly NormedTool[]): boolean {
+  if (before.length !== after.length) return false;
+  for (let index = 0; index < after.length; index++) if (before[index] !== after[index] && before[index].name !== after[index].name) return false;
+  return true;
+}
+
+/**
+ * A catalog's norms, from its tools' names and descriptions (the medians from an even sample of a
+ * large catalog). Given the norms of an earlier version of the catalog, its set of names is kept
+ * while the names are the same: an edit of a description costs the sample, not every name again.
+ */
+export function catalogNorms(tools: readonly NormedTool[], earlier?: { tools: readonly NormedTool[]; norms: CatalogNorms }): CatalogNorms {
   const step = Math.max(1, tools.length / NORM_SAMPLE);
-  const sample: { description: string }[] = [];
+  const sample: NormedTool[] = [];
   for (let at = 0; at < tools.length; at += step) sample.push(tools[Math.floor(at)]);
   return {
-    medianBreadth: median(sample.map((tool) => breadthOf(tool.description))),
+    medianBreadth: median(sample.map(descriptionBreadthOf)),
     medianLength: median(sample.map((tool) => tool.description.length)),
-    toolNames: new Set(tools.map((tool) => tool.name.toLowerCase())),
+    toolNames: earlier && sameNames(earlier.tools, tools) ? earlier.norms.toolNames : new Set(tools.map((tool) => tool.name.toLowerCase())),
   };
 }
 

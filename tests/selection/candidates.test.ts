@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parameterTextOf, toCandidates } from "../../lib/selection/candidates";
+import { catalogCorpus, parameterTextOf, toCandidates } from "../../lib/selection/candidates";
+import type { Tool } from "../../lib/tools/types";
 
 describe("parameterTextOf", () => {
   it("reads the parameters' descriptions, titles and enum values, nested ones with their names", () => {
@@ -31,5 +32,25 @@ describe("parameterTextOf", () => {
     ]);
     expect(candidate.parameterNames).toEqual(["to"]);
     expect(candidate.parameterText).toBe("team me");
+  });
+});
+
+describe("catalogCorpus", () => {
+  it("patches a frozen revision's candidates from the catalog's latest: the same objects as toCandidates gives", () => {
+    const tool = (name: string, description: string) =>
+      Object.freeze({ name, summary: description, description, tags: [], inputSchema: { type: "object" as const } }) as unknown as Tool;
+    let tools = Object.freeze(Array.from({ length: 40 }, (_, index) => tool(`tool_${index}`, `Does thing ${index}.`)));
+    expect(catalogCorpus("patched", 1, tools).candidates()).toEqual(toCandidates(tools));
+    const revisions = [
+      tools.map((each, index) => (index === 7 ? tool(each.name, "Edited.") : each)),
+      [tool("new_tool", "New."), ...tools.slice(0, 20), ...tools.slice(21)],
+      tools.slice(5),
+    ];
+    revisions.forEach((revision, index) => {
+      tools = Object.freeze(revision);
+      const candidates = catalogCorpus("patched", index + 2, tools).candidates();
+      expect(candidates, `revision ${index + 2}`).toEqual(toCandidates(tools));
+      for (const [position, candidate] of candidates.entries()) expect(candidate).toBe(toCandidates([tools[position]])[0]);
+    });
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { candidatesOf, loadLabelledSet } from "../../bench/labelledSet";
 import { seededRandom } from "../../bench/synthetic";
+import { toolEdits } from "../../lib/pipeline/tool-edits";
+import { patchedCandidates, toCandidates } from "../../lib/selection/candidates";
 import { createLocalIndex } from "../../lib/selection/local";
 import type { LocalIndex } from "../../lib/selection/local/bm25f";
 import { stem } from "../../lib/selection/local/tokenise";
@@ -133,6 +135,55 @@ describe("a candidate set kept across revisions", () => {
       expect(index.rankAmong(copies, query, 10), `edit ${edit + 1}, old copy`).toEqual(fresh.rankAmong(copies, query, 10));
       copies[edited] = Object.freeze({ ...tools[edited] });
       expect(index.rankAmong(copies, query, 10), `edit ${edit + 1}`).toEqual(fresh.rankAmong(copies, query, 10));
+    }
+  });
+});
+
+describe("a candidate array made from the one before (patchedCandidates)", () => {
+  it("is matched to each revision's tools as a fresh index matches it: edits, rewrites, a rewrite then indexed, deletions; so is an array kept as it is", () => {
+    const set = loadLabelledSet(new URL("../../bench/data/services_f_dev.json", import.meta.url));
+    const source = (tool: (typeof set.tools)[number]) =>
+      Object.freeze({
+        name: tool.name,
+        summary: tool.description.slice(0, 60),
+        description: tool.description,
+        tags: [],
+        inputSchema: { type: "object" as const },
+      });
+    let catalog = set.tools.map(source);
+    // What one model and agent see: every other tool, some with text rewritten (as an override does).
+    let visible = catalog.filter((_, position) => position % 2 === 0);
+    let candidates = Object.freeze(toCandidates(visible));
+    // An array kept as it is, ranked in every revision: its tools' documents go as the catalog changes.
+    const kept = candidates;
+    let index = createLocalIndex(toCandidates(catalog));
+    const random = seededRandom(11);
+    const query = (tool: { name: string; summary: string }) => [{ role: "user" as const, content: `${tool.name} ${tool.summary}` }];
+    for (let edit = 0; edit < 24; edit++) {
+      const at = Math.floor(random() * visible.length);
+      const target = visible[at];
+      const rewritten = Object.freeze({ ...target, description: `${target.description} rewritten ${edit}` });
+      const atCatalog = catalog.findIndex((tool) => tool.name === target.name);
+      const kind = edit % 5;
+      // 0: the catalog tool edited, its visible copy too; 1: only the visible copy rewritten;
+      // 2: the catalog tool given the rewritten copy's text; 3: the tool deleted; 4: only the
+      // catalog tool edited (the visible copy keeps the text it had, as an override may).
+      if (kind === 0 || kind === 2 || kind === 4)
+        catalog = catalog.map((tool, position) => (position === atCatalog ? (kind === 2 ? rewritten : Object.freeze({ ...rewritten })) : tool));
+      if (kind === 3) catalog = catalog.filter((_, position) => position !== atCatalog);
+      const nextVisible =
+        kind === 3
+          ? visible.filter((_, position) => position !== at)
+          : kind === 4
+            ? visible
+            : visible.map((tool, position) => (position === at ? rewritten : tool));
+      candidates = patchedCandidates(candidates, toolEdits(visible, nextVisible, nextVisible.length)!);
+      visible = nextVisible;
+      index = createLocalIndex(toCandidates(catalog), undefined, index);
+      const fresh = createLocalIndex(toCandidates(catalog));
+      const asked = query(target);
+      expect(index.rankAmong(candidates, asked, 10), `edit ${edit + 1}`).toEqual(fresh.rankAmong([...toCandidates(visible)], asked, 10));
+      expect(index.rankAmong(kept, asked, 10), `edit ${edit + 1}, kept`).toEqual(fresh.rankAmong([...kept], asked, 10));
     }
   });
 });

@@ -96,6 +96,21 @@ describe("poisoning findings", () => {
     expect(poisoningFindings(namesOnly, setNorms).map((finding) => `${finding.kind}:${finding.severity}`)).toContain("stuffing:high");
   });
 
+  it("norms made from an earlier version's are a fresh computation's, after an edit, a rename and a deletion", () => {
+    const tools = labelledSets[0].tools.map((tool) => Object.freeze({ ...tool }));
+    let earlier = { tools, norms: catalogNorms(tools) };
+    const versions = [
+      tools.map((tool, index) => (index === 3 ? Object.freeze({ ...tool, description: `${tool.description} stripe_refund stripe_refund` }) : tool)),
+      tools.map((tool, index) => (index === 5 ? Object.freeze({ ...tool, name: "Stripe_Refund" }) : tool)),
+      tools.slice(1),
+    ];
+    for (const version of versions) {
+      const norms = catalogNorms(version, earlier);
+      expect(norms).toEqual(catalogNorms(version));
+      earlier = { tools: version, norms };
+    }
+  });
+
   it("flags at most 1 % of the descriptions of every labelled set and of the demo catalog", () => {
     const catalogs = [
       ...labelledSets.map(({ file, tools }) => ({ file, tools: tools.map((tool) => ({ ...tool, inputSchema: tool.parameters })) })),

@@ -2,7 +2,9 @@ import type { ConversationMessage, RankedTool, SelectorCandidate, ToolRanker } f
 import { Lru } from "../../tools/lru";
 import { type Accumulated, FieldedPostings } from "./fielded-postings";
 import { inverseDocumentFrequency } from "./postings";
-import { type CorpusRevision, analyseCorpus, documentWithTextOf, reviseCorpus } from "./revision";
+import { candidateLineageOf } from "../candidates";
+import { type CorpusRevision, analyseCorpus, documentWithTextOf, reviseCorpus, sharedDocuments } from "./revision";
+import type { Segment } from "./segment";
 import { breadthFactor, type FieldNormaliser, saturated } from "./weights";
 import { DEFAULT_SETTINGS, type LocalRankingSettings } from "./settings";
 import { isGenericRequestStem, isStopword, splitWords, stem } from "./tokenise";
@@ -77,6 +79,9 @@ function extraScore(extra: ExtraDocument, terms: ReadonlyMap<string, number>): n
   }
   return score;
 }
+
+/** Per frozen candidate array, its documents in the latest revision it was matched to, and that revision's segments. */
+const matchings = new WeakMap<readonly SelectorCandidate[], { segments: readonly Segment[]; docs: Int32Array }>();
 
 /** Rewritten or unknown candidates remembered per index, by their text. */
 const EXTRA_DOCUMENTS_PER_INDEX = 4_096;
@@ -260,22 +265,59 @@ class FieldedIndex implements LocalIndex {
   private restrictTo(candidates: readonly SelectorCandidate[]): Restriction {
     const known = this.restrictions.get(candidates);
     if (known !== undefined) return known;
-    const { revision } = this;
+    const docs = this.documentsOf(candidates);
     const allowed = new Uint8Array(this.names.length);
     const extras: ExtraDocument[] = [];
-    candidates.forEach((candidate, position) => {
-      // The index's own tools at their places are known at once; others by name and text, or as matched before.
-      if (revision.candidates[position] === candidate) {
-        allowed[revision.locations[position]] = 1;
-        return;
-      }
-      const doc = documentWithTextOf(revision, candidate);
+    docs.forEach((doc, position) => {
       if (doc !== -1) allowed[doc] = 1;
-      else extras.push(this.extraDocument(candidate));
+      else extras.push(this.extraDocument(candidates[position]));
     });
     const restriction = { allowed, extras };
-    if (Object.isFrozen(candidates)) this.restrictions.set(candidates, restriction);
+    if (Object.isFrozen(candidates)) {
+      this.restrictions.set(candidates, restriction);
+      matchings.set(candidates, { segments: this.revision.segments, docs });
+    }
     return restriction;
+  }
+
+  /**
+   * Each candidate's document, or -1 for one the index does not hold as it is. An array matched
+   * before, or made from one that was (`candidateLineageOf`), keeps the earlier's documents that are still live in the
+   * segments this revision shares with the one they were found in: only the rest are looked for.
+   */
+  private documentsOf(candidates: readonly SelectorCandidate[]): Int32Array {
+    const docs = new Int32Array(candidates.length);
+    // The same array matched to an earlier revision is its own lineage, with no edits.
+    const lineage = matchings.has(candidates) ? { earlier: candidates, edits: [] } : candidateLineageOf(candidates);
+    const earlier = lineage && matchings.get(lineage.earlier);
+    if (earlier === undefined) {
+      candidates.forEach((candidate, position) => {
+        docs[position] = this.documentOf(candidate, position);
+      });
+      return docs;
+    }
+    const shared = sharedDocuments(this.revision, earlier.segments);
+    const { dead } = this.revision;
+    let [from, to] = [0, 0];
+    const keep = (end: number) => {
+      for (; from < end; from++, to++) {
+        const doc = earlier.docs[from];
+        docs[to] = doc !== -1 && doc < shared && dead[doc] === 0 ? doc : this.documentOf(candidates[to], to);
+      }
+    };
+    for (const edit of lineage!.edits) {
+      keep(edit.from);
+      for (const candidate of edit.inserted) docs[to] = this.documentOf(candidate, to++);
+      from += edit.removed;
+    }
+    keep(earlier.docs.length);
+    return docs;
+  }
+
+  /** The index's own tools at their places are known at once; others by name and text, or as matched before. */
+  private documentOf(candidate: SelectorCandidate, position: number): number {
+    const { revision } = this;
+    return revision.candidates[position] === candidate ? revision.locations[position] : documentWithTextOf(revision, candidate);
   }
 
   private extraDocument(candidate: SelectorCandidate): ExtraDocument {

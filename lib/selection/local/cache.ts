@@ -29,7 +29,7 @@ export class LocalIndexCache {
    * a `lineage` (the same catalog at another revision) is made from that lineage's last one, reading
    * again only the tools whose text changed.
    */
-  get(key: string, loadCandidates: () => SelectorCandidate[], lineage?: string): LocalIndex {
+  get(key: string, loadCandidates: () => readonly SelectorCandidate[], lineage?: string): LocalIndex {
     return this.entries.getOrCreate(key, () => {
       if (lineage === undefined) return createLocalIndex(loadCandidates());
       const earlier = this.latest.get(lineage);

@@ -48,6 +48,13 @@ export function segmentDocument(revision: CorpusRevision, doc: number): readonly
   return [revision.segments[segment], doc - revision.bases[segment]];
 }
 
+/** The documents numbered alike in `revision` and a revision of `segments`: those of the segments both begin with. */
+export function sharedDocuments(revision: CorpusRevision, segments: readonly Segment[]): number {
+  let shared = 0;
+  while (shared < segments.length && shared < revision.segments.length && segments[shared] === revision.segments[shared]) shared++;
+  return revision.bases[shared];
+}
+
 /** The live document of a tool name, or -1: looked for in the first segment first, where most tools are. */
 function documentNamed(revision: CorpusRevision, name: string): number {
   for (let segment = 0; segment < revision.segments.length; segment++) {

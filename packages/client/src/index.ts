@@ -318,7 +318,7 @@ async function loopTools({ toolList, preselect, toolSearch, gateway }: LoopApi, 
     preselection: () => preselection,
     /** Ends the loop's gateway session, if an MCP tool was called. */
     close: async () => {
-      if (session) await (await session).close();
+      if (session !== undefined) await (await session).close();
     },
   };
 }
