@@ -1,0 +1,141 @@
+import type { IncomingMessage } from "node:http";
+import type { Server as HttpServer } from "node:http";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { connectionsOf, connectWithSecret, disconnectFromServer } from "@/app/_services/mcp-connections";
+import { disconnectMcpServer } from "@/app/_services/sources";
+import * as catalogsRoute from "@/app/api/catalogs/route";
+import type { Db } from "@/db/client";
+import { createMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
+import { rolesOfUser } from "@/db/queries/teams";
+import { findUserByEmail } from "@/db/queries/users";
+import { mcpUserCredentials } from "@/db/tables";
+import type { UserPrincipal } from "@/lib/auth/policy";
+import { useEnv } from "../sources/helpers";
+import { useGatewayClients } from "../support/gateway-clients";
+import { serveStatelessMcp } from "../support/stateless-mcp-server";
+import { APP_ORIGIN, createTestToken, jsonRequest, useFreshDatabase } from "./helpers";
+import { signedInAs } from "./sessions";
+
+/**
+ * An MCP server marked per person is called with the calling person's own credential, on a
+ * connection of their own: never another person's, never a shared one, never the token that
+ * reached the gateway. Whoever has none (an API token, a person who has not connected) reads a
+ * tool error with where to connect.
+ */
+
+useEnv({ TOOLSHED_MCP_ALLOW_PRIVATE: "1" });
+const connectAs = useGatewayClients("per-user-test");
+const QUERY = "model=gpt-5&agent=build";
+
+let db: Db;
+let upstream: { url: string; http: HttpServer };
+/** The Authorization header of each tool call the upstream answered. */
+const seen: string[] = [];
+
+/** A test double: an HTTP MCP server that refuses requests without an Authorization header and records the header of each tool call. */
+function keyedServer(request: IncomingMessage, response: import("node:http").ServerResponse): Server | undefined {
+  const authorization = request.headers.authorization;
+  if (!authorization) {
+    response.writeHead(401).end();
+    return undefined;
+  }
+  const server = new Server({ name: "keyed", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: "whoami", description: "Says which account called.", inputSchema: { type: "object" } }],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, () => {
+    seen.push(authorization);
+    return { content: [{ type: "text", text: "called" }] };
+  });
+  return server;
+}
+
+async function person(email: string): Promise<{ cookie: string; principal: UserPrincipal }> {
+  const cookie = await signedInAs(db, email, "viewer");
+  const user = (await findUserByEmail(db, email))!;
+  return { cookie, principal: { kind: "user", id: user.id, email, name: user.name, roles: await rolesOfUser(db, user.id), instanceAdmin: false } };
+}
+
+const browser = (cookie: string) => ({ headers: { cookie, origin: APP_ORIGIN } });
+const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+
+beforeEach(async () => {
+  seen.length = 0;
+  db = await useFreshDatabase();
+  expect((await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }))).status).toBe(201);
+  upstream = await serveStatelessMcp(keyedServer);
+  await createMcpServer(
+    db,
+    "team",
+    { name: "keyed", transport: "http", url: upstream.url, credentials: { mode: "per-user-secret", header: "Authorization", prefix: "Bearer " } },
+    "test",
+  );
+});
+
+afterEach(async () => {
+  await disconnectMcpServer("team", "keyed");
+  upstream.http.closeAllConnections();
+  await new Promise((closed) => upstream.http.close(closed));
+});
+
+describe("a per-person secret", () => {
+  it("reaches the server only in its own person's calls, and never comes back out", async () => {
+    const ada = await person("ada@example.com");
+    const bob = await person("bob@example.com");
+    expect((await getMcpServer(db, "team", "keyed")).lastError).toBeNull();
+    await connectWithSecret(db, ada.principal, "team", "keyed", "ada-secret");
+    // The person who connected last lists the server's tools.
+    expect(await getMcpServer(db, "team", "keyed")).toMatchObject({ status: "connected", lastError: null });
+    await connectWithSecret(db, bob.principal, "team", "keyed", "bob-secret");
+
+    for (const [who, token] of [
+      [ada, "ada-secret"],
+      [bob, "bob-secret"],
+      [ada, "ada-secret"],
+    ] as const) {
+      const client = await connectAs("", QUERY, "team", browser(who.cookie));
+      const result = await client.callTool({ name: "keyed__whoami", arguments: {} });
+      expect(result.isError ?? false).toBe(false);
+      expect(seen.at(-1)).toBe(`Bearer ${token}`);
+    }
+    // Stored encrypted; what the person's page shows is only since when.
+    const [stored] = await db.select().from(mcpUserCredentials);
+    expect(stored.secrets).not.toContain("ada-secret");
+    const views = await connectionsOf(db, ada.principal);
+    expect(views).toEqual([{ catalogId: "team", catalogName: "Team", server: "keyed", mode: "per-user-secret", connectedAt: expect.any(String) }]);
+    expect(JSON.stringify(await getMcpServer(db, "team", "keyed"))).not.toMatch(/ada-secret|bob-secret/);
+  });
+
+  it("is missing for a person who has not connected and for an API token: a tool error with where to connect, and no call upstream", async () => {
+    const ada = await person("ada@example.com");
+    const cy = await person("cy@example.com");
+    await connectWithSecret(db, ada.principal, "team", "keyed", "ada-secret");
+    const link = `${APP_ORIGIN}/connections?catalog=team&server=keyed`;
+
+    const asCy = await (await connectAs("", QUERY, "team", browser(cy.cookie))).callTool({ name: "keyed__whoami", arguments: {} });
+    expect(asCy.isError).toBe(true);
+    expect(textOf(asCy)).toContain(`"keyed"`);
+    expect(textOf(asCy)).toContain(link);
+
+    const token = await createTestToken(db, "admin", "automation");
+    const asToken = await (await connectAs(token, QUERY)).callTool({ name: "keyed__whoami", arguments: {} });
+    expect(asToken.isError).toBe(true);
+    expect(textOf(asToken)).toMatch(/API token, which belongs to no person/);
+    expect(textOf(asToken)).toContain(link);
+    expect(seen).toEqual([]);
+
+    // Disconnected: Ada is back to the connect link too.
+    await disconnectFromServer(db, ada.principal, "team", "keyed");
+    const after = await (await connectAs("", QUERY, "team", browser(ada.cookie))).callTool({ name: "keyed__whoami", arguments: {} });
+    expect(textOf(after)).toContain(link);
+    expect(seen).toEqual([]);
+  });
+
+  it("is refused for a server of another team's catalog, which does not exist for the person", async () => {
+    const ada = await person("ada@example.com");
+    await expect(connectWithSecret(db, { ...ada.principal, roles: {} }, "team", "keyed", "x")).rejects.toMatchObject({ code: "not_found" });
+    expect(await db.select().from(mcpUserCredentials)).toEqual([]);
+  });
+});
