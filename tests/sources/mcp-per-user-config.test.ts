@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseCatalogCode } from "@/lib/catalogs/catalog-code";
-import { isPerUser, McpServerConfigSchema } from "@/lib/sources/mcp/config";
+import { isPerUser, type McpServerConfig, McpServerConfigSchema } from "@/lib/sources/mcp/config";
+import { mcpPolicyProblem } from "@/lib/sources/mcp/policy";
+import { mcpSecretValues } from "@/lib/sources/mcp/secrets";
+import { withPersonalSecret } from "@/lib/sources/mcp/user-credentials";
 
 const http = { name: "gh", transport: "http", url: "https://mcp.example.com/mcp" } as const;
 const problemsOf = (value: unknown) => McpServerConfigSchema.safeParse(value).error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? [];
@@ -47,5 +50,29 @@ describe("an MCP server's credential mode", () => {
   it("goes through a catalog file as it was configured", () => {
     const server = { ...http, credentials: { mode: "per-user-oauth", scope: "repo" } };
     expect(parseCatalogCode({ format: "toolshed.catalog", version: 2, mcpServers: [server] }).mcpServers).toEqual([server]);
+  });
+});
+
+describe("a per-person secret of a stdio server", () => {
+  const server: McpServerConfig = {
+    name: "local",
+    transport: "stdio",
+    command: "node",
+    args: ["server.mjs"],
+    credentials: { mode: "per-user-secret", env: "API_TOKEN" },
+  };
+
+  it("goes in a variable the operator allows, checked when the server is added", () => {
+    const allowing = { TOOLSHED_MCP_STDIO_COMMANDS: "node server.mjs env=API_TOKEN" };
+    expect(mcpPolicyProblem(server, allowing)).toBeUndefined();
+    expect(mcpPolicyProblem(server, { TOOLSHED_MCP_STDIO_COMMANDS: "node server.mjs" })).toMatchObject({ field: "credentials.env" });
+  });
+
+  it("is set in that variable of the person's own process only, and masked in what the server says", () => {
+    const personal = withPersonalSecret(server, "ada-secret");
+    expect(personal).toMatchObject({ env: { API_TOKEN: "ada-secret" }, credentials: undefined });
+    expect(McpServerConfigSchema.safeParse(personal).success).toBe(true);
+    expect(mcpSecretValues(personal)).toContain("ada-secret");
+    expect(server).not.toHaveProperty("env");
   });
 });
