@@ -58,7 +58,7 @@ function ConnectionRow({ connection, focused }: { connection: McpConnectionView;
       <td>
         <div className="row end">
           {connection.mode === "per-user-oauth" ? <OAuthConnect target={target} /> : <SecretConnect target={target} testId={testId} />}
-          {connection.connectedAt && <Disconnect target={target} />}
+          {connection.connectedAt && <Disconnect target={target} testId={testId} />}
         </div>
       </td>
     </tr>
@@ -108,17 +108,18 @@ function OAuthConnect({ target }: { target: Target }) {
       },
     );
   return (
-    <button type="button" className="primary" disabled={pending} onClick={connect} data-testid="mcp-connection-connect">
+    <button type="button" className="primary" disabled={pending} onClick={connect} data-testid={`mcp-connection-${target.catalog}-${target.server}-connect`}>
       {pending ? "Connecting…" : "Connect"}
     </button>
   );
 }
 
-function Disconnect({ target }: { target: Target }) {
+function Disconnect({ target, testId }: { target: Target; testId: string }) {
   const { run } = useTeamAction();
   return (
     <ConfirmButton
       label="Disconnect"
+      testId={`${testId}-disconnect`}
       title={`Disconnect from ${target.server}?`}
       body={<>Your credential is forgotten; your calls of its tools fail until you connect again.</>}
       confirmLabel="Disconnect"

@@ -133,6 +133,8 @@ function pool(): McpConnections {
 
 function opening(key: string, { message }: McpOpening): void {
   log.info(`MCP ${key}: ${message}`);
+  // A person's own connection opening is theirs: the server's health history is about the server.
+  if (key !== serverKeyOf(key)) return;
   const [catalogId, server] = key.split("/");
   inOrder(key, () => recordMcpStarting(getDb(), catalogId, server, message)).catch((error: unknown) =>
     log.warn({ err: error }, `Could not record MCP server ${key} starting:`),
@@ -148,7 +150,9 @@ export const LIST_CHANGED_SYNC_DELAY_MS = 200;
  * that come before that sync starts listing add nothing; one that comes once it has started gets
  * a sync of its own, queued after it (syncs of one server never overlap).
  */
-function listChanged(key: string): void {
+function listChanged(connectionKey: string): void {
+  // Told on a person's own connection too (the one that lists a per-person server): the server's sync all the same.
+  const key = serverKeyOf(connectionKey);
   state.listChanges ??= new Set();
   const waiting = state.listChanges;
   if (waiting.has(key)) return;
