@@ -101,6 +101,16 @@ export async function listingTargetOf(db: Db, serverKey: string, catalogId: stri
   return target ?? { error: nobodyConnectedYet(catalogId, config.name) };
 }
 
+/** The credential a per-person server is listed with (its secret, or its tokens and client secret); none for a shared one. */
+export async function listingSecretsOf(db: Db, catalogId: string, server: string): Promise<string[]> {
+  const userId = await lastConnectedUser(db, catalogId, server).catch(() => undefined);
+  const credential = userId ? await getMcpUserCredential(db, catalogId, server, userId) : undefined;
+  if (!credential) return [];
+  const { secret, oauth } = credential.secrets;
+  const client = oauth?.client as { client_secret?: string } | undefined;
+  return [secret, oauth?.tokens?.access_token, oauth?.tokens?.refresh_token, client?.client_secret].filter((value): value is string => Boolean(value));
+}
+
 /** Why a per-person server has no tools listed yet. */
 export const nobodyConnectedYet = (catalogId: string, server: string) =>
   `Each person connects to "${server}" with their own credential, and nobody has yet: its tools are listed once someone connects (${connectLinkOf(catalogId, server)}).`;

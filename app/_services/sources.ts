@@ -42,11 +42,12 @@ import { loadPlugins, type LoadedPlugin } from "@/lib/sources/plugins";
 import { loadSkills, skillToolDraft, type LoadedSkill } from "@/lib/sources/skills";
 import type { SourceLoadError } from "@/lib/sources/source-file";
 import { localSourcesVersion } from "@/lib/sources/version";
+import { scrubSecrets } from "@/lib/secrets";
 import { isPerUser } from "@/lib/sources/mcp/config";
 import { personalKey } from "@/lib/sources/mcp/user-credentials";
 import { giveUpLease, runsThisRound } from "./leases";
 import { bridgedConnections } from "./mcp-bridge";
-import { callTargetOf, listingTargetOf, nobodyConnectedYet, personalOAuthProvider } from "./mcp-personal";
+import { callTargetOf, listingSecretsOf, listingTargetOf, nobodyConnectedYet, personalOAuthProvider } from "./mcp-personal";
 import { callFailure } from "./usage";
 
 const SYSTEM_ACTOR = "sync";
@@ -284,7 +285,9 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
       await disconnectMcpServer(catalogId, name);
       throw error;
     }
-    const message = await scrubMcpServerText(db, catalogId, name, error instanceof Error ? error.message : String(error));
+    // A per-person server is listed with one person's credential, which its health, read by everyone, must not show.
+    const said = scrubSecrets(error instanceof Error ? error.message : String(error), await listingSecretsOf(db, catalogId, name));
+    const message = await scrubMcpServerText(db, catalogId, name, said);
     await markServerDown(db, catalogId, name, message);
     return { added: [], updated: [], unregistered: [], conflicts: [], error: message };
   }

@@ -41,6 +41,11 @@ function keyedServer(request: IncomingMessage, response: import("node:http").Ser
     response.writeHead(401).end();
     return undefined;
   }
+  // A server that echoes the credential it refuses, as some do in their error pages.
+  if (authorization.includes("refused")) {
+    response.writeHead(403, { "content-type": "text/plain" }).end(`Forbidden: ${authorization}`);
+    return undefined;
+  }
   const server = new Server({ name: "keyed", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [{ name: "whoami", description: "Says which account called.", inputSchema: { type: "object" } }],
@@ -131,6 +136,15 @@ describe("a per-person secret", () => {
     const after = await (await connectAs("", QUERY, "team", browser(ada.cookie))).callTool({ name: "keyed__whoami", arguments: {} });
     expect(textOf(after)).toContain(link);
     expect(seen).toEqual([]);
+  });
+
+  it("lists the tools with the person who connected last, whose secret the server's health (read by everyone) never shows", async () => {
+    const ada = await person("ada@example.com");
+    await connectWithSecret(db, ada.principal, "team", "keyed", "refused-by-upstream-4711");
+    const server = await getMcpServer(db, "team", "keyed");
+    expect(server.status).toBe("error");
+    expect(server.lastError).toContain("403");
+    expect(JSON.stringify(server)).not.toContain("refused-by-upstream-4711");
   });
 
   it("is refused for a server of another team's catalog, which does not exist for the person", async () => {
