@@ -19,6 +19,7 @@ test("a server marked per person on the Sources page: each person enters their o
   await sources.submit();
   // Nobody has connected yet: its tools wait for the first person who does.
   await expect(sources.error(SERVER)).toContainText("nobody has yet");
+  await expect(page.getByTestId(`mcp-credentials-${SERVER}`)).toContainText("their own secret");
 
   const connections = new ConnectionsPage(page);
   await connections.goto();
