@@ -412,7 +412,9 @@ const SERVER_DOWN_FAILURES = new Set<McpSourceError["failure"]>(["connection", "
  * connection (it could not be started or reached, or it went away), or that says it serves no one
  * (SERVER_DOWN_FAILURES), takes its tools out of this instance at once and records it failing;
  * one call's timeout, cancellation or error leaves the server to its other callers. A server this
- * instance had lost and that answers again is synced, which puts its tools back.
+ * instance had lost and that answers again is synced, which puts its tools back. A per-person
+ * server is called on `principal`'s own connection with their own credential, or answers with a
+ * tool error saying where to connect (app/_services/mcp-personal.ts); its failures are theirs alone.
  */
 export async function callMcpServerTool(
   db: Db,
