@@ -172,6 +172,21 @@ describe("a per-person OAuth server", () => {
     expect(upstream.callHeaders.at(-1)).toBe(`Bearer ${refreshed}`);
   });
 
+  it("tells a person whose sign-in the server no longer takes, nor refreshes, to connect again", async () => {
+    const ada = await person("ada@example.com");
+    await connect(ada);
+    upstream.provider.tokens.clear();
+    upstream.provider.refreshTokens.clear();
+    const result = await callAs(ada);
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain(`${APP_ORIGIN}/connections?catalog=team&server=gh`);
+    expect(await accessTokenOf(ada)).toBeUndefined();
+    // Connected again, the calls go through with the new token.
+    await connect(ada);
+    expect((await callAs(ada)).isError ?? false).toBe(false);
+    expect(upstream.callHeaders.at(-1)).toBe(`Bearer ${await accessTokenOf(ada)}`);
+  });
+
   it("finishes only the sign-in its person started here: another person's answer, a forged state or one used already is refused", async () => {
     const ada = await person("ada@example.com");
     const bob = await person("bob@example.com");

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import type { AuthorizationParams, OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
@@ -17,7 +17,7 @@ class ApproveEveryoneProvider implements OAuthServerProvider {
   private readonly codes = new Map<string, { clientId: string; challenge: string }>();
   /** Every access token issued and still valid, with the client it was issued to. */
   readonly tokens = new Map<string, string>();
-  private readonly refreshTokens = new Map<string, string>();
+  readonly refreshTokens = new Map<string, string>();
 
   get clientsStore() {
     return {
@@ -53,7 +53,7 @@ class ApproveEveryoneProvider implements OAuthServerProvider {
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
-    if (this.refreshTokens.get(refreshToken) !== client.client_id) throw new Error("Unknown refresh token");
+    if (this.refreshTokens.get(refreshToken) !== client.client_id) throw new InvalidGrantError("Unknown or revoked refresh token");
     this.refreshTokens.delete(refreshToken);
     return this.issue(client.client_id);
   }

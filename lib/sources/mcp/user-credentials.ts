@@ -87,7 +87,11 @@ export class PersonalOAuthProvider implements OAuthClientProvider {
   }
 
   async state(): Promise<string> {
-    if (!this.interactive) throw new McpSignInNeeded(this.server);
+    if (!this.interactive) {
+      // The SDK starts a new sign-in only when the person's tokens are no good (refused, not refreshable): they are forgotten, and the person connects again.
+      await this.invalidateCredentials("tokens");
+      throw new McpSignInNeeded(this.server);
+    }
     const state = randomBytes(32).toString("base64url");
     await this.update({ pending: { state, expiresAt: Date.now() + SIGN_IN_MS } });
     return state;
