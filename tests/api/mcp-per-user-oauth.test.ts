@@ -8,15 +8,13 @@ import * as callbackRoute from "@/app/connections/[catalog]/[server]/callback/ro
 import type { Db } from "@/db/client";
 import { createMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
 import { getMcpUserCredential } from "@/db/queries/mcp-user-credentials";
-import { rolesOfUser } from "@/db/queries/teams";
-import { findUserByEmail } from "@/db/queries/users";
 import type { UserPrincipal } from "@/lib/auth/policy";
 import { useEnv } from "../sources/helpers";
 import { routeApiRequest } from "../support/api-routes";
 import { useGatewayClients } from "../support/gateway-clients";
 import { type OAuthMcpDouble, serveOAuthMcp } from "../support/oauth-mcp-server";
 import { APP_ORIGIN, jsonRequest, params, useFreshDatabase } from "./helpers";
-import { signedInAs } from "./sessions";
+import { signedInAs, signedInPerson } from "./sessions";
 
 /**
  * A per-person OAuth server: each person signs in at the server's own authorization server (found
@@ -36,11 +34,7 @@ interface Person {
   principal: UserPrincipal;
 }
 
-async function person(email: string): Promise<Person> {
-  const cookie = await signedInAs(db, email, "viewer");
-  const user = (await findUserByEmail(db, email))!;
-  return { cookie, principal: { kind: "user", id: user.id, email, name: user.name, roles: await rolesOfUser(db, user.id), instanceAdmin: false } };
-}
+const person = (email: string) => signedInPerson(db, email);
 
 /** The person clicks Connect: where Toolshed sends their browser (the server's authorization endpoint). */
 async function startSignIn(who: Person): Promise<URL> {

@@ -8,15 +8,12 @@ import { disconnectMcpServer } from "@/app/_services/sources";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import type { Db } from "@/db/client";
 import { createMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
-import { rolesOfUser } from "@/db/queries/teams";
-import { findUserByEmail } from "@/db/queries/users";
 import { mcpUserCredentials } from "@/db/tables";
-import type { UserPrincipal } from "@/lib/auth/policy";
 import { useEnv } from "../sources/helpers";
 import { useGatewayClients } from "../support/gateway-clients";
 import { serveStatelessMcp } from "../support/stateless-mcp-server";
 import { APP_ORIGIN, createTestToken, jsonRequest, useFreshDatabase } from "./helpers";
-import { signedInAs } from "./sessions";
+import { signedInPerson } from "./sessions";
 
 /**
  * An MCP server marked per person is called with the calling person's own credential, on a
@@ -57,11 +54,7 @@ function keyedServer(request: IncomingMessage, response: import("node:http").Ser
   return server;
 }
 
-async function person(email: string): Promise<{ cookie: string; principal: UserPrincipal }> {
-  const cookie = await signedInAs(db, email, "viewer");
-  const user = (await findUserByEmail(db, email))!;
-  return { cookie, principal: { kind: "user", id: user.id, email, name: user.name, roles: await rolesOfUser(db, user.id), instanceAdmin: false } };
-}
+const person = (email: string) => signedInPerson(db, email);
 
 const browser = (cookie: string) => ({ headers: { cookie, origin: APP_ORIGIN } });
 const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
