@@ -5,6 +5,7 @@ import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } fr
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectionsOf, connectWithSecret, disconnectFromServer } from "@/app/_services/mcp-connections";
 import { disconnectMcpServer } from "@/app/_services/sources";
+import * as exportRoute from "@/app/api/catalogs/[catalog]/export/route";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import type { Db } from "@/db/client";
 import { createMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
@@ -12,7 +13,7 @@ import { mcpUserCredentials } from "@/db/tables";
 import { useEnv } from "../sources/helpers";
 import { useGatewayClients } from "../support/gateway-clients";
 import { serveStatelessMcp } from "../support/stateless-mcp-server";
-import { APP_ORIGIN, createTestToken, jsonRequest, useFreshDatabase } from "./helpers";
+import { APP_ORIGIN, apiRequest, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";
 import { signedInPerson } from "./sessions";
 
 /**
@@ -104,6 +105,10 @@ describe("a per-person secret", () => {
     const views = await connectionsOf(db, ada.principal);
     expect(views).toEqual([{ catalogId: "team", catalogName: "Team", server: "keyed", mode: "per-user-secret", connectedAt: expect.any(String) }]);
     expect(JSON.stringify(await getMcpServer(db, "team", "keyed"))).not.toMatch(/ada-secret|bob-secret/);
+    // The catalog file carries the server's mode, nobody's credential.
+    const exported = await (await exportRoute.GET(apiRequest("/api/catalogs/team/export?format=yaml"), params({ catalog: "team" }))).text();
+    expect(exported).toContain("per-user-secret");
+    expect(exported).not.toMatch(/ada-secret|bob-secret/);
   });
 
   it("is missing for a person who has not connected and for an API token: a tool error with where to connect, and no call upstream", async () => {

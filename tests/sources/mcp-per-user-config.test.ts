@@ -3,7 +3,7 @@ import { parseCatalogCode } from "@/lib/catalogs/catalog-code";
 import { isPerUser, type McpServerConfig, McpServerConfigSchema } from "@/lib/sources/mcp/config";
 import { mcpPolicyProblem } from "@/lib/sources/mcp/policy";
 import { mcpSecretValues } from "@/lib/sources/mcp/secrets";
-import { withPersonalSecret } from "@/lib/sources/mcp/user-credentials";
+import { isPendingSignIn, withPersonalSecret } from "@/lib/sources/mcp/user-credentials";
 
 const http = { name: "gh", transport: "http", url: "https://mcp.example.com/mcp" } as const;
 const problemsOf = (value: unknown) => McpServerConfigSchema.safeParse(value).error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? [];
@@ -74,5 +74,17 @@ describe("a per-person secret of a stdio server", () => {
     expect(McpServerConfigSchema.safeParse(personal).success).toBe(true);
     expect(mcpSecretValues(personal)).toContain("ada-secret");
     expect(server).not.toHaveProperty("env");
+  });
+});
+
+describe("a per-person OAuth sign-in's state", () => {
+  const pending = { pending: { state: "the-state-of-ada", expiresAt: 2_000 } };
+
+  it("is taken only as it was given, and only in time", () => {
+    expect(isPendingSignIn(pending, "the-state-of-ada", 1_000)).toBe(true);
+    expect(isPendingSignIn(pending, "the-state-of-bob", 1_000)).toBe(false);
+    expect(isPendingSignIn(pending, "the-state", 1_000)).toBe(false);
+    expect(isPendingSignIn(pending, "the-state-of-ada", 3_000)).toBe(false);
+    expect(isPendingSignIn({}, "the-state-of-ada", 1_000)).toBe(false);
   });
 });
