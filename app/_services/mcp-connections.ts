@@ -116,7 +116,12 @@ export async function startOAuthConnection(
     await afterConnecting(db, catalogId, server, principal.id);
     return { connected: true };
   }
-  return { authorizationUrl: provider.authorizationUrl!.href };
+  // The browser is sent there: an http(s) page only, whatever the server's metadata says.
+  const authorizationUrl = provider.authorizationUrl;
+  if (!authorizationUrl || !["http:", "https:"].includes(authorizationUrl.protocol)) {
+    throw new ToolshedError("upstream_failed", `The authorization server of "${server}" gave no http(s) address to sign in at.`);
+  }
+  return { authorizationUrl: authorizationUrl.href };
 }
 
 /**
