@@ -22,6 +22,16 @@ import { disconnectPersonFrom, syncMcpServer } from "./sources";
  * they may read; no value ever comes back out.
  */
 
+/** Why a person's sign-in at a server did not complete, in words for the Connections page (the callback names one by its key). */
+export const CONNECTION_FAILURES = {
+  session: "Sign in to Toolshed first, then connect again: a sign-in belongs to the person who started it.",
+  mismatch: "That answer does not match a sign-in you started here (or it came too late, or was used already): connect again.",
+  server: "That MCP server is not one of your catalogs' (any more).",
+  signin: "The sign-in at the server did not complete: connect again, or ask a team admin to look at the server.",
+} as const;
+
+export type ConnectionFailure = keyof typeof CONNECTION_FAILURES;
+
 /** A per-person server as its Connections page shows it to one person: whether they are connected, since when. */
 export interface McpConnectionView {
   catalogId: string;

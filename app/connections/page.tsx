@@ -1,5 +1,5 @@
 import { pageUser } from "@/app/_services/access";
-import { connectionsOf } from "@/app/_services/mcp-connections";
+import { CONNECTION_FAILURES, type ConnectionFailure, connectionsOf } from "@/app/_services/mcp-connections";
 import { McpConnections } from "@/components/mcp-connections";
 import { getDb } from "@/db/client";
 
@@ -11,6 +11,8 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
   const user = await pageUser();
   const query = await searchParams;
   const one = (name: string) => (typeof query[name] === "string" ? query[name] : undefined);
+  const failed = one("failed");
+  const failure = failed && Object.hasOwn(CONNECTION_FAILURES, failed) ? CONNECTION_FAILURES[failed as ConnectionFailure] : undefined;
   return (
     <main className="page stack">
       <h1>Connections</h1>
@@ -18,9 +20,9 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
         Some MCP servers are called with each person&apos;s own account: your calls of their tools, through a catalog&apos;s gateway or its playground, use
         yours, and nobody else&apos;s. Connect once; what you enter is stored encrypted and never shown again.
       </p>
-      {one("failed") && (
+      {failure && (
         <p className="badge off" role="alert" data-testid="connection-failed">
-          {one("failed")}
+          {failure}
         </p>
       )}
       <McpConnections

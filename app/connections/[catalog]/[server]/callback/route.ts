@@ -1,15 +1,24 @@
 import { z } from "zod";
 import { enforceRateLimit, requestPerson } from "@/app/_services/access";
-import { finishOAuthConnection } from "@/app/_services/mcp-connections";
 import { getDb } from "@/db/client";
 import { publicOrigin } from "@/lib/auth/origin";
+import { type ConnectionFailure, finishOAuthConnection } from "@/app/_services/mcp-connections";
 import { ToolshedError } from "@/lib/errors";
+import { log } from "@/lib/observability/log";
 
 const answerSchema = z.object({
   code: z.string().max(4_000).optional(),
   state: z.string().max(200).optional(),
   error: z.string().max(200).optional(),
 });
+
+/** Why a sign-in did not complete, as the Connections page names it (CONNECTION_FAILURES). */
+function failureOf(error: unknown): ConnectionFailure {
+  if (!(error instanceof ToolshedError)) return "signin";
+  if (error.code === "unauthorized") return "session";
+  if (error.code === "forbidden") return "mismatch";
+  return error.code === "not_found" ? "server" : "signin";
+}
 
 /**
  * Where an MCP server's authorization server sends the person back after they signed in there.
@@ -30,7 +39,9 @@ export async function GET(request: Request, segment: { params: Promise<{ catalog
     await finishOAuthConnection(getDb(), person, catalog, server, answer.data);
     back.searchParams.set("connected", "1");
   } catch (error) {
-    back.searchParams.set("failed", error instanceof ToolshedError ? error.message : "The sign-in could not be completed.");
+    // Said by a fixed word the page turns into its sentence: no text from the request or the upstream lands on the page.
+    log.warn({ err: error }, `The sign-in at MCP server ${catalog}/${server} did not complete:`);
+    back.searchParams.set("failed", failureOf(error));
   }
   return Response.redirect(back, 303);
 }
