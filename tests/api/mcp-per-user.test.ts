@@ -1,7 +1,4 @@
-import type { IncomingMessage } from "node:http";
-import type { Server as HttpServer } from "node:http";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectionsOf, connectWithSecret, disconnectFromServer } from "@/app/_services/mcp-connections";
 import { disconnectMcpServer } from "@/app/_services/sources";
@@ -12,7 +9,7 @@ import { createMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
 import { mcpUserCredentials } from "@/db/tables";
 import { useEnv } from "../sources/helpers";
 import { useGatewayClients } from "../support/gateway-clients";
-import { serveStatelessMcp } from "../support/stateless-mcp-server";
+import { serveKeyedMcp } from "../support/keyed-mcp-server";
 import { APP_ORIGIN, apiRequest, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";
 import { signedInPerson } from "./sessions";
 
@@ -28,32 +25,9 @@ const connectAs = useGatewayClients("per-user-test");
 const QUERY = "model=gpt-5&agent=build";
 
 let db: Db;
-let upstream: { url: string; http: HttpServer };
+let upstream: Awaited<ReturnType<typeof serveKeyedMcp>>;
 /** The Authorization header of each tool call the upstream answered. */
-const seen: string[] = [];
-
-/** A test double: an HTTP MCP server that refuses requests without an Authorization header and records the header of each tool call. */
-function keyedServer(request: IncomingMessage, response: import("node:http").ServerResponse): Server | undefined {
-  const authorization = request.headers.authorization;
-  if (!authorization) {
-    response.writeHead(401).end();
-    return undefined;
-  }
-  // A server that echoes the credential it refuses, as some do in their error pages.
-  if (authorization.includes("refused")) {
-    response.writeHead(403, { "content-type": "text/plain" }).end(`Forbidden: ${authorization}`);
-    return undefined;
-  }
-  const server = new Server({ name: "keyed", version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [{ name: "whoami", description: "Says which account called.", inputSchema: { type: "object" } }],
-  }));
-  server.setRequestHandler(CallToolRequestSchema, () => {
-    seen.push(authorization);
-    return { content: [{ type: "text", text: "called" }] };
-  });
-  return server;
-}
+const seen = () => upstream.seen;
 
 const person = (email: string) => signedInPerson(db, email);
 
@@ -61,10 +35,9 @@ const browser = (cookie: string) => ({ headers: { cookie, origin: APP_ORIGIN } }
 const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
 beforeEach(async () => {
-  seen.length = 0;
   db = await useFreshDatabase();
   expect((await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }))).status).toBe(201);
-  upstream = await serveStatelessMcp(keyedServer);
+  upstream = await serveKeyedMcp();
   await createMcpServer(
     db,
     "team",
@@ -75,8 +48,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await disconnectMcpServer("team", "keyed");
-  upstream.http.closeAllConnections();
-  await new Promise((closed) => upstream.http.close(closed));
+  await upstream.close();
 });
 
 describe("a per-person secret", () => {
@@ -97,7 +69,7 @@ describe("a per-person secret", () => {
       const client = await connectAs("", QUERY, "team", browser(who.cookie));
       const result = await client.callTool({ name: "keyed__whoami", arguments: {} });
       expect(result.isError ?? false).toBe(false);
-      expect(seen.at(-1)).toBe(`Bearer ${token}`);
+      expect(seen().at(-1)).toBe(`Bearer ${token}`);
     }
     // Stored encrypted; what the person's page shows is only since when.
     const [stored] = await db.select().from(mcpUserCredentials);
@@ -127,13 +99,13 @@ describe("a per-person secret", () => {
     expect(asToken.isError).toBe(true);
     expect(textOf(asToken)).toMatch(/API token, which belongs to no person/);
     expect(textOf(asToken)).toContain(link);
-    expect(seen).toEqual([]);
+    expect(seen()).toEqual([]);
 
     // Disconnected: Ada is back to the connect link too.
     await disconnectFromServer(db, ada.principal, "team", "keyed");
     const after = await (await connectAs("", QUERY, "team", browser(ada.cookie))).callTool({ name: "keyed__whoami", arguments: {} });
     expect(textOf(after)).toContain(link);
-    expect(seen).toEqual([]);
+    expect(seen()).toEqual([]);
   });
 
   it("lists the tools with the person who connected last, whose secret the server's health (read by everyone) never shows", async () => {
