@@ -265,8 +265,10 @@ export function isMcpServerSyncing(catalogId: string, name: string): boolean {
 }
 
 async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSyncResult> {
+  let perUser = false;
   try {
     const config = await getMcpServerConfig(db, catalogId, name);
+    perUser = isPerUser(config);
     const target = await listingTargetOf(db, keyOf(catalogId, name), catalogId, config);
     if ("error" in target) throw new McpSourceError("connection", name, target.error);
     const listing = await pool().list(target.key, target.config);
@@ -288,7 +290,9 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
     // A per-person server is listed with one person's credential, which its health, read by everyone, must not show.
     const said = scrubSecrets(error instanceof Error ? error.message : String(error), await listingSecretsOf(db, catalogId, name));
     const message = await scrubMcpServerText(db, catalogId, name, said);
-    await markServerDown(db, catalogId, name, message);
+    // Failing with one person's credential, it is not down for the others: their tools stay served, each call on its caller's own connection.
+    if (perUser) await inOrder(keyOf(catalogId, name), () => recordMcpHealth(db, catalogId, name, { status: "error", lastError: message }));
+    else await markServerDown(db, catalogId, name, message);
     return { added: [], updated: [], unregistered: [], conflicts: [], error: message };
   }
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getAuth } from "@/app/_services/auth";
 import { startOAuthConnection } from "@/app/_services/mcp-connections";
-import { disconnectMcpServer } from "@/app/_services/sources";
+import { disconnectMcpServer, syncMcpServer } from "@/app/_services/sources";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import * as callbackRoute from "@/app/connections/[catalog]/[server]/callback/route";
 import type { Db } from "@/db/client";
@@ -179,6 +179,23 @@ describe("a per-person OAuth server", () => {
     await connect(ada);
     expect((await callAs(ada)).isError ?? false).toBe(false);
     expect(upstream.callHeaders.at(-1)).toBe(`Bearer ${await accessTokenOf(ada)}`);
+  });
+
+  it("lists with the person who connected last; when their sign-in fails, the others' calls go on and the next listing is someone else's", async () => {
+    const ada = await person("ada@example.com");
+    const bob = await person("bob@example.com");
+    await connect(ada);
+    await connect(bob);
+    // Bob's sign-in is revoked at the server (no refresh either); Ada's token still works.
+    upstream.provider.tokens.delete((await accessTokenOf(bob))!);
+    upstream.provider.refreshTokens.clear();
+    const failed = await syncMcpServer(db, "team", "gh");
+    expect(failed.error).toBeDefined();
+    expect(await accessTokenOf(bob)).toBeUndefined();
+    // Bob's failed listing does not take the server from Ada.
+    expect((await callAs(ada)).isError ?? false).toBe(false);
+    expect((await syncMcpServer(db, "team", "gh")).error).toBeUndefined();
+    expect(await getMcpServer(db, "team", "gh")).toMatchObject({ status: "connected" });
   });
 
   it("finishes only the sign-in its person started here: another person's answer, a forged state or one used already is refused", async () => {
