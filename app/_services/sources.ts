@@ -290,9 +290,7 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
     // A per-person server is listed with one person's credential, which its health, read by everyone, must not show.
     const said = scrubSecrets(error instanceof Error ? error.message : String(error), await listingSecretsOf(db, catalogId, name));
     const message = await scrubMcpServerText(db, catalogId, name, said);
-    // Failing with one person's credential, it is not down for the others: their tools stay served, each call on its caller's own connection.
-    if (perUser) await inOrder(keyOf(catalogId, name), () => recordMcpHealth(db, catalogId, name, { status: "error", lastError: message }));
-    else await markServerDown(db, catalogId, name, message);
+    await listingFailed(db, catalogId, name, message, perUser);
     return { added: [], updated: [], unregistered: [], conflicts: [], error: message };
   }
 }
@@ -320,8 +318,18 @@ async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor:
     return result;
   }
   const message = await scrubMcpServerText(db, catalogId, config.name, listing.error instanceof Error ? listing.error.message : String(listing.error));
-  await markServerDown(db, catalogId, config.name, message);
+  await listingFailed(db, catalogId, config.name, message, isPerUser(config));
   return { ...result, error: message };
+}
+
+/**
+ * A listing failed: a shared server is down for this instance (markServerDown); a per-person one
+ * failed with one person's credential, or nobody has connected yet, which takes its tools from
+ * nobody (each call goes on its caller's own connection): it is only the server's health.
+ */
+async function listingFailed(db: Db, catalogId: string, name: string, message: string, perUser: boolean): Promise<void> {
+  if (!perUser) return markServerDown(db, catalogId, name, message);
+  await inOrder(keyOf(catalogId, name), () => recordMcpHealth(db, catalogId, name, { status: "error", lastError: message }));
 }
 
 /** The registry's drafts of the tools a server listed: what the gateway serves of each besides its definition goes in its meta, pinned with it. */
