@@ -24,6 +24,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           </Link>
           <nav>
             <Link href="/">Catalogs</Link>
+            <Link href="/connections">Connections</Link>
             <Link href="/settings">Settings</Link>
             <Link href="/api-reference">API</Link>
           </nav>

@@ -5,6 +5,8 @@ import type { FieldError } from "@/lib/tools/validate";
 
 const TRANSPORTS = ["stdio", "http"] as const;
 export type Transport = (typeof TRANSPORTS)[number];
+const CREDENTIAL_MODES = ["shared", "per-user-secret", "per-user-oauth"] as const;
+export type CredentialMode = (typeof CREDENTIAL_MODES)[number];
 
 /** Non-empty lines, trimmed. */
 const lines = (text: string) =>
@@ -48,6 +50,10 @@ export const mcpAddFormSchema = z
     url: z.string(),
     headers: z.string(),
     mediumFindings: z.enum(["review", "auto"]),
+    credentialMode: z.enum(CREDENTIAL_MODES),
+    /** The header (HTTP) or environment variable (stdio) a person's own secret goes in. */
+    credentialTarget: z.string(),
+    credentialPrefix: z.string(),
   })
   .transform((form, ctx): McpServerConfig => {
     const pairs = (field: "env" | "headers", separator: "=" | ":", example: string) => {
@@ -58,15 +64,33 @@ export const mcpAddFormSchema = z
     const name = form.name.trim();
     // Review is the default: only a choice of auto is written into the configuration.
     const medium = form.mediumFindings === "auto" ? { mediumFindings: "auto" as const } : {};
+    const target = form.credentialTarget.trim();
     if (form.transport === "stdio") {
       // Secret arguments follow the others; they are stored encrypted and shown as ********.
       const args = [...lines(form.args), ...lines(form.secretArgs).map((value) => ({ value, secret: true as const }))];
       const env = pairs("env", "=", "KEY=value");
-      return { name, ...medium, transport: "stdio", command: form.command.trim(), ...(args.length ? { args } : {}), ...(env && { env }) };
+      const credentials = form.credentialMode === "shared" ? {} : { credentials: { mode: form.credentialMode, env: target } };
+      return {
+        name,
+        ...medium,
+        transport: "stdio",
+        command: form.command.trim(),
+        ...(args.length ? { args } : {}),
+        ...(env && { env }),
+        ...(credentials as object),
+      } as McpServerConfig;
     }
     const headers = pairs("headers", ":", "Name: value");
-    return { name, ...medium, transport: "http", url: form.url.trim(), ...(headers && { headers }) };
+    return { name, ...medium, transport: "http", url: form.url.trim(), ...(headers && { headers }), ...httpCredentials(form) } as McpServerConfig;
   });
+
+/** The credentials part of an HTTP server's body: none for a shared one (the default). */
+function httpCredentials(form: { credentialMode: CredentialMode; credentialTarget: string; credentialPrefix: string }) {
+  if (form.credentialMode === "per-user-oauth") return { credentials: { mode: "per-user-oauth" } };
+  if (form.credentialMode === "shared") return {};
+  const prefix = form.credentialPrefix ? { prefix: form.credentialPrefix } : {};
+  return { credentials: { mode: "per-user-secret", header: form.credentialTarget.trim(), ...prefix } };
+}
 
 export type McpAddFormValues = z.input<typeof mcpAddFormSchema>;
 
@@ -81,6 +105,9 @@ export const blankMcpAddForm = (transport: Transport): McpAddFormValues => ({
   url: "",
   headers: "",
   mediumFindings: "review",
+  credentialMode: "shared",
+  credentialTarget: "",
+  credentialPrefix: "",
 });
 
 /** The form's own problems as <FieldErrors> shows them: every message of every field (the form keeps them all, criteriaMode "all"). */

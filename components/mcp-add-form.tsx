@@ -13,12 +13,16 @@ import { FieldErrors, errorsUnder } from "./field-errors";
 import { blankMcpAddForm, formProblems, type McpAddFormValues, mcpAddFormSchema, type Transport } from "./mcp-add-form-schema";
 import { McpHttpFields, McpMediumFindingsField, McpStdioFields, McpTextField } from "./mcp-add-form-fields";
 import { McpAddWaiting } from "./mcp-add-waiting";
+import { McpCredentialsField } from "./mcp-credentials-field";
 import { mcpServersKey } from "./mcp-server-row";
 
 export const INSTANCE_ADMIN_NOTE = "Only instance admins add stdio servers (they run a command on this host).";
 
 /** The fields each transport shows: a problem of another field is listed under the form. */
-const SHOWN: Record<Transport, string[]> = { stdio: ["name", "transport", "command", "args", "env"], http: ["name", "transport", "url", "headers"] };
+const SHOWN: Record<Transport, string[]> = {
+  stdio: ["name", "transport", "command", "args", "env", "credentials"],
+  http: ["name", "transport", "url", "headers", "credentials"],
+};
 
 /** Adds an MCP server, which is connected and synced at once; a failed add keeps the draft and shows the server's problems under their fields. */
 export function AddMcpServerForm({ catalogId, transports, connectTimeoutMs }: { catalogId: string; transports: Transport[]; connectTimeoutMs: number }) {
@@ -55,6 +59,7 @@ export function AddMcpServerForm({ catalogId, transports, connectTimeoutMs }: { 
   );
 
   const transport = useWatch({ control: form.control, name: "transport" });
+  const credentialMode = useWatch({ control: form.control, name: "credentialMode" });
   const problems = [...formProblems(form.formState.errors), ...serverProblems];
   const rest = problems.filter((problem) => !SHOWN[transport].some((field) => problem.field === field || problem.field.startsWith(`${field}.`)));
   return (
@@ -62,6 +67,7 @@ export function AddMcpServerForm({ catalogId, transports, connectTimeoutMs }: { 
       <h3 style={{ margin: 0 }}>Add MCP server</h3>
       <NameAndTransport register={form.register} problems={problems} transports={transports} />
       {transport === "stdio" ? <McpStdioFields register={form.register} problems={problems} /> : <McpHttpFields register={form.register} problems={problems} />}
+      <McpCredentialsField register={form.register} mode={credentialMode} transport={transport} problems={problems} />
       <McpMediumFindingsField register={form.register} />
       <FieldErrors problems={rest} testId="mcp-errors-other" />
       <div className="row end">

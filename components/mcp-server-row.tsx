@@ -42,6 +42,12 @@ export function McpServerRow({ catalogId, server, now, offer }: { catalogId: str
               <SecretList values={config.headers} separator=": " testId={`mcp-headers-${server.name}`} />
             </>
           )}
+          {config.credentials && config.credentials.mode !== "shared" && (
+            <div className="muted" data-testid={`mcp-credentials-${server.name}`}>
+              Each person calls it with their own {config.credentials.mode === "per-user-oauth" ? "OAuth sign-in" : "secret"}:{" "}
+              <Link href={`/connections?catalog=${encodeURIComponent(catalogId)}&server=${encodeURIComponent(server.name)}`}>Connections</Link>
+            </div>
+          )}
           {config.mediumFindings === "auto" && (
             <div className="muted" data-testid={`mcp-medium-findings-${server.name}`}>
               Tools with medium poisoning findings are approved with its listings.

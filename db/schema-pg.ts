@@ -328,6 +328,30 @@ export const mcpServers = pgTable(
   (table) => [uniqueIndex("mcp_servers_catalog_name").on(table.catalogId, table.name)],
 );
 
+/**
+ * Each person's own credential for an MCP server whose credentials are per person
+ * (lib/sources/mcp/config.ts): the secret they entered, or their OAuth client registration, PKCE
+ * verifier and tokens at the server's authorization server, encrypted (lib/secrets) and never
+ * shown back. It goes with its server and with its person.
+ */
+export const mcpUserCredentials = pgTable(
+  "mcp_user_credentials",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<"secret" | "oauth">().notNull(),
+    secrets: text("secrets").notNull(),
+    connectedAt: instant("connected_at"),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("mcp_user_credentials_server_user").on(table.serverId, table.userId), index("mcp_user_credentials_user").on(table.userId)],
+);
+
 export const mcpHealthChanges = pgTable(
   "mcp_health_changes",
   {

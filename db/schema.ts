@@ -380,6 +380,32 @@ export const mcpServers = sqliteTable(
 export type McpServerRow = typeof mcpServers.$inferSelect;
 
 /**
+ * Each person's own credential for an MCP server whose credentials are per person
+ * (lib/sources/mcp/config.ts): the secret they entered, or their OAuth client registration, PKCE
+ * verifier and tokens at the server's authorization server, encrypted (lib/secrets) and never
+ * shown back. It goes with its server and with its person.
+ */
+export const mcpUserCredentials = sqliteTable(
+  "mcp_user_credentials",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<"secret" | "oauth">().notNull(),
+    /** What the person's credential is made of (db/queries/mcp-user-credentials.ts), as JSON, encrypted. */
+    secrets: text("secrets").notNull(),
+    /** Since when calls can use it; null while an OAuth sign-in is under way. */
+    connectedAt: integer("connected_at", { mode: "timestamp_ms" }),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("mcp_user_credentials_server_user").on(table.serverId, table.userId), index("mcp_user_credentials_user").on(table.userId)],
+);
+
+/**
  * The changes of each MCP server's health, as the Sources page draws them: a row only when the
  * state changes (not at every poll), with its cause scrubbed of secrets; the last few per server
  * are kept (db/queries/mcp-health.ts). They go with their server.

@@ -28,6 +28,7 @@ export const {
   toolEmbeddings,
   mcpServers,
   mcpHealthChanges,
+  mcpUserCredentials,
   users,
   sessions,
   accounts,

@@ -155,6 +155,11 @@ export async function authorizeCatalogAction(catalogId: string, need: Access): P
   return { principal, actor: actorOf(principal) };
 }
 
+/** The signed-in person of a route handler's request (its session cookie), if any: for GET routes a browser is sent to. */
+export function requestPerson(request: Request): Promise<UserPrincipal | undefined> {
+  return sessionPrincipal(request.headers);
+}
+
 /** For pages that anyone may open (sign-in, invitations, the header): the signed-in person, if any. */
 export async function currentUser(): Promise<UserPrincipal | undefined> {
   return sessionPrincipal(await headers());

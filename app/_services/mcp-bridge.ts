@@ -2,6 +2,7 @@ import "server-only";
 import { log } from "@/lib/observability/log";
 import { BridgedConnections, bridgedCapabilities, type CallingClient, mcpCallTimeoutMs, mcpConnectTimeoutMs } from "@/lib/sources/mcp";
 import type { GatewaySession } from "./mcp-gateway";
+import { personalOAuthProvider } from "./mcp-personal";
 
 /**
  * MCP client capabilities bridged through the gateway: a session whose client declared roots,
@@ -17,6 +18,7 @@ export function bridgedConnections(): BridgedConnections {
     (key, reason) => log.info(`MCP ${key} (a gateway session's own connection): ${reason}`),
     { callTimeoutMs: mcpCallTimeoutMs(process.env), connectTimeoutMs: mcpConnectTimeoutMs(process.env) },
     { onOpening: (key, { message }) => log.info(`MCP ${key} (a gateway session's own connection): ${message}`) },
+    personalOAuthProvider,
   );
   return shared.toolshedBridgedConnections;
 }

@@ -2,6 +2,7 @@ import "server-only";
 import type { GetPromptResult, Prompt, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Db, getDb } from "@/db/client";
 import { getMcpServerConfig, listMcpServerConfigs } from "@/db/queries/mcp-servers";
+import { isPerUser } from "@/lib/sources/mcp/config";
 import { approvePromptDefinition, keepFirstPromptApprovals, type PromptApprovals, readPromptApprovals } from "@/db/queries/prompt-approvals";
 import type { ToolRecord } from "@/db/queries/tools";
 import {
@@ -117,7 +118,8 @@ export async function federatedFor(catalogId: string, turn: GatewayTurn): Promis
   const db = getDb();
   const { state: catalog } = await readTurnView(db, catalogId, turn);
   const permits = agentPermits(catalog.agents, turn.agent);
-  const names = (await listMcpServerConfigs(db, catalogId)).map((config) => config.name);
+  // A per-person server's resources and prompts would be one person's, served to every session: they are left out.
+  const names = (await listMcpServerConfigs(db, catalogId)).filter((config) => !isPerUser(config)).map((config) => config.name);
   const servers = contributingServers(names, catalogId, catalog.tools as ToolRecord[]);
   const offers = new Map<string, UpstreamOffer & { subscribe: boolean }>();
   const approvals = new Map<string, PromptApprovals>();

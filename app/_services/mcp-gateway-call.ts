@@ -171,6 +171,8 @@ async function callUpstream(session: GatewaySession, caller: Caller, call: Gatew
         await callMcpToolForModel(getDb(), session.catalogId, tool.sourceRef, tool.meta.mcpName, call.args, {
           upstreamDetails: caller.access === "admin",
           tool: call.name,
+          // Whose own credential a per-person server is called with; the token that reached the gateway never goes further.
+          principal: caller.principal,
           ...upstream,
         }),
       ),

@@ -1,4 +1,5 @@
 import "server-only";
+import type { Principal } from "@/lib/auth/policy";
 import {
   createUIMessageStream,
   type InferUIMessageChunk,
@@ -95,6 +96,8 @@ interface TurnStart {
 
 interface PlayOptions {
   owner: string;
+  /** Who plays: a per-person MCP server is called with their own credential (app/_services/mcp-personal.ts). */
+  principal: Principal;
   upstreamDetails: boolean;
   signal?: AbortSignal;
 }
@@ -241,6 +244,7 @@ async function callLiveTool(
     const result = await callMcpToolForModel(db, catalogId, record.sourceRef, record.meta.mcpName, args, {
       upstreamDetails: options.upstreamDetails,
       tool: record.name,
+      principal: options.principal,
     });
     await count(result.isError ? { outcome: "error", failure: "upstream" } : { outcome: "ok" }, elapsed());
     return result;

@@ -42,8 +42,12 @@ import { loadPlugins, type LoadedPlugin } from "@/lib/sources/plugins";
 import { loadSkills, skillToolDraft, type LoadedSkill } from "@/lib/sources/skills";
 import type { SourceLoadError } from "@/lib/sources/source-file";
 import { localSourcesVersion } from "@/lib/sources/version";
+import { scrubSecrets } from "@/lib/secrets";
+import { isPerUser } from "@/lib/sources/mcp/config";
+import { personalKey } from "@/lib/sources/mcp/user-credentials";
 import { giveUpLease, runsThisRound } from "./leases";
 import { bridgedConnections } from "./mcp-bridge";
+import { callTargetOf, listingSecretsOf, listingTargetOf, nobodyConnectedYet, personalOAuthProvider } from "./mcp-personal";
 import { callFailure } from "./usage";
 
 const SYSTEM_ACTOR = "sync";
@@ -93,6 +97,10 @@ state.unreachable ??= new Set();
 const unreachable = state.unreachable;
 
 const keyOf = (catalogId: string, server: string) => `${catalogId}/${server}`;
+/** The server's key of any of its connections: the shared one (`catalog/server`) or a person's own (`catalog/server/person`). */
+const serverKeyOf = (key: string) => key.split("/").slice(0, 2).join("/");
+/** Whether a connection's key is one of the server's: its shared one, or a person's own. */
+const isKeyOfServer = (key: string, catalogId: string, server: string) => serverKeyOf(key) === keyOf(catalogId, server);
 
 /**
  * The process-wide MCP connections; a server that dies is unreachable for this instance at once,
@@ -103,6 +111,8 @@ const keyOf = (catalogId: string, server: string) => `${catalogId}/${server}`;
 function pool(): McpConnections {
   state.pool ??= new McpConnections(
     (key, reason) => {
+      // A person's own connection lost says nothing of the server for anyone else.
+      if (key !== serverKeyOf(key)) return log.info(`MCP ${key} (a person's own connection): ${reason}`);
       const [catalogId, server] = key.split("/");
       offerGone(catalogId, server);
       void markServerDown(getDb(), catalogId, server, reason);
@@ -117,12 +127,15 @@ function pool(): McpConnections {
       },
     },
     declareWithoutClient,
+    personalOAuthProvider,
   );
   return state.pool;
 }
 
 function opening(key: string, { message }: McpOpening): void {
   log.info(`MCP ${key}: ${message}`);
+  // A person's own connection opening is theirs: the server's health history is about the server.
+  if (key !== serverKeyOf(key)) return;
   const [catalogId, server] = key.split("/");
   inOrder(key, () => recordMcpStarting(getDb(), catalogId, server, message)).catch((error: unknown) =>
     log.warn({ err: error }, `Could not record MCP server ${key} starting:`),
@@ -138,7 +151,9 @@ export const LIST_CHANGED_SYNC_DELAY_MS = 200;
  * that come before that sync starts listing add nothing; one that comes once it has started gets
  * a sync of its own, queued after it (syncs of one server never overlap).
  */
-function listChanged(key: string): void {
+function listChanged(connectionKey: string): void {
+  // Told on a person's own connection too (the one that lists a per-person server): the server's sync all the same.
+  const key = serverKeyOf(connectionKey);
   state.listChanges ??= new Set();
   const waiting = state.listChanges;
   if (waiting.has(key)) return;
@@ -250,9 +265,13 @@ export function isMcpServerSyncing(catalogId: string, name: string): boolean {
 }
 
 async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSyncResult> {
+  let perUser = false;
   try {
     const config = await getMcpServerConfig(db, catalogId, name);
-    const listing = await pool().list(keyOf(catalogId, name), config);
+    perUser = isPerUser(config);
+    const target = await listingTargetOf(db, keyOf(catalogId, name), catalogId, config);
+    if ("error" in target) throw new McpSourceError("connection", name, target.error);
+    const listing = await pool().list(target.key, target.config);
     const result = await syncSourceTools(
       db,
       catalogId,
@@ -268,8 +287,10 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
       await disconnectMcpServer(catalogId, name);
       throw error;
     }
-    const message = await scrubMcpServerText(db, catalogId, name, error instanceof Error ? error.message : String(error));
-    await markServerDown(db, catalogId, name, message);
+    // A per-person server is listed with one person's credential, which its health, read by everyone, must not show.
+    const said = scrubSecrets(error instanceof Error ? error.message : String(error), await listingSecretsOf(db, catalogId, name));
+    const message = await scrubMcpServerText(db, catalogId, name, said);
+    await listingFailed(db, catalogId, name, message, perUser);
     return { added: [], updated: [], unregistered: [], conflicts: [], error: message };
   }
 }
@@ -277,9 +298,12 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
 async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor: string): Promise<McpSyncResult> {
   await checkNewMcpServer(db, catalogId, config);
   const key = keyOf(catalogId, config.name);
-  const listing: McpServerListing | { error: unknown } = await pool()
-    .list(key, config)
-    .catch((error: unknown) => ({ error }));
+  // A per-person server nobody has connected to yet is added without tools: the first to connect lists them.
+  const listing: McpServerListing | { error: unknown } = isPerUser(config)
+    ? { error: new Error(nobodyConnectedYet(catalogId, config.name)) }
+    : await pool()
+        .list(key, config)
+        .catch((error: unknown) => ({ error }));
   let result: SourceSyncResult;
   try {
     result = await createMcpServer(db, catalogId, config, actor, process.env, "error" in listing ? [] : toolDrafts(listing));
@@ -294,8 +318,18 @@ async function addNow(db: Db, catalogId: string, config: McpServerConfig, actor:
     return result;
   }
   const message = await scrubMcpServerText(db, catalogId, config.name, listing.error instanceof Error ? listing.error.message : String(listing.error));
-  await markServerDown(db, catalogId, config.name, message);
+  await listingFailed(db, catalogId, config.name, message, isPerUser(config));
   return { ...result, error: message };
+}
+
+/**
+ * A listing failed: a shared server is down for this instance (markServerDown); a per-person one
+ * failed with one person's credential, or nobody has connected yet, which takes its tools from
+ * nobody (each call goes on its caller's own connection): it is only the server's health.
+ */
+async function listingFailed(db: Db, catalogId: string, name: string, message: string, perUser: boolean): Promise<void> {
+  if (!perUser) return markServerDown(db, catalogId, name, message);
+  await inOrder(keyOf(catalogId, name), () => recordMcpHealth(db, catalogId, name, { status: "error", lastError: message }));
 }
 
 /** The registry's drafts of the tools a server listed: what the gateway serves of each besides its definition goes in its meta, pinned with it. */
@@ -330,8 +364,8 @@ function connectedHealth(listing: McpServerListing, result: SourceSyncResult) {
 
 /** Closes the server's connection and forgets whether this instance could reach it (it is being deleted, or is gone). */
 export async function disconnectMcpServer(catalogId: string, name: string): Promise<void> {
-  await pool().disconnect(keyOf(catalogId, name));
-  await bridgedConnections().closeServers((key) => key === keyOf(catalogId, name));
+  await pool().disconnectWhere((key) => isKeyOfServer(key, catalogId, name));
+  await bridgedConnections().closeServers((key) => isKeyOfServer(key, catalogId, name));
   offerGone(catalogId, name);
   unreachable.delete(keyOf(catalogId, name));
   forgetMcpServer(catalogId, name);
@@ -366,6 +400,13 @@ async function disconnectWhere(selected: (key: string) => boolean): Promise<void
   await bridgedConnections().closeServers(selected);
 }
 
+/** Closes the person's own connections to the server (their credential changed or is gone). */
+export async function disconnectPersonFrom(catalogId: string, server: string, userId: string): Promise<void> {
+  const key = personalKey(keyOf(catalogId, server), userId);
+  await pool().disconnect(key);
+  await bridgedConnections().closeServers((serverKey) => serverKey === key);
+}
+
 /** Closes every MCP connection of this instance (stdio servers exit): the server is shutting down. */
 export async function closeMcpConnections(): Promise<void> {
   await Promise.all([state.pool?.disconnectAll(), bridgedConnections().closeAll()]);
@@ -383,7 +424,9 @@ const SERVER_DOWN_FAILURES = new Set<McpSourceError["failure"]>(["connection", "
  * connection (it could not be started or reached, or it went away), or that says it serves no one
  * (SERVER_DOWN_FAILURES), takes its tools out of this instance at once and records it failing;
  * one call's timeout, cancellation or error leaves the server to its other callers. A server this
- * instance had lost and that answers again is synced, which puts its tools back.
+ * instance had lost and that answers again is synced, which puts its tools back. A per-person
+ * server is called on `principal`'s own connection with their own credential, or answers with a
+ * tool error saying where to connect (app/_services/mcp-personal.ts); its failures are theirs alone.
  */
 export async function callMcpServerTool(
   db: Db,
@@ -391,23 +434,28 @@ export async function callMcpServerTool(
   server: string,
   mcpName: string,
   args: Record<string, unknown>,
-  options: McpCallOptions = {},
+  options: McpCallOptions & { principal?: Principal } = {},
 ): Promise<McpToolResult> {
-  const config: McpServerConfig = await getMcpServerConfig(db, catalogId, server);
-  const key = keyOf(catalogId, server);
+  const stored: McpServerConfig = await getMcpServerConfig(db, catalogId, server);
+  const target = await callTargetOf(db, keyOf(catalogId, server), catalogId, stored, options.principal);
+  if ("refusal" in target) return target.refusal;
+  const { key, config } = target;
+  const shared = key === keyOf(catalogId, server);
   try {
     const { caller } = options;
     // A caller that answers the server's requests itself calls over a connection of its own.
     const result = caller
       ? await bridgedConnections().call(key, config, mcpName, args, caller, options)
       : await pool().call(key, config, mcpName, args, options);
-    if (unreachable.has(key)) {
+    if (shared && unreachable.has(key)) {
       void syncMcpServer(db, catalogId, server)
         .catch(passOverDeleted)
         .catch((error: unknown) => log.warn({ err: error }, `The sync of ${key}, which answered again, failed:`));
     }
     return result;
   } catch (error) {
+    // A person whose sign-in was refused (revoked, expired beyond refreshing) is told to connect again; the server is not down.
+    if (!shared) return personalFailure(db, catalogId, server, options.principal, error);
     // A wedged server being restarted still has its connection being opened: it is lost only if that fails.
     const connected = options.caller ? bridgedConnections().has(options.caller.client.sessionId, key) : pool().keys().includes(key);
     if (error instanceof McpSourceError && (!connected || SERVER_DOWN_FAILURES.has(error.failure))) {
@@ -415,6 +463,14 @@ export async function callMcpServerTool(
     }
     throw error;
   }
+}
+
+/** A person's own call failed: when that left them without a usable credential, they read where to connect again; else the failure stands. */
+async function personalFailure(db: Db, catalogId: string, server: string, principal: Principal | undefined, error: unknown): Promise<McpToolResult> {
+  const config = await getMcpServerConfig(db, catalogId, server);
+  const target = await callTargetOf(db, keyOf(catalogId, server), catalogId, config, principal);
+  if ("refusal" in target) return target.refusal;
+  throw error;
 }
 
 /** Sets who hears that a server's resources or prompts changed: one listener, replaced when its module is loaded again. */
@@ -455,6 +511,13 @@ export async function requestMcpServer<T>(
   work: McpRequestWork<T>,
 ): Promise<T> {
   const config = await getMcpServerConfig(db, catalogId, server);
+  // Resources and prompts go to every reader of the catalog: no person's credential may fetch them.
+  if (isPerUser(config))
+    throw new McpSourceError(
+      "config",
+      server,
+      `The MCP server "${server}" takes each person's own credential: its resources and prompts are not served through the gateway.`,
+    );
   return pool().request(keyOf(catalogId, server), config, kind, label, signal, work);
 }
 
@@ -470,7 +533,7 @@ export async function callMcpToolForModel(
   server: string,
   mcpName: string,
   args: Record<string, unknown>,
-  options: { upstreamDetails: boolean; tool: string } & McpCallOptions,
+  options: { upstreamDetails: boolean; tool: string; principal: Principal | undefined } & McpCallOptions,
 ): Promise<McpToolResult> {
   const attributes = { "toolshed.catalog": catalogId, "toolshed.mcp_server": server, "toolshed.tool": options.tool };
   return inSpan("mcp tools/call", attributes, async (span) => {
@@ -480,8 +543,8 @@ export async function callMcpToolForModel(
       recordToolCall(catalogId, options.tool, outcome, (performance.now() - started) / 1000);
     };
     try {
-      const { signal, onProgress, caller } = options;
-      const result = await callMcpServerTool(db, catalogId, server, mcpName, args, { signal, onProgress, caller });
+      const { signal, onProgress, caller, principal } = options;
+      const result = await callMcpServerTool(db, catalogId, server, mcpName, args, { signal, onProgress, caller, principal });
       ended(result.isError ? "upstream_error" : "ok");
       return result;
     } catch (error) {
@@ -578,7 +641,7 @@ export async function syncMcpServersPeriodically(db: Db, intervalMs = DEFAULT_MC
   // addition runs now (it is stored only once listed), belongs to a server the read may miss.
   const connected = pool()
     .keys()
-    .filter((key) => !state.syncs?.has(key));
+    .filter((key) => !state.syncs?.has(serverKeyOf(key)));
   let servers: { catalogId: string; name: string }[];
   try {
     servers = await allMcpServerNames(db);
@@ -587,7 +650,7 @@ export async function syncMcpServersPeriodically(db: Db, intervalMs = DEFAULT_MC
     return { synced: [], skipped: [] };
   }
   const configured = new Set(servers.map(({ catalogId, name }) => keyOf(catalogId, name)));
-  const orphansClosed = disconnectWhere((key) => connected.includes(key) && !configured.has(key));
+  const orphansClosed = disconnectWhere((key) => connected.includes(key) && !configured.has(serverKeyOf(key)));
   const syncsAll = await runsThisRound(db, MCP_SYNC_LEASE, intervalMs);
   const synced: string[] = [];
   const skipped: string[] = [];

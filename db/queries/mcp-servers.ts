@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, isNotNull, isNull, like } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, like } from "drizzle-orm";
 import { ToolshedError, notFound } from "@/lib/errors";
 import { decryptSecret, encryptSecret, hostSecretValues, scrubSecrets } from "@/lib/secrets";
 import {
@@ -155,6 +155,23 @@ export async function deleteMcpServersIn(tx: Tx, catalogId: string, names: strin
 /** Every configured server of every catalog, by name (a sync looks each one up when it runs). */
 export function allMcpServerNames(db: Db): Promise<{ catalogId: string; name: string }[]> {
   return db.select({ catalogId: mcpServers.catalogId, name: mcpServers.name }).from(mcpServers);
+}
+
+/** The servers of these catalogs that each person calls with their own credential, and how they connect. */
+export async function perUserMcpServers(
+  db: Db,
+  catalogIds: string[],
+): Promise<{ catalogId: string; name: string; mode: "per-user-secret" | "per-user-oauth" }[]> {
+  if (catalogIds.length === 0) return [];
+  const rows = await db
+    .select({ catalogId: mcpServers.catalogId, name: mcpServers.name, config: mcpServers.config })
+    .from(mcpServers)
+    .where(inArray(mcpServers.catalogId, catalogIds))
+    .orderBy(asc(mcpServers.catalogId), asc(mcpServers.name));
+  return rows.flatMap(({ catalogId, name, config }) => {
+    const mode = config.credentials?.mode ?? "shared";
+    return mode === "shared" ? [] : [{ catalogId, name, mode }];
+  });
 }
 
 /** The full configuration, secrets decrypted: for connecting, never for showing. */

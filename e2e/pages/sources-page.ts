@@ -64,6 +64,12 @@ export class SourcesPage {
     await this.form().getByTestId("mcp-medium-findings").selectOption(choice);
   }
 
+  /** Each person's own secret, in this header (HTTP) or environment variable (stdio), instead of a shared credential. */
+  async choosePerPersonSecret(target: string) {
+    await this.form().getByTestId("mcp-credential-mode").selectOption("per-user-secret");
+    await this.form().getByTestId("mcp-credential-target").fill(target);
+  }
+
   async submit() {
     await this.form().getByTestId("mcp-add").click();
   }

@@ -7,17 +7,21 @@ import * as playgroundRoute from "@/app/api/catalogs/[catalog]/playground/route"
 import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
 import * as decisionRoute from "@/app/api/decisions/[id]/route";
 import * as replayRoute from "@/app/api/decisions/[id]/replay/route";
-import { callMcpServerTool } from "@/app/_services/sources";
+import { connectWithSecret } from "@/app/_services/mcp-connections";
+import { callMcpServerTool, disconnectMcpServer } from "@/app/_services/sources";
 import { pendingSimulatedCalls, turnsOf, uiMessagesOf } from "@/components/playground-chat";
 import type { Db } from "@/db/client";
+import { createMcpServer } from "@/db/queries/mcp-servers";
 import { decisions } from "@/db/tables";
 import { seed } from "@/db/seed";
 import type { PlaygroundDataParts, PlaygroundUIMessage } from "@/lib/playground/messages";
 import { McpConnections } from "@/lib/sources/mcp";
 import { useEnv } from "../sources/helpers";
 import { routeApiRequest } from "../support/api-routes";
+import { serveKeyedMcp } from "../support/keyed-mcp-server";
 import { startScriptedOpenAIServer, type Script, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
-import { apiRequest, asInstanceAdmin, jsonRequest, params, useFreshDatabase } from "./helpers";
+import { APP_ORIGIN, apiRequest, asInstanceAdmin, jsonRequest, params, useFreshDatabase } from "./helpers";
+import { signedInPerson } from "./sessions";
 
 const demo = params({ catalog: "demo" });
 const e2eScript = JSON.parse(readFileSync("e2e/fixtures/playground-script.json", "utf8"));
@@ -452,5 +456,46 @@ describe("playground without a main model", () => {
     const response = await playgroundRoute.POST(jsonRequest("POST", { ...turnConfig, toolResults: [{ toolCallId: "x", toolName: "read", output: "" }] }), demo);
     expect(response.status).toBe(400);
     expect((await playgroundRoute.POST(jsonRequest("POST", turnConfig), demo)).status).toBe(400);
+  });
+});
+
+describe("playground calls of a per-person MCP server", () => {
+  useEnv({ TOOLSHED_MCP_ALLOW_PRIVATE: "1" });
+  useScriptedMainModel({
+    rules: [
+      { lastMessageContains: "who am I", reply: { toolCalls: [{ name: "ToolSearch", arguments: { query: "select:keyed__whoami" } }] } },
+      { lastMessageContains: "callable from your next step", reply: { toolCalls: [{ name: "keyed__whoami", arguments: {} }] } },
+    ],
+    otherwise: { text: "Done." },
+  });
+  let db: Db;
+  let upstream: Awaited<ReturnType<typeof serveKeyedMcp>>;
+  beforeEach(async () => {
+    db = await useFreshDatabase();
+    await seed(db, { demo: true });
+    upstream = await serveKeyedMcp();
+    const credentials = { mode: "per-user-secret", header: "Authorization", prefix: "Bearer " } as const;
+    await createMcpServer(db, "demo", { name: "keyed", transport: "http", url: upstream.url, credentials }, "test");
+  });
+  afterEach(async () => {
+    await disconnectMcpServer("demo", "keyed");
+    await upstream.close();
+  });
+
+  /** What the playground's model read of its call of keyed__whoami, played with these headers. */
+  async function whoamiOutput(headers: Record<string, string>): Promise<unknown> {
+    const response = await playgroundRoute.POST(jsonRequest("POST", { ...turnConfig, message: "who am I?" }, headers), demo);
+    const chunks = chunksOf(await response.text());
+    const call = only(chunks, "tool-input-available").find((chunk) => chunk.toolName === "keyed__whoami")!;
+    return only(chunks, "tool-output-available").find((chunk) => chunk.toolCallId === call.toolCallId)?.output;
+  }
+
+  it("calls it with the playing person's own credential, and tells an API token where a person connects", async () => {
+    const ada = await signedInPerson(db, "ada@example.com");
+    await connectWithSecret(db, ada.principal, "demo", "keyed", "ada-secret");
+    await whoamiOutput({ cookie: ada.cookie, origin: APP_ORIGIN });
+    expect(upstream.seen).toEqual(["Bearer ada-secret"]);
+    expect(JSON.stringify(await whoamiOutput({}))).toContain(`${APP_ORIGIN}/connections?catalog=demo&server=keyed`);
+    expect(upstream.seen).toHaveLength(1);
   });
 });

@@ -1,8 +1,9 @@
 import { createPasswordUser, getAuth } from "@/app/_services/auth";
 import type { Db } from "@/db/client";
 import { grantInstanceAdmin } from "@/db/queries/instance-admins";
-import { setMemberRole } from "@/db/queries/teams";
-import type { TeamRole } from "@/lib/auth/policy";
+import { rolesOfUser, setMemberRole } from "@/db/queries/teams";
+import { findUserByEmail } from "@/db/queries/users";
+import type { TeamRole, UserPrincipal } from "@/lib/auth/policy";
 import { APP_ORIGIN } from "./helpers";
 
 const TEST_PASSWORD = "correct horse battery";
@@ -16,6 +17,13 @@ export async function signedInAs(db: Db, email: string, role: TeamRole | null, t
   const cookie = headers.getSetCookie().map((line) => line.split(";")[0]);
   if (cookie.length === 0) throw new Error("Signing in set no cookie");
   return cookie.join("; ");
+}
+
+/** A person signed in with a role in team "default": their session's Cookie header, and the principal the policies see (their roles now). */
+export async function signedInPerson(db: Db, email: string, role: TeamRole = "viewer"): Promise<{ cookie: string; principal: UserPrincipal }> {
+  const cookie = await signedInAs(db, email, role);
+  const user = (await findUserByEmail(db, email))!;
+  return { cookie, principal: { kind: "user", id: user.id, email, name: user.name, roles: await rolesOfUser(db, user.id), instanceAdmin: false } };
 }
 
 /** The headers a page of ours sends with a write: the session cookie, JSON, our own Origin. */

@@ -29,12 +29,13 @@ export function useGatewayClients(clientName: string) {
     token: string,
     query: string,
     catalog = "team",
-    options: { capabilities?: ClientCapabilities; prepare?: (client: Client) => void } = {},
+    /** `headers`: sent besides the token (none when it is ""), e.g. a browser session's cookie and origin. */
+    options: { capabilities?: ClientCapabilities; prepare?: (client: Client) => void; headers?: Record<string, string> } = {},
   ): Promise<Client> => {
     const client = new Client({ name: clientName, version: "1.0.0" }, { capabilities: options.capabilities ?? {} });
     options.prepare?.(client);
     const transport = new StreamableHTTPClientTransport(new URL(`${http.url}/api/catalogs/${catalog}/mcp?${query}`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
+      requestInit: { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...options.headers } },
     });
     await client.connect(transport);
     clients.push(client);

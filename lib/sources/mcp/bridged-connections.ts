@@ -3,7 +3,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { McpCallOptions, McpToolResult } from "./client";
 import { type CallerOfCall, ClientForwarding } from "./client-capabilities";
 import type { McpServerConfig } from "./config";
-import { type McpConnectionEvents, McpConnections, type McpConnectionTimeouts } from "./connections";
+import { type AuthProviderFor, type McpConnectionEvents, McpConnections, type McpConnectionTimeouts } from "./connections";
 
 /**
  * The connections opened for calling clients that answer their servers' requests (see
@@ -15,9 +15,19 @@ export class BridgedConnections {
   private readonly connections: McpConnections;
   private readonly forwarding = new Map<string, ClientForwarding>();
 
-  constructor(onLost: (key: string, reason: string) => void, timeouts: Partial<McpConnectionTimeouts>, events: McpConnectionEvents = {}) {
-    this.connections = new McpConnections(onLost, timeouts, events, (key: string, client: Client, config: McpServerConfig) =>
-      this.forwarding.get(key)?.install(client, config),
+  constructor(
+    onLost: (key: string, reason: string) => void,
+    timeouts: Partial<McpConnectionTimeouts>,
+    events: McpConnectionEvents = {},
+    authProviderFor: AuthProviderFor = () => undefined,
+  ) {
+    this.connections = new McpConnections(
+      onLost,
+      timeouts,
+      events,
+      (key: string, client: Client, config: McpServerConfig) => this.forwarding.get(key)?.install(client, config),
+      // Keyed `session/serverKey`: the provider is the one of the server's key.
+      (key, config) => authProviderFor(key.slice(key.indexOf("/") + 1), config),
     );
   }
 

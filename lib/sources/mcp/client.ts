@@ -1,4 +1,5 @@
 import "server-only";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -150,7 +151,7 @@ function httpTarget(config: McpHttpConfig): { url: URL; headers: Record<string, 
  * or an HTTP server on a private address is refused here, right before spawning or connecting,
  * whatever the stored configuration says (an older database, a changed allowlist).
  */
-export function openTransport(config: McpServerConfig, legacySse = false): Connection {
+export function openTransport(config: McpServerConfig, legacySse = false, authProvider?: OAuthClientProvider): Connection {
   const problem = mcpPolicyProblem(config);
   if (problem) {
     const verb = config.transport === "stdio" ? "start" : "connect to";
@@ -160,7 +161,8 @@ export function openTransport(config: McpServerConfig, legacySse = false): Conne
   if (config.transport === "http") {
     const { url, headers } = httpTarget(config);
     // The same guard for every request: Streamable HTTP's, or a legacy server's event stream and the posts to its endpoint.
-    const options = { requestInit: { headers }, fetch: guardedFetch({ secretHeaders: Object.keys(headers) }) };
+    // An OAuth provider (a person's own sign-in at the server) adds its token to each request and refreshes it.
+    const options = { requestInit: { headers }, fetch: guardedFetch({ secretHeaders: Object.keys(headers) }), authProvider };
     const transport = legacySse ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
     return { client, transport, stderrTail: () => "" };
   }

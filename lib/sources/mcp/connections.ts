@@ -1,4 +1,5 @@
 import "server-only";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -91,6 +92,9 @@ export interface McpConnectionEvents {
 /** Declares the capabilities a key's client offers its server, and installs their handlers, before each handshake. */
 export type PrepareClient = (key: string, client: Client, config: McpServerConfig) => void;
 
+/** The OAuth client a key's connection signs its requests with: a person's own at the server, or none. */
+export type AuthProviderFor = (key: string, config: McpServerConfig) => OAuthClientProvider | undefined;
+
 /** A request of a server's besides listing tools and calling one, made on its connection (McpConnections.request). */
 export type McpRequestWork<T> = (client: Connection["client"], config: McpServerConfig, requestOptions: RequestOptions) => Promise<T>;
 
@@ -123,6 +127,7 @@ export class McpConnections {
     timeouts: Partial<McpConnectionTimeouts> = {},
     private readonly events: McpConnectionEvents = {},
     private readonly prepareClient: PrepareClient = () => undefined,
+    private readonly authProviderFor: AuthProviderFor = () => undefined,
   ) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
   }
@@ -308,7 +313,7 @@ export class McpConnections {
 
   /** Opens a transport and runs the MCP handshake within its deadline; a failure closes it and says what to check. */
   private async handshake(key: string, config: McpServerConfig, legacySse: boolean): Promise<Connection> {
-    const connection = openTransport(config, legacySse);
+    const connection = openTransport(config, legacySse, this.authProviderFor(key, config));
     try {
       this.prepareClient(key, connection.client, config);
       await withDeadline(

@@ -13,7 +13,13 @@ type Env = Record<string, string | undefined>;
  * checked after DNS resolution when connecting.
  */
 export function mcpPolicyProblem(config: McpServerConfig, env: Env = process.env): { field: string; message: string } | undefined {
-  if (config.transport === "stdio") return stdioPolicyProblem(config, env);
+  if (config.transport === "stdio") {
+    if (config.credentials?.mode !== "per-user-secret") return stdioPolicyProblem(config, env);
+    // The variable each person's secret goes in must be one the operator allows too: checked when the server is added, not when someone connects.
+    const personal = config.credentials.env;
+    const problem = stdioPolicyProblem({ ...config, env: { ...config.env, [personal]: "" } }, env);
+    return problem?.field === `env.${personal}` ? { ...problem, field: "credentials.env" } : problem;
+  }
   const refusal = hostRefusal(new URL(config.url).hostname, env);
   return refusal && { field: "url", message: refusal.message };
 }

@@ -15,6 +15,7 @@ export const POST = catalogRoute<{ catalog: string }>(
     const body = parseWith(playgroundBody, await readJsonBody(request, BODY_LIMIT));
     const stream = await playTurn(getDb(), params.catalog, body, {
       owner: principalKey(principal),
+      principal,
       upstreamDetails: access === "admin",
       signal: request.signal,
     });
