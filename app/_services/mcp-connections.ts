@@ -10,7 +10,7 @@ import { log } from "@/lib/observability/log";
 import type { McpServerConfig } from "@/lib/sources/mcp";
 import { secretScrubber } from "@/lib/sources/mcp/client";
 import { guardedFetch } from "@/lib/sources/mcp/network-policy";
-import { isPendingSignIn, PersonalOAuthProvider } from "@/lib/sources/mcp/user-credentials";
+import { isAnswerFromIssuer, isPendingSignIn, PersonalOAuthProvider } from "@/lib/sources/mcp/user-credentials";
 import { requireCatalogAccess } from "./access";
 import { callbackUrlOf, oauthStoreOf } from "./mcp-personal";
 import { disconnectPersonFrom, syncMcpServer } from "./sources";
@@ -137,14 +137,15 @@ export async function startOAuthConnection(
 /**
  * Finishes the sign-in the person started: only the `state` of their own sign-in under way for
  * this server, still in time, is taken (another person's, a forged one, or one for another server
- * is refused), then the SDK exchanges the code with their PKCE verifier and stores their tokens.
+ * is refused), and only from the authorization server it went to (RFC 9207's `iss`); then the SDK
+ * exchanges the code with their PKCE verifier and stores their tokens.
  */
 export async function finishOAuthConnection(
   db: Db,
   principal: UserPrincipal,
   catalogId: string,
   server: string,
-  answer: { code?: string; state?: string; error?: string },
+  answer: { code?: string; state?: string; error?: string; iss?: string },
 ): Promise<void> {
   const config = await perUserServer(db, principal, catalogId, server, "per-user-oauth");
   const store = oauthStoreOf(db, catalogId, server, principal.id);
@@ -153,6 +154,9 @@ export async function finishOAuthConnection(
     throw new ToolshedError("forbidden", `This answer of "${server}"'s sign-in does not match a sign-in you started here, or it came too late: connect again.`);
   }
   await store.write({ ...state, pending: undefined }, state.tokens !== undefined);
+  if (!isAnswerFromIssuer(state, answer.iss)) {
+    throw new ToolshedError("forbidden", `This answer does not come from "${server}"'s authorization server (its issuer differs): connect again.`);
+  }
   if (answer.error || !answer.code) throw new ToolshedError("bad_request", `The sign-in at "${server}" did not complete (${answer.error ?? "no code"}).`);
   if (config.transport !== "http") throw new ToolshedError("bad_request", "Only HTTP servers sign in with OAuth.");
   await auth(providerFor(db, principal, catalogId, server), { serverUrl: config.url, authorizationCode: answer.code, fetchFn: guardedFetch() }).catch(

@@ -217,4 +217,17 @@ describe("a per-person OAuth server", () => {
     expect((await callback(adasAnswer, ada.cookie)).searchParams.get("connected")).toBe("1");
     expect((await callback(adasAnswer, ada.cookie)).searchParams.get("failed")).toBe("mismatch");
   });
+
+  it("takes an answer only from the authorization server the sign-in went to (RFC 9207's iss): another issuer's is a mix-up", async () => {
+    const ada = await person("ada@example.com");
+    const fromElsewhere = new URL(await approve(await startSignIn(ada)));
+    fromElsewhere.searchParams.set("iss", "https://evil.example/");
+    expect((await callback(fromElsewhere.href, ada.cookie)).searchParams.get("failed")).toBe("mismatch");
+    expect(await accessTokenOf(ada)).toBeUndefined();
+    // Its own issuer, as its metadata names it, completes the sign-in.
+    const fromItsServer = new URL(await approve(await startSignIn(ada)));
+    fromItsServer.searchParams.set("iss", new URL(upstream.url).origin + "/");
+    expect((await callback(fromItsServer.href, ada.cookie)).searchParams.get("connected")).toBe("1");
+    expect(await accessTokenOf(ada)).toBeDefined();
+  });
 });

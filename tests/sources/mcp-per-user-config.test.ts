@@ -3,7 +3,7 @@ import { parseCatalogCode } from "@/lib/catalogs/catalog-code";
 import { isPerUser, type McpServerConfig, McpServerConfigSchema } from "@/lib/sources/mcp/config";
 import { mcpPolicyProblem } from "@/lib/sources/mcp/policy";
 import { mcpSecretValues } from "@/lib/sources/mcp/secrets";
-import { isPendingSignIn, withPersonalSecret } from "@/lib/sources/mcp/user-credentials";
+import { isAnswerFromIssuer, isPendingSignIn, withPersonalSecret } from "@/lib/sources/mcp/user-credentials";
 
 const http = { name: "gh", transport: "http", url: "https://mcp.example.com/mcp" } as const;
 const problemsOf = (value: unknown) => McpServerConfigSchema.safeParse(value).error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? [];
@@ -86,5 +86,20 @@ describe("a per-person OAuth sign-in's state", () => {
     expect(isPendingSignIn(pending, "the-state", 1_000)).toBe(false);
     expect(isPendingSignIn(pending, "the-state-of-ada", 3_000)).toBe(false);
     expect(isPendingSignIn({}, "the-state-of-ada", 1_000)).toBe(false);
+  });
+});
+
+describe("an authorization answer's issuer (RFC 9207)", () => {
+  const issuer = "https://auth.example.com/";
+  it("must be the issuer discovery found, when the answer names one", () => {
+    expect(isAnswerFromIssuer({ authorizationServer: { issuer, sendsIss: false } }, issuer)).toBe(true);
+    expect(isAnswerFromIssuer({ authorizationServer: { issuer, sendsIss: false } }, "https://evil.example/")).toBe(false);
+    expect(isAnswerFromIssuer({}, issuer)).toBe(false);
+  });
+
+  it("may be left out only by a server that does not say it always sends one", () => {
+    expect(isAnswerFromIssuer({ authorizationServer: { issuer, sendsIss: false } }, undefined)).toBe(true);
+    expect(isAnswerFromIssuer({}, undefined)).toBe(true);
+    expect(isAnswerFromIssuer({ authorizationServer: { issuer, sendsIss: true } }, undefined)).toBe(false);
   });
 });

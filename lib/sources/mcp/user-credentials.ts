@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { ToolshedError } from "../../errors";
 import type { McpServerConfig } from "./config";
@@ -22,6 +22,8 @@ export interface McpOAuthState {
   verifier?: string;
   /** The sign-in under way: the `state` its callback must bring back, and until when (epoch ms). */
   pending?: { state: string; expiresAt: number };
+  /** The authorization server discovery found: the `iss` its answers must name (RFC 9207), and whether it says it always names one. */
+  authorizationServer?: { issuer: string; sendsIss: boolean };
 }
 
 /** How long a person has to finish signing in at the server's authorization server. */
@@ -97,6 +99,13 @@ export class PersonalOAuthProvider implements OAuthClientProvider {
     return state;
   }
 
+  /** Kept so that the callback can tell this authorization server's answer from another's (a mix-up attack, RFC 9207). */
+  async saveDiscoveryState({ authorizationServerUrl, authorizationServerMetadata }: OAuthDiscoveryState) {
+    const sendsIss = (authorizationServerMetadata as { authorization_response_iss_parameter_supported?: unknown } | undefined)
+      ?.authorization_response_iss_parameter_supported;
+    await this.update({ authorizationServer: { issuer: authorizationServerMetadata?.issuer ?? authorizationServerUrl, sendsIss: sendsIss === true } });
+  }
+
   async clientInformation() {
     return (await this.store.read()).client;
   }
@@ -150,4 +159,15 @@ export function isPendingSignIn(state: McpOAuthState, returned: string, now = Da
   if (!pending || pending.expiresAt < now) return false;
   const [expected, given] = [Buffer.from(pending.state), Buffer.from(returned)];
   return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/**
+ * Whether an authorization answer's `iss` (RFC 9207) fits the authorization server the sign-in
+ * went to: the same issuer when it names one, and one named when that server says it always does.
+ * An answer that names an issuer discovery never saw is another server's.
+ */
+export function isAnswerFromIssuer(state: McpOAuthState, iss: string | undefined): boolean {
+  const expected = state.authorizationServer;
+  if (iss === undefined) return !expected?.sendsIss;
+  return expected !== undefined && expected.issuer === iss;
 }

@@ -10,6 +10,7 @@ const answerSchema = z.object({
   code: z.string().max(4_000).optional(),
   state: z.string().max(200).optional(),
   error: z.string().max(200).optional(),
+  iss: z.string().max(2_000).optional(),
 });
 
 /** Why a sign-in did not complete, as the Connections page names it (CONNECTION_FAILURES). */
