@@ -11,7 +11,7 @@ import { maskReferences } from "@/lib/catalogs/secret-references";
 import { ToolshedError } from "@/lib/errors";
 import { instanceAdminPowerOf } from "@/lib/sources/mcp";
 import { requireTeamAccess } from "./access";
-import { disconnectMcpServer, syncLocalSources } from "./sources";
+import { disconnectMcpServer, disconnectPeopleFrom, syncLocalSources } from "./sources";
 
 /** The catalog as a file (lib/catalogs/catalog-code.ts). */
 export async function exportCatalogCode(db: Db, catalogId: string, format: CatalogCodeFormat): Promise<string> {
@@ -53,7 +53,9 @@ function authorizeServers(principal: Principal, access: Access) {
 /**
  * Applies a catalog file sent over HTTP (or only plans it: `dryRun`). Servers it adds or
  * reconfigures connect at the next periodic sync (a changed configuration reconnects by itself),
- * those it deletes are disconnected now. Its `${env:…}` references are not resolved here: see resolveReferences.
+ * those it deletes are disconnected now, and so are people's own connections to those it writes
+ * (each reconnects with the new configuration, or not at all when the server became shared). Its
+ * `${env:…}` references are not resolved here: see resolveReferences.
  */
 export async function applyCatalogFile(
   db: Db,
@@ -72,6 +74,7 @@ export async function applyCatalogFile(
     caller.actor,
   );
   for (const name of applied.deletedMcpServers) await disconnectMcpServer(catalogId, name);
+  for (const name of applied.mcpServers) await disconnectPeopleFrom(catalogId, name);
   return applied.plan;
 }
 

@@ -407,6 +407,13 @@ export async function disconnectPersonFrom(catalogId: string, server: string, us
   await bridgedConnections().closeServers((serverKey) => serverKey === key);
 }
 
+/** Closes everyone's own connections to the server (not its shared one): its configuration changed. */
+export async function disconnectPeopleFrom(catalogId: string, server: string): Promise<void> {
+  const personal = (key: string) => isKeyOfServer(key, catalogId, server) && key !== keyOf(catalogId, server);
+  await pool().disconnectWhere(personal);
+  await bridgedConnections().closeServers(personal);
+}
+
 /** Closes every MCP connection of this instance (stdio servers exit): the server is shutting down. */
 export async function closeMcpConnections(): Promise<void> {
   await Promise.all([state.pool?.disconnectAll(), bridgedConnections().closeAll()]);

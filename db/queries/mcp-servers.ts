@@ -15,7 +15,7 @@ import {
 } from "@/lib/sources/mcp";
 import type { SourceSyncResult, SourceToolDraft } from "@/lib/sources/sync-plan";
 import { writeTransaction, type Db } from "../client";
-import { auditEntries, mcpServers, tools } from "../tables";
+import { auditEntries, mcpServers, mcpUserCredentials, tools } from "../tables";
 import type { McpServerRow } from "../schema";
 import { type ChangeEntry, recordChanges, recordManyChanges, type Tx } from "./audit";
 import { requireCatalog } from "./guards";
@@ -133,12 +133,16 @@ export async function writeMcpServers(
         .update(mcpServers)
         .set({ ...stored, status: "never", lastError: null, updatedAt: new Date() })
         .where(eq(mcpServers.id, row.id));
+      // People's own credentials were for the mode the server had: none is kept past it (none is needed by a shared server).
+      if (credentialsModeOf(row.config) !== credentialsModeOf(config)) await tx.delete(mcpUserCredentials).where(eq(mcpUserCredentials.serverId, row.id));
     } else await tx.insert(mcpServers).values({ catalogId, name: config.name, ...stored });
     const before = row && redactMcpConfig(row.config);
     entries.push({ subjectKind: "setting", subject: `mcp:${config.name}`, action: row ? "update" : "create", before, after: stored.config });
   }
   return entries;
 }
+
+const credentialsModeOf = (config: McpServerConfig) => config.credentials?.mode ?? "shared";
 
 /** Deletes servers (not their tools: the caller does), inside the caller's transaction; returns the audit entries. */
 export async function deleteMcpServersIn(tx: Tx, catalogId: string, names: string[]): Promise<ChangeEntry[]> {

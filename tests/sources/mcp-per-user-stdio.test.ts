@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { connectWithSecret } from "@/app/_services/mcp-connections";
+import { applyCatalogFile } from "@/app/_services/catalog-code";
+import { connectionsOf, connectWithSecret } from "@/app/_services/mcp-connections";
 import { callMcpServerTool, disconnectMcpServer } from "@/app/_services/sources";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import type { Db } from "@/db/client";
 import { createMcpServer } from "@/db/queries/mcp-servers";
+import { mcpUserCredentials } from "@/db/tables";
 import { jsonRequest, useFreshDatabase } from "../api/helpers";
 import { signedInPerson } from "../api/sessions";
 import { processesMentioning, processMarker } from "../support/processes";
@@ -25,21 +27,12 @@ function environmentOf(pid: number, name: string): string | undefined {
   return entries.find((entry) => entry.startsWith(`${name}=`))?.slice(name.length + 1);
 }
 
+const notes = { name: "notes", transport: "stdio" as const, command: process.execPath, args: ["mcp-servers/demo-server.mjs", marker] };
+
 beforeEach(async () => {
   db = await useFreshDatabase();
   expect((await catalogsRoute.POST(jsonRequest("POST", { name: "Team" }))).status).toBe(201);
-  await createMcpServer(
-    db,
-    "team",
-    {
-      name: "notes",
-      transport: "stdio",
-      command: process.execPath,
-      args: ["mcp-servers/demo-server.mjs", marker],
-      credentials: { mode: "per-user-secret", env: "DEMO_MCP_TOKEN" },
-    },
-    "test",
-  );
+  await createMcpServer(db, "team", { ...notes, credentials: { mode: "per-user-secret", env: "DEMO_MCP_TOKEN" } }, "test");
 });
 
 afterEach(() => disconnectMcpServer("team", "notes"));
@@ -59,5 +52,22 @@ describe("a per-person stdio server", () => {
     const none = await callMcpServerTool(db, "team", "notes", "notes_search", { query: "x" }, {});
     expect(none.isError).toBe(true);
     expect(processesMentioning(marker)).toHaveLength(2);
+  });
+
+  it("stops people's processes and forgets their secrets when a catalog file makes the server shared", async () => {
+    const ada = await principalOf("ada@example.com");
+    await connectWithSecret(db, ada, "team", "notes", "ada-token-123");
+    expect((await callMcpServerTool(db, "team", "notes", "notes_search", { query: "x" }, { principal: ada })).isError).toBe(false);
+    expect(processesMentioning(marker)).toHaveLength(1);
+
+    const admin = { ...ada, instanceAdmin: true };
+    const shared = { format: "toolshed.catalog", version: 2, mcpServers: [notes] };
+    await applyCatalogFile(db, "team", shared, { dryRun: false, prune: false }, { principal: admin, access: "admin", actor: "ada" });
+    expect(processesMentioning(marker)).toEqual([]);
+    expect(await db.select().from(mcpUserCredentials)).toEqual([]);
+    expect(await connectionsOf(db, ada)).toEqual([]);
+    // Its calls now run on the shared process, which has nobody's secret.
+    expect((await callMcpServerTool(db, "team", "notes", "notes_search", { query: "x" }, { principal: ada })).isError).toBe(false);
+    expect(processesMentioning(marker).map((pid) => environmentOf(pid, "DEMO_MCP_TOKEN"))).toEqual([undefined]);
   });
 });
