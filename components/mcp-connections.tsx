@@ -19,7 +19,9 @@ export function McpConnections({ connections, focus }: { connections: McpConnect
             <th>Server</th>
             <th>Catalog</th>
             <th>Your account</th>
-            <th />
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>

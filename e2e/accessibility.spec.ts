@@ -11,6 +11,7 @@ const PAGES: { path: string; ready: (page: Page) => Locator; title: string }[] =
   { path: "/", ready: (page) => page.getByTestId("catalog-list"), title: "Catalogs · Toolshed" },
   { path: "/settings", ready: (page) => page.getByTestId("default-selector"), title: "Settings · Toolshed" },
   { path: "/teams", ready: (page) => page.getByTestId("team-list"), title: "Teams · Toolshed" },
+  { path: "/connections", ready: (page) => page.getByRole("heading", { name: "Connections" }), title: "Connections · Toolshed" },
   { path: "/teams/default", ready: (page) => page.getByTestId("team-title"), title: "Team Default · Toolshed" },
   { path: "/api-reference", ready: (page) => page.getByRole("heading", { name: "Operations" }), title: "API reference · Toolshed" },
   { path: "/catalogs/demo/tools", ready: (page) => page.getByTestId("tool-row-read"), title: "Tools · Demo · Toolshed" },

@@ -22,6 +22,11 @@ export class ConnectionsPage {
     await this.page.getByTestId(`mcp-connection-${catalogId}-${server}-save`).click();
   }
 
+  /** Starts the person's OAuth sign-in at the server: the browser leaves for its authorization server. */
+  async connect(catalogId: string, server: string) {
+    await this.page.getByTestId(`mcp-connection-${catalogId}-${server}-connect`).click();
+  }
+
   async disconnect(catalogId: string, server: string) {
     await this.page.getByTestId(`mcp-connection-${catalogId}-${server}-disconnect`).click();
     await this.page.locator("dialog[open]").getByTestId("confirm-action").click();

@@ -70,6 +70,10 @@ export class SourcesPage {
     await this.form().getByTestId("mcp-credential-target").fill(target);
   }
 
+  async choosePerPersonOAuth() {
+    await this.form().getByTestId("mcp-credential-mode").selectOption("per-user-oauth");
+  }
+
   async submit() {
     await this.form().getByTestId("mcp-add").click();
   }

@@ -12,6 +12,8 @@ export const APP_WITH_MODEL_PORT = base + 2;
 export const OWN_APP_PORT = base + 3;
 /** The app of the observability spec, with tracing on. */
 export const TRACED_APP_PORT = base + 4;
+/** The app of the per-person OAuth spec, which may reach MCP servers on loopback (its upstream runs in the spec). */
+export const LOOPBACK_MCP_APP_PORT = base + 5;
 
 export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
 export const APP_WITH_MODEL_URL = `http://localhost:${APP_WITH_MODEL_PORT}`;
