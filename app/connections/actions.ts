@@ -8,15 +8,10 @@ import { getDb } from "@/db/client";
 import { runAction } from "@/lib/action-result";
 import type { UserPrincipal } from "@/lib/auth/policy";
 import { parseWith } from "@/lib/http";
+import { PersonalSecretSchema } from "@/lib/sources/mcp/user-credentials";
 
 /** Which server: its catalog and name, as the Connections page names them. */
 const serverInput = z.strictObject({ catalog: z.string().min(1).max(200), server: z.string().min(1).max(32) });
-/** A secret goes into one header or environment variable: one line. */
-const secretInput = z
-  .string()
-  .min(1, "Enter the secret.")
-  .max(10_000)
-  .refine((value) => !/[\r\n]/.test(value), "A secret is one line.");
 
 /** Runs `work` for the signed-in person on the server `target` names, within their write rate. */
 function forPerson<T>(target: unknown, work: (principal: UserPrincipal, catalog: string, server: string) => Promise<T>) {
@@ -31,7 +26,7 @@ function forPerson<T>(target: unknown, work: (principal: UserPrincipal, catalog:
 /** The signed-in person enters their own secret for a per-person MCP server (stored encrypted, never shown again). */
 export async function connectWithSecretAction(target: unknown, secret: unknown) {
   return forPerson(target, async (principal, catalog, server) => {
-    await connectWithSecret(getDb(), principal, catalog, server, parseWith(secretInput, secret));
+    await connectWithSecret(getDb(), principal, catalog, server, parseWith(PersonalSecretSchema, secret));
     revalidatePath("/connections");
     return { connected: true };
   });

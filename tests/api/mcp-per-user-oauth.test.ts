@@ -226,7 +226,7 @@ describe("a per-person OAuth server", () => {
     expect(await accessTokenOf(ada)).toBeUndefined();
     // Its own issuer, as its metadata names it, completes the sign-in.
     const fromItsServer = new URL(await approve(await startSignIn(ada)));
-    fromItsServer.searchParams.set("iss", new URL(upstream.url).origin + "/");
+    fromItsServer.searchParams.set("iss", `${new URL(upstream.url).origin}/`);
     expect((await callback(fromItsServer.href, ada.cookie)).searchParams.get("connected")).toBe("1");
     expect(await accessTokenOf(ada)).toBeDefined();
   });

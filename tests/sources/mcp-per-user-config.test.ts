@@ -3,7 +3,7 @@ import { parseCatalogCode } from "@/lib/catalogs/catalog-code";
 import { isPerUser, type McpServerConfig, McpServerConfigSchema } from "@/lib/sources/mcp/config";
 import { mcpPolicyProblem } from "@/lib/sources/mcp/policy";
 import { mcpSecretValues } from "@/lib/sources/mcp/secrets";
-import { isAnswerFromIssuer, isPendingSignIn, withPersonalSecret } from "@/lib/sources/mcp/user-credentials";
+import { isAnswerFromIssuer, isPendingSignIn, PersonalSecretSchema, withPersonalSecret } from "@/lib/sources/mcp/user-credentials";
 
 const http = { name: "gh", transport: "http", url: "https://mcp.example.com/mcp" } as const;
 const problemsOf = (value: unknown) => McpServerConfigSchema.safeParse(value).error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? [];
@@ -101,5 +101,17 @@ describe("an authorization answer's issuer (RFC 9207)", () => {
     expect(isAnswerFromIssuer({ authorizationServer: { issuer, sendsIss: false } }, undefined)).toBe(true);
     expect(isAnswerFromIssuer({}, undefined)).toBe(true);
     expect(isAnswerFromIssuer({ authorizationServer: { issuer, sendsIss: true } }, undefined)).toBe(false);
+  });
+});
+
+describe("a secret a person enters", () => {
+  it("is one line without control characters, which would reach a header or a process's environment", () => {
+    const problem = (value: string) => PersonalSecretSchema.safeParse(value).error?.issues[0]?.message;
+    expect(problem("ghp_abc123 with spaces")).toBeUndefined();
+    expect(problem("")).toBe("Enter the secret.");
+    expect(problem("one\ntwo")).toBe("A secret is one line.");
+    for (const value of ["tab\there", "nul\u0000", "del\u007f", "bell\u0007"]) {
+      expect(problem(value)).toBe("A secret has no control characters (such as tabs or NUL).");
+    }
   });
 });

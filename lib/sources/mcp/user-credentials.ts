@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { z } from "zod";
 import { ToolshedError } from "../../errors";
 import type { McpServerConfig } from "./config";
 
@@ -25,6 +26,18 @@ export interface McpOAuthState {
   /** The authorization server discovery found: the `iss` its answers must name (RFC 9207), and whether it says it always names one. */
   authorizationServer?: { issuer: string; sendsIss: boolean };
 }
+
+/**
+ * A secret a person enters: it goes into one header or environment variable, so one line without
+ * control characters (which both refuse with an error that quotes the value).
+ */
+export const PersonalSecretSchema = z
+  .string()
+  .min(1, "Enter the secret.")
+  .max(10_000)
+  .refine((value) => !/[\r\n]/.test(value), "A secret is one line.")
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), "A secret has no control characters (such as tabs or NUL).");
 
 /** How long a person has to finish signing in at the server's authorization server. */
 const SIGN_IN_MS = 10 * 60_000;
