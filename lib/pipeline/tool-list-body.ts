@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { definitionTokens } from "../formats/tokens";
 import { Lru } from "../tools/lru";
-import { sharedStateOf, type ToolList } from "./tool-list";
+import { lineageKeyOf, sharedStateOf, type ToolList } from "./tool-list";
+import { type ToolEdit, toolEdits } from "./tool-edits";
+import type { FinalTool } from "./types";
 
 // The answer of POST …/tool-list is the whole visible list: ≈ 7 MB of JSON at 10,000 tools with
 // ordinary schemas, ≈ 36 MB at 50,000. Serialising it again on every request costs more than all
@@ -15,7 +17,9 @@ import { sharedStateOf, type ToolList } from "./tool-list";
 // objects (lib/pipeline/ledger.ts). A chunk ends after an item whose name hashes to a boundary, so
 // chunks start at the same tools in every list: a tool one list leaves out or a revision edits
 // costs the chunk around it, not the rest of the list. The entity tag is made of the chunks'
-// digests, so it too costs the changed chunks.
+// digests, so it too costs the changed chunks. The body of a request's next list is made from its
+// latest list's: the chunks no edit reaches are kept where their items moved to, without looking
+// each up (at 50,000 tools that walk and the check of every name cost ≈ 15 ms a request).
 
 /** The bytes kept for all lists: chunks and each list's own parts. */
 export const TOOL_LIST_BODY_CACHE_BYTES = 320 * 1024 * 1024;
@@ -102,6 +106,8 @@ export function toolListResponse<Head extends ToolListBodyHead>(head: Head, list
  */
 export class ToolListBodies {
   private readonly kept: Lru<ToolList | string, ListBody | Chunk[]>;
+  /** Per catalog and request, the latest list a body was made for: the next one's is made from its. */
+  private readonly latest = new Lru<string, ToolList>({ maxEntries: LATEST_LISTS });
 
   constructor(private readonly maxBytes: number) {
     this.kept = new Lru({
@@ -116,69 +122,100 @@ export class ToolListBodies {
    * The chunks of a section, those kept reused where the same items follow in a row, the others
    * made and, when `keep` (the items are a shared state's, which never change), kept.
    */
-  private chunksOf({ kind, items, nameOf, jsonOf }: Section, keep: boolean): Chunk[] {
+  private chunksOf(section: Section, keep: boolean): Chunk[] {
     const chunks: Chunk[] = [];
-    let start = 0;
-    while (start < items.length) {
-      const key = `${kind}:${objectNumber(items[start])}`;
-      const variants = keep ? ((this.kept.get(key) as Chunk[] | undefined) ?? []) : [];
-      let chunk = variants.find((each) => !isDetached(each.bytes) && holdsAt(each, items, start));
-      if (chunk === undefined) {
-        let end = start + 1;
-        while (end < items.length && end - start < MAX_CHUNK_ITEMS && !endsChunk(nameOf(end - 1))) end++;
-        const json: string[] = [];
-        for (let index = start; index < end; index++) json.push(jsonOf(index));
-        const bytes = encoder.encode(`,${json.join(",")}`);
-        chunk = { items: items.slice(start, end), bytes, digest: createHash("sha256").update(bytes).digest() };
-        // The lists of other combinations may go on differently from the same item: a few variants each.
-        if (keep) this.kept.set(key, [chunk, ...variants.filter((each) => !isDetached(each.bytes)).slice(0, CHUNK_VARIANTS - 1)]);
-      }
-      chunks.push(chunk);
-      start += chunk.items.length;
+    for (let start = 0; start < section.items.length; start += chunks[chunks.length - 1].items.length) chunks.push(this.chunkAt(section, start, keep));
+    return chunks;
+  }
+
+  /**
+   * The chunks of a section from those of the same request's earlier list, given the edits from
+   * its items to these: an earlier chunk no edit reaches is kept where its items are now; the
+   * items around the edits are cut into chunks again, up to the next chunk kept.
+   */
+  private patchedChunksOf(section: Section, earlier: readonly Chunk[], edits: readonly ToolEdit<object>[], keep: boolean): Chunk[] {
+    const kept = new Map<number, Chunk>();
+    let [start, shift, next] = [0, 0, 0];
+    for (const chunk of earlier) {
+      const end = start + chunk.items.length;
+      for (; next < edits.length && isBefore(edits[next], start); next++) shift += edits[next].inserted.length - edits[next].removed;
+      if (next === edits.length || !reaches(edits[next], start, end)) kept.set(start + shift, chunk);
+      start = end;
+    }
+    const chunks: Chunk[] = [];
+    for (let at = 0; at < section.items.length; at += chunks[chunks.length - 1].items.length) {
+      chunks.push(kept.get(at) ?? this.chunkAt(section, at, keep, (position) => kept.has(position)));
     }
     return chunks;
   }
 
+  /**
+   * The chunk of a section's items that starts at `start`: a kept one that holds the items there,
+   * else one made of the items up to a boundary (or to a position `ends` names) and, when `keep`, kept.
+   */
+  private chunkAt({ kind, items, nameOf, jsonOf }: Section, start: number, keep: boolean, ends?: (position: number) => boolean): Chunk {
+    const key = `${kind}:${objectNumber(items[start])}`;
+    const variants = keep ? ((this.kept.get(key) as Chunk[] | undefined) ?? []) : [];
+    const found = variants.find((each) => !isDetached(each.bytes) && holdsAt(each, items, start));
+    if (found !== undefined) return found;
+    let end = start + 1;
+    while (end < items.length && end - start < MAX_CHUNK_ITEMS && !endsChunk(nameOf(end - 1)) && !ends?.(end)) end++;
+    const json: string[] = [];
+    for (let index = start; index < end; index++) json.push(jsonOf(index));
+    const bytes = encoder.encode(`,${json.join(",")}`);
+    const chunk = { items: items.slice(start, end), bytes, digest: createHash("sha256").update(bytes).digest() };
+    // The lists of other combinations may go on differently from the same item: a few variants each.
+    if (keep) this.kept.set(key, [chunk, ...variants.filter((each) => !isDetached(each.bytes)).slice(0, CHUNK_VARIANTS - 1)]);
+    return chunk;
+  }
+
+  /** The three sections of a list: its formatted tools, their annotations and their token counts. */
+  private sectionsOf(list: ToolList): [Section, Section, Section] {
+    const { final, format } = list;
+    const nameOf = (index: number) => final[index].name;
+    return [
+      { kind: `tools/${format}`, items: list.tools as object[], nameOf, jsonOf: (index) => JSON.stringify(list.tools[index]) },
+      {
+        kind: "annotations",
+        items: final,
+        nameOf,
+        jsonOf: (index) => JSON.stringify({ name: final[index].name, source: final[index].source, needsApproval: final[index].needsApproval }),
+      },
+      { kind: `tokens/${format}`, items: final, nameOf, jsonOf: (index) => `${JSON.stringify(final[index].name)}:${definitionTokens(final[index], format)}` },
+    ];
+  }
+
+  /**
+   * The chunks of a list's sections: from the body of the latest list of the same catalog and
+   * request when it is kept and few tools changed, else each looked up or made. The token counts
+   * are chunked unless a name is an array index (see countsChunkable): no chunks for them then.
+   */
+  private chunkedSections(list: ToolList): ListBody["sections"] {
+    const lineage = lineageKeyOf(list);
+    const earlier = lineage && this.latest.peek(lineage.request);
+    if (lineage) this.latest.set(lineage.request, list);
+    const keep = sharedStateOf(list) !== undefined;
+    const sections = this.sectionsOf(list);
+    const patched = earlier && this.patchedSections(earlier, list, sections, keep);
+    if (patched) return patched;
+    return [this.chunksOf(sections[0], keep), this.chunksOf(sections[1], keep), countsChunkable(list) ? this.chunksOf(sections[2], keep) : []];
+  }
+
+  /** The sections patched from the earlier list's body (see patchedChunksOf); undefined when it is not kept whole, or too much changed. */
+  private patchedSections(earlier: ToolList, list: ToolList, sections: [Section, Section, Section], keep: boolean): ListBody["sections"] | undefined {
+    const body = this.kept.peek(earlier) as ListBody | undefined;
+    // Counts not chunked before (a name that is an array index) are left to the whole path, which looks at every name.
+    if (body === undefined || !isWhole(body) || body.sections[2].length === 0) return undefined;
+    const edits = toolEdits<object>(earlier.final, list.final, list.final.length / 4);
+    if (edits === undefined || edits.some((edit) => (edit.inserted as FinalTool[]).some(({ name }) => isIndexName(name)))) return undefined;
+    return [0, 1, 2].map((index) => this.patchedChunksOf(sections[index], body.sections[index], edits, keep)) as ListBody["sections"];
+  }
+
   private bodyOf(list: ToolList): ListBody {
     const cached = this.kept.get(list) as ListBody | undefined;
-    if (cached !== undefined && !cached.joints.some(isDetached) && !cached.sections.some((chunks) => chunks.some((chunk) => isDetached(chunk.bytes)))) {
-      return cached;
-    }
-    const { final, format } = list;
-    const byTool = countsChunkable(list);
-    // Only a shared (frozen) state's tools cannot change under bytes kept for them.
-    const keep = sharedStateOf(list) !== undefined;
-    const sections: ListBody["sections"] = [
-      this.chunksOf(
-        {
-          kind: `tools/${format}`,
-          items: list.tools as object[],
-          nameOf: (index) => final[index].name,
-          jsonOf: (index) => JSON.stringify(list.tools[index]),
-        },
-        keep,
-      ),
-      this.chunksOf(
-        {
-          kind: "annotations",
-          items: final,
-          nameOf: (index) => final[index].name,
-          jsonOf: (index) => JSON.stringify({ name: final[index].name, source: final[index].source, needsApproval: final[index].needsApproval }),
-        },
-        keep,
-      ),
-      byTool
-        ? this.chunksOf(
-            {
-              kind: `tokens/${format}`,
-              items: final,
-              nameOf: (index) => final[index].name,
-              jsonOf: (index) => `${JSON.stringify(final[index].name)}:${definitionTokens(final[index], format)}`,
-            },
-            keep,
-          )
-        : [],
-    ];
+    if (cached !== undefined && isWhole(cached)) return cached;
+    const sections = this.chunkedSections(list);
+    const byTool = sections[2].length > 0 || list.final.length === 0;
     const trace = JSON.stringify(list.trace);
     const joints: ListBody["joints"] = byTool
       ? [encoder.encode(`],"annotations":[`), encoder.encode(`],"trace":${trace},"tokens":{"total":${list.tokens.total},"perTool":{`), encoder.encode("}}}")]
@@ -227,6 +264,19 @@ export class ToolListBodies {
   }
 }
 
+/** Lists whose bodies the next lists of their catalog and request are made from: 8 combinations in a few formats, of a few catalogs. */
+const LATEST_LISTS = 128;
+
+/** Whether none of a body's bytes were transferred away (see isDetached). */
+const isWhole = (body: ListBody) => !body.joints.some(isDetached) && !body.sections.some((chunks) => chunks.some((chunk) => isDetached(chunk.bytes)));
+
+/** Whether an edit lies wholly before the earlier items' position `start` (an insertion at `start` does). */
+const isBefore = (edit: ToolEdit<object>, start: number) => (edit.removed > 0 ? edit.from + edit.removed <= start : edit.from <= start);
+
+/** Whether an edit removes from the earlier items [start, end), or inserts between two of them. */
+const reaches = (edit: ToolEdit<object>, start: number, end: number) =>
+  edit.removed > 0 ? edit.from < end && edit.from + edit.removed > start : edit.from > start && edit.from < end;
+
 /** Chunks kept per first item: the lists of the 8 model/agent combinations may each go on differently from it. */
 const CHUNK_VARIANTS = 8;
 
@@ -243,11 +293,13 @@ function holdsAt(chunk: Chunk, items: readonly object[], start: number): boolean
  * registry enforces it, see aggregate.ts), so no two counts share a key.
  */
 function countsChunkable(list: ToolList): boolean {
-  for (const { name } of list.final) {
-    const first = name.charCodeAt(0);
-    if (first >= 48 && first <= 57 && isIndexKey(name)) return false;
-  }
+  for (const { name } of list.final) if (isIndexName(name)) return false;
   return true;
+}
+
+function isIndexName(name: string): boolean {
+  const first = name.charCodeAt(0);
+  return first >= 48 && first <= 57 && isIndexKey(name);
 }
 
 const bodies = new ToolListBodies(TOOL_LIST_BODY_CACHE_BYTES);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../bench/synthetic";
 import { PROVIDER_FORMATS, type ProviderFormat } from "../../lib/formats/provider-format";
 import {
   cachedToolListBodies,
@@ -173,6 +174,34 @@ describe("tool-list bodies", () => {
     // One new chunk each for the tools, their annotations and their token counts.
     expect(bodies.cached().chunks - before).toBe(3);
     expect(bodies.entityTag({}, next)).not.toBe(bodies.entityTag({}, earlier));
+  });
+
+  it("of a request's next lists, over random edits, insertions, removals and renames, are the bytes of JSON.stringify, made mostly of kept chunks", () => {
+    const random = seededRandom(5);
+    const bodies = new ToolListBodies(TOOL_LIST_BODY_CACHE_BYTES);
+    const request = { ...COMBINATIONS[0], format: "openai" as const };
+    let tools = catalogTools(8 * ITEMS_PER_CHUNK);
+    let state = catalogState(tools);
+    bodies.parts({}, computeToolList(state, request));
+    for (let serial = 0; serial < 48; serial++) {
+      const at = Math.floor(random() * (tools.length - 20));
+      const kind = serial % 5;
+      tools = [...tools];
+      if (kind === 0) tools[at] = { ...tools[at], description: `Edited ${serial}.` };
+      else if (kind === 1) tools.splice(at, 1);
+      else if (kind === 2) tools.splice(at, 0, { ...tools[at], name: `inserted_${serial}` });
+      // A name that is an array index comes first among the token counts' keys: they are not chunked then.
+      else if (kind === 3) tools[at] = { ...tools[at], name: serial === 23 ? "42" : `renamed_${serial}` };
+      // An import's run of tools edited in place.
+      else for (let index = at; index < at + 20; index++) tools[index] = { ...tools[index], description: `Imported ${serial}.` };
+      state = freezeCatalogState({ ...state, tools }, state);
+      const chunksBefore = bodies.cached().chunks;
+      const list = computeToolList(state, request);
+      const head = { serial };
+      expect(decode(bodies.parts(head, list)), `edit ${serial} (${kind})`).toBe(JSON.stringify(toolListResponse(head, list)));
+      // A change to one tool makes the chunks around it again in each of the three sections (one may split in two), no more.
+      if (kind < 4 && serial < 23) expect(bodies.cached().chunks - chunksBefore, `edit ${serial} (${kind})`).toBeLessThanOrEqual(6);
+    }
   });
 
   it("build a shared run again when a consumer transferred its buffer", () => {
