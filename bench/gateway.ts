@@ -177,6 +177,13 @@ async function toolsListAfterEdits(deployment: Deployment, token: string, names:
   }
 }
 
+/** Imports the synthetic catalog and keeps only its names: a client heap holding the document slows the client's own collector, which the clock would count. */
+async function importedNames(deployment: Deployment, size: number): Promise<string[]> {
+  const document = importDocument(size);
+  await importCatalog(deployment, document);
+  return document.tools.map((tool) => tool.name);
+}
+
 async function measureSize(size: number, requests: number): Promise<SizeFigures> {
   // The instance token adds the stdio server (instance admins only); agents' traffic carries a read token.
   const deployment = await startDeployment("sqlite", {
@@ -186,8 +193,7 @@ async function measureSize(size: number, requests: number): Promise<SizeFigures>
   const direct = await directDemoServer();
   try {
     await expectOk(deployment, "POST", "/api/catalogs", { name: "Bench", id: CATALOG });
-    const document = importDocument(size);
-    await importCatalog(deployment, document);
+    const names = await importedNames(deployment, size);
     await expectOk(deployment, "POST", `/api/catalogs/${CATALOG}/mcp-servers`, { name: DEMO_SOURCE, transport: "stdio", ...DEMO_SERVER });
     const read = deployment.tokens.read!;
     const conversations = syntheticConversations(64);
@@ -245,12 +251,7 @@ async function measureSize(size: number, requests: number): Promise<SizeFigures>
     await session.close();
     const whole = ((await expectOk(deployment, "POST", `/api/catalogs/${CATALOG}/tool-list`, combination(0), { token: read })).body as { tools: unknown[] })
       .tools.length;
-    const afterEdit = await toolsListAfterEdits(
-      deployment,
-      read,
-      document.tools.map((tool) => tool.name),
-      Math.max(8, Math.round(requests / 5)),
-    );
+    const afterEdit = await toolsListAfterEdits(deployment, read, names, Math.max(8, Math.round(requests / 5)));
     return { size, rows, listed, whole, afterEdit };
   } finally {
     await direct.close();
