@@ -1,7 +1,8 @@
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthClientMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { APIRequestContext } from "@playwright/test";
+import { ClientApplicationState } from "../tests/support/oauth-client-application";
 import { processesMentioning, processMarker } from "../tests/support/processes";
 import { SourcesPage } from "./pages/sources-page";
 import { createCatalog } from "./support/catalogs";
@@ -20,46 +21,24 @@ import { ADMIN, APP_URL } from "./support/servers";
 /** Where the client application would receive the code: nothing listens, the browser's visit there is caught. */
 const REDIRECT_URI = "http://127.0.0.1:8765/e2e-oauth-callback";
 const CLIENT_NAME = "E2E MCP client";
+const CLIENT_METADATA: OAuthClientMetadata = {
+  client_name: CLIENT_NAME,
+  redirect_uris: [REDIRECT_URI],
+  token_endpoint_auth_method: "none",
+  grant_types: ["authorization_code", "refresh_token"],
+};
 
-/** What an MCP client application keeps between the steps of the flow. */
-class ClientApplicationState implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  private information: OAuthClientInformationMixed | undefined;
-  private saved: OAuthTokens | undefined;
-  private verifier = "";
-  get redirectUrl() {
-    return REDIRECT_URI;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: CLIENT_NAME,
-      redirect_uris: [REDIRECT_URI],
-      token_endpoint_auth_method: "none",
-      grant_types: ["authorization_code", "refresh_token"],
-    };
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.information = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
+/** The MCP initialize request, sent with a bearer token by nobody signed in. */
+const initializeWith = (anonymous: APIRequestContext, gateway: URL, token: string) =>
+  anonymous.post(gateway.href, {
+    headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream" },
+    data: {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
+    },
+  });
 
 test("an MCP client connects to a catalog's gateway by URL: metadata, registration, consent in the browser, token, tools, revocation", async ({
   page,
@@ -91,7 +70,7 @@ test("an MCP client connects to a catalog's gateway by URL: metadata, registrati
   expect(server.code_challenge_methods_supported).toEqual(["S256"]);
   expect(server.registration_endpoint).toBe(`${APP_URL}/api/auth/oauth2/register`);
 
-  const application = new ClientApplicationState();
+  const application = new ClientApplicationState(REDIRECT_URI, CLIENT_METADATA);
   const transport = () => new StreamableHTTPClientTransport(gateway(catalogId), { authProvider: application });
   const first = transport();
   await expect(new Client({ name: "e2e", version: "1" }).connect(first)).rejects.toThrow(/Unauthorized/i);
@@ -128,15 +107,7 @@ test("an MCP client connects to a catalog's gateway by URL: metadata, registrati
 
   // The token is for that gateway only.
   const token = application.tokens()!.access_token;
-  const elsewhere = await anonymous.post(gateway(otherCatalogId).href, {
-    headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream" },
-    data: {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
-    },
-  });
+  const elsewhere = await initializeWith(anonymous, gateway(otherCatalogId), token);
   expect(elsewhere.status()).toBe(401);
 
   // Settings lists the client; revoking it refuses its token from the next request on.
@@ -146,15 +117,7 @@ test("an MCP client connects to a catalog's gateway by URL: metadata, registrati
   await grant.getByRole("button", { name: "Revoke" }).click();
   await person.getByTestId("confirm-action").click();
   await expect(grant).toHaveCount(0);
-  const revoked = await anonymous.post(gateway(catalogId).href, {
-    headers: { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream" },
-    data: {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
-    },
-  });
+  const revoked = await initializeWith(anonymous, gateway(catalogId), token);
   expect(revoked.status()).toBe(401);
   expect(revoked.headers()["www-authenticate"]).toContain(`resource_metadata="${metadataUrl}"`);
   await anonymous.dispose();

@@ -1,12 +1,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getAuth } from "@/app/_services/auth";
 import { closeGatewaySessions } from "@/app/_services/mcp-gateway";
 import * as catalogsRoute from "@/app/api/catalogs/route";
 import { routeApiRequest } from "../support/api-routes";
+import { ClientApplicationState } from "../support/oauth-client-application";
 import { rewritePath } from "../support/next-rewrites";
 import { APP_ORIGIN, jsonRequest, useFreshDatabase } from "./helpers";
 import { signedInAs } from "./sessions";
@@ -32,38 +31,6 @@ const toolshedFetch = async (input: string | URL | Request, init?: RequestInit):
   asked.push(`${request.method} ${url.pathname} ${response.status}`);
   return response;
 };
-
-/** What an MCP client application keeps (a public client registered beforehand), and where it would send the browser. */
-class RecordingProvider implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  private saved: OAuthTokens | undefined;
-  private verifier = "";
-  constructor(private readonly clientId: string) {}
-  get redirectUrl() {
-    return REDIRECT_URI;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: "SDK client", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" };
-  }
-  clientInformation(): OAuthClientInformationMixed {
-    return { client_id: this.clientId };
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 let cookie: string;
 let clientId: string;
@@ -98,7 +65,11 @@ async function personAllows(authorizationUrl: URL): Promise<string> {
 
 describe("the MCP SDK's OAuth client", () => {
   it("discovers the authorization server from the gateway's 401, gets a token for that gateway and connects with it", async () => {
-    const provider = new RecordingProvider(clientId);
+    const provider = new ClientApplicationState(
+      REDIRECT_URI,
+      { client_name: "SDK client", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" },
+      { client_id: clientId },
+    );
     const connect = () => new StreamableHTTPClientTransport(new URL(GATEWAY), { authProvider: provider, fetch: toolshedFetch });
     const first = connect();
     await expect(new Client({ name: "sdk", version: "1" }).connect(first)).rejects.toThrow(/Unauthorized/i);
