@@ -396,6 +396,11 @@ async function disconnectWhere(selected: (key: string) => boolean): Promise<void
     offerGone(catalogId, server);
     forgetMcpServer(catalogId, server);
   }
+  await closeConnectionsWhere(selected);
+}
+
+/** Closes this instance's pooled and bridged connections whose keys are selected. */
+async function closeConnectionsWhere(selected: (key: string) => boolean): Promise<void> {
   await pool().disconnectWhere(selected);
   await bridgedConnections().closeServers(selected);
 }
@@ -409,9 +414,7 @@ export async function disconnectPersonFrom(catalogId: string, server: string, us
 
 /** Closes everyone's own connections to the server (not its shared one): its configuration changed. */
 export async function disconnectPeopleFrom(catalogId: string, server: string): Promise<void> {
-  const personal = (key: string) => isKeyOfServer(key, catalogId, server) && key !== keyOf(catalogId, server);
-  await pool().disconnectWhere(personal);
-  await bridgedConnections().closeServers(personal);
+  await closeConnectionsWhere((key) => isKeyOfServer(key, catalogId, server) && key !== keyOf(catalogId, server));
 }
 
 /** Closes every MCP connection of this instance (stdio servers exit): the server is shutting down. */
