@@ -1,7 +1,8 @@
 /**
- * At server start, on the Node.js runtime only (never during the build): mark each request with
- * the address it came from, open the database, which
- * `npm run db:migrate` migrated and seeded (one it has not stops the start here, with an error
+ * At server start, on the Node.js runtime only (never during the build): set how far the heap may
+ * grow between full collections (TOOLSHED_HEAP_GROWING_PERCENT, lib/heap-growth.ts), mark each
+ * request with the address it came from, open the database, which `npm run db:migrate` migrated
+ * and seeded (one it has not stops the start here, with an error
  * that says to run it), make sure someone can sign in (the operator's admin, or a one-time setup
  * link in the log), then load plugins, skills and agent files, connect the MCP servers, and keep
  * them synced; prune the decision log now and then (those two rounds run once across the
@@ -11,6 +12,9 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // First of all, while the heap is small: how far it may grow between full collections.
+  const { HEAP_GROWING_PERCENT_VARIABLE, heapGrowingPercentFrom, limitHeapGrowth } = await import("./lib/heap-growth");
+  limitHeapGrowth(heapGrowingPercentFrom(process.env[HEAP_GROWING_PERCENT_VARIABLE]));
   // Before anything traced: with OTEL_EXPORTER_OTLP_ENDPOINT set, spans go to that collector (nothing starts otherwise).
   const { startTracing } = await import("./lib/observability/otel");
   const tracing = startTracing();
