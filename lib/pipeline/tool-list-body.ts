@@ -21,7 +21,7 @@ import type { FinalTool } from "./types";
 // latest list's: the chunks no edit reaches are kept where their items moved to, without looking
 // each up (at 50,000 tools that walk and the check of every name cost ≈ 15 ms a request).
 
-/** The bytes kept for all lists: chunks and each list's own parts. */
+/** The bytes of the chunks kept for all lists (each list's own parts live as long as the list). */
 export const TOOL_LIST_BODY_CACHE_BYTES = 320 * 1024 * 1024;
 /** One name in this many ends a chunk: chunks hold about this many items. */
 export const ITEMS_PER_CHUNK = 128;
@@ -44,7 +44,6 @@ interface ListBody {
   /** `],"annotations":[`, `],"trace":…,"tokens":{"total":…,"perTool":{` and `}}}`, or the whole rest for a list whose token counts are not chunked. */
   joints: [Uint8Array, Uint8Array, Uint8Array];
   digest: string;
-  ownBytes: number;
 }
 
 const isDetached = (bytes: Uint8Array) => bytes.buffer.byteLength === 0;
@@ -101,20 +100,23 @@ export function toolListResponse<Head extends ToolListBodyHead>(head: Head, list
 }
 
 /**
- * Tool-list bodies kept as bytes within a byte budget: the chunks and each list's own parts, least
- * recently used first out. The app keeps one (the functions below).
+ * Tool-list bodies kept as bytes: the chunks within a byte budget, least recently used first out,
+ * and each list's own parts for as long as the list is kept (keyed weakly: a cache that held the
+ * lists would keep their catalog states, and all made from those, alive). The app keeps one (the
+ * functions below).
  */
 export class ToolListBodies {
-  private readonly kept: Lru<ToolList | string, ListBody | Chunk[]>;
+  private readonly kept: Lru<string, Chunk[]>;
+  private readonly listBodies = new WeakMap<ToolList, ListBody>();
   /** Per catalog and request, the latest list a body was made for: the next one's is made from its. */
   private readonly latest = new Lru<string, ToolList>({ maxEntries: LATEST_LISTS });
 
-  constructor(private readonly maxBytes: number) {
+  constructor(maxBytes: number) {
     this.kept = new Lru({
       // Bounded by bytes; the count only keeps the map from growing with tiny entries.
       maxEntries: 200_000,
       maxWeight: maxBytes,
-      weigh: (value) => (Array.isArray(value) ? value.reduce((sum, chunk) => sum + chunk.bytes.length, 0) : value.ownBytes),
+      weigh: (chunks) => chunks.reduce((sum, chunk) => sum + chunk.bytes.length, 0),
     });
   }
 
@@ -155,7 +157,7 @@ export class ToolListBodies {
    */
   private chunkAt({ kind, items, nameOf, jsonOf }: Section, start: number, keep: boolean, ends?: (position: number) => boolean): Chunk {
     const key = `${kind}:${objectNumber(items[start])}`;
-    const variants = keep ? ((this.kept.get(key) as Chunk[] | undefined) ?? []) : [];
+    const variants = keep ? (this.kept.get(key) ?? []) : [];
     const found = variants.find((each) => !isDetached(each.bytes) && holdsAt(each, items, start));
     if (found !== undefined) return found;
     let end = start + 1;
@@ -203,7 +205,7 @@ export class ToolListBodies {
 
   /** The sections patched from the earlier list's body (see patchedChunksOf); undefined when it is not kept whole, or too much changed. */
   private patchedSections(earlier: ToolList, list: ToolList, sections: [Section, Section, Section], keep: boolean): ListBody["sections"] | undefined {
-    const body = this.kept.peek(earlier) as ListBody | undefined;
+    const body = this.listBodies.get(earlier);
     // Counts not chunked before (a name that is an array index) are left to the whole path, which looks at every name.
     if (body === undefined || !isWhole(body) || body.sections[2].length === 0) return undefined;
     const edits = toolEdits<object>(earlier.final, list.final, list.final.length / 4);
@@ -212,7 +214,7 @@ export class ToolListBodies {
   }
 
   private bodyOf(list: ToolList): ListBody {
-    const cached = this.kept.get(list) as ListBody | undefined;
+    const cached = this.listBodies.get(list);
     if (cached !== undefined && isWhole(cached)) return cached;
     const sections = this.chunkedSections(list);
     const byTool = sections[2].length > 0 || list.final.length === 0;
@@ -225,11 +227,9 @@ export class ToolListBodies {
       for (const chunk of chunks) hash.update(chunk.digest);
       hash.update(joints[index]);
     });
-    const ownBytes = joints.reduce((sum, joint) => sum + joint.length, 0);
-    const body = { sections, joints, digest: hash.digest("base64url"), ownBytes };
-    // Only a frozen list (computeToolList's) cannot change under its bytes. A list too large for
-    // eight of its kind to fit (8 model/agent combinations in turn) would only push the others out.
-    if (Object.isFrozen(list) && ownBytes <= this.maxBytes / 8) this.kept.set(list, body);
+    const body = { sections, joints, digest: hash.digest("base64url") };
+    // Only a frozen list (computeToolList's) cannot change under its bytes.
+    if (Object.isFrozen(list)) this.listBodies.set(list, body);
     return body;
   }
 
@@ -252,15 +252,11 @@ export class ToolListBodies {
     return `"${createHash("sha256").update(JSON.stringify(head)).update(this.bodyOf(list).digest).digest("base64url")}"`;
   }
 
-  /** How many lists and chunks are kept, and their bytes. */
-  cached(): { lists: number; chunks: number; bytes: number } {
-    let lists = 0;
+  /** How many chunks are kept, and their bytes. */
+  cached(): { chunks: number; bytes: number } {
     let chunks = 0;
-    for (const key of this.kept.keys()) {
-      if (typeof key !== "string") lists++;
-      else chunks += (this.kept.peek(key) as Chunk[]).length;
-    }
-    return { lists, chunks, bytes: this.kept.weight };
+    for (const key of this.kept.keys()) chunks += this.kept.peek(key)!.length;
+    return { chunks, bytes: this.kept.weight };
   }
 }
 
@@ -334,6 +330,6 @@ export function toolListBodyStream(head: ToolListBodyHead, list: ToolList): Read
 }
 
 /** For tests: what the app's bodies keep. */
-export function cachedToolListBodies(): { lists: number; chunks: number; bytes: number } {
+export function cachedToolListBodies(): { chunks: number; bytes: number } {
   return bodies.cached();
 }
