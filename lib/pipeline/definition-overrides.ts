@@ -172,13 +172,17 @@ function outcomesFor(ctx: PipelineContext, hooks: readonly DefinitionHook[]): We
   return byContext.getOrCreate(key, () => new WeakMap());
 }
 
+/**
+ * An outcome that changed the tool, or says something of it, is remembered, its tool frozen like the
+ * one it came from, so that what later stages derive from it is reused. One that hands the tool on
+ * as it is costs less to make again than to remember for every tool of a large catalog.
+ */
 function memoised(memo: WeakMap<PipelineTool, Outcome>, tool: PipelineTool, make: () => Outcome): Outcome {
-  let outcome = memo.get(tool);
-  if (outcome === undefined) {
-    const made = make();
-    // Frozen like the tool it came from, so what later stages derive from it is remembered too.
-    outcome = { tool: made.tool === tool ? tool : Object.freeze(made.tool), notes: made.notes };
-    memo.set(tool, outcome);
-  }
+  const remembered = memo.get(tool);
+  if (remembered !== undefined) return remembered;
+  const made = make();
+  if (made.tool === tool && made.notes.length === 0) return made;
+  const outcome = { tool: Object.freeze(made.tool), notes: made.notes };
+  memo.set(tool, outcome);
   return outcome;
 }
