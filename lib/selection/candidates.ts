@@ -44,12 +44,34 @@ function toCandidate(tool: CandidateSource): SelectorCandidate {
 }
 
 // A frozen tool (a cached catalog state's, or a final definition made from one) always yields the
-// same candidate: made once, shared by every candidate set and the catalog's corpus.
+// same candidate: made once, shared by every candidate set and the catalog's corpus. A catalog tool
+// and its final definitions are other objects with, mostly, the same text and schema object: they
+// share one candidate too (at 50,000 tools a second set of candidates held ≈ 14 MB).
 const candidateOf = new WeakMap<CandidateSource, SelectorCandidate>();
+const candidateOfSchema = new WeakMap<InputSchema, SelectorCandidate>();
+
+function sharedCandidate(tool: CandidateSource): SelectorCandidate {
+  const twin = candidateOfSchema.get(tool.inputSchema);
+  if (
+    twin !== undefined &&
+    twin.name === tool.name &&
+    twin.summary === tool.summary &&
+    twin.description === tool.description &&
+    sameTags(twin.tags, tool.tags)
+  ) {
+    return twin;
+  }
+  const candidate = Object.freeze(toCandidate(tool));
+  candidateOfSchema.set(tool.inputSchema, candidate);
+  return candidate;
+}
+
+const sameTags = (one: readonly string[] | undefined, other: readonly string[] | undefined) =>
+  one === other || (one !== undefined && other !== undefined && one.length === other.length && one.every((tag, index) => tag === other[index]));
 
 /** What a selector may know of visible tools: names and text, never the schemas themselves. */
 export function toCandidates(tools: readonly CandidateSource[]): SelectorCandidate[] {
-  return tools.map((tool) => derivedFromFrozen(candidateOf, tool, toCandidate));
+  return tools.map((tool) => (Object.isFrozen(tool) ? derivedFromFrozen(candidateOf, tool, sharedCandidate) : toCandidate(tool)));
 }
 
 /** How a frozen candidate array was made from an earlier one: by these edits of the earlier's candidates. */

@@ -54,3 +54,26 @@ describe("catalogCorpus", () => {
     });
   });
 });
+
+describe("toCandidates", () => {
+  const schema = () => ({ type: "object" as const, properties: { city: { type: "string", description: "The city." } } });
+
+  it("gives a frozen tool and a frozen copy of it with the same text and schema one candidate, and another for other text", () => {
+    const inputSchema = schema();
+    const tool = Object.freeze({ name: "weather", summary: "Weather.", description: "The weather.", tags: ["web"], inputSchema });
+    const [candidate] = toCandidates([tool]);
+    expect(toCandidates([Object.freeze({ ...tool, tags: ["web"] })])[0]).toBe(candidate);
+    const renamed = toCandidates([Object.freeze({ ...tool, name: "forecast" })])[0];
+    expect(renamed).not.toBe(candidate);
+    expect(renamed).toMatchObject({ name: "forecast", parameterText: "The city." });
+    expect(toCandidates([Object.freeze({ ...tool, description: "Other." })])[0].description).toBe("Other.");
+    expect(toCandidates([Object.freeze({ ...tool, tags: ["maps"] })])[0].tags).toEqual(["maps"]);
+  });
+
+  it("makes a tool that is not frozen its own candidate, from its schema as it is now", () => {
+    const tool = { name: "weather", summary: "Weather.", description: "The weather.", tags: [], inputSchema: schema() };
+    expect(toCandidates([tool])[0].parameterText).toBe("The city.");
+    tool.inputSchema.properties.city.description = "Where.";
+    expect(toCandidates([tool])[0].parameterText).toBe("Where.");
+  });
+});
