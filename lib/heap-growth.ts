@@ -5,8 +5,9 @@ export const HEAP_GROWING_PERCENT_VARIABLE = "TOOLSHED_HEAP_GROWING_PERCENT";
 /**
  * How far V8 lets the old generation grow past what survived the last full collection before it
  * collects again, in percent. Left to itself, V8 picks up to 4× on a machine with memory to spare:
- * with a 50,000-tool catalog (≈ 450 MB live) the server's RSS then rose to ≈ 1.1 GB between
- * collections. At 50 % it peaks at ≈ 790 MB, and the hot routes keep their latency (BENCHMARKS.md).
+ * with a 50,000-tool catalog (≈ 360 MB live) the server's RSS then rose to 1.0–1.05 GB between
+ * collections; at 50 % it peaked at 720–890 MB, with the same latency on the hot routes
+ * (BENCHMARKS.md, issue 29's fourth round).
  */
 export const DEFAULT_HEAP_GROWING_PERCENT = 50;
 

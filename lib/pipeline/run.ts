@@ -103,10 +103,11 @@ function screenAll(tools: readonly PipelineTool[], ctx: PipelineContext): { tool
 }
 
 /**
- * The per-tool stages for one tool in this context, with what they make of a frozen tool remembered
- * when they hand on a changed copy of it: the copy stays the same object, so what later stages
- * derive from it is reused. A tool handed on as it is, or removed, is screened again instead (under a
- * microsecond): remembering every tool of a 50,000-tool catalog cost ≈ 4 MB per model/agent combination.
+ * The per-tool stages for one tool in this context, with what they make of a frozen tool
+ * remembered when they hand on a changed copy of it: the copy stays the same object, so what later
+ * stages derive from it is reused. A tool handed on as it is, or removed, is screened again instead
+ * (under a microsecond): remembering every tool of a 50,000-tool catalog cost ≈ 4 MB per
+ * model/agent combination.
  */
 export function screenerFor(ctx: PipelineContext): (tool: PipelineTool) => Fate {
   const screens = SCREENS.map(([, make]) => make(ctx));
