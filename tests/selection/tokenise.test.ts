@@ -18,6 +18,25 @@ describe("splitWords", () => {
     expect(splitWords("convertMp4ToGif")).toEqual(["convert", "mp", "4", "to", "gif"]);
     expect(splitWords("oauth2_token")).toEqual(["oauth", "2", "token"]);
   });
+
+  it("splits non-ASCII text by the same rules", () => {
+    expect(splitWords("ÉtatCivil_Übersicht2")).toEqual(["état", "civil", "übersicht", "2"]);
+    expect(splitWords("天気Forecast")).toEqual(["天気forecast"]);
+  });
+
+  it("splits ASCII text as it splits the same text with a non-ASCII word after it", () => {
+    // The ASCII text takes a quicker path: any string of these pieces must come out the same.
+    const pieces = ["a", "Z", "b", "Y", "0", "9", "_", "-", " ", ".", "HTTPServer", "s3Bucket", "v2", "xML", "ABc"];
+    let seed = 7;
+    const nextPiece = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return pieces[seed % pieces.length];
+    };
+    for (let round = 0; round < 5000; round++) {
+      const text = Array.from({ length: 1 + (round % 12) }, nextPiece).join("");
+      expect([...splitWords(text), "é"], text).toEqual(splitWords(`${text} é`));
+    }
+  });
 });
 
 describe("tokenise", () => {

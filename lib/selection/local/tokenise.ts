@@ -44,6 +44,13 @@ export function isGenericRequestStem(term: string): boolean {
  * snake_case, kebab-case, dotted names and letter/digit boundaries (`s3Bucket`, `v2`).
  */
 export function splitWords(text: string): string[] {
+  return NON_ASCII.test(text) ? splitUnicodeWords(text) : splitAsciiWords(text);
+}
+
+/** Any UTF-16 unit past ASCII, surrogates of characters past the BMP included. */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+function splitUnicodeWords(text: string): string[] {
   const separated = text
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
@@ -51,6 +58,18 @@ export function splitWords(text: string): string[] {
     .replace(/(\p{N})(\p{L})/gu, "$1 $2")
     .toLowerCase();
   return separated.match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * The words of ASCII text as `splitUnicodeWords` finds them, in one pass of one expression: a run
+ * of capitals not followed by a small letter (`HTTP` of `HTTPServer`), a word with at most one
+ * capital in front, or digits. Most tool text is ASCII, and reading it is most of what indexing a
+ * changed tool costs.
+ */
+const ASCII_WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+
+function splitAsciiWords(text: string): string[] {
+  return (text.match(ASCII_WORD) ?? []).map((word) => word.toLowerCase());
 }
 
 export function isFunctionWord(word: string): boolean {
