@@ -12,7 +12,7 @@ import type { SelectorCandidate } from "../../lib/selection/types";
  * Issue 29: an index made from the index of the revision before (only the tools whose text changed
  * read again, into a segment of their own) ranks as the index a fresh build makes: same document
  * frequencies and rankings, score for score, after every edit of a random sequence on the labelled
- * sets, across merges of the segments. The edits include those that change
+ * sets, across merges of the segments, with revisions of one edit and of several. The edits include those that change
  * corpus-wide facts: the words run-together names are split into (a description gains or loses a
  * word), the services' name prefixes (a third tool of a new service), renames, deletions and additions.
  */
@@ -82,7 +82,9 @@ describe("an index made from the revision before", () => {
       const kinds = Object.entries(EDIT_KINDS);
       for (let edit = 0; edit < EDITS; edit++) {
         const [kind, change] = kinds[edit % kinds.length];
-        tools = change(tools, random);
+        // Every fourth revision brings several edits at once: segments of unequal sizes, of which
+        // merges read again only the last few.
+        for (let step = 0; step < (edit % 4 === 3 ? 6 : 1); step++) tools = change(tools, random);
         incremental = createLocalIndex(tools, undefined, incremental);
         const fresh = createLocalIndex(tools);
         const label = `${file}, edit ${edit + 1}: ${kind}`;

@@ -36,9 +36,9 @@ export interface CorpusRevision {
   readonly deadTermCounts: ReadonlyMap<string, number>;
 }
 
-/** Past this share of tools outside the first segment (or gone from it), reading them all again is as quick. */
+/** Past this share of tools outside the first segment, or gone from it, everything is read again into one. */
 const REVISE_AT_MOST = 0.25;
-/** Past this many segments, those after the first are read again into one, so a query looks in few. */
+/** At most this many segments, so a query looks in few. */
 const MOST_SEGMENTS = 8;
 
 /** A document as its segment and its number there. */
@@ -209,10 +209,30 @@ function readAgainWhereSplitDiffers(
   for (let position = 0; position < sources.length; position++) if (sources[position] !== -1 && used[sources[position]] === 0) sources[position] = -1;
 }
 
-/** Live documents in the first segment. */
-function keptInFirst(earlier: CorpusRevision, used: Uint8Array): number {
+/** Live documents of segment `segment` that the next revision keeps. */
+function keptIn(earlier: CorpusRevision, used: Uint8Array, segment: number): number {
   let kept = 0;
-  for (let doc = 0, end = earlier.bases[1]; doc < end; doc++) kept += used[doc];
+  for (let doc = earlier.bases[segment], end = earlier.bases[segment + 1]; doc < end; doc++) kept += used[doc];
+  return kept;
+}
+
+/**
+ * How many of the earlier segments stay as they are: those after them are read again, with the
+ * `toRead` changed tools, into one. Below MOST_SEGMENTS, all. At it, as in a log-structured merge,
+ * the last segments are read again back to the first one much larger than what is read anyway: a
+ * small edit never reads a large segment again, and a tool is read again a few times at most
+ * however many edits come one by one.
+ */
+function segmentsKept(earlier: CorpusRevision, used: Uint8Array, toRead: number): number {
+  if (earlier.segments.length < MOST_SEGMENTS) return earlier.segments.length;
+  let kept = earlier.segments.length;
+  let reading = toRead;
+  while (kept > 1) {
+    const live = keptIn(earlier, used, kept - 1);
+    if (kept < MOST_SEGMENTS && live > 2 * reading) break;
+    reading += live;
+    kept--;
+  }
   return kept;
 }
 
@@ -225,17 +245,18 @@ function keptInFirst(earlier: CorpusRevision, used: Uint8Array): number {
 export function reviseCorpus(earlier: CorpusRevision, candidates: readonly SelectorCandidate[]): CorpusRevision {
   const used = new Uint8Array(earlier.dead.length);
   const sources = matchDocuments(earlier, candidates, used);
-  const keptFirst = keptInFirst(earlier, used);
+  const keptFirst = keptIn(earlier, used, 0);
   const outside = candidates.length - keptFirst;
   const goneFromFirst = earlier.bases[1] - keptFirst;
-  if (outside + goneFromFirst > REVISE_AT_MOST * Math.max(candidates.length, 1)) return analyseCorpus(candidates);
+  if (Math.max(outside, goneFromFirst) > REVISE_AT_MOST * Math.max(candidates.length, 1)) return analyseCorpus(candidates);
   const unchanged = sources.every((doc) => doc !== -1);
   if (unchanged && candidates.length === earlier.candidates.length) return { ...earlier, candidates, locations: Uint32Array.from(sources) };
   const counts = revisedCounts(earlier, candidates, sources, used);
   if (counts === undefined) return analyseCorpus(candidates);
   readAgainWhereSplitDiffers(earlier, counts.vocabulary, counts.vocabularyChanges, sources, used);
-  // Too many segments: those after the first are read again, with the changed tools, into one.
-  const kept = earlier.segments.length >= MOST_SEGMENTS ? 1 : earlier.segments.length;
+  let toRead = 0;
+  for (const doc of sources) if (doc === -1) toRead++;
+  const kept = segmentsKept(earlier, used, toRead);
   const keptDocuments = earlier.bases[kept];
   for (let position = 0; position < sources.length; position++) {
     if (sources[position] >= keptDocuments) {
