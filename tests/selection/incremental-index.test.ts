@@ -12,9 +12,10 @@ import type { SelectorCandidate } from "../../lib/selection/types";
  * Issue 29: an index made from the index of the revision before (only the tools whose text changed
  * read again, into a segment of their own) ranks as the index a fresh build makes: same document
  * frequencies and rankings, score for score, after every edit of a random sequence on the labelled
- * sets, across merges of the segments, with revisions of one edit and of several. The edits include those that change
- * corpus-wide facts: the words run-together names are split into (a description gains or loses a
- * word), the services' name prefixes (a third tool of a new service), renames, deletions and additions.
+ * sets, across merges of the segments, with revisions of one edit and of several. The edits include
+ * those that change corpus-wide facts: the words run-together names are split into (a description
+ * gains or loses a word), the services' name prefixes (a third tool of a new service), renames,
+ * deletions and additions.
  */
 
 const SETS = ["metatool_selection.json", "services_a_dev.json", "services_f_dev.json"];

@@ -219,9 +219,9 @@ function keptIn(earlier: CorpusRevision, used: Uint8Array, segment: number): num
 /**
  * How many of the earlier segments stay as they are: those after them are read again, with the
  * `toRead` changed tools, into one. Below MOST_SEGMENTS, all. At it, as in a log-structured merge,
- * the last segments are read again back to the first one much larger than what is read anyway: a
- * small edit never reads a large segment again, and a tool is read again a few times at most
- * however many edits come one by one.
+ * the last segments are read again back to the first one more than twice as large as what is read
+ * anyway: a small edit never reads a large segment again, and a tool is read again a few times at
+ * most however many edits come one by one.
  */
 function segmentsKept(earlier: CorpusRevision, used: Uint8Array, toRead: number): number {
   if (earlier.segments.length < MOST_SEGMENTS) return earlier.segments.length;
