@@ -5,6 +5,7 @@ import { toolEdits } from "../../lib/pipeline/tool-edits";
 import { patchedCandidates, toCandidates } from "../../lib/selection/candidates";
 import { createLocalIndex } from "../../lib/selection/local";
 import type { LocalIndex } from "../../lib/selection/local/bm25f";
+import { analyseCorpus, reviseCorpus } from "../../lib/selection/local/revision";
 import { stem } from "../../lib/selection/local/tokenise";
 import type { SelectorCandidate } from "../../lib/selection/types";
 
@@ -103,6 +104,38 @@ describe("an index made from the revision before", () => {
       }
     });
   }
+});
+
+describe("the segments of a revision at the cap of 8", () => {
+  it("are read again back to the first one much larger, which is kept as it is", () => {
+    const set = loadLabelledSet(new URL("../../bench/data/metatool_selection.json", import.meta.url));
+    let tools = candidatesOf(set);
+    // A description said twice: its words' counts change, the vocabulary does not.
+    const edited = (positions: readonly number[]) =>
+      tools.map((tool, position) => (positions.includes(position) ? { ...tool, description: `${tool.description} ${tool.description}` } : tool));
+    const revisions = [tools];
+    tools = edited(Array.from({ length: 30 }, (_, position) => position));
+    revisions.push(tools);
+    for (let round = 1; round <= 7; round++) {
+      tools = edited([100 + round]);
+      revisions.push(tools);
+    }
+    let revision = analyseCorpus(revisions[0]);
+    const segments = revisions.slice(1).map((each) => {
+      revision = reviseCorpus(revision, each);
+      return revision.segments;
+    });
+    const [first, large] = segments[0];
+    expect(segments.at(-2)?.map((segment) => segment.size)).toEqual([first.size, 30, 1, 1, 1, 1, 1, 1]);
+    expect(segments.at(-1)?.map((segment) => segment.size)).toEqual([first.size, 30, 7]);
+    expect(segments.at(-1)?.[0]).toBe(first);
+    expect(segments.at(-1)?.[1]).toBe(large);
+    // The same revisions through the index rank as a fresh build does.
+    let index = createLocalIndex(revisions[0]);
+    for (const each of revisions.slice(1)) index = createLocalIndex(each, undefined, index);
+    const queries = set.cases.filter((_, position) => position % 25 === 0).map((each) => each.query);
+    expect(rankingsOf(index, queries)).toEqual(rankingsOf(createLocalIndex(tools), queries));
+  });
 });
 
 describe("feedback from an index made from the revision before", () => {
