@@ -6,7 +6,7 @@ import type { CatalogState } from "@/lib/pipeline/tool-list";
 import { type Db, readTransaction } from "../client";
 import { catalogs, toolDeletions, tools } from "../tables";
 import { listAgents } from "./agents";
-import { getRules } from "./rules";
+import { rulesOfCatalog } from "./rules";
 import { type ToolRecord, toToolRecord } from "./tools";
 
 /**
@@ -75,7 +75,7 @@ export async function loadCatalogState(db: Db, catalogId: string, earlier?: Load
       createdAt: row.createdAt.getTime(),
       readAt,
       ...toolsRead,
-      rules: await getRules(tx, catalogId),
+      rules: await rulesOfCatalog(tx, catalogId),
       agents: await listAgents(tx, catalogId),
     };
   });

@@ -23,6 +23,11 @@ export async function ensureRules(tx: Tx, catalogId: string): Promise<void> {
 
 export async function getRules(db: Db, catalogId: string): Promise<CatalogRules> {
   await requireCatalog(db, catalogId);
+  return rulesOfCatalog(db, catalogId);
+}
+
+/** The rules of a catalog the caller has just read in the same transaction: no second look for it (a round trip on PostgreSQL). */
+export async function rulesOfCatalog(db: Db, catalogId: string): Promise<CatalogRules> {
   const [row] = await db.select().from(catalogRules).where(eq(catalogRules.catalogId, catalogId)).limit(1);
   if (!row) return DEFAULT_RULES;
   const { catalogId: _id, ...rules } = row;
