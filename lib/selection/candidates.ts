@@ -1,4 +1,5 @@
 import { patchedArray, type ToolEdit, toolEdits } from "../pipeline/tool-edits";
+import { sameTags } from "../tools/bulk";
 import { Lru } from "../tools/lru";
 import type { FinalTool } from "../pipeline/types";
 import { derivedFromFrozen } from "../tools/frozen";
@@ -57,7 +58,7 @@ function sharedCandidate(tool: CandidateSource): SelectorCandidate {
     twin.name === tool.name &&
     twin.summary === tool.summary &&
     twin.description === tool.description &&
-    sameTags(twin.tags, tool.tags)
+    (twin.tags === tool.tags || (twin.tags !== undefined && tool.tags !== undefined && sameTags(twin.tags, tool.tags)))
   ) {
     return twin;
   }
@@ -65,9 +66,6 @@ function sharedCandidate(tool: CandidateSource): SelectorCandidate {
   candidateOfSchema.set(tool.inputSchema, candidate);
   return candidate;
 }
-
-const sameTags = (one: readonly string[] | undefined, other: readonly string[] | undefined) =>
-  one === other || (one !== undefined && other !== undefined && one.length === other.length && one.every((tag, index) => tag === other[index]));
 
 /** What a selector may know of visible tools: names and text, never the schemas themselves. */
 export function toCandidates(tools: readonly CandidateSource[]): SelectorCandidate[] {
