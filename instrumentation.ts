@@ -1,14 +1,14 @@
 /**
  * At server start, on the Node.js runtime only (never during the build): set how far the heap may
  * grow between full collections (TOOLSHED_HEAP_GROWING_PERCENT, lib/heap-growth.ts), mark each
- * request with the address it came from, open the database, which `npm run db:migrate` migrated
- * and seeded (one it has not stops the start here, with an error
- * that says to run it), make sure someone can sign in (the operator's admin, or a one-time setup
- * link in the log), then load plugins, skills and agent files, connect the MCP servers, and keep
- * them synced; prune the decision log now and then (those two rounds run once across the
- * instances sharing the database: see app/_services/leases.ts); on SIGTERM or SIGINT, close the MCP
- * gateway's streams and the MCP connections so that the server can stop (app/_services/shutdown.ts),
- * sending the spans still buffered. Traces start first, when OTEL_EXPORTER_OTLP_ENDPOINT asks.
+ * request with the address it came from, open the database, which `npm run db:migrate` migrated and
+ * seeded (one it has not stops the start here, with an error that says to run it), make sure
+ * someone can sign in (the operator's admin, or a one-time setup link in the log), then load
+ * plugins, skills and agent files, connect the MCP servers, and keep them synced; prune the
+ * decision log now and then (those two rounds run once across the instances sharing the database:
+ * see app/_services/leases.ts); on SIGTERM or SIGINT, close the MCP gateway's streams and the MCP
+ * connections so that the server can stop (app/_services/shutdown.ts), sending the spans still
+ * buffered. Traces start first, when OTEL_EXPORTER_OTLP_ENDPOINT asks.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
