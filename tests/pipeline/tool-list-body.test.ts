@@ -158,6 +158,15 @@ describe("tool-list bodies", () => {
     });
   });
 
+  it("cut the annotations and token counts into chunks of many more items than the tools, so a long list goes out in few parts", () => {
+    const tools = catalogTools(32 * ITEMS_PER_CHUNK);
+    const list = computeToolList(catalogState(tools), { ...COMBINATIONS[0], format: "openai" });
+    const parts = new ToolListBodies(TOOL_LIST_BODY_CACHE_BYTES).parts({}, list);
+    // About one part per chunk of tools; in chunks as small, the annotations and the counts would add as many again each.
+    expect(parts.length).toBeLessThan((2 * tools.length) / ITEMS_PER_CHUNK);
+    expect(decode(parts)).toBe(JSON.stringify(toolListResponse({}, list)));
+  });
+
   it("of a revision that edits one tool are made of the earlier revision's chunks but the three around that tool", () => {
     const tools = catalogTools(8 * ITEMS_PER_CHUNK);
     const bodies = new ToolListBodies(TOOL_LIST_BODY_CACHE_BYTES);
