@@ -15,7 +15,7 @@ const EDITED_ROUTES = ["POST tool-list", "POST preselect", "POST tool-search"];
 
 /**
  * Per route: `rounds` one-tool edits, each followed by one timed request of that route (the 8
- * model/agent combinations rotating, so each edit meets another combination), then a quarter as
+ * model/agent combinations rotating, so each edit meets another combination), then half as
  * many imports of 100 changed tools, each followed by one timed request. Every edit changes the
  * text the selector indexes, so no list, body or index of the revision before can be reused whole.
  */
@@ -47,7 +47,7 @@ export async function measureAfterEdits(
       afterOne.push(await route.run(round));
     }
     const afterImport: number[] = [];
-    for (let round = 0; round < Math.max(1, Math.round(rounds / 4)); round++) {
+    for (let round = 0; round < Math.max(1, Math.round(rounds / 2)); round++) {
       await importHundred();
       afterImport.push(await route.run(round));
     }
