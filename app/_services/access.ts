@@ -106,7 +106,7 @@ export interface RouteContext<P> {
   actor: string;
 }
 
-interface RouteOptions<P> {
+export interface RouteOptions<P> {
   /** The rate-limit class; by default reads for GET and writes for every other method. */
   limit?: RateLimitClass | ((context: RouteContext<P>) => RateLimitClass);
 }

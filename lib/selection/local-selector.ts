@@ -37,9 +37,14 @@ function namesOf(candidates: readonly SelectorCandidate[]): ReadonlySet<string> 
   return names;
 }
 
-/** The index of a whole catalog in the cache, as the local selector keeps it (one per corpus key). */
+/** The cache key of a whole catalog's index: one per corpus key. */
+export function corpusIndexKey(corpus: SelectionCorpus): string {
+  return `corpus:${corpus.key}`;
+}
+
+/** The index of a whole catalog in the cache, as the local selector keeps it. */
 export function corpusIndex(cache: LocalIndexCache, corpus: SelectionCorpus): LocalIndex {
-  return cache.get(`corpus:${corpus.key}`, corpus.candidates, corpus.lineage);
+  return cache.get(corpusIndexKey(corpus), corpus.candidates, corpus.lineage);
 }
 
 /**

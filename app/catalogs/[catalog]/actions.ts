@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { actionPrincipal, authorizeCatalogAction, enforceRateLimit, requireCatalogAccess } from "@/app/_services/access";
+import { catchUpAfterWrite } from "@/app/_services/catalog-writes";
 import { previewRestore, restoreVersion } from "@/app/_services/restore";
 import { getDb } from "@/db/client";
 import { runAction } from "@/lib/action-result";
@@ -13,6 +14,7 @@ export async function restoreVersionAction(catalogId: string, entry: number, req
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
     const restored = await restoreVersion(getDb(), catalogId, { ...parseWith(restoreBody, request), entry: parseWith(auditEntryId, entry) }, actor);
+    await catchUpAfterWrite(getDb(), catalogId);
     revalidatePath(`/catalogs/${catalogId}`, "layout");
     return restored;
   });

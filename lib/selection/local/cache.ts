@@ -41,6 +41,11 @@ export class LocalIndexCache {
     });
   }
 
+  /** Whether an index of `lineage` is in use: one built from it is still alive. */
+  hasLineage(lineage: string): boolean {
+    return this.latest.get(lineage)?.index.deref() !== undefined;
+  }
+
   has(key: string): boolean {
     return this.entries.has(key);
   }

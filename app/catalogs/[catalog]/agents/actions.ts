@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { authorizeCatalogAction } from "@/app/_services/access";
+import { catchUpAfterWrite } from "@/app/_services/catalog-writes";
 import { getDb } from "@/db/client";
 import { deleteAgent, saveAgent } from "@/db/queries/agents";
 import { runAction } from "@/lib/action-result";
@@ -13,6 +14,7 @@ export async function saveAgentAction(catalogId: string, agent: unknown, previou
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
     const saved = await saveAgent(getDb(), catalogId, parseWith(agentBody, agent), actor, previousName);
+    await catchUpAfterWrite(getDb(), catalogId);
     revalidatePath(`/catalogs/${catalogId}`, "layout");
     return saved;
   });
@@ -22,6 +24,7 @@ export async function deleteAgentAction(catalogId: string, name: string) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
     await deleteAgent(getDb(), catalogId, name, actor);
+    await catchUpAfterWrite(getDb(), catalogId);
     revalidatePath(`/catalogs/${catalogId}`, "layout");
     return { name };
   });

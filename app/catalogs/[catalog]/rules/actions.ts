@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { authorizeCatalogAction } from "@/app/_services/access";
+import { catchUpAfterWrite } from "@/app/_services/catalog-writes";
 import { previewModelRules } from "@/app/_services/rules-preview";
 import { getDb } from "@/db/client";
 import { saveRules } from "@/db/queries/rules";
@@ -15,6 +16,7 @@ export async function saveRulesAction(catalogId: string, input: unknown) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
     const rules = await saveRules(getDb(), catalogId, parseWith(rulesBody, input), actor);
+    await catchUpAfterWrite(getDb(), catalogId);
     revalidatePath(`/catalogs/${catalogId}`, "layout");
     return rules;
   });

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { authorizeCatalogAction } from "@/app/_services/access";
+import { catchUpAfterWrite } from "@/app/_services/catalog-writes";
 import { getDb } from "@/db/client";
 import { reviewDefinition } from "@/db/queries/definition-reviews";
 import { createCustomTool, deleteTool, updateTool } from "@/db/queries/tools";
@@ -9,7 +10,8 @@ import { runAction } from "@/lib/action-result";
 import { definitionReviewBody, toolBody } from "@/lib/api-schemas";
 import { parseWith } from "@/lib/http";
 
-function refresh(catalogId: string) {
+async function refresh(catalogId: string) {
+  await catchUpAfterWrite(getDb(), catalogId);
   revalidatePath(`/catalogs/${catalogId}`, "layout");
 }
 
@@ -17,7 +19,7 @@ export async function createToolAction(catalogId: string, draft: unknown) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
     const tool = await createCustomTool(getDb(), catalogId, parseWith(toolBody, draft), actor);
-    refresh(catalogId);
+    await refresh(catalogId);
     return tool;
   });
 }
@@ -26,7 +28,7 @@ export async function updateToolAction(catalogId: string, name: string, patch: u
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
     const tool = await updateTool(getDb(), catalogId, name, parseWith(toolBody, patch), actor);
-    refresh(catalogId);
+    await refresh(catalogId);
     return tool;
   });
 }
@@ -36,7 +38,7 @@ export async function deleteToolAction(catalogId: string, name: string) {
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
     const deletion = await deleteTool(getDb(), catalogId, name, actor);
-    refresh(catalogId);
+    await refresh(catalogId);
     return deletion;
   });
 }
@@ -46,7 +48,7 @@ export async function reviewDefinitionAction(catalogId: string, verdict: unknown
   return runAction(async () => {
     const { actor } = await authorizeCatalogAction(catalogId, "write");
     const review = (await reviewDefinition(getDb(), catalogId, parseWith(definitionReviewBody, verdict), actor)) ?? null;
-    refresh(catalogId);
+    await refresh(catalogId);
     return review;
   });
 }

@@ -1,4 +1,5 @@
 import { catalogRoute } from "@/app/_services/access";
+import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { getDb } from "@/db/client";
 import { listAgents, saveAgent } from "@/db/queries/agents";
 import { agentBody } from "@/lib/api-schemas";
@@ -8,7 +9,7 @@ type Params = { catalog: string };
 
 export const GET = catalogRoute<Params>("read", async ({ params }) => Response.json({ agents: await listAgents(getDb(), params.catalog) }));
 
-export const POST = catalogRoute<Params>("write", async ({ request, params, actor }) => {
+export const POST = catalogWriteRoute<Params>("write", async ({ request, params, actor }) => {
   const agent = await saveAgent(getDb(), params.catalog, parseWith(agentBody, await readJsonBody(request)), actor);
   return Response.json({ agent }, { status: 201 });
 });

@@ -1,4 +1,5 @@
 import { catalogRoute } from "@/app/_services/access";
+import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { applyCatalogFile, readCatalogFile } from "@/app/_services/catalog-code";
 import { getDb } from "@/db/client";
 import { applyQuery } from "@/lib/api-schemas";
@@ -8,7 +9,7 @@ import { parseWith, readBodyText, refuseOtherMethods } from "@/lib/http";
 const APPLY_BODY_LIMIT = 64 * 1024 * 1024;
 
 /** Applies a catalog file (YAML or JSON, as its content type says) → `{ plan }`; with `?dryRun=1` only plans it. */
-export const POST = catalogRoute<{ catalog: string }>("write", async ({ request, params, principal, access, actor }) => {
+export const POST = catalogWriteRoute<{ catalog: string }>("write", async ({ request, params, principal, access, actor }) => {
   const query = parseWith(applyQuery, Object.fromEntries(new URL(request.url).searchParams));
   const value = readCatalogFile(await readBodyText(request, APPLY_BODY_LIMIT), request.headers.get("content-type"));
   const plan = await applyCatalogFile(

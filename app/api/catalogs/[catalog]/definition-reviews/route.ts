@@ -1,4 +1,5 @@
 import { catalogRoute } from "@/app/_services/access";
+import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { withFindings } from "@/app/_services/poisoning";
 import { getDb } from "@/db/client";
 import { listDefinitionReviews, reviewDefinition } from "@/db/queries/definition-reviews";
@@ -12,7 +13,7 @@ export const GET = catalogRoute<{ catalog: string }>("read", async ({ params }) 
 });
 
 /** `{ tool, decision: "approve" | "reject", digest }` (editors): the tool's review afterwards, null once approved. */
-export const POST = catalogRoute<{ catalog: string }>("write", async ({ request, params, actor }) => {
+export const POST = catalogWriteRoute<{ catalog: string }>("write", async ({ request, params, actor }) => {
   const body = parseWith(definitionReviewBody, await readJsonBody(request));
   return Response.json({ review: (await reviewDefinition(getDb(), params.catalog, body, actor)) ?? null });
 });

@@ -1,4 +1,5 @@
 import { catalogRoute } from "@/app/_services/access";
+import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { previewImport, readImportBody, startImport } from "@/app/_services/imports";
 import { importServers, mcpClientConfigOf, previewServerImport } from "@/app/_services/server-imports";
 import { getDb } from "@/db/client";
@@ -15,7 +16,7 @@ const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
  * An MCP client configuration (a small file) adds its servers instead, as POST …/mcp-servers does
  * each: team admins only.
  */
-export const POST = catalogRoute<{ catalog: string }>("write", async ({ request, params, actor, principal }) => {
+export const POST = catalogWriteRoute<{ catalog: string }>("write", async ({ request, params, actor, principal }) => {
   const { dryRun } = parseWith(importQuery, Object.fromEntries(new URL(request.url).searchParams));
   const bytes = await readImportBody(request, IMPORT_BODY_LIMIT);
   const servers = mcpClientConfigOf(bytes);

@@ -1,4 +1,5 @@
 import { catalogRoute } from "@/app/_services/access";
+import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { mcpServerViewFor } from "@/app/_services/mcp-views";
 import { addMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
@@ -16,7 +17,7 @@ export const GET = catalogRoute<Params>("read", async ({ params, access }) =>
  * Adds a server and syncs it at once, in one revision; a server that cannot be reached is still
  * added, with its error. A stdio server (or any, while private addresses are allowed) needs an instance admin too.
  */
-export const POST = catalogRoute<Params>("admin", async ({ request, params, principal }) => {
+export const POST = catalogWriteRoute<Params>("admin", async ({ request, params, principal }) => {
   const config = parseWith(mcpServerBody, await readJsonBody(request));
   const db = getDb();
   const sync = await addMcpServer(db, params.catalog, config, principal);

@@ -1,4 +1,5 @@
 import { catalogRoute } from "@/app/_services/access";
+import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { getDb } from "@/db/client";
 import { listToolPage } from "@/db/queries/tool-pages";
 import { createCustomTool, listTools } from "@/db/queries/tools";
@@ -20,7 +21,7 @@ export const GET = catalogRoute<Params>("read", async ({ request, params }) => {
   return Response.json(await listToolPage(getDb(), params.catalog, query));
 });
 
-export const POST = catalogRoute<Params>("write", async ({ request, params, actor }) => {
+export const POST = catalogWriteRoute<Params>("write", async ({ request, params, actor }) => {
   const body = parseWith(toolBody, await readJsonBody(request));
   const tool = await createCustomTool(getDb(), params.catalog, body, actor);
   return Response.json({ tool }, { status: 201 });

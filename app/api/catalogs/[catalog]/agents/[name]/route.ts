@@ -1,4 +1,5 @@
 import { catalogRoute } from "@/app/_services/access";
+import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { getDb } from "@/db/client";
 import { deleteAgent, getAgent, saveAgent } from "@/db/queries/agents";
 import { agentBody } from "@/lib/api-schemas";
@@ -8,12 +9,12 @@ type Params = { catalog: string; name: string };
 
 export const GET = catalogRoute<Params>("read", async ({ params }) => Response.json({ agent: await getAgent(getDb(), params.catalog, params.name) }));
 
-export const PUT = catalogRoute<Params>("write", async ({ request, params, actor }) => {
+export const PUT = catalogWriteRoute<Params>("write", async ({ request, params, actor }) => {
   const agent = await saveAgent(getDb(), params.catalog, parseWith(agentBody, await readJsonBody(request)), actor, params.name);
   return Response.json({ agent });
 });
 
-export const DELETE = catalogRoute<Params>("write", async ({ params, actor }) => {
+export const DELETE = catalogWriteRoute<Params>("write", async ({ params, actor }) => {
   await deleteAgent(getDb(), params.catalog, params.name, actor);
   return new Response(null, { status: 204 });
 });

@@ -1,4 +1,5 @@
 import { catalogRoute } from "@/app/_services/access";
+import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { mcpServerViewFor } from "@/app/_services/mcp-views";
 import { removeMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
@@ -12,7 +13,7 @@ export const GET = catalogRoute<Params>("read", async ({ params, access }) =>
 );
 
 /** Removes the server and its tools (their audit history stays) and closes its connection. */
-export const DELETE = catalogRoute<Params>("admin", async ({ params, actor }) => {
+export const DELETE = catalogWriteRoute<Params>("admin", async ({ params, actor }) => {
   await removeMcpServer(getDb(), params.catalog, params.name, actor);
   return new Response(null, { status: 204 });
 });

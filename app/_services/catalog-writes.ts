@@ -1,0 +1,42 @@
+import "server-only";
+import { getDb, type Db } from "@/db/client";
+import type { Access } from "@/lib/auth/policy";
+import { log } from "@/lib/observability/log";
+import { catalogCorpus } from "@/lib/selection/candidates";
+import { corpusIndex } from "@/lib/selection/local-selector";
+import { catalogRoute, type RouteContext, type RouteOptions } from "./access";
+import { catalogState } from "./catalog-states";
+import { selectorRegistry } from "./selection";
+
+/**
+ * After a write that changed a catalog: its state and, while preselection ranks with one, its
+ * local index caught up now, as the writer waits, so that the next agent's request finds both
+ * current instead of reading the changes and revising the index itself. A failure here loses
+ * nothing: the write is committed, and the next request catches up as it would have.
+ */
+export async function catchUpAfterWrite(db: Db, catalogId: string): Promise<void> {
+  try {
+    const state = await catalogState(db, catalogId);
+    const { localIndexes } = selectorRegistry();
+    if (localIndexes.hasLineage(catalogId)) corpusIndex(localIndexes, catalogCorpus(state.catalogId, state.revision, state.tools));
+  } catch (error) {
+    log.warn({ err: error, catalog: catalogId }, "Catching up after a write failed; the next request will:");
+  }
+}
+
+/** A route handler that changes a catalog's tools, rules or agents (see catalogRoute), answered once the catalog has caught up (catchUpAfterWrite). */
+export function catalogWriteRoute<P extends { catalog: string }>(
+  need: Exclude<Access, "read">,
+  handler: (context: RouteContext<P> & { access: Access }) => Promise<Response> | Response,
+  options: RouteOptions<P> = {},
+) {
+  return catalogRoute<P>(
+    need,
+    async (context) => {
+      const response = await handler(context);
+      if (response.ok) await catchUpAfterWrite(getDb(), context.params.catalog);
+      return response;
+    },
+    options,
+  );
+}
