@@ -34,7 +34,8 @@ export function catalogWriteRoute<P extends { catalog: string }>(
     need,
     async (context) => {
       const response = await handler(context);
-      if (response.ok) await catchUpAfterWrite(getDb(), context.params.catalog);
+      // 202: a job writes later (a large import); the first request after it catches up.
+      if (response.ok && response.status !== 202) await catchUpAfterWrite(getDb(), context.params.catalog);
       return response;
     },
     options,
