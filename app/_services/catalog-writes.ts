@@ -20,11 +20,11 @@ export async function catchUpAfterWrite(db: Db, catalogId: string): Promise<void
     const { localIndexes } = selectorRegistry();
     if (localIndexes.hasLineage(catalogId)) corpusIndex(localIndexes, catalogCorpus(state.catalogId, state.revision, state.tools));
   } catch (error) {
-    log.warn({ err: error, catalog: catalogId }, "Catching up after a write failed; the next request will:");
+    log.warn({ err: error, catalog: catalogId }, "Catching up after a write failed (the next request will):");
   }
 }
 
-/** A route handler that changes a catalog's tools, rules or agents (see catalogRoute), answered once the catalog has caught up (catchUpAfterWrite). */
+/** A route handler that changes a catalog (its tools, rules, agents or MCP servers; see catalogRoute), answered once the catalog has caught up (catchUpAfterWrite). */
 export function catalogWriteRoute<P extends { catalog: string }>(
   need: Exclude<Access, "read">,
   handler: (context: RouteContext<P> & { access: Access }) => Promise<Response> | Response,
