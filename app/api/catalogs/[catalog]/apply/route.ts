@@ -1,4 +1,3 @@
-import { catalogRoute } from "@/app/_services/access";
 import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { applyCatalogFile, readCatalogFile } from "@/app/_services/catalog-code";
 import { getDb } from "@/db/client";

@@ -1,4 +1,3 @@
-import { catalogRoute } from "@/app/_services/access";
 import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { previewImport, readImportBody, startImport } from "@/app/_services/imports";
 import { importServers, mcpClientConfigOf, previewServerImport } from "@/app/_services/server-imports";

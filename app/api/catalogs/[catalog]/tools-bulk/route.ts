@@ -1,4 +1,3 @@
-import { catalogRoute } from "@/app/_services/access";
 import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { runBulkChange } from "@/app/_services/tool-bulk";
 import { getDb } from "@/db/client";

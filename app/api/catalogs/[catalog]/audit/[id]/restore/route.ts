@@ -1,4 +1,3 @@
-import { catalogRoute } from "@/app/_services/access";
 import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { restoreVersion } from "@/app/_services/restore";
 import { getDb } from "@/db/client";

@@ -1,4 +1,3 @@
-import { catalogRoute } from "@/app/_services/access";
 import { catalogWriteRoute } from "@/app/_services/catalog-writes";
 import { syncMcpServer } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
