@@ -6,7 +6,7 @@ import { applyDelegation } from "./delegation";
 import { finalDefinition } from "./final";
 import { type Fate, SCREEN_STAGES, screenerFor } from "./run";
 import type { FinalTool, PipelineContext, PipelineTool, StageName, ToolNote, TraceEntry } from "./types";
-import { patchedArray, patchedNumbers, type ToolEdit } from "./tool-edits";
+import { freshIdentities, type Identities, patchedArray, patchedIdentities, patchedNumbers, type ToolEdit } from "./tool-edits";
 
 // A frozen catalog state's tool list is kept as a ledger: what the pipeline made of each tool of
 // the state, in the state's order. Every stage but delegation looks at one tool at a time, so the
@@ -39,6 +39,8 @@ export interface Ledger {
   final: (FinalTool | undefined)[];
   formatted: (Formatted | undefined)[];
   tokens: Float64Array;
+  /** One number per entry, kept while the entry is: the list's final tools are compared by these (see Identities). */
+  entryIds: Identities;
 }
 
 /** One tool's entry in a ledger. */
@@ -123,6 +125,7 @@ function ledgerOf(tools: readonly Tool[], entries: readonly Entry[]): Ledger {
     final: new Array(entries.length),
     formatted: new Array(entries.length),
     tokens: new Float64Array(entries.length),
+    entryIds: freshIdentities(entries.length),
   };
   entries.forEach((entry, index) => {
     ledger.stage[index] = entry.stage;
@@ -173,18 +176,27 @@ export function patchedLedger(earlier: Ledger, tools: readonly Tool[], edits: re
     final: patchedArray(earlier.final, edits, field("final")),
     formatted: patchedArray(earlier.formatted, edits, field("formatted")),
     tokens: patchedNumbers(earlier.tokens, edits, field("tokens") as number[][]),
+    entryIds: patchedIdentities(earlier.entryIds, edits),
   };
 }
 
-/** The list a ledger stands for: its tools in order, the trace of every stage, and the token total. */
-export function listOf(ledger: Ledger): { final: FinalTool[]; formatted: Formatted[]; trace: TraceEntry[]; counts: number[]; total: number } {
-  const { stage, removedNote, changedNotes, tokens } = ledger;
+/** The list a ledger stands for: its tools in order with their entries' identities, the trace of every stage, and the token total. */
+export function listOf(ledger: Ledger): {
+  final: FinalTool[];
+  finalIds: Identities;
+  formatted: Formatted[];
+  trace: TraceEntry[];
+  counts: number[];
+  total: number;
+} {
+  const { stage, removedNote, changedNotes, tokens, entryIds } = ledger;
   // Made at their length: grown by push, the three arrays of 50,000 tools cost twice the time and their garbage.
   let keptCount = 0;
   for (let index = 0; index < stage.length; index++) if (stage[index] === KEPT) keptCount++;
   const final = new Array<FinalTool>(keptCount);
   const formatted = new Array<Formatted>(keptCount);
   const counts = new Array<number>(keptCount);
+  const finalIds = new Uint32Array(keptCount);
   const removed: ToolNote[][] = STAGES.map(() => []);
   const changed: ToolNote[][] = STAGES.map(() => []);
   let total = 0;
@@ -194,6 +206,7 @@ export function listOf(ledger: Ledger): { final: FinalTool[]; formatted: Formatt
     if (at === KEPT) {
       final[kept] = ledger.final[index]!;
       formatted[kept] = ledger.formatted[index]!;
+      finalIds[kept] = entryIds.ids[index];
       counts[kept++] = tokens[index];
       total += tokens[index];
     } else removed[at].push(removedNote[index]!);
@@ -205,5 +218,5 @@ export function listOf(ledger: Ledger): { final: FinalTool[]; formatted: Formatt
     remaining -= removed[index].length;
     return { stage: name, removed: removed[index], changed: changed[index], remaining };
   });
-  return { final, formatted, trace, counts, total };
+  return { final, finalIds: { generation: entryIds.generation, ids: finalIds }, formatted, trace, counts, total };
 }

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { definitionTokens } from "../formats/tokens";
 import { Lru } from "../tools/lru";
-import { lineageKeyOf, sharedStateOf, type ToolList } from "./tool-list";
-import { type ToolEdit, toolEdits } from "./tool-edits";
+import { finalIdentitiesOf, lineageKeyOf, sharedStateOf, type ToolList } from "./tool-list";
+import { editsByIdentity, type ToolEdit, toolEdits } from "./tool-edits";
 import type { FinalTool } from "./types";
 
 // The answer of POST …/tool-list is the whole visible list: ≈ 7 MB of JSON at 10,000 tools with
@@ -37,10 +37,12 @@ const MAX_CHUNK_SPAN = 4;
 
 const encoder = new TextEncoder();
 
-/** Consecutive items of a list as JSON, each with a leading comma, and the digest of those bytes. */
+/** Consecutive items of a list as JSON, each with a leading comma, where each item's bytes start, and the digest of those bytes. */
 interface Chunk {
   items: readonly object[];
   bytes: Uint8Array;
+  /** Item k's bytes (its comma first) are bytes[offsets[k], offsets[k + 1]). */
+  offsets: Uint32Array;
   digest: Uint8Array;
 }
 
@@ -143,13 +145,24 @@ export class ToolListBodies {
    * its items to these: an earlier chunk no edit reaches is kept where its items are now; the
    * items around the edits are cut into chunks again, up to the next chunk kept.
    */
-  private patchedChunksOf(section: Section, earlier: readonly Chunk[], edits: readonly ToolEdit<object>[], keep: boolean): Chunk[] {
+  private patchedChunksOf(
+    section: Section,
+    earlier: readonly Chunk[],
+    edits: readonly ToolEdit<object>[],
+    inPlace: readonly boolean[],
+    keep: boolean,
+  ): Chunk[] {
     const kept = new Map<number, Chunk>();
     let [start, shift, next] = [0, 0, 0];
     for (const chunk of earlier) {
       const end = start + chunk.items.length;
       for (; next < edits.length && isBefore(edits[next], start); next++) shift += edits[next].inserted.length - edits[next].removed;
-      if (next === edits.length || !reaches(edits[next], start, end)) kept.set(start + shift, chunk);
+      let last = next;
+      while (last < edits.length && reaches(edits[last], start, end)) last++;
+      if (last === next) kept.set(start + shift, chunk);
+      else if (edits.slice(next, last).every((edit, index) => inPlace[next + index] && edit.from >= start && edit.from + edit.removed <= end)) {
+        kept.set(start + shift, this.splicedChunk(section, chunk, start + shift, edits.slice(next, last), start, keep));
+      }
       start = end;
     }
     const chunks: Chunk[] = [];
@@ -166,18 +179,60 @@ export class ToolListBodies {
   private chunkAt({ kind, itemsPerChunk, items, nameOf, jsonOf }: Section, start: number, keep: boolean, ends?: (position: number) => boolean): Chunk {
     const key = `${kind}:${objectNumber(items[start])}`;
     const variants = keep ? (this.kept.get(key) ?? []) : [];
-    const found = variants.find((each) => !isDetached(each.bytes) && holdsAt(each, items, start));
+    const found = keptAt(variants, items, start);
     if (found !== undefined) return found;
     let end = start + 1;
     const most = MAX_CHUNK_SPAN * itemsPerChunk;
     while (end < items.length && end - start < most && !endsChunk(nameOf(end - 1), itemsPerChunk) && !ends?.(end)) end++;
     const json: string[] = [];
     for (let index = start; index < end; index++) json.push(jsonOf(index));
-    const bytes = encoder.encode(`,${json.join(",")}`);
-    const chunk = { items: items.slice(start, end), bytes, digest: createHash("sha256").update(bytes).digest() };
-    // The lists of other combinations may go on differently from the same item: a few variants each.
-    if (keep) this.kept.set(key, [chunk, ...variants.filter((each) => !isDetached(each.bytes)).slice(0, CHUNK_VARIANTS - 1)]);
+    const text = `,${json.join(",")}`;
+    const bytes = encoder.encode(text);
+    const chunk = { items: items.slice(start, end), bytes, offsets: itemOffsets(json, bytes.length === text.length), digest: sha256(bytes) };
+    if (keep) this.keep(key, chunk, variants);
     return chunk;
+  }
+
+  /** Kept beside the variants already kept under its first item: the lists of other combinations may go on differently from it. */
+  private keep(key: string, chunk: Chunk, variants: readonly Chunk[]) {
+    this.kept.set(key, [chunk, ...variants.filter((each) => !isDetached(each.bytes)).slice(0, CHUNK_VARIANTS - 1)]);
+  }
+
+  /**
+   * An earlier chunk whose items were only edited in place, under the same names (its bounds are
+   * then those a new cut would give): the section's items now at `at`, the edited items' bytes
+   * made again and the others' copied, so a one-tool edit serialises one item, not a chunk's 1,024.
+   */
+  private splicedChunk(section: Section, chunk: Chunk, at: number, edits: readonly ToolEdit<object>[], earlierStart: number, keep: boolean): Chunk {
+    const key = `${section.kind}:${objectNumber(section.items[at])}`;
+    const variants = keep ? (this.kept.get(key) ?? []) : [];
+    // Another combination's list may have spliced it already.
+    const found = keptAt(variants, section.items, at);
+    if (found !== undefined && found.items.length === chunk.items.length) return found;
+    const changed = edits.flatMap((edit) => Array.from({ length: edit.removed }, (_, offset) => edit.from - earlierStart + offset));
+    const made = changed.map((position) => encoder.encode(`,${section.jsonOf(at + position)}`));
+    let length = chunk.bytes.length;
+    changed.forEach((position, index) => {
+      length += made[index].length - (chunk.offsets[position + 1] - chunk.offsets[position]);
+    });
+    const bytes = new Uint8Array(length);
+    const offsets = new Uint32Array(chunk.offsets.length);
+    let [from, to] = [0, 0];
+    const copyUpTo = (position: number) => {
+      bytes.set(chunk.bytes.subarray(chunk.offsets[from], chunk.offsets[position]), offsets[from]);
+      for (; from < position; from++) offsets[from + 1] = offsets[from] + chunk.offsets[from + 1] - chunk.offsets[from];
+      to = offsets[position];
+    };
+    changed.forEach((position, index) => {
+      copyUpTo(position);
+      bytes.set(made[index], to);
+      offsets[position + 1] = to + made[index].length;
+      from = position + 1;
+    });
+    copyUpTo(chunk.items.length);
+    const spliced = { items: section.items.slice(at, at + chunk.items.length), bytes, offsets, digest: sha256(bytes) };
+    if (keep) this.keep(key, spliced, variants);
+    return spliced;
   }
 
   /** The three sections of a list: its formatted tools, their annotations and their token counts. */
@@ -224,9 +279,15 @@ export class ToolListBodies {
     const body = this.listBodies.get(earlier);
     // Counts not chunked before (a name that is an array index) are left to the whole path, which looks at every name.
     if (body === undefined || !isWhole(body) || body.sections[2].length === 0) return undefined;
-    const edits = toolEdits<object>(earlier.final, list.final, list.final.length / 4);
+    const [beforeIds, afterIds] = [finalIdentitiesOf(earlier), finalIdentitiesOf(list)];
+    const limit = list.final.length / 4;
+    const edits = beforeIds && afterIds ? editsByIdentity<object>(beforeIds, afterIds, list.final, limit) : toolEdits<object>(earlier.final, list.final, limit);
     if (edits === undefined || edits.some((edit) => (edit.inserted as FinalTool[]).some(({ name }) => isIndexName(name)))) return undefined;
-    return [0, 1, 2].map((index) => this.patchedChunksOf(sections[index], body.sections[index], edits, keep)) as ListBody["sections"];
+    const inPlace = edits.map(
+      (edit) =>
+        edit.removed === edit.inserted.length && (edit.inserted as FinalTool[]).every(({ name }, offset) => earlier.final[edit.from + offset].name === name),
+    );
+    return [0, 1, 2].map((index) => this.patchedChunksOf(sections[index], body.sections[index], edits, inPlace, keep)) as ListBody["sections"];
   }
 
   private bodyOf(list: ToolList): ListBody {
@@ -289,8 +350,23 @@ const isBefore = (edit: ToolEdit<object>, start: number) => (edit.removed > 0 ? 
 const reaches = (edit: ToolEdit<object>, start: number, end: number) =>
   edit.removed > 0 ? edit.from < end && edit.from + edit.removed > start : edit.from > start && edit.from < end;
 
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest();
+
+/** Where each item's bytes start in a chunk of these items' JSON, each after a comma; when `ascii`, a string's length is its bytes'. */
+function itemOffsets(json: readonly string[], ascii: boolean): Uint32Array {
+  const offsets = new Uint32Array(json.length + 1);
+  json.forEach((each, index) => {
+    offsets[index + 1] = offsets[index] + 1 + (ascii ? each.length : encoder.encode(each).length);
+  });
+  return offsets;
+}
+
 /** Chunks kept per first item: the lists of the 8 model/agent combinations may each go on differently from it. */
 const CHUNK_VARIANTS = 8;
+
+/** The kept chunk whose items follow in `items` from `start`, if any. */
+const keptAt = (variants: readonly Chunk[], items: readonly object[], start: number) =>
+  variants.find((each) => !isDetached(each.bytes) && holdsAt(each, items, start));
 
 /** Whether a chunk's items follow in `items` from `start`, object for object. */
 function holdsAt(chunk: Chunk, items: readonly object[], start: number): boolean {

@@ -7,7 +7,7 @@ import type { Tool } from "../tools/types";
 import { createPipelineContext } from "./context";
 import { buildLedger, type Kit, kitFor, type Ledger, listOf, patchedLedger } from "./ledger";
 import { inPipelineSpan, runPipeline } from "./run";
-import { toolEdits } from "./tool-edits";
+import { editsByIdentity, freshIdentities, type Identities, patchedIdentities, toolEdits } from "./tool-edits";
 import type { DefinitionHook, FinalTool, TraceEntry } from "./types";
 
 /** What a caller asks for: a model, an agent, and optionally the rest of the context. */
@@ -69,6 +69,8 @@ export function freezeCatalogState<S extends CatalogState>(state: S, replaced?: 
   const edits = replaced !== undefined && isShared(replaced) ? toolEdits(replaced.tools, state.tools, state.tools.length / 4) : undefined;
   if (edits === undefined) for (const tool of state.tools) Object.freeze(tool);
   else for (const edit of edits) for (const tool of edit.inserted) Object.freeze(tool);
+  const replacedIds = replaced && toolIdentities.get(replaced);
+  toolIdentities.set(state, edits && replacedIds ? patchedIdentities(replacedIds, edits) : freshIdentities(state.tools.length));
   Object.freeze(state.tools);
   Object.freeze(state.agents);
   if (state.definitionHooks) Object.freeze(state.definitionHooks);
@@ -87,6 +89,10 @@ type Lineage = Lru<string, { state: CatalogState; ledger: Ledger }>;
 /** About 40 bytes a tool a ledger: every request's of a 50,000-tool catalog, 16 model/agent/format combinations and more, within ≈ 65 MB. */
 const LINEAGE_TOOLS = 1_600_000;
 const lineages = new WeakMap<CatalogState, Lineage>();
+/** A frozen state's tools' identities: the next state's edits from it are found from these (see Identities). */
+const toolIdentities = new WeakMap<CatalogState, Identities>();
+/** A shared list's final tools' identities, for the body made from it (lib/pipeline/tool-list-body.ts). */
+const finalIdentities = new WeakMap<ToolList, Identities>();
 
 function isShared(state: CatalogState): boolean {
   return Object.isFrozen(state) && Object.isFrozen(state.tools) && Object.isFrozen(state.agents);
@@ -110,6 +116,11 @@ export function lineageKeyOf(list: ToolList): { catalogId: string; request: stri
   return state && key !== undefined ? { catalogId: state.catalogId, request: `${state.catalogId}\n${key}` } : undefined;
 }
 const requestKeys = new WeakMap<ToolList, string>();
+
+/** The identities of a shared list's final tools (see Identities); undefined for a list of any other state. */
+export function finalIdentitiesOf(list: ToolList): Identities | undefined {
+  return finalIdentities.get(list);
+}
 
 /** For tests: how many tool lists are kept for this state. */
 export function cachedToolLists(state: CatalogState): number {
@@ -149,8 +160,8 @@ function sharedToolList(state: CatalogState, request: ToolListRequest, format: P
   const ledger = inPipelineSpan(state.tools, kit.ctx, () => ledgerFromEarlier(lineage?.peek(key), state, kit) ?? buildLedger(state.tools, kit));
   if (ledger === undefined) return buildToolList(state, request, format);
   lineage?.set(key, { state, ledger });
-  const { final, formatted, trace, counts, total } = listOf(ledger);
-  return Object.freeze({
+  const { final, finalIds, formatted, trace, counts, total } = listOf(ledger);
+  const list: ToolList = Object.freeze({
     format,
     provider: kit.ctx.provider,
     mode: kit.ctx.mode,
@@ -159,6 +170,8 @@ function sharedToolList(state: CatalogState, request: ToolListRequest, format: P
     trace: Object.freeze(trace) as TraceEntry[],
     tokens: lazyTokenCount(final, counts, total),
   });
+  finalIdentities.set(list, finalIds);
+  return list;
 }
 
 /** The ledger made from an earlier state's, when the rules, agents and hooks are the very same and few tools changed. */
@@ -167,7 +180,9 @@ function ledgerFromEarlier(earlier: { state: CatalogState; ledger: Ledger } | un
   const before = earlier.state;
   if (before.rules !== state.rules || before.agents !== state.agents || before.definitionHooks !== state.definitionHooks) return undefined;
   // Past a quarter of the tools changed, a whole ledger costs about as much as a patched one.
-  const edits = toolEdits(earlier.ledger.tools, state.tools, state.tools.length / 4);
+  const [beforeIds, afterIds] = [toolIdentities.get(before), toolIdentities.get(state)];
+  const limit = state.tools.length / 4;
+  const edits = beforeIds && afterIds ? editsByIdentity(beforeIds, afterIds, state.tools, limit) : toolEdits(earlier.ledger.tools, state.tools, limit);
   return edits && patchedLedger(earlier.ledger, state.tools, edits, kit);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../bench/synthetic";
-import { patchedArray, patchedNumbers, toolEdits } from "../../lib/pipeline/tool-edits";
+import { editsByIdentity, freshIdentities, patchedArray, patchedIdentities, patchedNumbers, toolEdits } from "../../lib/pipeline/tool-edits";
 
 describe("toolEdits", () => {
   it("turns the earlier items into the later ones, whatever runs were edited, removed or inserted, at either end too", () => {
@@ -43,5 +43,36 @@ describe("toolEdits", () => {
     const after = before.map((each) => ({ ...each }));
     expect(toolEdits(before, after, 3)).toBeUndefined();
     expect(toolEdits(before, after, 10)).toHaveLength(1);
+  });
+
+  it("finds the same edits from the items' identities as from the items, and keeps an identity as long as its item", () => {
+    const random = seededRandom(31);
+    let serial = 0;
+    const item = () => ({ name: `t${serial++}` });
+    let items = Array.from({ length: 300 }, item);
+    let identities = freshIdentities(items.length);
+    for (let round = 0; round < 60; round++) {
+      const after = [...items];
+      const at = Math.floor(random() * after.length);
+      if (round % 3 === 0) after.splice(at, 2);
+      else if (round % 3 === 1) after.splice(at, 0, item());
+      else after.splice(at, 3, item(), item(), item());
+      const edits = toolEdits(items, after, Number.POSITIVE_INFINITY)!;
+      const next = patchedIdentities(identities, edits);
+      expect(editsByIdentity(identities, next, after, Number.POSITIVE_INFINITY)).toEqual(edits);
+      // An identity stands for one item: equal identities, the same item, wherever it moved.
+      const idOf = new Map(items.map((each, index) => [each, identities.ids[index]]));
+      after.forEach((each, index) => {
+        if (idOf.has(each)) expect(next.ids[index]).toBe(idOf.get(each));
+        else expect([...identities.ids]).not.toContain(next.ids[index]);
+      });
+      [items, identities] = [after, next];
+    }
+  });
+
+  it("compares no identities of two generations", () => {
+    const earlier = freshIdentities(4);
+    const later = { generation: earlier.generation + 1, ids: earlier.ids.slice() };
+    expect(editsByIdentity(earlier, later, [{}, {}, {}, {}], 10)).toBeUndefined();
   });
 });

@@ -217,6 +217,26 @@ describe("tool-list bodies", () => {
     }
   });
 
+  it("of the 8 combinations taking turns, each several revisions behind, are the bytes of JSON.stringify whether a chunk is spliced, shared or cut again", () => {
+    const random = seededRandom(11);
+    const bodies = new ToolListBodies(TOOL_LIST_BODY_CACHE_BYTES);
+    let tools = catalogTools(8 * ITEMS_PER_CHUNK);
+    let state = catalogState(tools);
+    for (const request of COMBINATIONS) bodies.parts({}, computeToolList(state, request));
+    for (let serial = 0; serial < 64; serial++) {
+      const at = Math.floor(random() * (tools.length - 4));
+      tools = [...tools];
+      // Mostly edits in place, as a team's are, some two tools apart, with text beyond ASCII; now and then a rename or an insertion.
+      if (serial % 7 === 3) tools[at] = { ...tools[at], name: `renamed_${serial}` };
+      else if (serial % 7 === 5) tools.splice(at, 0, { ...tools[at], name: `inserted_${serial}` });
+      else for (const index of serial % 2 === 0 ? [at] : [at, at + 2]) tools[index] = { ...tools[index], description: `Édité ${serial} — ✓.` };
+      state = freezeCatalogState({ ...state, tools }, state);
+      const request = { ...COMBINATIONS[serial % COMBINATIONS.length], format: PROVIDER_FORMATS[serial % PROVIDER_FORMATS.length] };
+      const list = computeToolList(state, request);
+      expect(decode(bodies.parts({ serial }, list)), `edit ${serial}`).toBe(JSON.stringify(toolListResponse({ serial }, list)));
+    }
+  });
+
   it("build a shared run again when a consumer transferred its buffer", () => {
     const state = catalogState();
     const bodies = new ToolListBodies(TOOL_LIST_BODY_CACHE_BYTES);
