@@ -157,16 +157,58 @@ export function buildLedger(tools: readonly Tool[], kit: Kit): Ledger | undefine
   return ledgerOf(tools, entries as Entry[]);
 }
 
+/** What a ledger's list is made of (see listOf). */
+export interface Listed {
+  final: FinalTool[];
+  finalIds: Identities;
+  formatted: Formatted[];
+  trace: TraceEntry[];
+  counts: number[];
+  total: number;
+}
+
 /**
- * The ledger of `tools` from the ledger of an earlier state made in the same context, given the
- * edits from its tools to these; undefined when an edit touches a tool delegation looks at.
+ * The ledger and list of `tools` from the ledger and list of an earlier state made in the same
+ * context, given the edits from its tools to these; undefined when an edit touches a tool
+ * delegation looks at. When every edit is in place (as many tools in as out), the earlier ledger's
+ * arrays are written over, not copied: the caller drops the earlier ledger. When besides every
+ * tool edited is handed over before and after with no note, the list is the earlier one with those
+ * tools replaced, its trace the same.
  */
-export function patchedLedger(earlier: Ledger, tools: readonly Tool[], edits: readonly ToolEdit[], kit: Kit): Ledger | undefined {
+export function patchedLedger(
+  earlier: Ledger,
+  earlierList: Listed,
+  tools: readonly Tool[],
+  edits: readonly ToolEdit[],
+  kit: Kit,
+): { ledger: Ledger; listed: Listed } | undefined {
   for (const edit of edits) {
     for (let index = edit.from; index < edit.from + edit.removed; index++) if (delegates(earlier.tools[index])) return undefined;
     if (edit.inserted.some(delegates)) return undefined;
   }
   const made = edits.map((edit) => edit.inserted.map((tool) => plainEntry(tool, kit)));
+  const fresh = freshIdentities(made.reduce((sum, entries) => sum + entries.length, 0));
+  if (!edits.every((edit) => edit.removed === edit.inserted.length) || fresh.generation !== earlier.entryIds.generation) {
+    const ledger = copiedLedger(earlier, tools, edits, made);
+    return { ledger, listed: listOf(ledger) };
+  }
+  const replaced = edits.flatMap((edit, index) => made[index].map((entry, offset) => ({ at: edit.from + offset, entry })));
+  // The list first: it reads what the ledger said of the edited tools before they are written over.
+  const listed = listWithReplaced(earlier, earlierList, replaced, fresh.ids);
+  replaced.forEach(({ at, entry }, index) => {
+    earlier.stage[at] = entry.stage;
+    earlier.removedNote[at] = entry.removedNote;
+    earlier.changedNotes[at] = entry.changedNotes;
+    earlier.final[at] = entry.final;
+    earlier.formatted[at] = entry.formatted;
+    earlier.tokens[at] = entry.tokens;
+    earlier.entryIds.ids[at] = fresh.ids[index];
+  });
+  const ledger = { ...earlier, tools };
+  return { ledger, listed: listed ?? listOf(ledger) };
+}
+
+function copiedLedger(earlier: Ledger, tools: readonly Tool[], edits: readonly ToolEdit[], made: readonly (readonly Entry[])[]): Ledger {
   const field = <K extends keyof Entry>(key: K) => made.map((entries) => entries.map((entry) => entry[key]));
   return {
     tools,
@@ -180,15 +222,29 @@ export function patchedLedger(earlier: Ledger, tools: readonly Tool[], edits: re
   };
 }
 
+/**
+ * The ledger's earlier list with the entries at `at` replaced, `ids` their new identities, when
+ * each is handed over before and after with no note (the trace is the same then); else undefined.
+ * Copying the list's arrays is several times cheaper than walking the ledger again (listOf).
+ */
+function listWithReplaced(earlier: Ledger, list: Listed, replaced: readonly { at: number; entry: Entry }[], ids: Uint32Array): Listed | undefined {
+  const quiet = (stage: number, notes: readonly StageNote[] | undefined) => stage === KEPT && notes === undefined;
+  if (!replaced.every(({ at, entry }) => quiet(earlier.stage[at], earlier.changedNotes[at]) && quiet(entry.stage, entry.changedNotes))) return undefined;
+  const [final, formatted, counts, finalIds] = [Array.from(list.final), Array.from(list.formatted), Array.from(list.counts), list.finalIds.ids.slice()];
+  let [total, kept, cursor] = [list.total, 0, 0];
+  replaced.forEach(({ at, entry }, index) => {
+    for (; cursor < at; cursor++) if (earlier.stage[cursor] === KEPT) kept++;
+    final[kept] = entry.final!;
+    formatted[kept] = entry.formatted!;
+    total += entry.tokens - counts[kept];
+    counts[kept] = entry.tokens;
+    finalIds[kept] = ids[index];
+  });
+  return { final, finalIds: { generation: list.finalIds.generation, ids: finalIds }, formatted, trace: list.trace, counts, total };
+}
+
 /** The list a ledger stands for: its tools in order with their entries' identities, the trace of every stage, and the token total. */
-export function listOf(ledger: Ledger): {
-  final: FinalTool[];
-  finalIds: Identities;
-  formatted: Formatted[];
-  trace: TraceEntry[];
-  counts: number[];
-  total: number;
-} {
+export function listOf(ledger: Ledger): Listed {
   const { stage, removedNote, changedNotes, tokens, entryIds } = ledger;
   // Made at their length: grown by push, the three arrays of 50,000 tools cost twice the time and their garbage.
   let keptCount = 0;

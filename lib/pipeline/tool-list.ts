@@ -5,7 +5,7 @@ import type { Agent } from "../rules/agents";
 import type { CatalogRules } from "../rules/catalog-rules";
 import type { Tool } from "../tools/types";
 import { createPipelineContext } from "./context";
-import { buildLedger, type Kit, kitFor, type Ledger, listOf, patchedLedger } from "./ledger";
+import { buildLedger, type Kit, kitFor, type Ledger, type Listed, listOf, patchedLedger } from "./ledger";
 import { inPipelineSpan, runPipeline } from "./run";
 import { editsByIdentity, freshIdentities, type Identities, patchedIdentities, toolEdits } from "./tool-edits";
 import type { DefinitionHook, FinalTool, TraceEntry } from "./types";
@@ -85,7 +85,13 @@ export function freezeCatalogState<S extends CatalogState>(state: S, replaced?: 
  * take turns: the state before may well have had no list for this one). Shared by the states of
  * one catalog, and bounded by LINEAGE_TOOLS.
  */
-type Lineage = Lru<string, { state: CatalogState; ledger: Ledger }>;
+type Lineage = Lru<string, Lineal>;
+/** A request's latest ledger, the state it was made for, and the list made from it. */
+interface Lineal {
+  state: CatalogState;
+  ledger: Ledger;
+  listed: Listed;
+}
 /** About 40 bytes a tool a ledger: every request's of a 50,000-tool catalog, 16 model/agent/format combinations and more, within ≈ 65 MB. */
 const LINEAGE_TOOLS = 1_600_000;
 const lineages = new WeakMap<CatalogState, Lineage>();
@@ -157,10 +163,10 @@ export function computeToolList(state: CatalogState, request: ToolListRequest): 
 function sharedToolList(state: CatalogState, request: ToolListRequest, format: ProviderFormat, key: string): ToolList {
   const kit = kitFor(contextOf(state, request), format);
   const lineage = lineages.get(state);
-  const ledger = inPipelineSpan(state.tools, kit.ctx, () => ledgerFromEarlier(lineage?.peek(key), state, kit) ?? buildLedger(state.tools, kit));
-  if (ledger === undefined) return buildToolList(state, request, format);
-  lineage?.set(key, { state, ledger });
-  const { final, finalIds, formatted, trace, counts, total } = listOf(ledger);
+  const made = inPipelineSpan(state.tools, kit.ctx, () => fromEarlier(lineage?.peek(key), state, kit) ?? wholeLineal(state, kit));
+  if (made === undefined) return buildToolList(state, request, format);
+  lineage?.set(key, made);
+  const { final, finalIds, formatted, trace, counts, total } = made.listed;
   const list: ToolList = Object.freeze({
     format,
     provider: kit.ctx.provider,
@@ -174,8 +180,8 @@ function sharedToolList(state: CatalogState, request: ToolListRequest, format: P
   return list;
 }
 
-/** The ledger made from an earlier state's, when the rules, agents and hooks are the very same and few tools changed. */
-function ledgerFromEarlier(earlier: { state: CatalogState; ledger: Ledger } | undefined, state: CatalogState, kit: Kit): Ledger | undefined {
+/** The ledger and list made from an earlier state's, when the rules, agents and hooks are the very same and few tools changed. */
+function fromEarlier(earlier: Lineal | undefined, state: CatalogState, kit: Kit): Lineal | undefined {
   if (earlier === undefined) return undefined;
   const before = earlier.state;
   if (before.rules !== state.rules || before.agents !== state.agents || before.definitionHooks !== state.definitionHooks) return undefined;
@@ -183,7 +189,14 @@ function ledgerFromEarlier(earlier: { state: CatalogState; ledger: Ledger } | un
   const [beforeIds, afterIds] = [toolIdentities.get(before), toolIdentities.get(state)];
   const limit = state.tools.length / 4;
   const edits = beforeIds && afterIds ? editsByIdentity(beforeIds, afterIds, state.tools, limit) : toolEdits(earlier.ledger.tools, state.tools, limit);
-  return edits && patchedLedger(earlier.ledger, state.tools, edits, kit);
+  const patched = edits && patchedLedger(earlier.ledger, earlier.listed, state.tools, edits, kit);
+  return patched && { state, ...patched };
+}
+
+/** A ledger made whole, and its list; undefined when it must be computed stage by stage (see buildLedger). */
+function wholeLineal(state: CatalogState, kit: Kit): Lineal | undefined {
+  const ledger = buildLedger(state.tools, kit);
+  return ledger && { state, ledger, listed: listOf(ledger) };
 }
 
 /** The token count with `perTool` made when first read: most callers read only the total. */
