@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { definitionTokens } from "../formats/tokens";
 import { Lru } from "../tools/lru";
@@ -356,7 +357,7 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
 function itemOffsets(json: readonly string[], ascii: boolean): Uint32Array {
   const offsets = new Uint32Array(json.length + 1);
   json.forEach((each, index) => {
-    offsets[index + 1] = offsets[index] + 1 + (ascii ? each.length : encoder.encode(each).length);
+    offsets[index + 1] = offsets[index] + 1 + (ascii ? each.length : Buffer.byteLength(each));
   });
   return offsets;
 }
