@@ -6,7 +6,7 @@ import { applyDelegation } from "./delegation";
 import { finalDefinition } from "./final";
 import { type Fate, SCREEN_STAGES, screenerFor } from "./run";
 import type { FinalTool, PipelineContext, PipelineTool, StageName, ToolNote, TraceEntry } from "./types";
-import { freshIdentities, type Identities, patchedArray, patchedIdentities, patchedNumbers, type ToolEdit } from "./tool-edits";
+import { type Identities, identitiesOf, patchedArray, patchedIdentities, patchedNumbers, type ToolEdit } from "./tool-edits";
 
 // A frozen catalog state's tool list is kept as a ledger: what the pipeline made of each tool of
 // the state, in the state's order. Every stage but delegation looks at one tool at a time, so the
@@ -39,8 +39,8 @@ export interface Ledger {
   final: (FinalTool | undefined)[];
   formatted: (Formatted | undefined)[];
   tokens: Float64Array;
-  /** One number per entry, kept while the entry is: the list's final tools are compared by these (see Identities). */
-  entryIds: Identities;
+  /** The numbers of the entries' final tools, 0 for a tool removed: lists and their bodies are compared by these (see Identities). */
+  finalIds: Identities;
 }
 
 /** One tool's entry in a ledger. */
@@ -125,7 +125,7 @@ function ledgerOf(tools: readonly Tool[], entries: readonly Entry[]): Ledger {
     final: new Array(entries.length),
     formatted: new Array(entries.length),
     tokens: new Float64Array(entries.length),
-    entryIds: freshIdentities(entries.length),
+    finalIds: identitiesOf(entries.map((entry) => entry.final)),
   };
   entries.forEach((entry, index) => {
     ledger.stage[index] = entry.stage;
@@ -187,14 +187,14 @@ export function patchedLedger(
     if (edit.inserted.some(delegates)) return undefined;
   }
   const made = edits.map((edit) => edit.inserted.map((tool) => plainEntry(tool, kit)));
-  const fresh = freshIdentities(made.reduce((sum, entries) => sum + entries.length, 0));
-  if (!edits.every((edit) => edit.removed === edit.inserted.length) || fresh.generation !== earlier.entryIds.generation) {
+  const numbers = identitiesOf(made.flat().map((entry) => entry.final));
+  if (!edits.every((edit) => edit.removed === edit.inserted.length) || numbers.generation !== earlier.finalIds.generation) {
     const ledger = copiedLedger(earlier, tools, edits, made);
     return { ledger, listed: listOf(ledger) };
   }
   const replaced = edits.flatMap((edit, index) => made[index].map((entry, offset) => ({ at: edit.from + offset, entry })));
   // The list first: it reads what the ledger said of the edited tools before they are written over.
-  const listed = listWithReplaced(earlier, earlierList, replaced, fresh.ids);
+  const listed = listWithReplaced(earlier, earlierList, replaced, numbers.ids);
   replaced.forEach(({ at, entry }, index) => {
     earlier.stage[at] = entry.stage;
     earlier.removedNote[at] = entry.removedNote;
@@ -202,7 +202,7 @@ export function patchedLedger(
     earlier.final[at] = entry.final;
     earlier.formatted[at] = entry.formatted;
     earlier.tokens[at] = entry.tokens;
-    earlier.entryIds.ids[at] = fresh.ids[index];
+    earlier.finalIds.ids[at] = numbers.ids[index];
   });
   const ledger = { ...earlier, tools };
   return { ledger, listed: listed ?? listOf(ledger) };
@@ -210,15 +210,16 @@ export function patchedLedger(
 
 function copiedLedger(earlier: Ledger, tools: readonly Tool[], edits: readonly ToolEdit[], made: readonly (readonly Entry[])[]): Ledger {
   const field = <K extends keyof Entry>(key: K) => made.map((entries) => entries.map((entry) => entry[key]));
+  const final = patchedArray(earlier.final, edits, field("final"));
   return {
     tools,
     stage: patchedNumbers(earlier.stage, edits, field("stage") as number[][]),
     removedNote: patchedArray(earlier.removedNote, edits, field("removedNote")),
     changedNotes: patchedArray(earlier.changedNotes, edits, field("changedNotes")),
-    final: patchedArray(earlier.final, edits, field("final")),
+    final,
     formatted: patchedArray(earlier.formatted, edits, field("formatted")),
     tokens: patchedNumbers(earlier.tokens, edits, field("tokens") as number[][]),
-    entryIds: patchedIdentities(earlier.entryIds, edits),
+    finalIds: patchedIdentities(earlier.finalIds, edits, field("final")) ?? identitiesOf(final),
   };
 }
 
@@ -245,7 +246,7 @@ function listWithReplaced(earlier: Ledger, list: Listed, replaced: readonly { at
 
 /** The list a ledger stands for: its tools in order with their entries' identities, the trace of every stage, and the token total. */
 export function listOf(ledger: Ledger): Listed {
-  const { stage, removedNote, changedNotes, tokens, entryIds } = ledger;
+  const { stage, removedNote, changedNotes, tokens } = ledger;
   // Made at their length: grown by push, the three arrays of 50,000 tools cost twice the time and their garbage.
   let keptCount = 0;
   for (let index = 0; index < stage.length; index++) if (stage[index] === KEPT) keptCount++;
@@ -262,7 +263,7 @@ export function listOf(ledger: Ledger): Listed {
     if (at === KEPT) {
       final[kept] = ledger.final[index]!;
       formatted[kept] = ledger.formatted[index]!;
-      finalIds[kept] = entryIds.ids[index];
+      finalIds[kept] = ledger.finalIds.ids[index];
       counts[kept++] = tokens[index];
       total += tokens[index];
     } else removed[at].push(removedNote[index]!);
@@ -274,5 +275,5 @@ export function listOf(ledger: Ledger): Listed {
     remaining -= removed[index].length;
     return { stage: name, removed: removed[index], changed: changed[index], remaining };
   });
-  return { final, finalIds: { generation: entryIds.generation, ids: finalIds }, formatted, trace, counts, total };
+  return { final, finalIds: { generation: ledger.finalIds.generation, ids: finalIds }, formatted, trace, counts, total };
 }

@@ -19,43 +19,60 @@ export function toolEdits<T extends object>(before: readonly T[], after: readonl
 }
 
 /**
- * Numbers that stand for the items of an array, one each: equal numbers of one generation stand
- * for the same item. Comparing objects makes V8 read each one's map, and a catalog's tools lie
- * scattered over the heap: a pass over 50,000 of them costs ≈ 4 ms of cache misses, a pass over
- * their numbers ≈ 0.05 ms.
+ * Numbers that stand for the items of an array, one each (0 for a hole): an object's number is the
+ * same wherever it appears, for as long as it lives, within a generation. Comparing objects makes
+ * V8 read each one's map, and a catalog's tools lie scattered over the heap: a pass over 50,000 of
+ * them costs ≈ 4 ms of cache misses, a pass over their numbers ≈ 0.05 ms.
  */
 export interface Identities {
   generation: number;
   ids: Uint32Array;
 }
 
+/** Numbers stay small integers, which V8 keeps unboxed; a generation ends when they run out, and every object is numbered again. */
+const LAST_ID = 0x7fff_ffff;
 let generation = 0;
-let nextId = 0;
+let numbered = new WeakMap<object, number>();
+let nextId = 1;
 
-/** `count` numbers never handed out before in their generation; a generation ends when its numbers run out. */
-export function freshIdentities(count: number): Identities {
-  if (nextId + count > 0xffff_ffff) [generation, nextId] = [generation + 1, 0];
-  const ids = new Uint32Array(count);
-  for (let index = 0; index < count; index++) ids[index] = nextId++;
-  return { generation, ids };
+function idOf(item: object): number {
+  let id = numbered.get(item);
+  if (id === undefined) {
+    if (nextId > LAST_ID) [generation, numbered, nextId] = [generation + 1, new WeakMap(), 1];
+    id = nextId++;
+    numbered.set(item, id);
+  }
+  return id;
 }
 
-/** The identities of an array made from `earlier`'s by `edits`: its own for the items kept, fresh ones for those inserted. */
-export function patchedIdentities(earlier: Identities, edits: readonly ToolEdit<object>[]): Identities {
-  let [length, inserted] = [earlier.ids.length, 0];
-  for (const edit of edits) {
-    length += edit.inserted.length - edit.removed;
-    inserted += edit.inserted.length;
+/** The numbers of `items`, all of one generation. */
+export function identitiesOf(items: readonly (object | undefined)[]): Identities {
+  for (;;) {
+    const [started, ids] = [generation, new Uint32Array(items.length)];
+    items.forEach((item, index) => {
+      if (item !== undefined) ids[index] = idOf(item);
+    });
+    if (generation === started) return { generation, ids };
   }
-  const fresh = freshIdentities(inserted);
-  // Numbers of two generations must never meet in one array.
-  if (fresh.generation !== earlier.generation) return freshIdentities(length);
+}
+
+/**
+ * The identities of an array made from `earlier`'s items by `edits`, `values[e]` standing for edit
+ * e's inserted items; undefined when they would not all be of one generation.
+ */
+export function patchedIdentities(
+  earlier: Identities,
+  edits: readonly ToolEdit<object>[],
+  values: readonly (readonly (object | undefined)[])[],
+): Identities | undefined {
+  const inserted = identitiesOf(values.flat());
+  if (inserted.generation !== earlier.generation) return undefined;
   let taken = 0;
-  const values = edits.map((edit) => {
-    taken += edit.inserted.length;
-    return fresh.ids.subarray(taken - edit.inserted.length, taken);
+  const numbers = values.map((each) => {
+    taken += each.length;
+    return inserted.ids.subarray(taken - each.length, taken);
   });
-  return { generation: fresh.generation, ids: patchedNumbers(earlier.ids, edits, values) };
+  return { generation: earlier.generation, ids: patchedNumbers(earlier.ids, edits, numbers) };
 }
 
 /** toolEdits for arrays whose identities are known: compares the numbers, not the items; undefined across generations too. */

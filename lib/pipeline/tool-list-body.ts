@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { definitionTokens } from "../formats/tokens";
 import { Lru } from "../tools/lru";
 import { finalIdentitiesOf, lineageKeyOf, sharedStateOf, type ToolList } from "./tool-list";
-import { editsByIdentity, type ToolEdit, toolEdits } from "./tool-edits";
+import { editsByIdentity, type Identities, type ToolEdit, toolEdits } from "./tool-edits";
 import type { FinalTool } from "./types";
 
 // The answer of POST …/tool-list is the whole visible list: ≈ 7 MB of JSON at 10,000 tools with
@@ -12,10 +12,10 @@ import type { FinalTool } from "./types";
 // fields before it are serialised per request. The bytes are exactly those of JSON.stringify.
 //
 // A list's long arrays (its formatted tools, their annotations, their token counts) are cut into
-// chunks of consecutive items, each kept as bytes with its digest under its first item's object
-// and reused by every list that holds the same items in a row: the lists of the model/agent
-// combinations, and the lists of the next catalog revision, whose unchanged tools are the same
-// objects (lib/pipeline/ledger.ts). A chunk ends after an item whose name hashes to a boundary, so
+// chunks of consecutive items, each kept as bytes with its digest under its first item's number
+// and reused by every list that holds the same items in a row (their numbers, see Identities in
+// lib/pipeline/tool-edits.ts): the lists of the model/agent combinations, and the lists of the
+// next catalog revision, whose unchanged tools are the same objects (lib/pipeline/ledger.ts). A chunk ends after an item whose name hashes to a boundary, so
 // chunks start at the same tools in every list: a tool one list leaves out or a revision edits
 // costs the chunk around it, not the rest of the list. The entity tag is made of the chunks'
 // digests, so it too costs the changed chunks. The body of a request's next list is made from its
@@ -40,7 +40,8 @@ const encoder = new TextEncoder();
 
 /** Consecutive items of a list as JSON, each with a leading comma, where each item's bytes start, and the digest of those bytes. */
 interface Chunk {
-  items: readonly object[];
+  /** The numbers of its items, by which it is found again; none for a chunk that is not kept. */
+  ids: Uint32Array | undefined;
   bytes: Uint8Array;
   /** Item k's bytes (its comma first) are bytes[offsets[k], offsets[k + 1]). */
   offsets: Uint32Array;
@@ -57,6 +58,7 @@ interface ListBody {
 }
 
 const isDetached = (bytes: Uint8Array) => bytes.buffer.byteLength === 0;
+const sizeOf = (chunk: Chunk) => chunk.offsets.length - 1;
 
 /** FNV-1a of a name: whether its item ends a chunk depends on the name alone. */
 function endsChunk(name: string, itemsPerChunk: number): boolean {
@@ -68,26 +70,15 @@ function endsChunk(name: string, itemsPerChunk: number): boolean {
 /** An array index as a key ("0", "42"): JSON.stringify puts such keys of an object first, in numeric order. */
 const isIndexKey = (name: string) => /^(?:0|[1-9]\d{0,8})$/.test(name);
 
-/** One of a list's long arrays: its items, their names (which cut the chunks) and each item's JSON. */
+/** One of a list's long arrays: how many items, their numbers, their names (which cut the chunks) and each item's JSON. */
 interface Section {
   kind: string;
   itemsPerChunk: number;
-  items: readonly object[];
+  size: number;
+  /** The numbers of the list's final tools, which stand for the items of each section: only a shared list's, whose chunks are kept. */
+  ids: Identities | undefined;
   nameOf: (index: number) => string;
   jsonOf: (index: number) => string;
-}
-
-/** Each object's number, for keys of chunks that begin with it: a chunk is looked up by the identity of its first item. */
-const objectNumbers = new WeakMap<object, number>();
-let nextObjectNumber = 0;
-
-function objectNumber(item: object): number {
-  let number = objectNumbers.get(item);
-  if (number === undefined) {
-    number = nextObjectNumber++;
-    objectNumbers.set(item, number);
-  }
-  return number;
 }
 
 /** The fields the route answers before the list's own, e.g. { catalog, revision, model, agent, provider, mode, format }. */
@@ -131,13 +122,10 @@ export class ToolListBodies {
     });
   }
 
-  /**
-   * The chunks of a section, those kept reused where the same items follow in a row, the others
-   * made and, when `keep` (the items are a shared state's, which never change), kept.
-   */
-  private chunksOf(section: Section, keep: boolean): Chunk[] {
+  /** The chunks of a section, those kept reused where the same items follow in a row, the others made and, for a shared list, kept. */
+  private chunksOf(section: Section): Chunk[] {
     const chunks: Chunk[] = [];
-    for (let start = 0; start < section.items.length; start += chunks[chunks.length - 1].items.length) chunks.push(this.chunkAt(section, start, keep));
+    for (let start = 0; start < section.size; start += sizeOf(chunks[chunks.length - 1])) chunks.push(this.chunkAt(section, start));
     return chunks;
   }
 
@@ -146,52 +134,53 @@ export class ToolListBodies {
    * its items to these: an earlier chunk no edit reaches is kept where its items are now; the
    * items around the edits are cut into chunks again, up to the next chunk kept.
    */
-  private patchedChunksOf(
-    section: Section,
-    earlier: readonly Chunk[],
-    edits: readonly ToolEdit<object>[],
-    inPlace: readonly boolean[],
-    keep: boolean,
-  ): Chunk[] {
+  private patchedChunksOf(section: Section, earlier: readonly Chunk[], edits: readonly ToolEdit<object>[], inPlace: readonly boolean[]): Chunk[] {
     const kept = new Map<number, Chunk>();
     let [start, shift, next] = [0, 0, 0];
     for (const chunk of earlier) {
-      const end = start + chunk.items.length;
+      const end = start + sizeOf(chunk);
       for (; next < edits.length && isBefore(edits[next], start); next++) shift += edits[next].inserted.length - edits[next].removed;
       let last = next;
       while (last < edits.length && reaches(edits[last], start, end)) last++;
       if (last === next) kept.set(start + shift, chunk);
       else if (edits.slice(next, last).every((edit, index) => inPlace[next + index] && edit.from >= start && edit.from + edit.removed <= end)) {
-        kept.set(start + shift, this.splicedChunk(section, chunk, start + shift, edits.slice(next, last), start, keep));
+        kept.set(start + shift, this.splicedChunk(section, chunk, start + shift, edits.slice(next, last), start));
       }
       start = end;
     }
     const chunks: Chunk[] = [];
-    for (let at = 0; at < section.items.length; at += chunks[chunks.length - 1].items.length) {
-      chunks.push(kept.get(at) ?? this.chunkAt(section, at, keep, (position) => kept.has(position)));
+    for (let at = 0; at < section.size; at += sizeOf(chunks[chunks.length - 1])) {
+      chunks.push(kept.get(at) ?? this.chunkAt(section, at, (position) => kept.has(position)));
     }
     return chunks;
   }
 
   /**
    * The chunk of a section's items that starts at `start`: a kept one that holds the items there,
-   * else one made of the items up to a boundary (or to a position `ends` names) and, when `keep`, kept.
+   * else one made of the items up to a boundary (or to a position `ends` names) and, for a shared list, kept.
    */
-  private chunkAt({ kind, itemsPerChunk, items, nameOf, jsonOf }: Section, start: number, keep: boolean, ends?: (position: number) => boolean): Chunk {
-    const key = `${kind}:${objectNumber(items[start])}`;
-    const variants = keep ? (this.kept.get(key) ?? []) : [];
-    const found = keptAt(variants, items, start);
+  private chunkAt(section: Section, start: number, ends?: (position: number) => boolean): Chunk {
+    const { itemsPerChunk, size, ids, nameOf, jsonOf } = section;
+    const { key, variants, found } = this.lookUp(section, start);
     if (found !== undefined) return found;
     let end = start + 1;
     const most = MAX_CHUNK_SPAN * itemsPerChunk;
-    while (end < items.length && end - start < most && !endsChunk(nameOf(end - 1), itemsPerChunk) && !ends?.(end)) end++;
+    while (end < size && end - start < most && !endsChunk(nameOf(end - 1), itemsPerChunk) && !ends?.(end)) end++;
     const json: string[] = [];
     for (let index = start; index < end; index++) json.push(jsonOf(index));
     const text = `,${json.join(",")}`;
     const bytes = encoder.encode(text);
-    const chunk = { items: items.slice(start, end), bytes, offsets: itemOffsets(json, bytes.length === text.length), digest: sha256(bytes) };
-    if (keep) this.keep(key, chunk, variants);
+    const chunk = { ids: ids?.ids.slice(start, end), bytes, offsets: itemOffsets(json, bytes.length === text.length), digest: sha256(bytes) };
+    if (key !== undefined) this.keep(key, chunk, variants);
     return chunk;
+  }
+
+  /** For a shared list's section: the key of the chunks kept under the item at `start`, those chunks, and the one that holds the items there. */
+  private lookUp({ kind, ids }: Section, start: number): { key?: string; variants: readonly Chunk[]; found?: Chunk } {
+    if (ids === undefined) return { variants: [] };
+    const key = `${kind}:${ids.generation}:${ids.ids[start]}`;
+    const variants = this.kept.get(key) ?? [];
+    return { key, variants, found: variants.find((each) => !isDetached(each.bytes) && holdsAt(each, ids.ids, start)) };
   }
 
   /** Kept beside the variants already kept under its first item: the lists of other combinations may go on differently from it. */
@@ -204,12 +193,10 @@ export class ToolListBodies {
    * then those a new cut would give): the section's items now at `at`, the edited items' bytes
    * made again and the others' copied, so a one-tool edit serialises one item, not a chunk's 1,024.
    */
-  private splicedChunk(section: Section, chunk: Chunk, at: number, edits: readonly ToolEdit<object>[], earlierStart: number, keep: boolean): Chunk {
-    const key = `${section.kind}:${objectNumber(section.items[at])}`;
-    const variants = keep ? (this.kept.get(key) ?? []) : [];
+  private splicedChunk(section: Section, chunk: Chunk, at: number, edits: readonly ToolEdit<object>[], earlierStart: number): Chunk {
     // Another combination's list may have spliced it already.
-    const found = keptAt(variants, section.items, at);
-    if (found !== undefined && found.items.length === chunk.items.length) return found;
+    const { key, variants, found } = this.lookUp(section, at);
+    if (found !== undefined && sizeOf(found) === sizeOf(chunk)) return found;
     const changed = edits.flatMap((edit) => Array.from({ length: edit.removed }, (_, offset) => edit.from - earlierStart + offset));
     const made = changed.map((position) => encoder.encode(`,${section.jsonOf(at + position)}`));
     let length = chunk.bytes.length;
@@ -230,29 +217,36 @@ export class ToolListBodies {
       offsets[position + 1] = to + made[index].length;
       from = position + 1;
     });
-    copyUpTo(chunk.items.length);
-    const spliced = { items: section.items.slice(at, at + chunk.items.length), bytes, offsets, digest: sha256(bytes) };
-    if (keep) this.keep(key, spliced, variants);
+    copyUpTo(sizeOf(chunk));
+    const spliced = { ids: section.ids?.ids.slice(at, at + sizeOf(chunk)), bytes, offsets, digest: sha256(bytes) };
+    if (key !== undefined) this.keep(key, spliced, variants);
     return spliced;
   }
 
-  /** The three sections of a list: its formatted tools, their annotations and their token counts. */
-  private sectionsOf(list: ToolList): [Section, Section, Section] {
+  /**
+   * The three sections of a list: its formatted tools, their annotations and their token counts.
+   * The numbers of the final tools stand for the items of all three: each is made from its final
+   * tool alone (a formatted tool is, for its format; see formattedTool).
+   */
+  private sectionsOf(list: ToolList, keep: boolean): [Section, Section, Section] {
     const { final, format } = list;
+    const [size, ids] = [final.length, keep ? finalIdentitiesOf(list) : undefined];
     const nameOf = (index: number) => final[index].name;
     return [
-      { kind: `tools/${format}`, itemsPerChunk: ITEMS_PER_CHUNK, items: list.tools as object[], nameOf, jsonOf: (index) => JSON.stringify(list.tools[index]) },
+      { kind: `tools/${format}`, itemsPerChunk: ITEMS_PER_CHUNK, size, ids, nameOf, jsonOf: (index) => JSON.stringify(list.tools[index]) },
       {
         kind: "annotations",
         itemsPerChunk: SMALL_ITEMS_PER_CHUNK,
-        items: final,
+        size,
+        ids,
         nameOf,
         jsonOf: (index) => JSON.stringify({ name: final[index].name, source: final[index].source, needsApproval: final[index].needsApproval }),
       },
       {
         kind: `tokens/${format}`,
         itemsPerChunk: SMALL_ITEMS_PER_CHUNK,
-        items: final,
+        size,
+        ids,
         nameOf,
         jsonOf: (index) => `${JSON.stringify(final[index].name)}:${definitionTokens(final[index], format)}`,
       },
@@ -268,15 +262,14 @@ export class ToolListBodies {
     const lineage = lineageKeyOf(list);
     const earlier = lineage && this.latest.peek(lineage.request);
     if (lineage) this.latest.set(lineage.request, list);
-    const keep = sharedStateOf(list) !== undefined;
-    const sections = this.sectionsOf(list);
-    const patched = earlier && this.patchedSections(earlier, list, sections, keep);
+    const sections = this.sectionsOf(list, sharedStateOf(list) !== undefined);
+    const patched = earlier && this.patchedSections(earlier, list, sections);
     if (patched) return patched;
-    return [this.chunksOf(sections[0], keep), this.chunksOf(sections[1], keep), countsChunkable(list) ? this.chunksOf(sections[2], keep) : []];
+    return [this.chunksOf(sections[0]), this.chunksOf(sections[1]), countsChunkable(list) ? this.chunksOf(sections[2]) : []];
   }
 
   /** The sections patched from the earlier list's body (see patchedChunksOf); undefined when it is not kept whole, or too much changed. */
-  private patchedSections(earlier: ToolList, list: ToolList, sections: [Section, Section, Section], keep: boolean): ListBody["sections"] | undefined {
+  private patchedSections(earlier: ToolList, list: ToolList, sections: [Section, Section, Section]): ListBody["sections"] | undefined {
     const body = this.listBodies.get(earlier);
     // Counts not chunked before (a name that is an array index) are left to the whole path, which looks at every name.
     if (body === undefined || !isWhole(body) || body.sections[2].length === 0) return undefined;
@@ -288,7 +281,7 @@ export class ToolListBodies {
       (edit) =>
         edit.removed === edit.inserted.length && (edit.inserted as FinalTool[]).every(({ name }, offset) => earlier.final[edit.from + offset].name === name),
     );
-    return [0, 1, 2].map((index) => this.patchedChunksOf(sections[index], body.sections[index], edits, inPlace, keep)) as ListBody["sections"];
+    return [0, 1, 2].map((index) => this.patchedChunksOf(sections[index], body.sections[index], edits, inPlace)) as ListBody["sections"];
   }
 
   private bodyOf(list: ToolList): ListBody {
@@ -365,14 +358,10 @@ function itemOffsets(json: readonly string[], ascii: boolean): Uint32Array {
 /** Chunks kept per first item: the lists of the 8 model/agent combinations may each go on differently from it. */
 const CHUNK_VARIANTS = 8;
 
-/** The kept chunk whose items follow in `items` from `start`, if any. */
-const keptAt = (variants: readonly Chunk[], items: readonly object[], start: number) =>
-  variants.find((each) => !isDetached(each.bytes) && holdsAt(each, items, start));
-
-/** Whether a chunk's items follow in `items` from `start`, object for object. */
-function holdsAt(chunk: Chunk, items: readonly object[], start: number): boolean {
-  if (start + chunk.items.length > items.length) return false;
-  for (let index = 0; index < chunk.items.length; index++) if (chunk.items[index] !== items[start + index]) return false;
+/** Whether a chunk's items are those numbered `ids` from `start` on. */
+function holdsAt(chunk: Chunk, ids: Uint32Array, start: number): boolean {
+  if (chunk.ids === undefined || start + chunk.ids.length > ids.length) return false;
+  for (let index = 0; index < chunk.ids.length; index++) if (chunk.ids[index] !== ids[start + index]) return false;
   return true;
 }
 

@@ -7,7 +7,7 @@ import type { Tool } from "../tools/types";
 import { createPipelineContext } from "./context";
 import { buildLedger, type Kit, kitFor, type Ledger, type Listed, listOf, patchedLedger } from "./ledger";
 import { inPipelineSpan, runPipeline } from "./run";
-import { editsByIdentity, freshIdentities, type Identities, patchedIdentities, toolEdits } from "./tool-edits";
+import { editsByIdentity, type Identities, identitiesOf, patchedIdentities, toolEdits } from "./tool-edits";
 import type { DefinitionHook, FinalTool, TraceEntry } from "./types";
 
 /** What a caller asks for: a model, an agent, and optionally the rest of the context. */
@@ -70,7 +70,15 @@ export function freezeCatalogState<S extends CatalogState>(state: S, replaced?: 
   if (edits === undefined) for (const tool of state.tools) Object.freeze(tool);
   else for (const edit of edits) for (const tool of edit.inserted) Object.freeze(tool);
   const replacedIds = replaced && toolIdentities.get(replaced);
-  toolIdentities.set(state, edits && replacedIds ? patchedIdentities(replacedIds, edits) : freshIdentities(state.tools.length));
+  const patchedIds =
+    edits &&
+    replacedIds &&
+    patchedIdentities(
+      replacedIds,
+      edits,
+      edits.map((edit) => edit.inserted),
+    );
+  toolIdentities.set(state, patchedIds ?? identitiesOf(state.tools));
   Object.freeze(state.tools);
   Object.freeze(state.agents);
   if (state.definitionHooks) Object.freeze(state.definitionHooks);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../bench/synthetic";
-import { editsByIdentity, freshIdentities, patchedArray, patchedIdentities, patchedNumbers, toolEdits } from "../../lib/pipeline/tool-edits";
+import { editsByIdentity, identitiesOf, patchedArray, patchedIdentities, patchedNumbers, toolEdits } from "../../lib/pipeline/tool-edits";
 
 describe("toolEdits", () => {
   it("turns the earlier items into the later ones, whatever runs were edited, removed or inserted, at either end too", () => {
@@ -45,12 +45,12 @@ describe("toolEdits", () => {
     expect(toolEdits(before, after, 10)).toHaveLength(1);
   });
 
-  it("finds the same edits from the items' identities as from the items, and keeps an identity as long as its item", () => {
+  it("finds the same edits from the items' numbers as from the items; an object keeps its number, wherever it is", () => {
     const random = seededRandom(31);
     let serial = 0;
     const item = () => ({ name: `t${serial++}` });
     let items = Array.from({ length: 300 }, item);
-    let identities = freshIdentities(items.length);
+    let identities = identitiesOf(items);
     for (let round = 0; round < 60; round++) {
       const after = [...items];
       const at = Math.floor(random() * after.length);
@@ -58,9 +58,14 @@ describe("toolEdits", () => {
       else if (round % 3 === 1) after.splice(at, 0, item());
       else after.splice(at, 3, item(), item(), item());
       const edits = toolEdits(items, after, Number.POSITIVE_INFINITY)!;
-      const next = patchedIdentities(identities, edits);
+      const next = patchedIdentities(
+        identities,
+        edits,
+        edits.map((edit) => edit.inserted),
+      )!;
       expect(editsByIdentity(identities, next, after, Number.POSITIVE_INFINITY)).toEqual(edits);
-      // An identity stands for one item: equal identities, the same item, wherever it moved.
+      expect(next).toEqual(identitiesOf(after));
+      // Equal numbers, the same object; a new object, a number not seen before.
       const idOf = new Map(items.map((each, index) => [each, identities.ids[index]]));
       after.forEach((each, index) => {
         if (idOf.has(each)) expect(next.ids[index]).toBe(idOf.get(each));
@@ -68,11 +73,14 @@ describe("toolEdits", () => {
       });
       [items, identities] = [after, next];
     }
+    const shared = items.slice(10, 20);
+    expect(identitiesOf([undefined, ...shared]).ids).toEqual(Uint32Array.from([0, ...identities.ids.slice(10, 20)]));
   });
 
-  it("compares no identities of two generations", () => {
-    const earlier = freshIdentities(4);
+  it("compares no numbers of two generations", () => {
+    const earlier = identitiesOf([{}, {}, {}, {}]);
     const later = { generation: earlier.generation + 1, ids: earlier.ids.slice() };
     expect(editsByIdentity(earlier, later, [{}, {}, {}, {}], 10)).toBeUndefined();
+    expect(patchedIdentities(later, [{ from: 0, removed: 1, inserted: [{}] }], [[{}]])).toBeUndefined();
   });
 });
