@@ -224,7 +224,7 @@ function copiedLedger(earlier: Ledger, tools: readonly Tool[], edits: readonly T
 }
 
 /**
- * The ledger's earlier list with the entries at `at` replaced, `ids` their new identities, when
+ * The ledger's earlier list with the entries at `at` replaced, `ids` their final tools' numbers, when
  * each is handed over before and after with no note (the trace is the same then); else undefined.
  * Copying the list's arrays is several times cheaper than walking the ledger again (listOf).
  */
@@ -244,7 +244,7 @@ function listWithReplaced(earlier: Ledger, list: Listed, replaced: readonly { at
   return { final, finalIds: { generation: list.finalIds.generation, ids: finalIds }, formatted, trace: list.trace, counts, total };
 }
 
-/** The list a ledger stands for: its tools in order with their entries' identities, the trace of every stage, and the token total. */
+/** The list a ledger stands for: its tools in order with their numbers, the trace of every stage, and the token total. */
 export function listOf(ledger: Ledger): Listed {
   const { stage, removedNote, changedNotes, tokens } = ledger;
   // Made at their length: grown by push, the three arrays of 50,000 tools cost twice the time and their garbage.

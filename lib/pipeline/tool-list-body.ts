@@ -15,12 +15,14 @@ import type { FinalTool } from "./types";
 // chunks of consecutive items, each kept as bytes with its digest under its first item's number
 // and reused by every list that holds the same items in a row (their numbers, see Identities in
 // lib/pipeline/tool-edits.ts): the lists of the model/agent combinations, and the lists of the
-// next catalog revision, whose unchanged tools are the same objects (lib/pipeline/ledger.ts). A chunk ends after an item whose name hashes to a boundary, so
-// chunks start at the same tools in every list: a tool one list leaves out or a revision edits
-// costs the chunk around it, not the rest of the list. The entity tag is made of the chunks'
-// digests, so it too costs the changed chunks. The body of a request's next list is made from its
-// latest list's: the chunks no edit reaches are kept where their items moved to, without looking
-// each up (at 50,000 tools that walk and the check of every name cost ≈ 15 ms a request).
+// next catalog revision, whose unchanged tools are the same objects (lib/pipeline/ledger.ts). A
+// chunk ends after an item whose name hashes to a boundary, so chunks start at the same tools in
+// every list: a tool one list leaves out or a revision edits costs the chunk around it, not the
+// rest of the list. The entity tag is made of the chunks' digests, so it too costs the changed
+// chunks. The body of a request's next list is made from its latest list's: the chunks no edit
+// reaches are kept where their items moved to, without looking each up (at 50,000 tools that walk
+// and the check of every name cost ≈ 15 ms a request), and a chunk whose tools were edited in
+// place keeps the bytes of the others.
 
 /** The bytes of the chunks kept for all lists (each list's own parts live as long as the list). */
 export const TOOL_LIST_BODY_CACHE_BYTES = 320 * 1024 * 1024;

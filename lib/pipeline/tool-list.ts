@@ -100,12 +100,12 @@ interface Lineal {
   ledger: Ledger;
   listed: Listed;
 }
-/** About 40 bytes a tool a ledger: every request's of a 50,000-tool catalog, 16 model/agent/format combinations and more, within ≈ 65 MB. */
+/** About 45 bytes a tool a ledger: every request's of a 50,000-tool catalog, 16 model/agent/format combinations and more, within ≈ 65 MB. */
 const LINEAGE_TOOLS = 1_600_000;
 const lineages = new WeakMap<CatalogState, Lineage>();
-/** A frozen state's tools' identities: the next state's edits from it are found from these (see Identities). */
+/** The numbers of a frozen state's tools: the next state's edits from it are found from these (see Identities). */
 const toolIdentities = new WeakMap<CatalogState, Identities>();
-/** A shared list's final tools' identities, for the body made from it (lib/pipeline/tool-list-body.ts). */
+/** The numbers of a shared list's final tools, for the body made from it (lib/pipeline/tool-list-body.ts). */
 const finalIdentities = new WeakMap<ToolList, Identities>();
 
 function isShared(state: CatalogState): boolean {
@@ -131,7 +131,7 @@ export function lineageKeyOf(list: ToolList): { catalogId: string; request: stri
 }
 const requestKeys = new WeakMap<ToolList, string>();
 
-/** The identities of a shared list's final tools (see Identities); undefined for a list of any other state. */
+/** The numbers of a shared list's final tools (see Identities); undefined for a list of any other state. */
 export function finalIdentitiesOf(list: ToolList): Identities | undefined {
   return finalIdentities.get(list);
 }
