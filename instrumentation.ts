@@ -6,7 +6,8 @@
  * someone can sign in (the operator's admin, or a one-time setup link in the log), then load
  * plugins, skills and agent files, connect the MCP servers, and keep them synced; prune the
  * decision log now and then (those two rounds run once across the instances sharing the database:
- * see app/_services/leases.ts); on SIGTERM or SIGINT, close the MCP gateway's streams and the MCP
+ * see app/_services/leases.ts); on PostgreSQL, catch up on the catalogs other instances announce
+ * they changed; on SIGTERM or SIGINT, close the MCP gateway's streams and the MCP
  * connections so that the server can stop (app/_services/shutdown.ts), sending the spans still
  * buffered. Traces start first, when OTEL_EXPORTER_OTLP_ENDPOINT asks.
  */
@@ -42,6 +43,12 @@ export async function register() {
   // the instance holding the cleanup's lease.
   const { startDecisionCleanup } = await import("./app/_services/retention");
   const stopDecisionCleanup = startDecisionCleanup(db);
+  // On PostgreSQL, the other instances' writes are caught up as they are announced, not on the next request.
+  const { catchUpOnOthersWrites } = await import("./app/_services/catalog-writes");
+  const catchingUp = catchUpOnOthersWrites(db);
   const { shutDownOnSignals } = await import("./app/_services/shutdown");
-  shutDownOnSignals(stopDecisionCleanup, tracing);
+  shutDownOnSignals(async () => {
+    stopDecisionCleanup();
+    await catchingUp.stop();
+  }, tracing);
 }

@@ -58,11 +58,34 @@ export async function catalogState(db: Db, catalogId: string): Promise<AnsweredC
   const version = await catalogVersion(db, catalogId);
   const cache = stateCacheOf(db);
   let cached = cache.get(catalogId);
-  if (cached === undefined || cached.version !== version || cached.sourcesVersion !== local.version) {
-    cached = await readCatalogState(db, catalogId, local, cached);
-    cache.set(catalogId, cached);
-  }
+  if (cached === undefined || cached.version !== version || cached.sourcesVersion !== local.version)
+    cached = await readOnce(db, catalogId, local, version, cached);
   return withUnreachableLeftOut(cached, catalogId);
+}
+
+/** Reads of a catalog's state under way, per database, catalog and versions. */
+const reads = new WeakMap<Db, Map<string, Promise<CachedCatalogState>>>();
+
+/**
+ * The catalog's state read once, however many ask at the same time: a request that comes while
+ * the state is being read (by another request, or while this instance catches up on another's
+ * write) waits for that read instead of reading the same changes again.
+ */
+function readOnce(db: Db, catalogId: string, local: LocalSources, version: string, earlier?: CachedCatalogState): Promise<CachedCatalogState> {
+  const underWay = reads.get(db) ?? new Map<string, Promise<CachedCatalogState>>();
+  reads.set(db, underWay);
+  const key = JSON.stringify([catalogId, version, local.version]);
+  let read = underWay.get(key);
+  if (read === undefined) {
+    read = readCatalogState(db, catalogId, local, earlier)
+      .then((state) => {
+        stateCacheOf(db).set(catalogId, state);
+        return state;
+      })
+      .finally(() => underWay.delete(key));
+    underWay.set(key, read);
+  }
+  return read;
 }
 
 async function readCatalogState(db: Db, catalogId: string, local: LocalSources, earlier?: CachedCatalogState): Promise<CachedCatalogState> {

@@ -14,12 +14,12 @@ const SIGNALS = ["SIGTERM", "SIGINT"] as const;
  * sessions end, which closes their streams. Where no other handler of the signal is left (a server
  * without Next's), the signal is raised again once that is done, so the process ends as it would have.
  */
-export function shutDownOnSignals(stopDecisionCleanup: () => void, tracing?: { shutdown(): Promise<void> }): void {
+export function shutDownOnSignals(stopBackgroundWork: () => void | Promise<void>, tracing?: { shutdown(): Promise<void> }): void {
   for (const signal of SIGNALS) {
     process.once(signal, () => {
       // The spans still buffered are sent (and the exporter stopped) while the rest stops.
       void Promise.all([
-        shutDown(stopDecisionCleanup),
+        shutDown(stopBackgroundWork),
         tracing?.shutdown().catch((error: unknown) => log.warn({ err: error }, "Sending the last spans failed:")),
       ]).finally(() => {
         if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
@@ -28,12 +28,12 @@ export function shutDownOnSignals(stopDecisionCleanup: () => void, tracing?: { s
   }
 }
 
-async function shutDown(stopDecisionCleanup: () => void): Promise<void> {
+async function shutDown(stopBackgroundWork: () => void | Promise<void>): Promise<void> {
   // The usage counted in the last second: first, before anything else can fail.
   await flushAllUsage();
   try {
     stopPeriodicSync();
-    stopDecisionCleanup();
+    await stopBackgroundWork();
     await closeMcpConnections();
   } catch (error) {
     log.error({ err: error }, "Shutting down: closing the MCP connections failed:");

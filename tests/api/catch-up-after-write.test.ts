@@ -1,15 +1,18 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { catalogState } from "@/app/_services/catalog-states";
-import { catchUpAfterWrite } from "@/app/_services/catalog-writes";
+import { cachedCatalogStates, catalogState } from "@/app/_services/catalog-states";
+import { catchUpAfterWrite, catchUpOnOthersWrites } from "@/app/_services/catalog-writes";
 import { selectorRegistry } from "@/app/_services/selection";
 import * as preselectRoute from "@/app/api/catalogs/[catalog]/preselect/route";
 import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
-import type { Db } from "@/db/client";
+import { announceCatalogChange } from "@/db/catalog-changes";
+import { closeDb, type Db, openPostgres } from "@/db/client";
+import { usesPostgres } from "@/db/dialect";
 import { catalogVersion } from "@/db/queries/catalog-state";
 import { createCatalog } from "@/db/queries/catalogs";
 import { createCustomTool, updateTool } from "@/db/queries/tools";
 import { catalogCorpus } from "@/lib/selection/candidates";
 import { corpusIndexKey } from "@/lib/selection/local-selector";
+import { urlOfFreshDatabase } from "../support/fresh-database";
 import { jsonRequest, params, useFreshDatabase } from "./helpers";
 
 const CATALOG = "catch-up";
@@ -84,5 +87,41 @@ describe("after a write to a catalog", () => {
     await updateTool(db, CATALOG, "weather_forecast", { summary: "Forecasts, hour by hour." }, "test");
     expect(await catalogVersion(db, CATALOG)).not.toBe(version);
     expect((await catalogState(db, CATALOG)).tools.find((tool) => tool.name === "weather_forecast")?.summary).toBe("Forecasts, hour by hour.");
+  });
+
+  it("reads a changed catalog once for requests that ask at the same time", async () => {
+    await catalogState(db, CATALOG);
+    await updateTool(db, CATALOG, "email_send", { summary: "Send an email, with attachments." }, "test");
+    const [first, second] = await Promise.all([catalogState(db, CATALOG), catalogState(db, CATALOG)]);
+    expect(first).toBe(second);
+    expect(first.tools.find((tool) => tool.name === "email_send")?.summary).toBe("Send an email, with attachments.");
+  });
+
+  it.skipIf(!usesPostgres())("another instance on the PostgreSQL database catches up as the write is announced, not on its next request", async () => {
+    // Another instance: a handle of its own on the same database (its own pool and state cache).
+    const other = openPostgres(urlOfFreshDatabase(db));
+    const catchingUp = catchUpOnOthersWrites(other);
+    try {
+      await catchingUp.listening;
+      expect(cachedCatalogStates(other)).toBe(0);
+      const edited = await toolRoute.PATCH(
+        jsonRequest("PATCH", { summary: "Forecasts, hour by hour." }),
+        params({ catalog: CATALOG, name: "weather_forecast" }),
+      );
+      expect(edited.status).toBe(200);
+      // Read on the notice: the other instance has the edited state before any request reaches it.
+      await expect.poll(() => cachedCatalogStates(other)).toBe(1);
+      expect((await catalogState(other, CATALOG)).tools.find((tool) => tool.name === "weather_forecast")?.summary).toBe("Forecasts, hour by hour.");
+    } finally {
+      await catchingUp.stop();
+      await closeDb(other);
+    }
+  });
+
+  it.skipIf(usesPostgres())("on SQLite there is nobody to tell: announcing and listening do nothing", async () => {
+    await expect(announceCatalogChange(db, CATALOG)).resolves.toBeUndefined();
+    const catchingUp = catchUpOnOthersWrites(db);
+    await expect(catchingUp.listening).resolves.toBeUndefined();
+    await catchingUp.stop();
   });
 });
