@@ -128,14 +128,19 @@ function ledgerOf(tools: readonly Tool[], entries: readonly Entry[]): Ledger {
     finalIds: identitiesOf(entries.map((entry) => entry.final)),
   };
   entries.forEach((entry, index) => {
-    ledger.stage[index] = entry.stage;
-    ledger.removedNote[index] = entry.removedNote;
-    ledger.changedNotes[index] = entry.changedNotes;
-    ledger.final[index] = entry.final;
-    ledger.formatted[index] = entry.formatted;
-    ledger.tokens[index] = entry.tokens;
+    setEntry(ledger, index, entry);
   });
   return ledger;
+}
+
+/** Writes a tool's entry at its position in the ledger's arrays. */
+function setEntry(ledger: Ledger, at: number, entry: Entry) {
+  ledger.stage[at] = entry.stage;
+  ledger.removedNote[at] = entry.removedNote;
+  ledger.changedNotes[at] = entry.changedNotes;
+  ledger.final[at] = entry.final;
+  ledger.formatted[at] = entry.formatted;
+  ledger.tokens[at] = entry.tokens;
 }
 
 /** The ledger of a whole state; undefined when it must be computed stage by stage (see delegatedEntries). */
@@ -196,12 +201,7 @@ export function patchedLedger(
   // The list first: it reads what the ledger said of the edited tools before they are written over.
   const listed = listWithReplaced(earlier, earlierList, replaced, numbers.ids);
   replaced.forEach(({ at, entry }, index) => {
-    earlier.stage[at] = entry.stage;
-    earlier.removedNote[at] = entry.removedNote;
-    earlier.changedNotes[at] = entry.changedNotes;
-    earlier.final[at] = entry.final;
-    earlier.formatted[at] = entry.formatted;
-    earlier.tokens[at] = entry.tokens;
+    setEntry(earlier, at, entry);
     earlier.finalIds.ids[at] = numbers.ids[index];
   });
   const ledger = { ...earlier, tools };
