@@ -42,11 +42,21 @@ interface Pending {
  */
 const IDLE_MS = 5_000;
 
+/**
+ * After a document of at least this many bytes (some 1,700 tools), the worker stops the moment it
+ * is idle: what an import holds grows with its document (≈ 250 MB of RSS after 50,000 tools), and
+ * for IDLE_MS it would sit beside the first requests on the catalog just imported, which build its
+ * lists, and raise the server's peak by as much.
+ */
+const STOP_AT_ONCE_AFTER_BYTES = 1024 * 1024;
+
 interface WorkerState {
   worker: Worker;
   pending: Map<number, Pending>;
   idle?: NodeJS.Timeout;
   nextId: number;
+  /** A job since the worker was last idle read a document of STOP_AT_ONCE_AFTER_BYTES or more. */
+  stopWhenIdle: boolean;
 }
 
 const state = globalThis as unknown as { toolshedImportWorker?: WorkerState };
@@ -70,7 +80,7 @@ function toError(error: SerializedError): Error {
 
 function workerState(): WorkerState {
   if (state.toolshedImportWorker) return state.toolshedImportWorker;
-  const current: WorkerState = { worker: spawn(), pending: new Map<number, Pending>(), nextId: 1 };
+  const current: WorkerState = { worker: spawn(), pending: new Map<number, Pending>(), nextId: 1, stopWhenIdle: false };
   const { worker } = current;
   const fail = (error: Error) => {
     if ((state.toolshedImportWorker as WorkerState | undefined) === current) state.toolshedImportWorker = undefined;
@@ -96,14 +106,23 @@ function workerState(): WorkerState {
   return current;
 }
 
-/** No job left: the worker no longer keeps the process alive, and stops after a while. */
+/** No job left: the worker no longer keeps the process alive, and stops after a while (at once after a large document). */
 function idle(current: WorkerState): void {
+  if (current.stopWhenIdle) {
+    if (state.toolshedImportWorker === current) void stopImportWorker();
+    return;
+  }
   current.worker.unref();
   clearTimeout(current.idle);
   current.idle = setTimeout(() => {
     if (current.pending.size === 0) void stopImportWorker();
   }, IDLE_MS);
   current.idle.unref();
+}
+
+/** Whether an import worker is running (tests). */
+export function importWorkerRunning(): boolean {
+  return state.toolshedImportWorker !== undefined;
 }
 
 /** Stops the import worker (tests, shutdown); imports still running in it fail. */
@@ -146,6 +165,7 @@ function runJob(db: Db, mode: ImportMode, input: ImportJobInput, onProgress: (pr
   const current = workerState();
   const id = current.nextId++;
   clearTimeout(current.idle);
+  if ((input.bytes?.byteLength ?? input.text?.length ?? 0) >= STOP_AT_ONCE_AFTER_BYTES) current.stopWhenIdle = true;
   current.worker.ref();
   return new Promise((resolve, reject) => {
     current.pending.set(id, { resolve, reject, onProgress });

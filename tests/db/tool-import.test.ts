@@ -9,7 +9,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { locationOf, migrateDatabase, type Db } from "@/db/client";
 import { usesPostgres } from "@/db/dialect";
 import { previewImportJob, runImportJob, validateImport } from "@/db/import-job";
-import { runImport, stopImportWorker } from "@/db/import-runner";
+import { importWorkerRunning, runImport, stopImportWorker } from "@/db/import-runner";
 import { listAudit } from "@/db/queries/audit";
 import { createCatalog, getCatalog } from "@/db/queries/catalogs";
 import { getConversation } from "@/db/queries/conversations";
@@ -243,6 +243,21 @@ describe("the import worker", () => {
     const error = await runImport(onDisk, { catalogId: "nope", actor: ACTOR, document: labelledSet(1) }).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(ToolshedError);
     expect(error).toMatchObject({ code: "not_found", message: 'Catalog "nope" not found.' });
+  });
+
+  it("stops the moment it is idle after a large document, and waits a while after a small one", async () => {
+    const onDisk = await reachableDatabase();
+    await stopImportWorker();
+    await runImport(onDisk, { catalogId: "team", actor: ACTOR, text: JSON.stringify(labelledSet(20)) });
+    expect(importWorkerRunning()).toBe(true);
+    const large = JSON.stringify(labelledSet(6_000));
+    expect(large.length).toBeGreaterThan(1024 * 1024);
+    await runImport(onDisk, { catalogId: "team", actor: ACTOR, text: large });
+    expect(importWorkerRunning()).toBe(false);
+    // The next import starts a worker again.
+    const result = await runImport(onDisk, { catalogId: "team", actor: ACTOR, text: JSON.stringify(labelledSet(20)) });
+    expect(result.unchanged).toHaveLength(20);
+    expect(importWorkerRunning()).toBe(true);
   });
 });
 
