@@ -37,16 +37,16 @@ interface Pending {
 }
 
 /**
- * An idle worker is stopped after this long, which frees the memory the last import used (after a
- * 10,000-tool import, ≈ 130 MB of the server's RSS). Starting one again costs a fraction of a second.
+ * An idle worker is stopped after this long, which frees the memory the last imports used; small
+ * imports in a row share one worker. Starting one again costs a fraction of a second.
  */
 const IDLE_MS = 5_000;
 
 /**
  * After a document of at least this many bytes (some 1,700 tools), the worker stops the moment it
- * is idle: what an import holds grows with its document (≈ 250 MB of RSS after 50,000 tools), and
- * for IDLE_MS it would sit beside the first requests on the catalog just imported, which build its
- * lists, and raise the server's peak by as much.
+ * is idle: what an import holds grows with its document (≈ 130 MB of RSS after 10,000 tools,
+ * ≈ 250 MB after 50,000), and for IDLE_MS it would sit beside the first requests on the catalog
+ * just imported, which build its lists, and raise the server's peak by as much.
  */
 const STOP_AT_ONCE_AFTER_BYTES = 1024 * 1024;
 
