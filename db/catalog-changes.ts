@@ -38,7 +38,7 @@ export interface CatalogChangeListener {
  * connection of its own (not the pool's), listening again after it fails. Nothing on SQLite.
  */
 export function listenForCatalogChanges(db: Db, onChange: (catalogId: string) => void, onError: (error: Error) => void): CatalogChangeListener {
-  const location = isPostgres(db) ? locationOf(db) : undefined;
+  const location = locationOf(db);
   if (location === undefined || !("postgres" in location)) return { listening: Promise.resolve(), stop: async () => {} };
   const sender = senderOf(db);
   let listened: () => void = () => {};

@@ -11,16 +11,18 @@ import { selectorRegistry } from "./selection";
 
 /**
  * After a write that changed a catalog: the other instances on the database told (they catch up
- * beside this one, see catchUpOnOthersWrites), then its state and, while preselection ranks with
- * one, its local index caught up now, as the writer waits, so that the next agent's request finds
- * both current instead of reading the changes and revising the index itself. A failure here loses
- * nothing: the write is committed, and the next request catches up as it would have.
+ * beside this one, see catchUpOnOthersWrites), and meanwhile its state and, while preselection
+ * ranks with one, its local index caught up now, as the writer waits, so that the next agent's
+ * request finds both current instead of reading the changes and revising the index itself. A
+ * failure here loses nothing: the write is committed, and the next request catches up as it would have.
  */
 export async function catchUpAfterWrite(db: Db, catalogId: string): Promise<void> {
-  await announceCatalogChange(db, catalogId).catch((error: unknown) =>
-    log.warn({ err: error, catalog: catalogId }, "Telling the other instances of a write failed (they will read it on their next request):"),
-  );
-  await catchUp(db, catalogId);
+  await Promise.all([
+    announceCatalogChange(db, catalogId).catch((error: unknown) =>
+      log.warn({ err: error, catalog: catalogId }, "Telling the other instances of a write failed (they will read it on their next request):"),
+    ),
+    catchUp(db, catalogId),
+  ]);
 }
 
 /** Catches up on the catalogs that other instances on the same PostgreSQL database announce they changed, as they write (nothing on SQLite). */
