@@ -411,15 +411,23 @@ describe("playground calls of live MCP tools", () => {
     const upstream = vi.spyOn(McpConnections.prototype, "call");
     try {
       const chunks = await play({ message: "Please call the notes tools" });
-      const notesCalls = new Set(only(chunks, "tool-input-available").flatMap((chunk) => (chunk.toolName.startsWith("notes__") ? [chunk.toolCallId] : [])));
-      const outputs = only(chunks, "tool-output-available").filter((chunk) => notesCalls.has(chunk.toolCallId));
-      expect(outputs.map((chunk) => chunk.output)).toEqual([
-        {
+      // The two calls run side by side, so their outputs arrive in either order.
+      const notesCalls = new Map(
+        only(chunks, "tool-input-available").flatMap((chunk) => (chunk.toolName.startsWith("notes__") ? [[chunk.toolCallId, chunk.toolName] as const] : [])),
+      );
+      const outputs = Object.fromEntries(
+        only(chunks, "tool-output-available").flatMap((chunk) => {
+          const toolName = notesCalls.get(chunk.toolCallId);
+          return toolName ? [[toolName, chunk.output]] : [];
+        }),
+      );
+      expect(outputs).toEqual({
+        notes__notes_get: {
           error:
             "The arguments do not match the input schema of notes__notes_get: must have required property 'id'. notes__notes_get was not called; call it again with arguments that match its schema.",
         },
-        { error: expect.stringContaining('the input schema of notes__notes_create at /tags/0: must match pattern "^[a-z0-9-]+$".') },
-      ]);
+        notes__notes_create: { error: expect.stringContaining('the input schema of notes__notes_create at /tags/0: must match pattern "^[a-z0-9-]+$".') },
+      });
       expect(textOf(chunks)).toBe("I will correct the arguments.");
       expect(upstream).not.toHaveBeenCalled();
       // The server never saw the note.
