@@ -43,6 +43,8 @@ describe("tokenise", () => {
   it("stems and drops function words and request filler", () => {
     expect(tokenise("Can you please find the cheapest flights")).toEqual(["find", "cheapest", "flight"]);
     expect(tokenise("translating languages")).toEqual(["translat", "languag"]);
+    // A greeting says nothing about the tool: "hey there!" must not pull a tool named heygen.
+    expect(tokenise("Hey there! Hello, thanks")).toEqual([]);
   });
 
   it("gives an identifier and its prose form the same terms", () => {

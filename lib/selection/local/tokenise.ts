@@ -17,7 +17,7 @@ const FUNCTION_WORDS = new Set(
 /** The filler people wrap tool requests in ("can you please help me find…"). */
 const REQUEST_FILLER = new Set(
   (
-    "please kindly want wanted wants need needs let lets tell know like hi hello thanks thank also able " +
+    "please kindly want wanted wants need needs let lets tell know like hi hey hello thanks thank also able " +
     "help assist provide get gets getting give someone something really quite rather using use via"
   ).split(" "),
 );
