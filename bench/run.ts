@@ -1,8 +1,9 @@
 import { embeddingQualitySection } from "./embedding-quality";
-import { loadLabelledSet, DEFAULT_LABELLED_SET } from "./labelledSet";
+import { loadLabelledSet, DEFAULT_LABELLED_SET, splitByParity } from "./labelledSet";
 import { hotPathSection } from "./hot-paths";
 import { learningSection } from "./learning";
 import { latencySection } from "./latency";
+import { multiStepSection } from "./multi-step";
 import { pipelineSection } from "./pipeline";
 import { detectionSection, poisoningSection } from "./poisoning";
 import { tokenShareSection } from "./token-share";
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
   const qualityOnly = args.includes("--quality");
   const setPath = args.find((arg) => !arg.startsWith("--")) ?? DEFAULT_LABELLED_SET;
   const set = loadLabelledSet(setPath);
+  const serviceSet = (file: string) => loadLabelledSet(new URL(`./data/${file}`, import.meta.url));
+  const metaToolHalves = splitByParity(set.cases);
   const sections: Section[] = [
     {
       title: `Selection quality on ${typeof setPath === "string" ? setPath : "bench/data/metatool_selection.json"}`,
@@ -51,6 +54,17 @@ async function main(): Promise<void> {
       run: () => qualityTable(loadLabelledSet(new URL(`./data/${file}`, import.meta.url))),
       quality: true,
     })),
+    {
+      title: "Multi-step instructions composed of hand-written requests (development sets, then held-out ones)",
+      run: () =>
+        multiStepSection([
+          { label: "Services, development sets", sets: SERVICE_SETS.filter((file) => file.includes("_dev")).map(serviceSet) },
+          { label: "MetaTool, even half", sets: [{ ...set, cases: metaToolHalves.development }] },
+          { label: "Services, held-out sets", sets: SERVICE_SETS.filter((file) => file.includes("_heldout")).map(serviceSet) },
+          { label: "MetaTool, odd half", sets: [{ ...set, cases: metaToolHalves.heldOut }] },
+        ]),
+      quality: true,
+    },
     {
       title: "Keyword stuffing: a stuffed tool added to each set",
       run: () =>

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { candidatesOf, loadLabelledSet, splitByParity } from "../../bench/labelledSet";
 import { qualityFigures } from "../../bench/metrics";
+import { createClauseSplitBm25 } from "../../bench/clauseBm25";
+import { composeInstructions } from "../../bench/multi-step";
 import { reciprocalRankFusion } from "../../lib/selection/fusion";
 import { BM25, createLocalIndex } from "../../lib/selection/local";
 import { splitIntents } from "../../lib/selection/local/intents";
@@ -64,5 +66,40 @@ describe("selection quality on the development set of multi-step requests (3–6
         reciprocalRankFusion(splitIntents(messages[0].content).map((clause) => withParameters.rank([{ role: "user", content: clause }], k))).slice(0, k),
     };
     expect(local).toBeGreaterThan(figures(clausesFused, set.cases).recallAt5);
+  });
+});
+
+describe("multi-step instructions composed of the development sets' hand-written requests", () => {
+  const sets = ["a_dev", "e_dev", "f_dev"].map((name) => loadLabelledSet(new URL(`../../bench/data/services_${name}.json`, import.meta.url)));
+  const instructions = composeInstructions(
+    sets.flatMap((set) => set.cases),
+    120,
+  );
+
+  it("joins 3 or 4 requests for tools of different services, each kept whole", () => {
+    for (const instruction of instructions) {
+      expect(instruction.steps.length).toBeGreaterThanOrEqual(3);
+      expect(instruction.steps.length).toBeLessThanOrEqual(4);
+      expect(new Set(instruction.expected.map((tool) => tool.split(/[_.]/)[0])).size).toBe(instruction.expected.length);
+      for (const step of instruction.steps)
+        expect(instruction.query.toLowerCase()).toContain(
+          step
+            .toLowerCase()
+            .replace(/[.!?]+$/, "")
+            .trim(),
+        );
+    }
+    expect(composeInstructions(sets[0].cases, 5)).toEqual(composeInstructions(sets[0].cases, 5));
+  });
+
+  it("beats the clause-split BM25 peer by 0.05 recall@5", () => {
+    const tools = new Map(sets.flatMap((set) => set.tools).map((tool) => [tool.name, tool]));
+    const candidates = candidatesOf({ tools: [...tools.values()], cases: [] });
+    const peer = createClauseSplitBm25(candidates);
+    const local = createLocalIndex(candidates);
+    const recall = (search: (query: string) => string[]) =>
+      qualityFigures(instructions.map((instruction) => ({ ranked: search(instruction.query), expected: instruction.expected }))).recallAt5;
+    const localRecall = recall((query) => local.rank([{ role: "user", content: query }], 10).map((tool) => tool.name));
+    expect(localRecall).toBeGreaterThanOrEqual(recall((query) => peer(query, 10)) + 0.05);
   });
 });
