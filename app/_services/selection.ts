@@ -1,7 +1,7 @@
 import "server-only";
 import { log } from "@/lib/observability/log";
 import { getDb, type Db } from "@/db/client";
-import { addToHistory, listTranscript, openConversation } from "@/db/queries/conversations";
+import { listTranscript, openConversation } from "@/db/queries/conversations";
 import { countToolEmbeddings, loadToolEmbeddings, saveToolEmbeddings } from "@/db/queries/tool-embeddings";
 import { auxSelectorFromEnv, defaultSelectorId, EMBEDDING_MODEL_VARIABLE, embeddingModelFromEnv } from "@/lib/ai/models";
 import { type CatalogState, computeToolList } from "@/lib/pipeline/tool-list";
@@ -233,10 +233,6 @@ async function preselectTurn(
       tokens: result.tokens,
     },
     new Set(conversation.history),
-  );
-  await addToHistory(
-    db,
-    conversation.id,
     result.selected.map((tool) => tool.name),
   );
   // The id under which recording the decision stored the last message in the conversation, if it did.
@@ -292,13 +288,9 @@ async function searchTools(db: Db, catalogId: string, request: ToolSearchRequest
       tokens: { found: totalTokens(result.tools, "ai-sdk"), visible: list.tokens.total },
     },
     new Set(conversation.history),
-  );
-  const history = await addToHistory(
-    db,
-    conversation.id,
     result.tools.map((tool) => tool.name),
   );
-  return { conversationId: conversation.id, decisionId: decision.id, history, ...result };
+  return { conversationId: conversation.id, decisionId: decision.id, ...result };
 }
 
 /**

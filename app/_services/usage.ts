@@ -65,9 +65,12 @@ export async function flushAllUsage(): Promise<void> {
   await Promise.allSettled([...pendingUsage.keys()].map((db) => flushUsage(db)));
 }
 
-/** Records a decision (db/queries/decisions.ts) and counts its usage; `held` as countUsage's. A call answered in a conversation is learned from. */
-export async function recordCountedDecision(db: Db, decision: NewDecision, held: ReadonlySet<string>) {
-  const recorded = await recordDecision(db, decision);
+/**
+ * Records a decision (db/queries/decisions.ts), `chosen` joining its conversation's history, and
+ * counts its usage; `held` as countUsage's. A call answered in a conversation is learned from.
+ */
+export async function recordCountedDecision(db: Db, decision: NewDecision, held: ReadonlySet<string>, chosen?: readonly string[]) {
+  const recorded = await recordDecision(db, decision, chosen);
   countUsage(db, decision, decision, held, Date.parse(recorded.createdAt));
   if (decision.kind === "call" && (decision.result as CallDecisionResult).outcome === "ok" && decision.conversationId) {
     learnInBackground(db, decision.catalogId, decision.conversationId, (decision.input as { tool: string }).tool);

@@ -114,21 +114,26 @@ export async function listConversations(db: Db, catalogId: string, limit = 100):
  * whole history. One row per name with a unique key, written in an immediate transaction: appends
  * from any number of connections at once all land, each name once.
  */
-export async function addToHistory(db: Db, id: string, names: string[]): Promise<string[]> {
+export async function addToHistory(db: Db, id: string, names: readonly string[]): Promise<string[]> {
   return writeTransaction(db, async (tx) => {
     if ((await tx.select({ id: conversations.id }).from(conversations).where(eq(conversations.id, id)).limit(1)).length === 0) {
       throw notFound(`Conversation "${id}"`, "conversationId");
     }
-    const fresh = [...new Set(names)];
-    for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
-      await tx
-        .insert(conversationTools)
-        .values(fresh.slice(start, start + INSERT_CHUNK).map((name) => ({ conversationId: id, name })))
-        .onConflictDoNothing();
-    }
-    if (fresh.length > 0) await tx.update(conversations).set({ updatedAt: new Date() }).where(eq(conversations.id, id));
+    await appendHistory(tx, id, names);
     return historyOf(tx, id);
   });
+}
+
+/** addToHistory inside a transaction that already holds the conversation (a decision's, db/queries/decisions.ts). */
+export async function appendHistory(tx: Tx, id: string, names: readonly string[]): Promise<void> {
+  const fresh = [...new Set(names)];
+  for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
+    await tx
+      .insert(conversationTools)
+      .values(fresh.slice(start, start + INSERT_CHUNK).map((name) => ({ conversationId: id, name })))
+      .onConflictDoNothing();
+  }
+  if (fresh.length > 0) await tx.update(conversations).set({ updatedAt: new Date() }).where(eq(conversations.id, id));
 }
 
 /**

@@ -7,7 +7,7 @@ import { isPostgres, writeTransaction, type Db } from "../client";
 import { decisions } from "../tables";
 import type { DecisionRow } from "../schema";
 import type { Tx } from "./audit";
-import { appendTranscript, listTranscript, type StoredMessage } from "./conversations";
+import { appendHistory, appendTranscript, listTranscript, type StoredMessage } from "./conversations";
 import { askedContains, askedText, shownAsked, withOutcome } from "./decision-asked";
 import { requireCatalog } from "./guards";
 
@@ -96,17 +96,23 @@ function toDecision(row: DecisionRow): Decision {
 /**
  * Logs a decision. Its input's `messages` are not copied when its conversation holds them: the
  * decision refers to them, and messages the conversation does not have yet are appended to it
- * (their ids are returned, the last message's last). One immediate transaction, so concurrent
+ * (their ids are returned, the last message's last). `chosen`, the tools the decision put before
+ * the model, join the conversation's tool history in the same transaction. One immediate transaction, so concurrent
  * turns of one conversation cannot interleave. Its usage is counted by the caller
  * (app/_services/usage.ts), in rollups that outlive it.
  */
-export async function recordDecision(db: Db, decision: NewDecision): Promise<Decision & { appendedMessageIds: number[] }> {
+export async function recordDecision(
+  db: Db,
+  decision: NewDecision,
+  chosen?: readonly string[],
+): Promise<Decision & { appendedMessageIds: number[] }> {
   return writeTransaction(db, async (tx) => {
     const { input, appended } = await compactInput(tx, decision.conversationId, decision.input);
     const [row] = await tx
       .insert(decisions)
       .values({ ...decision, input, id: randomUUID() })
       .returning();
+    if (chosen && decision.conversationId) await appendHistory(tx, decision.conversationId, chosen);
     return { ...toDecision({ ...row, input: decision.input }), appendedMessageIds: appended };
   });
 }

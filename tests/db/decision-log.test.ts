@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { cleanupDecisions, DEFAULT_RETENTION, retentionFromEnv } from "@/app/_services/retention";
 import { writeTransaction, type Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
-import { createConversation, deleteConversation, listMessages, listTranscript } from "@/db/queries/conversations";
+import { createConversation, deleteConversation, getConversation, listMessages, listTranscript } from "@/db/queries/conversations";
 import { getDecision, pageDecisions, recordDecision, type NewDecision } from "@/db/queries/decisions";
 import { countDecisions } from "../support/decisions";
 import { decisions } from "@/db/tables";
@@ -108,6 +108,15 @@ describe("decisions refer to their conversation instead of copying it", () => {
     expect((await listMessages(db, conversation.id)).map((message) => message.id)).toEqual(first.appendedMessageIds);
     // The same messages again: nothing new to store.
     expect((await recordDecision(db, decision({ conversationId: conversation.id }))).appendedMessageIds).toEqual([]);
+  });
+
+  it("adds the tools it chose to the conversation's history in its own transaction, each name once", async () => {
+    const conversation = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
+    await recordDecision(db, decision({ conversationId: conversation.id }), ["read", "grep"]);
+    await recordDecision(db, decision({ conversationId: conversation.id }), ["grep", "weather"]);
+    expect((await getConversation(db, conversation.id)).history).toEqual(["read", "grep", "weather"]);
+    // Without a conversation there is no history to add to, and the decision is still recorded.
+    expect((await recordDecision(db, decision(), ["read"])).id).toBeTruthy();
   });
 
   it("says how many messages are missing once the conversation is deleted", async () => {
