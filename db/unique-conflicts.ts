@@ -39,3 +39,10 @@ export function asConflict(thrown: unknown): unknown {
   const thing = words(table).replace(/s$/, "");
   return new ToolshedError("conflict", `Another ${thing}${scope ? ` in this ${scope}` : ""} already has this ${words(column)}.`, camelCase(column));
 }
+
+/** Whether a write was refused because a row it refers to is gone (SQLite's or PostgreSQL's foreign key violation). */
+export function violatesForeignKey(thrown: unknown): boolean {
+  const violates = (error: unknown) =>
+    error instanceof Database.SqliteError ? error.code === "SQLITE_CONSTRAINT_FOREIGNKEY" : (error as { code?: string } | undefined)?.code === "23503";
+  return violates(thrown) || (thrown instanceof Error && violates(thrown.cause));
+}

@@ -6,6 +6,7 @@ import { writeTransaction, type Db } from "../client";
 import { conversationMessages, conversations, conversationTools } from "../tables";
 import type { ConversationRow } from "../schema";
 import type { Tx } from "./audit";
+import { violatesForeignKey } from "../unique-conflicts";
 import { requireCatalog } from "./guards";
 
 export interface Conversation {
@@ -54,20 +55,24 @@ export async function createConversation(
   db: Db,
   input: { catalogId: string; model: string; agent: string; mode?: string; flags?: string[]; title?: string; owner?: string },
 ): Promise<Conversation> {
-  await requireCatalog(db, input.catalogId);
+  const values = {
+    id: randomUUID(),
+    catalogId: input.catalogId,
+    model: input.model,
+    agent: input.agent,
+    mode: input.mode ?? null,
+    flags: input.flags ?? [],
+    title: input.title ?? "",
+    owner: input.owner ?? null,
+  };
+  // The catalog's foreign key says when it is gone: no read before every turn's conversation.
   const [row] = await db
     .insert(conversations)
-    .values({
-      id: randomUUID(),
-      catalogId: input.catalogId,
-      model: input.model,
-      agent: input.agent,
-      mode: input.mode ?? null,
-      flags: input.flags ?? [],
-      title: input.title ?? "",
-      owner: input.owner ?? null,
-    })
-    .returning();
+    .values(values)
+    .returning()
+    .catch((error: unknown) => {
+      throw violatesForeignKey(error) ? notFound(`Catalog "${input.catalogId}"`, "catalog") : error;
+    });
   return toConversation(row, []);
 }
 

@@ -119,6 +119,11 @@ describe("decisions refer to their conversation instead of copying it", () => {
     expect((await recordDecision(db, decision(), ["read"])).id).toBeTruthy();
   });
 
+  it("starts no conversation in a catalog that is gone: the catalog's 404, nothing stored", async () => {
+    await expect(createConversation(db, { catalogId: "gone", model: "gpt-5", agent: "build" })).rejects.toMatchObject({ code: "not_found", field: "catalog" });
+    await expect(createConversation(db, { catalogId: "gone", model: "gpt-5", agent: "build" })).rejects.toThrow('Catalog "gone"');
+  });
+
   it("says how many messages are missing once the conversation is deleted", async () => {
     const conversation = await createConversation(db, { catalogId: "team", model: "gpt-5", agent: "build" });
     const { ids } = await converse(3, conversation.id);
