@@ -101,11 +101,7 @@ function toDecision(row: DecisionRow): Decision {
  * turns of one conversation cannot interleave. Its usage is counted by the caller
  * (app/_services/usage.ts), in rollups that outlive it.
  */
-export async function recordDecision(
-  db: Db,
-  decision: NewDecision,
-  chosen?: readonly string[],
-): Promise<Decision & { appendedMessageIds: number[] }> {
+export async function recordDecision(db: Db, decision: NewDecision, chosen?: readonly string[]): Promise<Decision & { appendedMessageIds: number[] }> {
   return writeTransaction(db, async (tx) => {
     const { input, appended } = await compactInput(tx, decision.conversationId, decision.input);
     const [row] = await tx
