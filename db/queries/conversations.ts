@@ -55,20 +55,19 @@ export async function createConversation(
   db: Db,
   input: { catalogId: string; model: string; agent: string; mode?: string; flags?: string[]; title?: string; owner?: string },
 ): Promise<Conversation> {
-  const values = {
-    id: randomUUID(),
-    catalogId: input.catalogId,
-    model: input.model,
-    agent: input.agent,
-    mode: input.mode ?? null,
-    flags: input.flags ?? [],
-    title: input.title ?? "",
-    owner: input.owner ?? null,
-  };
   // The catalog's foreign key says when it is gone: no read before every turn's conversation.
   const [row] = await db
     .insert(conversations)
-    .values(values)
+    .values({
+      id: randomUUID(),
+      catalogId: input.catalogId,
+      model: input.model,
+      agent: input.agent,
+      mode: input.mode ?? null,
+      flags: input.flags ?? [],
+      title: input.title ?? "",
+      owner: input.owner ?? null,
+    })
     .returning()
     .catch((error: unknown) => {
       throw violatesForeignKey(error) ? notFound(`Catalog "${input.catalogId}"`, "catalog") : error;
