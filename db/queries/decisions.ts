@@ -97,9 +97,9 @@ function toDecision(row: DecisionRow): Decision {
  * Logs a decision. Its input's `messages` are not copied when its conversation holds them: the
  * decision refers to them, and messages the conversation does not have yet are appended to it
  * (their ids are returned, the last message's last). `chosen`, the tools the decision put before
- * the model, join the conversation's tool history in the same transaction. One immediate transaction, so concurrent
- * turns of one conversation cannot interleave. Its usage is counted by the caller
- * (app/_services/usage.ts), in rollups that outlive it.
+ * the model, join the conversation's tool history. One immediate transaction, so concurrent turns
+ * of one conversation cannot interleave. Its usage is counted by the caller (app/_services/usage.ts),
+ * in rollups that outlive it.
  */
 export async function recordDecision(db: Db, decision: NewDecision, chosen?: readonly string[]): Promise<Decision & { appendedMessageIds: number[] }> {
   return writeTransaction(db, async (tx) => {

@@ -6,7 +6,7 @@ import { createCatalog } from "@/db/queries/catalogs";
 import { createConversation, deleteConversation, getConversation, listMessages, listTranscript } from "@/db/queries/conversations";
 import { getDecision, pageDecisions, recordDecision, type NewDecision } from "@/db/queries/decisions";
 import { countDecisions } from "../support/decisions";
-import { decisions } from "@/db/tables";
+import { conversations, decisions } from "@/db/tables";
 import { ToolshedError } from "@/lib/errors";
 import { freshDatabase } from "../support/fresh-database";
 
@@ -122,6 +122,7 @@ describe("decisions refer to their conversation instead of copying it", () => {
   it("starts no conversation in a catalog that is gone: the catalog's 404, nothing stored", async () => {
     await expect(createConversation(db, { catalogId: "gone", model: "gpt-5", agent: "build" })).rejects.toMatchObject({ code: "not_found", field: "catalog" });
     await expect(createConversation(db, { catalogId: "gone", model: "gpt-5", agent: "build" })).rejects.toThrow('Catalog "gone"');
+    expect(await db.select().from(conversations)).toEqual([]);
   });
 
   it("says how many messages are missing once the conversation is deleted", async () => {
