@@ -26,17 +26,15 @@ export function createClauseSplitBm25(candidates: readonly SelectorCandidate[]):
   return (query, k) => {
     const clauses = peerClauses(query);
     const rankings = (clauses.length > 0 ? clauses : [query]).map((clause) => bm25.rank([{ role: "user", content: clause }], k).map((tool) => tool.name));
-    const chosen: string[] = [];
-    const seen = new Set<string>();
-    for (let depth = 0; chosen.length < k && rankings.some((ranking) => depth < ranking.length); depth++) {
-      for (const ranking of rankings) {
-        const name = ranking[depth];
-        if (name === undefined || seen.has(name)) continue;
-        seen.add(name);
-        chosen.push(name);
-        if (chosen.length === k) break;
-      }
-    }
-    return chosen;
+    return interleave(rankings, k);
   };
+}
+
+/** The first of each ranking, then the second of each, and so on, repeats dropped, up to k names. */
+export function interleave(rankings: readonly (readonly string[])[], k: number): string[] {
+  const chosen = new Set<string>();
+  for (let depth = 0; chosen.size < k && rankings.some((ranking) => depth < ranking.length); depth++) {
+    for (const ranking of rankings) if (ranking[depth] !== undefined && chosen.size < k) chosen.add(ranking[depth]);
+  }
+  return [...chosen];
 }

@@ -1,6 +1,6 @@
 import { createLocalIndex } from "../lib/selection/local";
 import type { SelectorCandidate } from "../lib/selection/types";
-import { createClauseSplitBm25 } from "./clauseBm25";
+import { createClauseSplitBm25, interleave } from "./clauseBm25";
 import { candidatesOf, type LabelledCase, type LabelledSet } from "./labelledSet";
 import { qualityFigures } from "./metrics";
 import { fixed, markdownTable } from "./table";
@@ -63,21 +63,10 @@ export function composeInstructions(cases: readonly LabelledCase[], count: numbe
   });
 }
 
-/** The first of each ranking, then the second of each, and so on, repeats dropped. */
-function interleave(rankings: readonly string[][], k: number): string[] {
-  const chosen = new Set<string>();
-  for (let depth = 0; chosen.size < k && rankings.some((ranking) => depth < ranking.length); depth++) {
-    for (const ranking of rankings) if (ranking[depth] !== undefined && chosen.size < k) chosen.add(ranking[depth]);
-  }
-  return [...chosen];
-}
-
 function figuresRow(label: string, cases: readonly ComposedCase[], search: (labelled: ComposedCase) => string[]): (string | number)[] {
-  const figures = qualityFigures(cases.map((labelled) => ({ ranked: search(labelled), expected: labelled.expected })));
-  const complete = cases.filter((labelled) => {
-    const top = new Set(search(labelled).slice(0, 5));
-    return labelled.expected.every((tool) => top.has(tool));
-  }).length;
+  const results = cases.map((labelled) => ({ ranked: search(labelled), expected: labelled.expected }));
+  const figures = qualityFigures(results);
+  const complete = results.filter(({ ranked, expected }) => expected.every((tool) => ranked.slice(0, 5).includes(tool))).length;
   return [label, fixed(figures.recallAt1), fixed(figures.recallAt5), fixed(figures.recallAt10), fixed(complete / cases.length)];
 }
 
