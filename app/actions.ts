@@ -3,7 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { actionPrincipal, authorizeCatalogAction, enforceRateLimit, requireCatalogAccess, requireTeamAccess } from "@/app/_services/access";
 import { cloneCatalogFor } from "@/app/_services/catalog-code";
-import { removeCatalog, syncLocalSources } from "@/app/_services/sources";
+import { syncLocalSources } from "@/app/_services/local-sources";
+import { removeCatalog } from "@/app/_services/sources";
 import { getDb } from "@/db/client";
 import { createCatalog, updateCatalog } from "@/db/queries/catalogs";
 import { DEFAULT_TEAM } from "@/db/queries/teams";

@@ -11,7 +11,8 @@ import { maskReferences } from "@/lib/catalogs/secret-references";
 import { ToolshedError } from "@/lib/errors";
 import { instanceAdminPowerOf } from "@/lib/sources/mcp";
 import { requireTeamAccess } from "./access";
-import { disconnectMcpServer, disconnectPeopleFrom, syncLocalSources } from "./sources";
+import { syncLocalSources } from "./local-sources";
+import { disconnectMcpServer, disconnectPeopleFrom } from "./sources";
 
 /** The catalog as a file (lib/catalogs/catalog-code.ts). */
 export async function exportCatalogCode(db: Db, catalogId: string, format: CatalogCodeFormat): Promise<string> {

@@ -6,7 +6,8 @@ import type { ToolRecord } from "@/db/queries/tools";
 import { freezeCatalogState, type CatalogState } from "@/lib/pipeline/tool-list";
 import { pluginDefinitionHooks } from "@/lib/sources/plugins";
 import { Lru } from "@/lib/tools/lru";
-import { type LocalSources, localSources, unreachableServersOf } from "./sources";
+import { type LocalSources, localSources } from "./local-sources";
+import { unreachableServersOf } from "./sources";
 
 // The catalog states last read, per database and catalog. A state is reused while the catalog's
 // version (one indexed row read per request, see catalogVersion) and the local sources' version

@@ -14,15 +14,13 @@ import {
   scrubMcpServerText,
 } from "@/db/queries/mcp-servers";
 import { deletePromptApprovals } from "@/db/queries/prompt-approvals";
-import { deleteSourceTools, sourceRefsOf, syncSourceTools } from "@/db/queries/source-tools";
+import { deleteSourceTools, syncSourceTools } from "@/db/queries/source-tools";
 import type { SourceSyncResult, SourceToolDraft } from "@/lib/sources/sync-plan";
-import { actorOf, requireInstanceAdmin, type Principal } from "@/lib/auth/policy";
+import { actorOf, requireInstanceAdmin, SYNC_ACTOR, type Principal } from "@/lib/auth/policy";
 import { ToolshedError } from "@/lib/errors";
 import { log } from "@/lib/observability/log";
 import { forgetMcpServer, recordMcpServerUp, recordToolCall, type ToolCallOutcome } from "@/lib/observability/metrics";
 import { inSpan } from "@/lib/observability/tracing";
-import { loadAgentFiles, type FileAgent } from "@/lib/sources/agents";
-import { sourceFolders } from "@/lib/sources/folders";
 import {
   instanceAdminPowerOf,
   mcpCallTimeoutMs,
@@ -38,38 +36,19 @@ import {
   type McpServerListing,
   type McpToolResult,
 } from "@/lib/sources/mcp";
-import { loadPlugins, type LoadedPlugin } from "@/lib/sources/plugins";
-import { loadSkills, skillToolDraft, type LoadedSkill } from "@/lib/sources/skills";
-import type { SourceLoadError } from "@/lib/sources/source-file";
-import { localSourcesVersion } from "@/lib/sources/version";
 import { scrubSecrets } from "@/lib/secrets";
 import { isPerUser } from "@/lib/sources/mcp/config";
 import { personalKey } from "@/lib/sources/mcp/user-credentials";
 import { giveUpLease, runsThisRound } from "./leases";
+import { reloadLocalSources, syncLocalSources } from "./local-sources";
 import { bridgedConnections } from "./mcp-bridge";
 import { callTargetOf, listingSecretsOf, listingTargetOf, nobodyConnectedYet, personalOAuthProvider } from "./mcp-personal";
 import { callFailure } from "./usage";
-
-const SYSTEM_ACTOR = "sync";
-const SKILLS_REF = "skills";
-
-/** What the local folders held at the last load, with every file that failed and why. */
-export interface LocalSources {
-  folders: { plugins: string; skills: string; agents: string };
-  plugins: LoadedPlugin[];
-  skills: LoadedSkill[];
-  agents: FileAgent[];
-  errors: { plugins: SourceLoadError[]; skills: SourceLoadError[]; agents: SourceLoadError[] };
-  /** A digest of what was loaded (lib/sources/version.ts): equal files give equal versions on every instance. */
-  version: string;
-  loadedAt: string;
-}
 
 type McpSyncResult = SourceSyncResult & { error?: string };
 
 interface SourcesState {
   pool?: McpConnections;
-  local?: LocalSources;
   periodic?: { timer: NodeJS.Timeout; db: Db };
   /** The sync of each server (by `catalog/server`) that is running or queued last: syncs of one server never overlap. */
   syncs?: Map<string, Promise<McpSyncResult>>;
@@ -276,7 +255,7 @@ async function syncNow(db: Db, catalogId: string, name: string): Promise<McpSync
       db,
       catalogId,
       [{ source: "mcp", sourceRef: name, drafts: toolDrafts(listing), mediumFindings: config.mediumFindings }],
-      SYSTEM_ACTOR,
+      SYNC_ACTOR,
     );
     markServerUp(catalogId, name);
     await inOrder(keyOf(catalogId, name), () => recordMcpHealth(db, catalogId, name, connectedHealth(listing, result)));
@@ -565,58 +544,6 @@ export async function callMcpToolForModel(
       throw new McpSourceError(error.failure, server, `The MCP server "${server}" failed (${error.failure}); team admins see the details on the Sources page.`);
     }
   });
-}
-
-/**
- * For an instance admin: reads the deployment's plugin, skill and agent folders again (plugins are
- * code that runs in this process) and updates every catalog's tools from them, whichever team owns it.
- */
-export async function reloadLocalSourcesEverywhere(db: Db, principal: Principal): Promise<LocalSources> {
-  requireInstanceAdmin(principal, "reload the plugin, skill and agent folders (it loads their code and updates every team's catalogs)");
-  const local = await reloadLocalSources();
-  for (const { id } of await listCatalogs(db)) await syncLocalSources(db, id);
-  return local;
-}
-
-/** Reads the plugin, skill and agent folders again, keeping what failed to load and why. */
-export async function reloadLocalSources(env: Record<string, string | undefined> = process.env): Promise<LocalSources> {
-  const folders = sourceFolders(env);
-  const [plugins, skills, agents] = await Promise.all([loadPlugins(folders.plugins), loadSkills(folders.skills), loadAgentFiles(folders.agents)]);
-  state.local = {
-    folders,
-    plugins: plugins.plugins,
-    skills: skills.skills,
-    agents: agents.agents,
-    errors: { plugins: plugins.errors, skills: skills.errors, agents: agents.errors },
-    version: localSourcesVersion(folders, { plugins: plugins.plugins, skills: skills.skills, agents: agents.agents }),
-    loadedAt: new Date().toISOString(),
-  };
-  return state.local;
-}
-
-export async function localSources(): Promise<LocalSources> {
-  return state.local ?? reloadLocalSources();
-}
-
-/** Puts the loaded plugins' and skills' tools into one catalog, in one revision; those no longer loaded stop being registered. */
-export async function syncLocalSources(db: Db, catalogId: string): Promise<void> {
-  const local = await localSources();
-  const pluginFiles = new Set(local.plugins.map((plugin) => plugin.file));
-  const storedPluginFiles = await sourceRefsOf(db, catalogId, "plugin");
-  await syncSourceTools(
-    db,
-    catalogId,
-    [
-      ...local.plugins.map((plugin) => ({
-        source: "plugin" as const,
-        sourceRef: plugin.file,
-        drafts: plugin.tools.map(({ name, summary, description, inputSchema, tags }) => ({ name, summary, description, inputSchema, tags })),
-      })),
-      ...storedPluginFiles.flatMap((ref) => (pluginFiles.has(ref) ? [] : [{ source: "plugin" as const, sourceRef: ref, drafts: [] }])),
-      { source: "skill", sourceRef: SKILLS_REF, drafts: local.skills.map((skill) => ({ ...skillToolDraft(skill), tags: ["skill"] })) },
-    ],
-    SYSTEM_ACTOR,
-  );
 }
 
 /** At start-up and then periodically: local sources into every catalog, and every MCP server synced. */

@@ -111,6 +111,9 @@ export function actorOf(principal: Principal): string {
 /** What the audit log shows for changes recorded before actorOf named who made them (they said "web"). */
 export const UNKNOWN_ACTOR = "unknown (before actor names were recorded)";
 
+/** The actor of the changes the process makes itself, syncing its sources (local folders, MCP servers). */
+export const SYNC_ACTOR = "sync";
+
 /**
  * Who made a change, in words: "Ada Lovelace (ada@example.com)" for a person (their name when
  * `personName` is known), "token ci" for an API token, the process itself ("sync", "seed") as is.

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reloadLocalSources, syncLocalSources } from "@/app/_services/sources";
+import { reloadLocalSources, syncLocalSources } from "@/app/_services/local-sources";
 import * as exportRoute from "@/app/api/catalogs/[catalog]/export/route";
 import * as importJobRoute from "@/app/api/catalogs/[catalog]/import-jobs/[id]/route";
 import * as importRoute from "@/app/api/catalogs/[catalog]/import/route";

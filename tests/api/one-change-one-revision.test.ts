@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { reloadLocalSources } from "@/app/_services/sources";
+import { reloadLocalSources } from "@/app/_services/local-sources";
 import * as agentRoute from "@/app/api/catalogs/[catalog]/agents/[name]/route";
 import * as serverRoute from "@/app/api/catalogs/[catalog]/mcp-servers/[name]/route";
 import * as serversRoute from "@/app/api/catalogs/[catalog]/mcp-servers/route";

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { reloadLocalSources } from "@/app/_services/sources";
+import { reloadLocalSources } from "@/app/_services/local-sources";
 import { cachedCatalogStates, catalogState, CATALOG_STATES_CACHED } from "@/app/_services/catalog-states";
 import { readToolList } from "@/app/_services/tool-list";
 import type { Db } from "@/db/client";

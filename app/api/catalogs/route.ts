@@ -1,5 +1,5 @@
 import { requireTeamAccess, signedInRoute } from "@/app/_services/access";
-import { syncLocalSources } from "@/app/_services/sources";
+import { syncLocalSources } from "@/app/_services/local-sources";
 import { getDb } from "@/db/client";
 import { createCatalog, listCatalogs } from "@/db/queries/catalogs";
 import { DEFAULT_TEAM } from "@/db/queries/teams";

@@ -1,7 +1,7 @@
 import { pageCatalogAccess } from "@/app/_services/access";
 import { serverOffers } from "@/app/_services/mcp-federation";
 import { mcpServerViewFor } from "@/app/_services/mcp-views";
-import { localSources } from "@/app/_services/sources";
+import { localSources } from "@/app/_services/local-sources";
 import { getDb } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
 import { listMcpServers } from "@/db/queries/mcp-servers";

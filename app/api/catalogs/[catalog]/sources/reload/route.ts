@@ -1,5 +1,5 @@
 import { catalogRoute } from "@/app/_services/access";
-import { reloadLocalSourcesEverywhere } from "@/app/_services/sources";
+import { reloadLocalSourcesEverywhere } from "@/app/_services/local-sources";
 import { getDb } from "@/db/client";
 import { refuseOtherMethods } from "@/lib/http";
 
