@@ -367,7 +367,9 @@ export const apiResponses = {
     accepted: count.describe("Events with at least one tool learned from."),
     ignored: z
       .array(z.object({ index: z.number().int(), tool: z.string().optional(), reason: z.string() }))
-      .describe("Tools not learned from, by event: not in the catalog, not usable, or not visible to the model and agent named."),
+      .describe(
+        "Tools not learned from, by event: not in the catalog, not usable, or not visible to the model and agent named; without `tool`, a whole event whose query has no word to learn from.",
+      ),
   }),
   LearningStatus: z.object({
     enabled: z.boolean(),

@@ -373,7 +373,7 @@ const API_OPERATIONS: Record<string, Partial<Record<HttpMethod, Operation>>> = {
     post: {
       summary: "Report which tools were used for which requests: the local selector learns from them",
       description:
-        "At most 1,000 events. With `model` and `agent`, tools they may not see are ignored. An event with a `conversationId` counts once per request and tool; a tool that a ToolSearch of that conversation found after its preselection missed it weighs double.",
+        "At most 1,000 events. With `model` and `agent`, tools they may not see are ignored; so is an event whose query has no word to learn from (only stopwords, punctuation or control characters). An event with a `conversationId` counts once per request and tool; a tool that a ToolSearch of that conversation found after its preselection missed it weighs double.",
       access: "write",
       body: "UsageReportBody",
       responses: { 200: "UsageReportAnswer" },

@@ -17,7 +17,7 @@ import { ToolshedError } from "@/lib/errors";
 import { log } from "@/lib/observability/log";
 import { computeToolList } from "@/lib/pipeline/tool-list";
 import { toCandidates } from "@/lib/selection/candidates";
-import { DEFAULT_LEARNING, LearnedEvidence } from "@/lib/selection/learned";
+import { DEFAULT_LEARNING, hasContentWords, LearnedEvidence } from "@/lib/selection/learned";
 import { calibrateWeight, MIN_CALIBRATION_EVENTS } from "@/lib/selection/learned-calibration";
 import { attributeByText, LEARNING_POOL } from "@/lib/selection/learned-fusion";
 import type { LocalIndex } from "@/lib/selection/local/bm25f";
@@ -243,6 +243,10 @@ export async function reportUsage(
   const rows: NewUsageReport[] = [];
   let accepted = 0;
   for (const [index, event] of report.events.entries()) {
+    if (!hasContentWords(event.query)) {
+      ignored.push({ index, reason: "its query has no words to learn from (only stopwords, punctuation or control characters)" });
+      continue;
+    }
     const usable: string[] = [];
     for (const name of new Set(event.used)) {
       const reason = unusableReason(byName.get(name)) ?? visibleReason?.(name);
@@ -283,7 +287,8 @@ function attributedWords(query: string, used: readonly string[], byName: Readonl
  */
 export async function learnFromCall(db: Db, catalogId: string, conversationId: string, tool: string): Promise<void> {
   const conversation = await getConversation(db, conversationId, catalogId);
-  const request = (await listTranscript(db, conversationId)).findLast((message) => message.role === "user");
+  // A reply such as "yes, go ahead" says nothing of the tool: the request it answers does.
+  const request = (await listTranscript(db, conversationId)).findLast((message) => message.role === "user" && hasContentWords(message.content));
   const finds = await conversationFinds(db, catalogId, conversationId);
   const searchedWith = finds.searched.get(tool);
   if (!request && searchedWith === undefined) return;

@@ -59,6 +59,9 @@ function contentTerms(text: string): string[] {
   ];
 }
 
+/** Whether a text has a word to learn from: not only stopwords, punctuation or control characters ("yes, go ahead"). */
+export const hasContentWords = (text: string): boolean => contentTerms(text).length > 0;
+
 /** How many of the catalog's tools have a term in their own text, for the rarity of the words of a request. */
 export interface CatalogFrequencies {
   documents: number;

@@ -1,12 +1,14 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import * as evaluationRoute from "@/app/api/catalogs/[catalog]/evaluations/[id]/route";
 import * as evaluationsRoute from "@/app/api/catalogs/[catalog]/evaluations/route";
+import { learnFromCall } from "@/app/_services/learning";
 import * as learningRoute from "@/app/api/catalogs/[catalog]/learning/route";
 import * as preselectRoute from "@/app/api/catalogs/[catalog]/preselect/route";
 import * as toolRoute from "@/app/api/catalogs/[catalog]/tools/[name]/route";
 import * as usageRoute from "@/app/api/catalogs/[catalog]/usage/route";
 import * as decisionRoute from "@/app/api/decisions/[id]/route";
 import type { Db } from "@/db/client";
+import { appendMessage, createConversation } from "@/db/queries/conversations";
 import { seed } from "@/db/seed";
 import { apiRequest, createTestToken, jsonRequest, params, useFreshDatabase } from "./helpers";
 
@@ -68,6 +70,7 @@ describe("POST /api/catalogs/{c}/usage", () => {
       events: [
         { query: "archive the logs", used: ["bash", "made_up_tool"] },
         { query: "forecast for Nice", used: ["weather_get_forecast", "weather_get_current"] },
+        { query: "yes please!\u0007", used: ["weather_get_forecast"] },
       ],
     });
     expect(status).toBe(200);
@@ -76,7 +79,19 @@ describe("POST /api/catalogs/{c}/usage", () => {
       { index: 0, tool: "bash", reason: expect.stringContaining("removed at") },
       { index: 0, tool: "made_up_tool", reason: "not in the catalog" },
       { index: 1, tool: "weather_get_current", reason: "disabled in the catalog" },
+      { index: 2, reason: expect.stringContaining("no words to learn from") },
     ]);
+    expect((await call(learningRoute.GET, apiRequest("/api/catalogs/demo/learning"))).body).toMatchObject({ reports: 1 });
+  });
+
+  it("learns from a call the request that asked for the tool, not the reply that let it run", async () => {
+    const conversation = await createConversation(db, { catalogId: "demo", model: "gpt-5", agent: "build" });
+    await appendMessage(db, conversation.id, { role: "user", content: "what is the forecast for the regatta in Nice" });
+    await appendMessage(db, conversation.id, { role: "assistant", content: "Shall I look it up?" });
+    await appendMessage(db, conversation.id, { role: "user", content: "yes please!" });
+    await learnFromCall(db, "demo", conversation.id, "weather_get_forecast");
+    const learned = await call(learningRoute.GET, apiRequest("/api/catalogs/demo/learning?tool=weather_get_forecast"));
+    expect(learned.body.words.map((word: { word: string }) => word.word)).toEqual(expect.arrayContaining(["forecast", "regatta", "nice"]));
   });
 
   it("never offers a tool the pipeline denies, however much was learned for it", async () => {
