@@ -8,6 +8,13 @@ const LEARNING_WEIGHTS = [0, 0.25, 0.5, 1, 2, 4, 8] as const;
 export const MIN_CALIBRATION_EVENTS = 20;
 /** The latest this many reports are replayed, so calibration stays within a second at 50,000 tools. */
 const CALIBRATION_EVENTS = 300;
+/**
+ * Each replayed report is ranked with what all reports outside its fold taught. With two folds a
+ * report was ranked without half of the latest reports, which, at a few reports per tool, hid most
+ * of what learning gives (and made the weight depend on the order the reports came in); with ten,
+ * without a tenth.
+ */
+const CALIBRATION_FOLDS = 10;
 /** The share of the replayed reports that learning must find in the top 5 beyond the base ranking to be used at all. */
 const CALIBRATION_MARGIN = 0.02;
 /** Reports learned again between two pauses: a catalog with many reports does not hold the server up. */
@@ -17,7 +24,7 @@ const CALIBRATION_DEPTH = 5;
 
 /**
  * How much a catalog's learning should weigh, learned from its own reports: the latest reports
- * split in two folds, each fold's requests ranked with what all other reports taught, and the
+ * split in ten folds, each fold's requests ranked with what all other reports taught, and the
  * weight that put the used tool in the top 5 most often wins (the smaller on a tie). So a catalog
  * whose requests keep coming back to the same tools learns to trust what it learned, and one whose
  * reports do not predict the next requests learns to leave its ranking alone. Undefined with too
@@ -36,21 +43,27 @@ export async function calibrateWeight(
   const events = learned.events;
   const sample = events.slice(-CALIBRATION_EVENTS);
   if (sample.length < MIN_CALIBRATION_EVENTS) return undefined;
+  // The reports before the sample are learned once; each fold adds the sample's other reports to a copy.
+  const older = new LearnedEvidence(settings, at);
+  for (const [index, event] of events.slice(0, events.length - sample.length).entries()) {
+    if (index % PAUSE_EVERY_EVENTS === 0) await pause();
+    older.add(event);
+  }
   const hits = LEARNING_WEIGHTS.map(() => 0);
-  for (const fold of [0, 1]) {
-    const heldOut = new Set(sample.filter((_, index) => index % 2 === fold));
-    const evidence = new LearnedEvidence(settings, at);
-    for (const [index, event] of events.entries()) {
-      if (index % PAUSE_EVERY_EVENTS === 0) await pause();
-      if (!heldOut.has(event)) evidence.add(event);
-    }
-    for (const event of heldOut) {
+  for (let fold = 0; fold < CALIBRATION_FOLDS; fold++) {
+    await pause();
+    const evidence = older.copy();
+    sample.forEach((event, index) => {
+      if (index % CALIBRATION_FOLDS !== fold) evidence.add(event);
+    });
+    for (const [index, event] of sample.entries()) {
+      if (index % CALIBRATION_FOLDS !== fold) continue;
       await pause();
       const base = rankBase(event.text);
       const scores = evidence.scores(event.text, at, catalog);
-      LEARNING_WEIGHTS.forEach((weight, index) => {
+      LEARNING_WEIGHTS.forEach((weight, weightIndex) => {
         const top = scores.size > 0 && weight > 0 ? fuseLearned(base, scores, tools, CALIBRATION_DEPTH, weight) : base.slice(0, CALIBRATION_DEPTH);
-        if (top.some((tool) => tool.name === event.tool)) hits[index]++;
+        if (top.some((tool) => tool.name === event.tool)) hits[weightIndex]++;
       });
     }
   }

@@ -112,6 +112,18 @@ export class LearnedEvidence {
     return this.log.length;
   }
 
+  /** An independent copy, to add to without changing this one. */
+  copy(): LearnedEvidence {
+    const copy = new LearnedEvidence(this.settings, this.epoch);
+    for (const [name, tool] of this.tools) {
+      copy.tools.set(name, { ...tool, terms: new Map(tool.terms), callers: new Map(tool.callers), surface: new Map(tool.surface) });
+    }
+    for (const [term, frequency] of this.documentFrequency) copy.documentFrequency.set(term, frequency);
+    copy.totalLength = this.totalLength;
+    copy.log.push(...this.log);
+    return copy;
+  }
+
   /** The events added, oldest first. */
   get events(): readonly UseEvidence[] {
     return this.log;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LEARNING, LearnedEvidence, type UseEvidence } from "@/lib/selection/learned";
+import { calibrateWeight } from "@/lib/selection/learned-calibration";
 import { attributeUse, fuseLearned } from "@/lib/selection/learned-fusion";
 
 const NOW = Date.UTC(2026, 11, 1);
@@ -47,6 +48,51 @@ describe("LearnedEvidence", () => {
     const trustNow = learned.scores("archive the report", NOW).get("old_tool")!.trust;
     const trustLater = learned.scores("archive the report", NOW + DEFAULT_LEARNING.halfLifeMs).get("old_tool")!.trust;
     expect(trustLater).toBeLessThan(trustNow);
+  });
+});
+
+describe("LearnedEvidence.copy", () => {
+  it("copies what was learned, and what is added to the copy leaves the original as it was", () => {
+    const learned = new LearnedEvidence(DEFAULT_LEARNING, NOW);
+    learned.add(evidence("rates_tool", "currency rates today"));
+    const copy = learned.copy();
+    expect(copy.scores("currency rates", NOW)).toEqual(learned.scores("currency rates", NOW));
+    copy.add(evidence("rates_tool", "exchange rates for the yen"));
+    copy.add(evidence("yen_tool", "yen to euros"));
+    expect(copy.size).toBe(3);
+    expect(learned.size).toBe(1);
+    expect(learned.learnedOf("rates_tool", 10, NOW)).toEqual({ words: expect.any(Array), reports: 1 });
+    expect(learned.scores("yen", NOW).size).toBe(0);
+  });
+});
+
+describe("calibrateWeight", () => {
+  const WORDS = (
+    "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango " +
+    "uniform victor whiskey xray yankee zulu amber basalt cobalt denim ember flint"
+  ).split(" ");
+  const tools = WORDS.map((word) => `${word}_tool`);
+  // A test double for the catalog's ranker: the same order whatever is asked, so only learning can find a tool.
+  const rankBase = () => tools.map((name, index) => ({ name, score: tools.length - index }));
+  const calibrate = (events: readonly UseEvidence[]) => {
+    const learned = new LearnedEvidence(DEFAULT_LEARNING, NOW);
+    for (const event of events) learned.add(event);
+    return calibrateWeight(learned, DEFAULT_LEARNING, rankBase, new Set(tools), undefined, NOW);
+  };
+  const first = WORDS.map((word, index) => evidence(tools[index], `open the ${word} ledger`));
+  const second = WORDS.map((word, index) => evidence(tools[index], `${word} ledger totals for march`));
+
+  it("trusts learning where each tool's reports predict its next request, whatever order the reports came in", async () => {
+    const byTool = await calibrate(first.flatMap((report, index) => [report, second[index]]));
+    expect(byTool).toBeGreaterThan(0);
+    // Each tool's two reports 32 apart: with two folds (by parity) they always fell in the same fold and learning looked useless.
+    expect(await calibrate([...first, ...second])).toBe(byTool);
+  });
+
+  it("leaves the ranking alone where reports say nothing of later requests, and needs 20 reports to say anything", async () => {
+    const misleading = WORDS.map((word, index) => evidence(tools.at(-1 - index)!, `${word} ledger totals for march`));
+    expect(await calibrate([...first, ...misleading])).toBe(0);
+    expect(await calibrate(first.slice(0, 19))).toBeUndefined();
   });
 });
 
