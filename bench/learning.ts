@@ -23,6 +23,12 @@ function splitByHash(cases: readonly LabelledCase[]): { reported: LabelledCase[]
   return { reported: cases.filter((labelled) => halfOf(labelled.id) === 0), measured: cases.filter((labelled) => halfOf(labelled.id) === 1) };
 }
 
+/** The cases in the order of a hash of their ids: an order unrelated to the set's, which lists each tool's cases together. */
+function inHashOrder(cases: readonly LabelledCase[]): LabelledCase[] {
+  const key = (labelled: LabelledCase) => createHash("sha256").update(`order:${labelled.id}`).digest("hex");
+  return [...cases].sort((a, b) => (key(a) < key(b) ? -1 : 1));
+}
+
 /** A tool that a spamming caller reports as used for every request it sees. */
 const SPAM_CALLER = "token:spammer";
 
@@ -101,6 +107,7 @@ export async function learningSection(sets: readonly { label: string; set: Label
     const spamTool = [...expectedCount].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))[0][0];
     const before = await measureWithLearning(set, measured, undefined, spamTool);
     const honest = await measureLearned(set, measured, learnFrom(set, reported, undefined, settings), settings);
+    const reordered = await measureLearned(set, measured, learnFrom(set, inHashOrder(reported), undefined, settings), settings);
     const spammed = await measureLearned(set, measured, learnFrom(set, reported, spamTool, settings), settings, spamTool);
     rows.push([
       label,
@@ -112,6 +119,7 @@ export async function learningSection(sets: readonly { label: string; set: Label
       fixed(before.recallAt5),
       `**${fixed(honest.figures.recallAt5)}**`,
       signed(honest.figures.recallAt5 - before.recallAt5),
+      `${reordered.weight}: ${fixed(reordered.figures.recallAt5)} (${signed(reordered.figures.recallAt5 - before.recallAt5)})`,
       `${spammed.weight}: ${fixed(spammed.figures.recallAt5)} (${signed(spammed.figures.recallAt5 - before.recallAt5)})`,
       `${fixed(before.watchedInTop5 * 100, 1)} → ${fixed(spammed.figures.watchedInTop5 * 100, 1)} %`,
     ]);
@@ -119,7 +127,8 @@ export async function learningSection(sets: readonly { label: string; set: Label
   return [
     "Half of each set's cases (first bit of the SHA-256 of the case id, 0) reported as used; the other half measured, k = 10. The learning weight is",
     "calibrated on the reports as the app does. Spammed: a second caller also reports one tool (the set's least expected) as used for every reported",
-    "request; the last column is how often that tool is in a measured request's top 5, before and with the spam.",
+    "request; the last column is how often that tool is in a measured request's top 5, before and with the spam. Reports in another order: the same",
+    "reports sent in the order of a hash of their ids instead of the set's (which lists each tool's cases together).",
     "",
     markdownTable(
       [
@@ -132,6 +141,7 @@ export async function learningSection(sets: readonly { label: string; set: Label
         "recall@5 before",
         "after",
         "Δ recall@5",
+        "reports in another order: weight, recall@5 (Δ)",
         "spammed: weight, recall@5 (Δ)",
         "spammed tool in top 5",
       ],
