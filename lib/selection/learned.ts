@@ -120,7 +120,8 @@ export class LearnedEvidence {
     }
     for (const [term, frequency] of this.documentFrequency) copy.documentFrequency.set(term, frequency);
     copy.totalLength = this.totalLength;
-    copy.log.push(...this.log);
+    // One by one: a catalog keeps up to 200,000 reports, too many to spread into one call's arguments.
+    for (const event of this.log) copy.log.push(event);
     return copy;
   }
 
