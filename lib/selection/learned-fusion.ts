@@ -32,11 +32,46 @@ export function fuseLearned(
   return [...fused.values()].sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, k);
 }
 
+/** The used tool each task goes to (undefined for none), by the scores of the used tools for each task. */
+function ownersOfIntents(byIntent: readonly ReadonlyMap<string, number>[], used: readonly string[]): (string | undefined)[] {
+  // Each task to the tool that matches it best.
+  const owners = byIntent.map((scores) => {
+    let owner: string | undefined;
+    let top = 0;
+    for (const tool of used) if ((scores.get(tool) ?? 0) > top) [owner, top] = [tool, scores.get(tool) ?? 0];
+    return owner;
+  });
+  const owned = (tool: string) => owners.filter((owner) => owner === tool).length;
+  // A tool left without a task takes the one its text matches best relative to the others, if that task's tool keeps another.
+  for (const tool of used.filter((name) => owned(name) === 0)) {
+    let bestIntent = -1;
+    let bestShare = 0;
+    byIntent.forEach((scores, intent) => {
+      const top = Math.max(0, ...scores.values());
+      const share = top > 0 ? (scores.get(tool) ?? 0) / top : 0;
+      if (share > bestShare && owned(owners[intent]!) > 1) [bestIntent, bestShare] = [intent, share];
+    });
+    if (bestIntent >= 0) owners[bestIntent] = tool;
+  }
+  // Tasks no tool matches: to the tools still without one, in order, one run of tasks each; else with the task before (or after) them.
+  const waiting = used.filter((name) => owned(name) === 0);
+  let run = -1;
+  owners.forEach((owner, intent) => {
+    if (owner !== undefined) return;
+    if (intent === 0 || owners[intent - 1] !== undefined) run++;
+    if (run < waiting.length) owners[intent] = waiting[run];
+  });
+  const first = owners.find((owner) => owner !== undefined);
+  let previous = first;
+  return owners.map((owner) => (previous = owner ?? previous));
+}
+
 /**
  * Which words of a request led to each tool used: with one tool, or a request of one task, the
- * whole request; with several of each, every tool gets the task (intent) that its own text
- * matches best relative to the other tools, so a request for several tools does not lend the
- * words of one task to the tool of another. `scoreIntent` ranks the used tools for one task.
+ * whole request; with several of each, each task (intent) goes to one used tool (ownersOfIntents),
+ * and each tool gets its tasks, so that a request for several tools does not lend the words of one
+ * task to the tool of another, and a step split at its commas stays whole. A tool that no task went
+ * to gets the whole request. `scoreIntent` ranks the used tools for one task.
  */
 export function attributeUse(
   request: string,
@@ -47,16 +82,13 @@ export function attributeUse(
   if (used.length < 2) return whole;
   const intents = splitIntents(request);
   if (intents.length < 2) return whole;
-  const byIntent = intents.map((intent) => scoreIntent(intent, used));
+  const owners = ownersOfIntents(
+    intents.map((intent) => scoreIntent(intent, used)),
+    used,
+  );
   for (const tool of used) {
-    let bestIntent = -1;
-    let bestShare = 0;
-    byIntent.forEach((scores, intent) => {
-      const top = Math.max(0, ...scores.values());
-      const share = top > 0 ? (scores.get(tool) ?? 0) / top : 0;
-      if (share > bestShare) [bestIntent, bestShare] = [intent, share];
-    });
-    if (bestIntent >= 0) whole.set(tool, intents[bestIntent]);
+    const own = intents.filter((_, intent) => owners[intent] === tool);
+    if (own.length > 0) whole.set(tool, own.join(" "));
   }
   return whole;
 }

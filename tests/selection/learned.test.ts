@@ -126,6 +126,24 @@ describe("attributeUse", () => {
     expect(attributed.get("hotel_book")).toBe("book a hotel near the old town");
   });
 
+  it.each([
+    [
+      "keeps a step split at its commas whole",
+      "find cheap flights to Lisbon, ideally direct ones leaving in the morning, and then book a hotel near the old town",
+      "find cheap flights to Lisbon ideally direct ones leaving in the morning",
+      "book a hotel near the old town",
+    ],
+    [
+      "gives a step that no tool's text matches to the tool no step went to",
+      "find flights to Lisbon for Friday; then somewhere quiet to sleep near the old town",
+      "find flights to Lisbon for Friday;",
+      "somewhere quiet to sleep near the old town",
+    ],
+  ])("%s", (_, request, flights, hotel) => {
+    const attributed = attributeUse(request, ["flights_search", "hotel_book"], scoreIntent);
+    expect(Object.fromEntries(attributed)).toEqual({ flights_search: flights, hotel_book: hotel });
+  });
+
   it("gives one tool, or a request of one step, the whole request", () => {
     expect(attributeUse("find flights, then a hotel", ["flights_search"], scoreIntent).get("flights_search")).toBe("find flights, then a hotel");
     expect(attributeUse("flights and hotels in Lisbon", ["flights_search", "hotel_book"], scoreIntent).get("hotel_book")).toBe("flights and hotels in Lisbon");
