@@ -7,6 +7,7 @@ import { createLocalSelector } from "../lib/selection/local-selector";
 import type { SelectionLearning } from "../lib/selection/selector";
 import { type LabelledCase, type LabelledSet, candidatesOf } from "./labelledSet";
 import { qualityFigures } from "./metrics";
+import { type Composition, composeInstructions } from "./multi-step";
 import { fixed, markdownTable } from "./table";
 
 /** k of the preselection the issue measures (POST …/preselect with k = 10). */
@@ -147,5 +148,44 @@ export async function learningSection(sets: readonly { label: string; set: Label
       ],
       rows,
     ),
+  ].join("\n");
+}
+
+/** The task plans the plan section composes: two steps, and one to three. */
+const PLAN_COMPOSITIONS: { label: string; composition: Composition }[] = [
+  { label: "2 steps", composition: { steps: [2, 2], once: true } },
+  { label: "1 to 3 steps", composition: { steps: [1, 3], once: true } },
+];
+
+/**
+ * Learning on task plans: instructions of several steps composed of a set's single-tool requests,
+ * each request in one instruction only; the reported half's requests (by hash, as above) make the
+ * reported instructions, the measured half's the measured ones, so that no request is both
+ * reported and measured. Each reported instruction's words are attributed per tool as
+ * POST …/usage attributes them.
+ */
+export async function taskPlanLearningSection(label: string, set: LabelledSet, settings: LearningSettings = DEFAULT_LEARNING): Promise<string> {
+  const { reported, measured } = splitByHash(set.cases);
+  const rows: (string | number)[][] = [];
+  for (const { label: steps, composition } of PLAN_COMPOSITIONS) {
+    const reportedPlans = composeInstructions(reported, Number.POSITIVE_INFINITY, 11, composition);
+    const measuredPlans = composeInstructions(measured, Number.POSITIVE_INFINITY, 29, composition);
+    const before = await measureWithLearning(set, measuredPlans);
+    const after = await measureLearned(set, measuredPlans, learnFrom(set, reportedPlans, undefined, settings), settings);
+    const reordered = await measureLearned(set, measuredPlans, learnFrom(set, inHashOrder(reportedPlans), undefined, settings), settings);
+    rows.push([
+      steps,
+      reportedPlans.length,
+      measuredPlans.length,
+      fixed(before.recallAt5),
+      `${after.weight}: **${fixed(after.figures.recallAt5)}** (${signed(after.figures.recallAt5 - before.recallAt5)})`,
+      `${reordered.weight}: ${fixed(reordered.figures.recallAt5)} (${signed(reordered.figures.recallAt5 - before.recallAt5)})`,
+    ]);
+  }
+  return [
+    `${label}: instructions composed of its single-tool requests, each request in one instruction; the reported half's requests make the reported`,
+    "instructions, the measured half's the measured ones (split as above). Learning weight calibrated as the app does.",
+    "",
+    markdownTable(["steps", "reported", "measured", "recall@5 before", "after: weight, recall@5 (Δ)", "reports in another order: weight, recall@5 (Δ)"], rows),
   ].join("\n");
 }

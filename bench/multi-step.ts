@@ -20,7 +20,7 @@ const JOINS: ((steps: string[]) => string)[] = [
       .join(" ")} Finally, ${steps.at(-1)}.`,
   (steps) => steps.map((step, index) => `${index + 1}) ${step}`).join(" "),
   (steps) => `${steps.join("; ")}.`,
-  (steps) => `${steps[0]} and ${steps[1]}, after that ${steps.slice(2).join(" and then ")}.`,
+  (steps) => (steps.length > 2 ? `${steps[0]} and ${steps[1]}, after that ${steps.slice(2).join(" and then ")}.` : `${steps[0]}, after that ${steps[1]}.`),
 ];
 
 /** A request as a step of a longer instruction: no closing punctuation, no capital to open it. */
@@ -37,30 +37,52 @@ interface ComposedCase extends LabelledCase {
   steps: string[];
 }
 
+/** How instructions are composed: their number of steps, and whether a request may serve in several of them. */
+export interface Composition {
+  steps: readonly [min: number, max: number];
+  /** Each request in one instruction at most (fewer instructions when they run out), as a report and a later request never share one. */
+  once: boolean;
+}
+
 /**
- * Multi-step instructions composed of a set's hand-written single-tool requests (3 or 4 steps,
- * each for a tool of another service, joined as JOINS does), so that each step is worded as a
- * user words it, not as a tool's description is. Deterministic for a seed.
+ * Multi-step instructions composed of a set's hand-written single-tool requests (by default 3 or
+ * 4 steps, each for a tool of another service, joined as JOINS does), so that each step is worded
+ * as a user words it, not as a tool's description is. Deterministic for a seed.
  */
-export function composeInstructions(cases: readonly LabelledCase[], count: number, seed = 7): ComposedCase[] {
+export function composeInstructions(
+  cases: readonly LabelledCase[],
+  count: number,
+  seed = 7,
+  { steps: [fewest, most], once }: Composition = { steps: [3, 4], once: false },
+): ComposedCase[] {
   const singles = cases.filter((labelled) => labelled.expected.length === 1);
   const services = new Set(singles.map((labelled) => serviceOf(labelled.expected[0])));
-  if (services.size < 4) throw new Error("Composing instructions needs single-tool requests for at least 4 services.");
+  if (services.size < most) throw new Error(`Composing instructions needs single-tool requests for at least ${most} services.`);
   let state = seed;
   const random = () => {
     state = (state * 1103515245 + 12345) % 2 ** 31;
     return state / 2 ** 31;
   };
-  return Array.from({ length: count }, (_, index) => {
+  const left = [...singles];
+  const composed: ComposedCase[] = [];
+  while (composed.length < count) {
+    const length = fewest + Math.floor(random() * (most - fewest + 1));
+    const pool = once ? left : singles;
     const chosen: LabelledCase[] = [];
-    const length = 3 + Math.floor(random() * 2);
+    if (new Set(pool.map((labelled) => serviceOf(labelled.expected[0]))).size < length) break;
     while (chosen.length < length) {
-      const pick = singles[Math.floor(random() * singles.length)];
-      if (!chosen.some((labelled) => serviceOf(labelled.expected[0]) === serviceOf(pick.expected[0]))) chosen.push(pick);
+      const at = Math.floor(random() * pool.length);
+      const pick = pool[at];
+      if (chosen.some((labelled) => serviceOf(labelled.expected[0]) === serviceOf(pick.expected[0]))) continue;
+      chosen.push(pick);
+      if (once) left.splice(at, 1);
     }
     const steps = chosen.map((labelled) => labelled.query);
-    return { id: `composed-${index}`, query: JOINS[index % JOINS.length](steps.map(asStep)), expected: chosen.map((labelled) => labelled.expected[0]), steps };
-  });
+    const index = composed.length;
+    const query = steps.length === 1 ? steps[0] : JOINS[index % JOINS.length](steps.map(asStep));
+    composed.push({ id: `composed-${index}`, query, expected: chosen.map((labelled) => labelled.expected[0]), steps });
+  }
+  return composed;
 }
 
 function figuresRow(label: string, cases: readonly ComposedCase[], search: (labelled: ComposedCase) => string[]): (string | number)[] {

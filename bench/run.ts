@@ -1,7 +1,7 @@
 import { embeddingQualitySection } from "./embedding-quality";
 import { loadLabelledSet, DEFAULT_LABELLED_SET, splitByParity } from "./labelledSet";
 import { hotPathSection } from "./hot-paths";
-import { learningSection } from "./learning";
+import { learningSection, taskPlanLearningSection } from "./learning";
 import { latencySection } from "./latency";
 import { multiStepSection } from "./multi-step";
 import { pipelineSection } from "./pipeline";
@@ -90,6 +90,11 @@ async function main(): Promise<void> {
           { label: "MetaTool", set },
           ...SERVICE_SETS.map((file) => ({ label: file, set: loadLabelledSet(new URL(`./data/${file}`, import.meta.url)) })),
         ]),
+      quality: true,
+    },
+    {
+      title: "Learning from use on task plans: instructions of several steps, half reported, half measured",
+      run: () => taskPlanLearningSection("MetaTool", set),
       quality: true,
     },
     { title: "Selection latency, index build and heap (synthetic catalogs)", run: latencySection },
