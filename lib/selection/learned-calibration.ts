@@ -18,7 +18,7 @@ const CALIBRATION_FOLDS = 10;
 /** The share of the replayed reports that learning must find in the top 5 beyond the base ranking to be used at all. */
 const CALIBRATION_MARGIN = 0.02;
 /** Reports learned again between two pauses: a catalog with many reports does not hold the server up. */
-const PAUSE_EVERY_EVENTS = 2_000;
+const PAUSE_EVERY_EVENTS = 200;
 /** Recall@5, as the quality target counts it. */
 const CALIBRATION_DEPTH = 5;
 

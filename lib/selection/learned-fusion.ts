@@ -32,6 +32,13 @@ export function fuseLearned(
   return [...fused.values()].sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, k);
 }
 
+/**
+ * A request of more tasks than this is not split between its tools: each gets the whole request.
+ * Each task is ranked against every used tool, and a report of 1,000 events, each of 100 clauses
+ * and 20 tools, would otherwise keep the server busy for seconds.
+ */
+const MAX_ATTRIBUTED_TASKS = 16;
+
 /** The used tool each task goes to (undefined for none), by the scores of the used tools for each task. */
 function ownersOfIntents(byIntent: readonly ReadonlyMap<string, number>[], used: readonly string[]): (string | undefined)[] {
   // Each task to the tool that matches it best.
@@ -67,11 +74,12 @@ function ownersOfIntents(byIntent: readonly ReadonlyMap<string, number>[], used:
 }
 
 /**
- * Which words of a request led to each tool used: with one tool, or a request of one task, the
- * whole request; with several of each, each task (intent) goes to one used tool (ownersOfIntents),
- * and each tool gets its tasks, so that a request for several tools does not lend the words of one
- * task to the tool of another, and a step split at its commas stays whole. A tool that no task went
- * to gets the whole request. `scoreIntent` ranks the used tools for one task.
+ * Which words of a request led to each tool used: with one tool, or a request of one task (or of
+ * more than MAX_ATTRIBUTED_TASKS), the whole request; with several of each, each task (intent)
+ * goes to one used tool (ownersOfIntents), and each tool gets its tasks, so that a request for
+ * several tools does not lend the words of one task to the tool of another, and a step split at its
+ * commas stays whole. A tool that no task went to gets the whole request. `scoreIntent` ranks the
+ * used tools for one task.
  */
 export function attributeUse(
   request: string,
@@ -81,7 +89,7 @@ export function attributeUse(
   const whole = new Map(used.map((tool) => [tool, request]));
   if (used.length < 2) return whole;
   const intents = splitIntents(request);
-  if (intents.length < 2) return whole;
+  if (intents.length < 2 || intents.length > MAX_ATTRIBUTED_TASKS) return whole;
   const owners = ownersOfIntents(
     intents.map((intent) => scoreIntent(intent, used)),
     used,

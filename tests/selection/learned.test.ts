@@ -144,6 +144,12 @@ describe("attributeUse", () => {
     expect(Object.fromEntries(attributed)).toEqual({ flights_search: flights, hotel_book: hotel });
   });
 
+  it("gives each tool the whole request when it has more than 16 steps", () => {
+    const request = Array.from({ length: 17 }, (_, step) => `find flights to city number ${step}`).join("; ");
+    const attributed = attributeUse(`${request}; then book a hotel near the old town`, ["flights_search", "hotel_book"], scoreIntent);
+    expect(attributed.get("hotel_book")).toBe(`${request}; then book a hotel near the old town`);
+  });
+
   it("gives one tool, or a request of one step, the whole request", () => {
     expect(attributeUse("find flights, then a hotel", ["flights_search"], scoreIntent).get("flights_search")).toBe("find flights, then a hotel");
     expect(attributeUse("flights and hotels in Lisbon", ["flights_search", "hotel_book"], scoreIntent).get("hotel_book")).toBe("flights and hotels in Lisbon");
