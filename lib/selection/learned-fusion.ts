@@ -34,8 +34,8 @@ export function fuseLearned(
 
 /**
  * A request of more tasks than this is not split between its tools: each gets the whole request.
- * Each task is ranked against every used tool, and a report of 1,000 events, each of 100 clauses
- * and 20 tools, would otherwise keep the server busy for seconds.
+ * Each task is ranked against every used tool: a report of 250 events, each of 100 clauses and 20
+ * tools, would otherwise keep the server busy for seconds.
  */
 const MAX_ATTRIBUTED_TASKS = 16;
 
@@ -68,8 +68,7 @@ function ownersOfIntents(byIntent: readonly ReadonlyMap<string, number>[], used:
     if (intent === 0 || owners[intent - 1] !== undefined) run++;
     if (run < waiting.length) owners[intent] = waiting[run];
   });
-  const first = owners.find((owner) => owner !== undefined);
-  let previous = first;
+  let previous = owners.find((owner) => owner !== undefined);
   return owners.map((owner) => (previous = owner ?? previous));
 }
 
