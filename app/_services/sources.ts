@@ -49,7 +49,8 @@ type McpSyncResult = SourceSyncResult & { error?: string };
 
 interface SourcesState {
   pool?: McpConnections;
-  periodic?: { timer: NodeJS.Timeout; db: Db };
+  /** The periodic round's timer, and the round running now, if one is. */
+  periodic?: { timer: NodeJS.Timeout; db: Db; round?: Promise<unknown> };
   /** The sync of each server (by `catalog/server`) that is running or queued last: syncs of one server never overlap. */
   syncs?: Map<string, Promise<McpSyncResult>>;
   /**
@@ -612,15 +613,28 @@ export async function syncMcpServersPeriodically(db: Db, intervalMs = DEFAULT_MC
 
 export function startPeriodicSync(db: Db, intervalMs: number): void {
   if (state.periodic || intervalMs <= 0) return;
-  const timer = setInterval(() => void syncMcpServersPeriodically(db, intervalMs), intervalMs);
-  timer.unref();
-  state.periodic = { timer, db };
+  const periodic: NonNullable<SourcesState["periodic"]> = {
+    db,
+    timer: setInterval(() => {
+      // A round still running (a slow server, a slow database) is not joined by a second one.
+      periodic.round ??= syncMcpServersPeriodically(db, intervalMs).finally(() => {
+        periodic.round = undefined;
+      });
+    }, intervalMs),
+  };
+  periodic.timer.unref();
+  state.periodic = periodic;
 }
 
-/** Stops this instance's periodic round and gives up the sync's lease if it holds it: another instance takes it at its next round. */
+/**
+ * Stops this instance's periodic round and gives up the sync's lease if it holds it: another
+ * instance takes it at its next round. A round still running gives it up when it ends, since it may
+ * take or renew the lease meanwhile (given up before that, the lease would stay held until it lapsed).
+ */
 export function stopPeriodicSync(): void {
-  if (!state.periodic) return;
-  clearInterval(state.periodic.timer);
-  void giveUpLease(state.periodic.db, MCP_SYNC_LEASE);
+  const periodic = state.periodic;
+  if (!periodic) return;
+  clearInterval(periodic.timer);
   state.periodic = undefined;
+  void Promise.resolve(periodic.round).then(() => giveUpLease(periodic.db, MCP_SYNC_LEASE));
 }

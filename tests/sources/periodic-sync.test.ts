@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vites
 import {
   disconnectMcpServer,
   isMcpServerSyncing,
+  MCP_SYNC_LEASE,
   startPeriodicSync,
   stopPeriodicSync,
   syncMcpServer,
@@ -15,6 +16,7 @@ import {
 } from "@/app/_services/sources";
 import type { Db } from "@/db/client";
 import { createCatalog } from "@/db/queries/catalogs";
+import { takeLease } from "@/db/queries/leases";
 import { createMcpServer, deleteMcpServer, getMcpServer } from "@/db/queries/mcp-servers";
 import { useFreshDatabase } from "../api/helpers";
 import { captureLog, WARN_LEVEL } from "../support/log-lines";
@@ -101,6 +103,19 @@ describe("MCP syncs of one server", () => {
     expect(await syncMcpServersPeriodically(db)).toEqual({ synced: ["team/slow"], skipped: [] });
     expect(server.counts).toMatchObject({ lists: 2, maxRunning: 1 });
     expect(await getMcpServer(db, "team", "slow")).toMatchObject({ status: "connected", registeredCount: 1 });
+  });
+
+  it("start no round while one runs, and give the sync's lease up when a round running at the stop has ended, not before", async () => {
+    const server = await addGated();
+    startPeriodicSync(db, 20);
+    await vi.waitFor(() => expect(server.counts.lists).toBe(1), { timeout: 10_000 });
+    stopPeriodicSync();
+    // The round waits on the server, holding the lease: another instance cannot take it yet.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await takeLease(db, MCP_SYNC_LEASE, "another-instance", 60_000)).toBe(false);
+    server.release();
+    await vi.waitFor(async () => expect(await takeLease(db, MCP_SYNC_LEASE, "another-instance", 60_000)).toBe(true), { timeout: 10_000 });
+    expect(server.counts).toMatchObject({ lists: 1, maxRunning: 1 });
   });
 
   it("queue a sync asked for while another runs: it runs after it, not beside it", async () => {
